@@ -1,0 +1,130 @@
+# coinrow — build, test and benchmark.
+#
+#   make                 build/coinrow
+#   make test            every test (installs missing Debian packages as root)
+#   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
+#   make bench           the benchmarks (figures for the README)
+#   make demo            the main job on sample-data/
+#   WERROR=1             warnings are errors (CI)
+
+CC      ?= cc
+OPT     ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
+CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L
+CFLAGS  += $(OPT) $(WARN) -fopenmp-simd -pthread -MMD -MP
+LDLIBS  += -lsqlite3 -lcsv -lpthread
+BUILD   := build
+
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
+ifeq ($(SANITIZE),1)
+BUILD   := build/san
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+DEB_PACKAGES := libsqlite3-dev libcsv-dev libcmocka-dev
+# header each package provides, in the same order
+DEB_HEADERS  := sqlite3.h csv.h cmocka.h
+
+CORE_SRC := $(wildcard src/core/*.c)
+IO_SRC   := $(wildcard src/io/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+SCHEMA   := $(sort $(wildcard schema/*.sql))
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+LIBCORE  := $(BUILD)/libcoinrow.a
+LIBIO    := $(BUILD)/libcoinrow-io.a
+BIN      := $(BUILD)/coinrow
+
+VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
+
+.PHONY: all test check-core deps demo bench clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIBCORE): $(CORE_OBJ)
+	$(AR) rcs $@ $^
+$(LIBIO): $(IO_OBJ)
+	$(AR) rcs $@ $^
+
+# The schema files, applied in order, become one array of strings in the binary.
+$(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-schema.sh $(SCHEMA) > $@
+$(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c $< -o $@
+
+# The version is rewritten only when it changes, so that builds stay incremental.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define CR_VERSION "$(VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
+$(BUILD)/src/cli/cmd_version.o: CPPFLAGS += -I$(BUILD)/gen
+FORCE:
+
+$(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
+$(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
+
+$(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) | $(BIN)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) \
+	    $(LDLIBS) -lcmocka -o $@
+
+# The core does no I/O: it must never include stdio.h or sqlite3.h.
+check-core:
+	@bad=$$(grep -lE '^\s*#\s*include\s*[<"](stdio|sqlite3)\.h[>"]' src/core/*.[ch] include/coinrow.h include/coinrow/*.h); \
+	if [ -n "$$bad" ]; then echo "core includes stdio.h or sqlite3.h: $$bad" >&2; exit 1; fi; \
+	echo "core includes: ok"
+
+# Debian packages the build needs: installed here when run as root.
+deps:
+	@missing=""; set -- $(DEB_HEADERS); \
+	for pkg in $(DEB_PACKAGES); do \
+	    echo "#include <$$1>" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$pkg"; shift; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing:$$missing"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null || exit 1; \
+	    else \
+	        echo "missing packages; run: sudo apt-get update && sudo apt-get install -y$$missing" >&2; exit 1; \
+	    fi; \
+	fi
+
+test: deps check-core
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
+	@failed=0; for t in $(TESTS); do \
+	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
+	done; \
+	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
+
+demo: $(BIN)
+	$(BIN) eval --variant all -- 4 6 2 3
+
+bench: $(BUILD)/bench/bench_core
+	$(BUILD)/bench/bench_core
+
+$(BUILD)/bench/%: bench/%.c $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(LDFLAGS) $< $(LIBCORE) $(LDLIBS) -o $@
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

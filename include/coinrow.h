@@ -1,0 +1,10 @@
+/* coinrow — the pure solver core for the "coins in a row" game. */
+#ifndef CR_COINROW_H
+#define CR_COINROW_H
+
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "coinrow/moves.h"
+#include "coinrow/solve.h"
+
+#endif

@@ -1,0 +1,43 @@
+/* coinrow — error model shared by every layer.
+ *
+ * A call that can fail returns int: 0, or a negative CR_E* code.  The detail
+ * (what went wrong and where) goes into a caller-supplied cr_error, which may
+ * be NULL when the caller does not want it. */
+#ifndef CR_ERROR_H
+#define CR_ERROR_H
+
+#define CR_ERROR_MSG_MAX 256
+
+enum cr_code {
+    CR_OK = 0,
+    CR_EINVAL = -1,      /* bad argument or malformed input */
+    CR_EOVERFLOW = -2,   /* a figure does not fit in int64 */
+    CR_ETOOBIG = -3,     /* the instance is too large for the chosen method */
+    CR_ENOMEM = -4,      /* out of memory */
+    CR_EIO = -5,         /* reading or writing a file failed */
+    CR_EDB = -6,         /* the database refused an operation */
+    CR_EINTERRUPTED = -7 /* stopped on request (signal) */
+};
+
+typedef struct cr_error {
+    int code;                   /* 0 or a CR_E* code */
+    char msg[CR_ERROR_MSG_MAX]; /* what and where, no trailing newline */
+} cr_error;
+
+/* The fixed text for a code, e.g. "overflow" for CR_EOVERFLOW. Never NULL. */
+const char *cr_strerror(int code);
+
+/* Fills err (when not NULL) with code and a formatted message; returns code so
+ * that callers can write `return cr_error_set(err, CR_EINVAL, ...)`.
+ * The format is printf's, restricted to what the core needs and can do
+ * without stdio: %s %.*s %c %d %i %u %ld %lu %lld %llu %zu %zd %x and %%. */
+int cr_error_set(cr_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Resets err (when not NULL) to "no error". */
+void cr_error_clear(cr_error *err);
+
+#endif

@@ -1,0 +1,52 @@
+/* coinrow — lines of play: the canonical line, a verifier and a replay.
+ *
+ * A move is optimal when it achieves the best lead the mover can guarantee
+ * from that position: in the standard game for total, diff and winner, in the
+ * remaining-sum game for remaining.  On the last coin L and R are the same. */
+#ifndef CR_MOVES_H
+#define CR_MOVES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+
+/* Writes the canonical line for coins[0..n) into out (n chars + NUL, so out
+ * holds n + 1 bytes): at every position L when L is optimal, else R.  It is
+ * the lexicographically smallest optimal line and does not depend on the
+ * algorithm.  O(n^2) time; n^2/16 bytes of memory (one bit per interval),
+ * CR_ENOMEM when that cannot be had. */
+int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
+
+typedef enum cr_fault {
+    CR_LINE_OK,         /* legal, complete, every move optimal */
+    CR_LINE_BAD_MOVE,   /* the character at `turn` is not L or R */
+    CR_LINE_SHORT,      /* the line stops after `turn` moves, before the row is empty */
+    CR_LINE_LONG,       /* the row is empty at `turn` but the line goes on */
+    CR_LINE_SUBOPTIMAL  /* the move at `turn` loses lead against the other end */
+} cr_fault;
+
+typedef struct cr_verdict {
+    cr_fault fault;
+    size_t turn;                /* the first bad turn (0-based); n when fault is OK */
+    char why[CR_ERROR_MSG_MAX]; /* the fault in words, naming the turn; "" when OK */
+} cr_verdict;
+
+/* Checks line[0..len) for coins[0..n): legal, complete and optimal at every
+ * move, reporting the first bad turn.  O(n^2) time, O(n) memory.  Returns 0
+ * with the verdict in *out, or CR_EINVAL / CR_ENOMEM. */
+int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant variant,
+                    const char *line, size_t len, cr_error *err);
+
+typedef struct cr_scores {
+    int64_t first, second;
+} cr_scores;
+
+/* Plays line[0..len) (exactly n legal moves) on coins[0..n) and returns both
+ * players' scores under the variant's scoring.  CR_EINVAL naming the turn for
+ * an illegal or incomplete line; CR_EOVERFLOW when a score leaves int64. */
+int cr_moves_replay(cr_scores *out, const int64_t *coins, size_t n, cr_variant variant,
+                    const char *line, size_t len, cr_error *err);
+
+#endif

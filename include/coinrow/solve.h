@@ -1,0 +1,51 @@
+/* coinrow — solving an instance: values, scores, winner and a line of play. */
+#ifndef CR_SOLVE_H
+#define CR_SOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+
+/* Reusable workspace.  One solver serves one thread at a time; solvers share
+ * nothing, so threads may each use their own at once. */
+typedef struct cr_solver cr_solver;
+
+/* Creates a solver in *out; free it with cr_solver_free. */
+int cr_solver_new(cr_solver **out, cr_error *err);
+
+/* Frees a solver and every line it handed out; accepts NULL. */
+void cr_solver_free(cr_solver *solver);
+
+typedef struct cr_solve_opts {
+    unsigned variants; /* mask of CR_VARIANT_BIT()s, at least one */
+    cr_algo algo;      /* how the value is computed */
+    cr_moves moves;    /* which line is reported */
+} cr_solve_opts;
+
+typedef struct cr_result {
+    cr_variant variant;
+    cr_algo algo;         /* the algorithm that ran (never CR_ALGO_AUTO) */
+    int64_t value;        /* the variant's answer */
+    int64_t first_score;  /* scores under the variant's scoring, along the */
+    int64_t second_score; /* reported line (the fast line when moves is none) */
+    int winner;           /* 1 first, -1 second, 0 draw, under that scoring */
+    const char *moves;    /* n chars 'L'/'R' + NUL, owned by the solver and valid
+                             until its next cr_solve; NULL with CR_MOVES_NONE */
+    cr_error error;       /* code 0 when solved; otherwise why not (CR_EOVERFLOW,
+                             CR_ETOOBIG, CR_ENOMEM) and the figures are 0 */
+} cr_result;
+
+/* Solves coins[0..n) for every variant in opts->variants, filling
+ * out[variant] for each of them (other entries are left alone).  Work is
+ * shared: total, diff and winner come from one solution of the standard game.
+ *
+ * Returns 0 when every requested variant was solved.  Otherwise returns the
+ * first failure's code with its message in err: CR_EINVAL for bad arguments
+ * (n == 0, no variant, NULL coins), or a variant's own failure, which is also
+ * in out[variant].error while the other variants are still solved. */
+int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *coins, size_t n,
+             const cr_solve_opts *opts, cr_error *err);
+
+#endif

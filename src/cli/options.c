@@ -1,0 +1,98 @@
+/* Option tables: parsing and --help from one description. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+void cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("coinrow: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("coinrow: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fprintf(stderr, "usage: coinrow %s\nTry 'coinrow %s --help' for more.\n", cmd->usage, cmd->name);
+    return CR_EXIT_USAGE;
+}
+
+int cli_report(const cr_error *err)
+{
+    cli_fail("%s", err->msg[0] ? err->msg : cr_strerror(err->code));
+    return err->code == CR_EINTERRUPTED ? CR_EXIT_INTERRUPTED : CR_EXIT_FATAL;
+}
+
+void cli_print_help(const cli_command *cmd, const cli_option *opts)
+{
+    printf("usage: coinrow %s\n\n%s\n", cmd->usage, cmd->summary);
+    if (opts && opts->name) {
+        printf("\noptions:\n");
+        for (const cli_option *o = opts; o->name; o++) {
+            char left[64];
+            snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            printf("  %-22s %s\n", left, o->help);
+        }
+    }
+    printf("  %-22s %s\n", "--help", "show this help");
+    if (cmd->details)
+        printf("\n%s\n", cmd->details);
+}
+
+static const cli_option *find(const cli_option *opts, const char *name, size_t len)
+{
+    for (const cli_option *o = opts; o && o->name; o++)
+        if (strlen(o->name) == len && memcmp(o->name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int argc, char **argv)
+{
+    int npos = 0, options_done = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (options_done || a[0] != '-' || a[1] != '-' ) {
+            if (!options_done && a[0] == '-' && a[1] != '\0')
+                return cli_usage_error(cmd, "unknown option '%s' (values that start with '-' go after '--')", a);
+            argv[npos++] = a;
+            continue;
+        }
+        if (a[2] == '\0') {
+            options_done = 1;
+            continue;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        if (len == 4 && memcmp(name, "help", 4) == 0) {
+            cli_print_help(cmd, opts);
+            return CR_EXIT_OK;
+        }
+        const cli_option *o = find(opts, name, len);
+        if (!o)
+            return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
+        if (o->flag) {
+            if (eq)
+                return cli_usage_error(cmd, "option '--%s' takes no value", o->name);
+            *o->flag = 1;
+        } else if (eq) {
+            *o->value = eq + 1;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            return cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
+        }
+    }
+    *out_npos = npos;
+    return -1;
+}

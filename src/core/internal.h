@@ -1,0 +1,56 @@
+/* Helpers shared by the core's files; not part of the public API. */
+#ifndef CR_CORE_INTERNAL_H
+#define CR_CORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+
+/* Every figure of the game fits in 128 bits for n <= CR_N_MAX: leads are
+ * bounded by the sum of |coin|, remaining-sum scores by n times that. */
+__extension__ typedef __int128 cr_i128;
+
+/* snprintf for the core, with cr_error_set's conversions; cap > 0. */
+void cr_format__(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Sum of the coins and sum of their absolute values. */
+void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
+
+/* Stores v in *out when it fits in int64; otherwise fills err naming `what`
+ * and returns CR_EOVERFLOW. */
+int cr_fit__i64(int64_t *out, cr_i128 v, const char *what, cr_error *err);
+
+/* The lead of the standard game (the mover's total minus the other's, both
+ * maximizing it) on coins[0..n), or on their negations when `negate` is set:
+ * the remaining-sum game's moves are the standard game's on negated coins. */
+
+/* O(n) peak merging.  Writes the fast line into line[0..n) when line is not
+ * NULL and the coins' sum into *out_sum.  Work arrays come from the caller:
+ * vals holds n cr_i128 and counts n uint32_t. */
+void cr_linear__lead(cr_i128 *out_lead, cr_i128 *out_sum, const int64_t *coins, size_t n, int negate,
+                     void *vals, uint32_t *counts, char *line);
+
+/* The diagonal sweep over every interval (interval DP, O(n) memory).  When
+ * visit is not NULL it is called once per interval length m = 2..n, before the
+ * intervals of length m are folded in, with opt[i] for i in [0, count) saying
+ * which moves are optimal on coins i..i+m-1: bit CR_OPT_L for the left end,
+ * CR_OPT_R for the right (both on a tie). */
+enum { CR_OPT_L = 1, CR_OPT_R = 2 };
+typedef void (*cr_sweep_visit)(void *ctx, size_t m, const uint8_t *opt, size_t count);
+int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_sweep_visit visit,
+                   void *ctx, cr_error *err);
+
+/* Both players' scores along a line of exactly n legal moves, in 128 bits. */
+int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,
+                      cr_error *err);
+
+/* Plain exponential minimax; the caller keeps n <= CR_NAIVE_MAX_N. */
+cr_i128 cr_naive__lead(const int64_t *coins, size_t n, int negate);
+
+#endif

@@ -1,0 +1,181 @@
+/* Lines of play: the canonical line, the verifier and the replay. */
+#include "coinrow/moves.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int is_remaining(cr_variant variant) { return variant == CR_REMAINING; }
+
+/* --- canonical line: one bit per interval, "L is optimal here" ----------- */
+
+typedef struct left_bits {
+    uint8_t *bytes;
+    size_t *row; /* row[m]: byte offset of the intervals of length m */
+} left_bits;
+
+static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t count)
+{
+    const left_bits *bits = ctx;
+    uint8_t *out = bits->bytes + bits->row[m];
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t eight;
+        memcpy(&eight, opt + i, 8);
+        eight &= 0x0101010101010101u * CR_OPT_L;
+        /* gathers bit 0 of byte k into bit k of the top byte (little endian) */
+        *out++ = (uint8_t)((eight * 0x0102040810204080u) >> 56);
+    }
+    if (i < count) {
+        uint8_t last = 0;
+        for (size_t k = 0; i + k < count; k++)
+            last |= (uint8_t)((opt[i + k] & CR_OPT_L) << k);
+        *out = last;
+    }
+}
+
+int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err)
+{
+    if (!out || !coins || n == 0)
+        return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
+    left_bits bits = {NULL, malloc((n + 1) * sizeof(size_t))};
+    size_t total = 0;
+    if (bits.row) {
+        for (size_t m = 2; m <= n; m++) {
+            bits.row[m] = total;
+            total += (n - m + 1 + 7) / 8;
+        }
+        bits.bytes = malloc(total ? total : 1);
+    }
+    int rc = 0;
+    if (!bits.row || !bits.bytes) {
+        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n, total >> 20);
+        goto done;
+    }
+    cr_i128 lead;
+    rc = cr_sweep__lead(&lead, coins, n, is_remaining(variant), n > 1 ? record_left_bits : NULL, &bits, err);
+    if (rc)
+        goto done;
+    size_t i = 0;
+    for (size_t m = n; m >= 2; m--) {
+        int left = (bits.bytes[bits.row[m] + i / 8] >> (i % 8)) & 1;
+        out[n - m] = left ? 'L' : 'R';
+        i += (size_t)left;
+    }
+    out[n - 1] = 'L';
+    out[n] = '\0';
+done:
+    free(bits.bytes);
+    free(bits.row);
+    return rc;
+}
+
+/* --- verifier: check each turn when the sweep reaches its interval length - */
+
+typedef struct line_check {
+    const char *line;
+    size_t n, checked; /* turns [0, checked) are legal moves */
+    uint32_t *left;    /* left[k]: index of the left end at turn k */
+    size_t bad;        /* the first suboptimal turn, or SIZE_MAX */
+} line_check;
+
+static void check_turn(void *ctx, size_t m, const uint8_t *opt, size_t count)
+{
+    line_check *check = ctx;
+    size_t turn = check->n - m;
+    (void)count;
+    if (turn >= check->checked)
+        return;
+    uint8_t wanted = check->line[turn] == 'L' ? CR_OPT_L : CR_OPT_R;
+    if (!(opt[check->left[turn]] & wanted))
+        check->bad = turn; /* m grows, so the last one found is the first turn */
+}
+
+static const char *player(size_t turn) { return turn % 2 == 0 ? "first" : "second"; }
+
+int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant variant, const char *line,
+                    size_t len, cr_error *err)
+{
+    if (!out || !coins || n == 0 || (!line && len))
+        return cr_error_set(err, CR_EINVAL, "verify: no coins or no line");
+    size_t legal = 0, limit = len < n ? len : n;
+    while (legal < limit && (line[legal] == 'L' || line[legal] == 'R'))
+        legal++;
+
+    line_check check = {line, n, legal, malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
+    if (!check.left)
+        return cr_error_set(err, CR_ENOMEM, "verify: no memory for %zu turns", legal);
+    for (size_t k = 0, left = 0; k < legal; k++) {
+        check.left[k] = (uint32_t)left;
+        left += line[k] == 'L';
+    }
+    cr_i128 lead;
+    int rc = legal > 0 && n > 1 ? cr_sweep__lead(&lead, coins, n, is_remaining(variant), check_turn, &check, err) : 0;
+    free(check.left);
+    if (rc)
+        return rc;
+
+    out->why[0] = '\0';
+    if (check.bad != SIZE_MAX) {
+        out->fault = CR_LINE_SUBOPTIMAL;
+        out->turn = check.bad;
+        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad,
+                    player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
+    } else if (legal < limit) {
+        out->fault = CR_LINE_BAD_MOVE;
+        out->turn = legal;
+        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): '%c' is not a move (L or R)", legal,
+                    player(legal), line[legal]);
+    } else if (len < n) {
+        out->fault = CR_LINE_SHORT;
+        out->turn = len;
+        cr_format__(out->why, sizeof out->why, "the line stops after %zu moves with %zu coins left", len,
+                    n - len);
+    } else if (len > n) {
+        out->fault = CR_LINE_LONG;
+        out->turn = n;
+        cr_format__(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
+    } else {
+        out->fault = CR_LINE_OK;
+        out->turn = n;
+    }
+    return 0;
+}
+
+/* --- replay ---------------------------------------------------------------- */
+
+int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
+                      size_t len, cr_error *err)
+{
+    if (len != n)
+        return cr_error_set(err, CR_EINVAL, "the line has %zu moves for %zu coins", len, n);
+    cr_i128 left_in_row, ignored;
+    cr_coins__sums(&left_in_row, &ignored, coins, n);
+    out[0] = out[1] = 0;
+    for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
+        int64_t taken;
+        if (line[k] == 'L')
+            taken = coins[i++];
+        else if (line[k] == 'R')
+            taken = coins[j--];
+        else
+            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%c' is not a move (L or R)", k,
+                                player(k), line[k]);
+        left_in_row -= taken;
+        out[k % 2] += is_remaining(variant) ? left_in_row : taken;
+    }
+    return 0;
+}
+
+int cr_moves_replay(cr_scores *out, const int64_t *coins, size_t n, cr_variant variant, const char *line,
+                    size_t len, cr_error *err)
+{
+    if (!out || !coins || n == 0 || (!line && len))
+        return cr_error_set(err, CR_EINVAL, "replay: no coins or no line");
+    cr_i128 score[2];
+    int rc = cr_replay__scores(score, coins, n, variant, line, len, err);
+    if (rc == 0)
+        rc = cr_fit__i64(&out->first, score[0], "the first player's score", err);
+    return rc ? rc : cr_fit__i64(&out->second, score[1], "the second player's score", err);
+}

@@ -1,0 +1,196 @@
+/* Solving an instance: the two games behind the four variants. */
+#include "coinrow/solve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coinrow/moves.h"
+#include "internal.h"
+
+/* The standard game serves total, diff and winner; the remaining-sum game is
+ * the standard game on negated coins (see README, "Variants"). */
+enum { STANDARD, REMAINING, GAMES };
+
+struct cr_solver {
+    size_t capacity;   /* coins the buffers below can hold */
+    cr_i128 *vals;     /* the linear method's stack */
+    uint32_t *counts;
+    char *line[GAMES]; /* capacity + 1 bytes each */
+};
+
+int cr_solver_new(cr_solver **out, cr_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? 0 : cr_error_set(err, CR_ENOMEM, "no memory for a solver");
+}
+
+void cr_solver_free(cr_solver *solver)
+{
+    if (!solver)
+        return;
+    free(solver->vals);
+    free(solver->counts);
+    for (int g = 0; g < GAMES; g++)
+        free(solver->line[g]);
+    free(solver);
+}
+
+static int reserve(cr_solver *s, size_t n, cr_error *err)
+{
+    if (n <= s->capacity)
+        return 0;
+    size_t want = n > 2 * s->capacity ? n : 2 * s->capacity;
+    if (want > CR_N_MAX)
+        want = CR_N_MAX;
+    cr_i128 *vals = realloc(s->vals, want * sizeof *vals);
+    if (vals)
+        s->vals = vals;
+    uint32_t *counts = realloc(s->counts, want * sizeof *counts);
+    if (counts)
+        s->counts = counts;
+    int ok = vals && counts;
+    for (int g = 0; g < GAMES && ok; g++) {
+        char *line = realloc(s->line[g], want + 1);
+        if (line)
+            s->line[g] = line;
+        ok = line != NULL;
+    }
+    if (!ok)
+        return cr_error_set(err, CR_ENOMEM, "no memory to solve %zu coins", n);
+    s->capacity = want;
+    return 0;
+}
+
+/* One game solved: its lead, the coins' sum and the line it reports. */
+typedef struct game {
+    cr_i128 lead, sum;
+    cr_algo algo;
+    char *line; /* the line to score and report; NULL when none was asked for */
+    cr_error error;
+} game;
+
+static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, int g, const cr_solve_opts *opts)
+{
+    int negate = g == REMAINING;
+    /* The remaining game's scores depend on the line, so it always has one. */
+    int want_line = opts->moves != CR_MOVES_NONE || g == REMAINING;
+    char *fast_line = want_line && opts->moves != CR_MOVES_CANONICAL ? s->line[g] : NULL;
+    cr_i128 ignored;
+    cr_error_clear(&out->error);
+    out->algo = opts->algo == CR_ALGO_AUTO ? CR_ALGO_LINEAR : opts->algo;
+    out->line = want_line ? s->line[g] : NULL;
+
+    switch (out->algo) {
+    case CR_ALGO_DP:
+        if (fast_line)
+            cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
+        else
+            cr_coins__sums(&out->sum, &ignored, coins, n);
+        if (cr_sweep__lead(&out->lead, coins, n, negate, NULL, NULL, &out->error))
+            return out->error.code;
+        break;
+    case CR_ALGO_NAIVE:
+        if (n > CR_NAIVE_MAX_N)
+            return cr_error_set(&out->error, CR_ETOOBIG, "naive minimax takes at most %d coins, this row has %zu",
+                                CR_NAIVE_MAX_N, n);
+        if (fast_line)
+            cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
+        else
+            cr_coins__sums(&out->sum, &ignored, coins, n);
+        out->lead = cr_naive__lead(coins, n, negate);
+        break;
+    default:
+        cr_linear__lead(&out->lead, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
+        break;
+    }
+    if (want_line && opts->moves == CR_MOVES_CANONICAL)
+        return cr_moves_canonical(out->line, coins, n, negate ? CR_REMAINING : CR_DIFF, &out->error);
+    if (out->line)
+        out->line[n] = '\0';
+    return 0;
+}
+
+static int sign_of(cr_i128 v) { return (v > 0) - (v < 0); }
+
+/* Fills one variant's figures from its game; CR_EOVERFLOW when one of them
+ * leaves int64, with the message naming it. */
+static int fit(int64_t *out, cr_i128 v, cr_variant variant, const char *figure, cr_error *err)
+{
+    char what[64];
+    cr_format__(what, sizeof what, "the %s %s", cr_variant_name(variant), figure);
+    return cr_fit__i64(out, v, what, err);
+}
+
+/* Fills one variant's figures from its game; CR_EOVERFLOW when one of them
+ * leaves int64, with the message naming it. */
+static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_t n, cr_variant v, cr_error *err)
+{
+    cr_i128 first = (gm->sum + gm->lead) / 2, second = (gm->sum - gm->lead) / 2, value = gm->lead;
+    if (v == CR_REMAINING) {
+        cr_i128 scores[2];
+        int rc = cr_replay__scores(scores, coins, n, v, gm->line, n, err);
+        if (rc)
+            return rc;
+        first = scores[0];
+        second = scores[1];
+        value = (gm->sum + gm->lead) / 2; /* first minus second on every optimal line */
+    } else if (v == CR_TOTAL) {
+        value = first;
+    } else if (v == CR_WINNER) {
+        value = sign_of(gm->lead);
+    }
+    r->winner = sign_of(v == CR_REMAINING ? value : gm->lead);
+    int rc = fit(&r->value, value, v, "value", err);
+    if (rc == 0)
+        rc = fit(&r->first_score, first, v, "first_score", err);
+    return rc ? rc : fit(&r->second_score, second, v, "second_score", err);
+}
+
+int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *coins, size_t n,
+             const cr_solve_opts *opts, cr_error *err)
+{
+    if (!out || !solver || !coins || !opts || n == 0)
+        return cr_error_set(err, CR_EINVAL, "solve: no coins");
+    if (n > CR_N_MAX)
+        return cr_error_set(err, CR_ETOOBIG, "a row of %zu coins is more than the %zu the solver takes", n,
+                            CR_N_MAX);
+    if (!(opts->variants & CR_VARIANTS_ALL) || (opts->variants & ~CR_VARIANTS_ALL) ||
+        (unsigned)opts->algo >= CR_ALGO_COUNT || (unsigned)opts->moves >= CR_MOVES_COUNT)
+        return cr_error_set(err, CR_EINVAL, "solve: bad options (variants 0x%x, algo %d, moves %d)",
+                            opts->variants, (int)opts->algo, (int)opts->moves);
+    int rc = reserve(solver, n, err);
+    if (rc)
+        return rc;
+
+    int first_failure = 0;
+    for (int g = 0; g < GAMES; g++) {
+        unsigned served = g == REMAINING ? CR_VARIANT_BIT(CR_REMAINING)
+                                         : CR_VARIANT_BIT(CR_TOTAL) | CR_VARIANT_BIT(CR_DIFF) |
+                                               CR_VARIANT_BIT(CR_WINNER);
+        if (!(opts->variants & served))
+            continue;
+        game gm;
+        int game_rc = solve_game(&gm, solver, coins, n, g, opts);
+        for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+            if (!(opts->variants & served & CR_VARIANT_BIT(v)))
+                continue;
+            cr_result *r = &out[v];
+            memset(r, 0, sizeof *r);
+            r->variant = (cr_variant)v;
+            r->algo = gm.algo;
+            r->error = gm.error;
+            if (game_rc == 0 && fill_result(r, &gm, coins, n, (cr_variant)v, &r->error) == 0) {
+                r->moves = opts->moves == CR_MOVES_NONE ? NULL : gm.line;
+                continue;
+            }
+            r->value = r->first_score = r->second_score = 0;
+            r->winner = 0;
+            if (!first_failure) {
+                first_failure = r->error.code;
+                if (err)
+                    *err = r->error;
+            }
+        }
+    }
+    return first_failure;
+}

@@ -1,0 +1,109 @@
+/* Rows of coins as text. */
+#include "io/coins_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cr_coins_free(cr_coins *coins)
+{
+    if (!coins)
+        return;
+    free(coins->v);
+    coins->v = NULL;
+    coins->n = coins->cap = 0;
+}
+
+int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err)
+{
+    if (coins->n == coins->cap) {
+        size_t cap = coins->cap ? 2 * coins->cap : 64;
+        int64_t *v = realloc(coins->v, cap * sizeof *v);
+        if (!v)
+            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
+        coins->v = v;
+        coins->cap = cap;
+    }
+    coins->v[coins->n++] = value;
+    return 0;
+}
+
+int cr_int64_parse(int64_t *out, const char *s, size_t len)
+{
+    size_t i = 0;
+    int negative = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        negative = s[i++] == '-';
+    if (i == len)
+        return CR_EINVAL;
+    /* accumulate as a negative number: its range holds INT64_MIN */
+    int64_t v = 0;
+    int overflow = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return CR_EINVAL;
+        int digit = s[i] - '0';
+        if (v < (INT64_MIN + digit) / 10)
+            overflow = 1;
+        else
+            v = v * 10 - digit;
+    }
+    if (overflow || (!negative && v == INT64_MIN))
+        return CR_EOVERFLOW;
+    *out = negative ? v : -v;
+    return 0;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+static int is_delimiter(char c) { return c == ',' || c == ';'; }
+
+static int bad_value(cr_error *err, size_t position, const char *token, size_t len, const char *why)
+{
+    int shown = len > 40 ? 40 : (int)len;
+    return cr_error_set(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
+                        (size_t)shown < len ? "..." : "", why);
+}
+
+int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
+{
+    out->n = 0;
+    size_t i = 0, end = len;
+    while (i < end && is_space(text[i]))
+        i++;
+    while (end > i && is_space(text[end - 1]))
+        end--;
+    if (i < end && text[i] == '[') {
+        if (text[end - 1] != ']')
+            return cr_error_set(err, CR_EINVAL, "'[' without a closing ']'");
+        i++;
+        end--;
+    }
+    int after_delimiter = 0;
+    for (;;) {
+        while (i < end && is_space(text[i]))
+            i++;
+        if (i == end || is_delimiter(text[i])) {
+            if (after_delimiter || (i < end && out->n == 0))
+                return cr_error_set(err, CR_EINVAL, "value %zu is empty", out->n + 1);
+            if (i == end)
+                break;
+            after_delimiter = 1;
+            i++;
+            continue;
+        }
+        size_t start = i;
+        while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
+            i++;
+        int64_t value;
+        int rc = cr_int64_parse(&value, text + start, i - start);
+        if (rc == CR_EINVAL)
+            return bad_value(err, out->n + 1, text + start, i - start, "is not an integer");
+        if (rc == CR_EOVERFLOW)
+            return bad_value(err, out->n + 1, text + start, i - start, "is out of the int64 range");
+        if ((rc = cr_coins_push(out, value, err)) != 0)
+            return rc;
+        after_delimiter = 0;
+    }
+    if (out->n == 0)
+        return cr_error_set(err, CR_EINVAL, "no values");
+    return 0;
+}

@@ -1,0 +1,32 @@
+#include "io/read_all.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len - 1, f);
+        if (ferror(f)) {
+            free(buf);
+            return cr_error_set(err, CR_EIO, "cannot read %s: %s", name, strerror(errno));
+        }
+        if (feof(f)) {
+            buf[len] = '\0';
+            *out = buf;
+            *out_len = len;
+            return 0;
+        }
+        if (len + 1 == cap) {
+            char *bigger = realloc(buf, 2 * cap);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    return cr_error_set(err, CR_ENOMEM, "no memory to read %s", name);
+}
