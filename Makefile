@@ -48,6 +48,7 @@ BIN      := $(BUILD)/coinrow
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test check-core deps demo bench clean
+.SECONDARY:
 all: $(BIN)
 
 $(BUILD)/%.o: %.c | deps
@@ -77,6 +78,7 @@ FORCE:
 
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
+$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests
 
 $(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -1,0 +1,115 @@
+#include "support/run.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *run_bin(void)
+{
+    const char *bin = getenv("CR_BIN");
+    return bin && *bin ? bin : "build/coinrow";
+}
+
+typedef struct buffer {
+    char *data;
+    size_t len, cap;
+} buffer;
+
+static int append(buffer *b, const char *data, size_t len)
+{
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (b->len + len + 1 > cap)
+            cap *= 2;
+        char *p = realloc(b->data, cap);
+        if (!p)
+            return -1;
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int run_capture(run_result *out, char *const argv[], const char *input)
+{
+    int in[2], o[2], e[2];
+    if (pipe(in) || pipe(o) || pipe(e))
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(o[1], 1);
+        dup2(e[1], 2);
+        close(in[0]), close(in[1]), close(o[0]), close(o[1]), close(e[0]), close(e[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(in[0]), close(o[1]), close(e[1]);
+    signal(SIGPIPE, SIG_IGN);
+    size_t in_len = input ? strlen(input) : 0, in_off = 0;
+    if (in_len == 0)
+        close(in[1]), in[1] = -1;
+    buffer bo = {0}, be = {0};
+    append(&bo, "", 0), append(&be, "", 0);
+    struct pollfd fds[3] = {{o[0], POLLIN, 0}, {e[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+        if (poll(fds, 3, -1) < 0 && errno != EINTR)
+            break;
+        for (int k = 0; k < 2; k++) {
+            if (fds[k].fd < 0 || !fds[k].revents)
+                continue;
+            char chunk[65536];
+            ssize_t got = read(fds[k].fd, chunk, sizeof chunk);
+            if (got > 0)
+                append(k == 0 ? &bo : &be, chunk, (size_t)got);
+            else
+                close(fds[k].fd), fds[k].fd = -1;
+        }
+        if (fds[2].fd >= 0 && fds[2].revents) {
+            ssize_t put = write(fds[2].fd, input + in_off, in_len - in_off);
+            if (put > 0)
+                in_off += (size_t)put;
+            if (put <= 0 || in_off == in_len)
+                close(fds[2].fd), fds[2].fd = -1;
+        }
+    }
+    if (fds[2].fd >= 0)
+        close(fds[2].fd);
+    int status;
+    waitpid(pid, &status, 0);
+    out->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    out->out = bo.data;
+    out->err = be.data;
+    return 0;
+}
+
+int run_coinrow(run_result *out, const char *input, ...)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)run_bin();
+    va_list ap;
+    va_start(ap, input);
+    for (char *a; argc < 63 && (a = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    return run_capture(out, argv, input);
+}
+
+void run_result_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}

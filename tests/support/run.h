@@ -1,0 +1,26 @@
+/* Running the coinrow binary from a test and capturing what it does. */
+#ifndef CR_TEST_RUN_H
+#define CR_TEST_RUN_H
+
+#include <stddef.h>
+
+typedef struct run_result {
+    int status;  /* exit status, or 128 + signal number */
+    char *out;   /* standard output, NUL-terminated */
+    char *err;   /* standard error, NUL-terminated */
+} run_result;
+
+/* The binary under test: $CR_BIN, else build/coinrow. */
+const char *run_bin(void);
+
+/* Runs argv (argv[0] is the program; NULL-terminated) with `input` on its
+ * standard input (NULL: empty), waits, and fills *out.  Returns 0, or -1
+ * when the program could not be started. */
+int run_capture(run_result *out, char *const argv[], const char *input);
+
+/* run_capture of `coinrow ARGS...` (NULL-terminated after input). */
+int run_coinrow(run_result *out, const char *input, ...);
+
+void run_result_free(run_result *r);
+
+#endif

@@ -1,0 +1,180 @@
+/* Golden tests of `coinrow eval`: output, exit status and messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/run.h"
+
+#define EVAL(input, ...)                                                                                     \
+    run_result r;                                                                                            \
+    assert_int_equal(run_coinrow(&r, input, "eval", __VA_ARGS__, (char *)NULL), 0)
+
+static void test_eval__json_prints_one_object_per_variant(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--json", "4", "6", "2", "3");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(
+        r.out,
+        "{\"variant\":\"total\",\"n\":4,\"value\":9,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
+        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n"
+        "{\"variant\":\"diff\",\"n\":4,\"value\":3,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
+        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n"
+        "{\"variant\":\"remaining\",\"n\":4,\"value\":9,\"first_score\":14,\"second_score\":5,\"winner\":\"first\","
+        "\"moves\":\"LLLL\",\"algo\":\"linear\"}\n"
+        "{\"variant\":\"winner\",\"n\":4,\"value\":1,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
+        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n");
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+}
+
+static void test_eval__negative_values_follow_double_dash(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--json", "--variant", "diff", "--", "-3", "5", "-1");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{\"variant\":\"diff\",\"n\":3,\"value\":-9,\"first_score\":-4,\"second_score\":5,"
+                               "\"winner\":\"second\",\"moves\":\"LLL\",\"algo\":\"linear\"}\n");
+    run_result_free(&r);
+}
+
+static void test_eval__reads_standard_input_with_commas(void **state)
+{
+    (void)state;
+    EVAL("6,4,2,5,3\n", "--json", "--variant", "remaining", "--moves", "canonical", "--algo", "dp");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{\"variant\":\"remaining\",\"n\":5,\"value\":8,\"first_score\":24,"
+                               "\"second_score\":16,\"winner\":\"first\",\"moves\":\"RLLLL\",\"algo\":\"dp\"}\n");
+    run_result_free(&r);
+}
+
+static void test_eval__moves_none_prints_null(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--json", "--variant", "winner", "--moves", "none", "--algo", "naive", "5", "5");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "{\"variant\":\"winner\",\"n\":2,\"value\":0,\"first_score\":5,\"second_score\":5,"
+                               "\"winner\":\"draw\",\"moves\":null,\"algo\":\"naive\"}\n");
+    run_result_free(&r);
+}
+
+static void test_eval__human_output_is_a_table(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--variant", "total", "8", "15", "3", "7");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "variant                   value          first_score         second_score  winner  moves\n"
+                               "total                        22                   22                   11  first   RLLL\n"
+                               "n = 4, algorithm linear\n");
+    run_result_free(&r);
+}
+
+static void test_eval__bad_token_names_it_and_its_position(void **state)
+{
+    (void)state;
+    EVAL(NULL, "4", "6", "x2", "3");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "coinrow: value 3 ('x2') is not an integer\n");
+    run_result_free(&r);
+}
+
+static void test_eval__out_of_range_token_is_rejected(void **state)
+{
+    (void)state;
+    EVAL(NULL, "1", "9223372036854775808");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: value 2 ('9223372036854775808') is out of the int64 range\n");
+    run_result_free(&r);
+}
+
+static void test_eval__no_values_is_an_error(void **state)
+{
+    (void)state;
+    EVAL(" \n", "--json");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: no values\n");
+    run_result_free(&r);
+}
+
+static void test_eval__overflow_exits_1_naming_the_figure(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--json", "--variant", "total", "9223372036854775807", "9223372036854775807", "9223372036854775807");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "coinrow: the total value does not fit in int64 (it is above 9223372036854775807)\n");
+    run_result_free(&r);
+}
+
+static void test_eval__usage_errors_exit_2_with_a_hint(void **state)
+{
+    (void)state;
+    {
+        EVAL(NULL, "--variant", "best", "1");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "unknown variant 'best'"));
+        assert_non_null(strstr(r.err, "Try 'coinrow eval --help'"));
+        run_result_free(&r);
+    }
+    {
+        EVAL(NULL, "-3", "5");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "unknown option '-3'"));
+        run_result_free(&r);
+    }
+    {
+        EVAL(NULL, "--moves");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "option '--moves' needs a value"));
+        run_result_free(&r);
+    }
+}
+
+static void test_eval__help_and_version(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "help", "eval", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: coinrow eval"));
+    assert_non_null(strstr(r.out, "--json"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "eval", "--help", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: coinrow eval"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "--help", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "eval"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "--version", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "coinrow ", 8);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "frobnicate", (char *)NULL), 0);
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval__json_prints_one_object_per_variant),
+        cmocka_unit_test(test_eval__negative_values_follow_double_dash),
+        cmocka_unit_test(test_eval__reads_standard_input_with_commas),
+        cmocka_unit_test(test_eval__moves_none_prints_null),
+        cmocka_unit_test(test_eval__human_output_is_a_table),
+        cmocka_unit_test(test_eval__bad_token_names_it_and_its_position),
+        cmocka_unit_test(test_eval__out_of_range_token_is_rejected),
+        cmocka_unit_test(test_eval__no_values_is_an_error),
+        cmocka_unit_test(test_eval__overflow_exits_1_naming_the_figure),
+        cmocka_unit_test(test_eval__usage_errors_exit_2_with_a_hint),
+        cmocka_unit_test(test_eval__help_and_version),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
