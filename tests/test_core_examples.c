@@ -1,0 +1,292 @@
+/* The seed articles' worked examples, each checked by brute force first, and
+ * the edge cases: one coin, two coins, ties, the int64 limits, overflow. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "coinrow.h"
+
+#define ROW(...) ((const int64_t[]){__VA_ARGS__}), (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
+
+static cr_solver *solver;
+
+static int setup(void **state)
+{
+    (void)state;
+    return cr_solver_new(&solver, NULL);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cr_solver_free(solver);
+    return 0;
+}
+
+/* Solves one variant with the given algorithm and line policy. */
+static cr_result solve_with(const int64_t *coins, size_t n, cr_variant v, cr_algo algo, cr_moves moves)
+{
+    cr_result r[CR_VARIANT_COUNT];
+    cr_solve_opts opts = {CR_VARIANT_BIT(v), algo, moves};
+    (void)cr_solve(r, solver, coins, n, &opts, NULL);
+    return r[v];
+}
+
+static cr_result solve(const int64_t *coins, size_t n, cr_variant v)
+{
+    return solve_with(coins, n, v, CR_ALGO_AUTO, CR_MOVES_FAST);
+}
+
+/* Pots of gold (seed 000): [4, 6, 2, 3] -> 9 coins against 6, and the
+ * article's line of play (3, 4, 6, 2) is the fast line. */
+static void test_examples__pots_of_gold(void **state)
+{
+    (void)state;
+    cr_result r = solve(ROW(4, 6, 2, 3), CR_TOTAL);
+    assert_int_equal(r.value, 9);
+    assert_int_equal(r.second_score, 6);
+    assert_string_equal(r.moves, "RLLL");
+    r = solve(ROW(6, 1, 4, 9, 8, 5), CR_TOTAL);
+    assert_int_equal(r.value, 18);
+    assert_int_equal(r.second_score, 15);
+}
+
+/* Optimal strategy, set 2 (seed 001): 15 and 22; greedy would take 8 first
+ * in [8, 15, 3, 7] and end with 15, but the optimum starts with 7. */
+static void test_examples__optimal_strategy_beats_greedy(void **state)
+{
+    (void)state;
+    assert_int_equal(solve(ROW(5, 3, 7, 10), CR_TOTAL).value, 15);
+    cr_result r = solve_with(ROW(8, 15, 3, 7), CR_TOTAL, CR_ALGO_AUTO, CR_MOVES_CANONICAL);
+    assert_int_equal(r.value, 22);
+    assert_int_equal(r.moves[0], 'R'); /* taking 8 is not optimal */
+    cr_verdict verdict;
+    assert_int_equal(cr_moves_verify(&verdict, ROW(8, 15, 3, 7), CR_TOTAL, "LLLL", 4, NULL), 0);
+    assert_int_equal(verdict.fault, CR_LINE_SUBOPTIMAL);
+    assert_int_equal(verdict.turn, 0);
+}
+
+/* The lead version of seed 002 and its "never lose with even n" remark. */
+static void test_examples__lead_and_total_agree(void **state)
+{
+    (void)state;
+    cr_result diff = solve(ROW(8, 15, 3, 7), CR_DIFF);
+    assert_int_equal(diff.value, 22 - 11);
+    assert_int_equal(diff.first_score, 22);
+    assert_int_equal(solve(ROW(8, 15, 3, 7), CR_WINNER).value, 1);
+}
+
+/* Stone game (seed 003): Alice wins [5, 3, 4, 5] 9 to 8 (the article's walk
+ * through), and [6, 2, 4, 6] 10 to 8. */
+static void test_examples__stone_game_first_player_wins(void **state)
+{
+    (void)state;
+    cr_result r = solve(ROW(5, 3, 4, 5), CR_WINNER);
+    assert_int_equal(r.value, 1);
+    assert_int_equal(r.first_score, 9);
+    assert_int_equal(r.second_score, 8);
+    r = solve(ROW(6, 2, 4, 6), CR_WINNER);
+    assert_int_equal(r.value, 1);
+    assert_int_equal(r.first_score, 10);
+}
+
+/* Stone game VII (seed 004): [6, 4, 2, 5, 3] -> 8 along the article's line
+ * (24 against 16), and [1, 2, 3] -> 2.  The article prints 1 for
+ * [5, 3, 1, 4, 6]; brute force (and the article's own code) gives 7. */
+static void test_examples__remaining_sum_game(void **state)
+{
+    (void)state;
+    cr_result r = solve(ROW(6, 4, 2, 5, 3), CR_REMAINING);
+    assert_int_equal(r.value, 8);
+    assert_int_equal(r.first_score, 24);
+    assert_int_equal(r.second_score, 16);
+    assert_string_equal(r.moves, "RLLLL");
+    assert_int_equal(solve(ROW(1, 2, 3), CR_REMAINING).value, 2);
+    assert_int_equal(solve(ROW(5, 3, 1, 4, 6), CR_REMAINING).value, 7);
+}
+
+static void test_examples__one_coin_goes_to_the_first_player(void **state)
+{
+    (void)state;
+    cr_result r = solve(ROW(-7), CR_TOTAL);
+    assert_int_equal(r.value, -7);
+    assert_int_equal(r.second_score, 0);
+    assert_string_equal(r.moves, "L");
+    assert_int_equal(solve(ROW(-7), CR_WINNER).value, -1);
+    r = solve(ROW(-7), CR_REMAINING);
+    assert_int_equal(r.value, 0);
+    assert_int_equal(r.winner, 0);
+}
+
+static void test_examples__two_coins_take_the_larger(void **state)
+{
+    (void)state;
+    cr_result r = solve_with(ROW(1, 5), CR_DIFF, CR_ALGO_DP, CR_MOVES_CANONICAL);
+    assert_int_equal(r.value, 4);
+    assert_string_equal(r.moves, "RL");
+    /* remaining: taking the smaller coin scores the larger */
+    r = solve(ROW(1, 5), CR_REMAINING);
+    assert_int_equal(r.value, 5);
+    assert_string_equal(r.moves, "LL");
+}
+
+static void test_examples__equal_coins_draw_and_canonical_prefers_left(void **state)
+{
+    (void)state;
+    for (int algo = CR_ALGO_LINEAR; algo <= CR_ALGO_NAIVE; algo++) {
+        cr_result r = solve_with(ROW(3, 3, 3, 3, 3, 3), CR_WINNER, (cr_algo)algo, CR_MOVES_CANONICAL);
+        assert_int_equal(r.value, 0);
+        assert_int_equal(r.winner, 0);
+        assert_string_equal(r.moves, "LLLLLL");
+    }
+    assert_int_equal(solve(ROW(3, 3, 3), CR_WINNER).value, 1);
+}
+
+static void test_examples__int64_limits_are_exact(void **state)
+{
+    (void)state;
+    cr_result r = solve(ROW(INT64_MAX, INT64_MIN), CR_DIFF);
+    assert_int_equal(r.error.code, CR_EOVERFLOW); /* the lead is 2^64 - 1 */
+    r = solve(ROW(INT64_MAX, INT64_MIN), CR_TOTAL);
+    assert_int_equal(r.error.code, 0);
+    assert_true(r.value == INT64_MAX);
+    assert_true(r.second_score == INT64_MIN);
+    assert_int_equal(r.winner, 1);
+    /* the lead, -(2^64 - 1), leaves int64 but the winner and the scores do not */
+    r = solve_with(ROW(0, INT64_MAX, INT64_MIN), CR_WINNER, CR_ALGO_DP, CR_MOVES_CANONICAL);
+    assert_int_equal(r.error.code, 0);
+    assert_int_equal(r.value, -1);
+    assert_true(r.first_score == INT64_MIN);
+    assert_true(r.second_score == INT64_MAX);
+    assert_string_equal(r.moves, "LLL");
+    /* every score of this row is -2^64 or 2^64 - 1 away: the winner cannot be reported with them */
+    r = solve(ROW(INT64_MIN, INT64_MAX, INT64_MIN), CR_WINNER);
+    assert_int_equal(r.error.code, CR_EOVERFLOW);
+}
+
+static void test_examples__overflow_names_the_figure(void **state)
+{
+    (void)state;
+    cr_result r[CR_VARIANT_COUNT];
+    cr_error err;
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
+    int rc = cr_solve(r, solver, ROW(INT64_MAX, INT64_MAX, INT64_MAX), &opts, &err);
+    assert_int_equal(rc, CR_EOVERFLOW);
+    assert_string_equal(err.msg, "the total value does not fit in int64 (it is above 9223372036854775807)");
+    assert_int_equal(r[CR_DIFF].error.code, CR_EOVERFLOW);
+    assert_string_equal(r[CR_DIFF].error.msg,
+                        "the diff first_score does not fit in int64 (it is above 9223372036854775807)");
+    assert_int_equal(r[CR_REMAINING].error.code, CR_EOVERFLOW);
+    /* a variant whose figures fit is still solved beside one that overflows */
+    opts.variants = CR_VARIANT_BIT(CR_TOTAL) | CR_VARIANT_BIT(CR_DIFF);
+    rc = cr_solve(r, solver, ROW(INT64_MAX, INT64_MAX, INT64_MIN, INT64_MIN), &opts, &err);
+    assert_int_equal(rc, 0);
+    assert_true(r[CR_DIFF].value == 0);
+}
+
+static void test_examples__naive_refuses_large_rows(void **state)
+{
+    (void)state;
+    int64_t coins[26] = {0};
+    cr_result r = solve_with(coins, 26, CR_TOTAL, CR_ALGO_NAIVE, CR_MOVES_NONE);
+    assert_int_equal(r.error.code, CR_ETOOBIG);
+    assert_string_equal(r.error.msg, "naive minimax takes at most 25 coins, this row has 26");
+    assert_int_equal(solve_with(coins, 25, CR_TOTAL, CR_ALGO_NAIVE, CR_MOVES_NONE).error.code, 0);
+}
+
+static void test_examples__bad_arguments_are_refused(void **state)
+{
+    (void)state;
+    cr_result r[CR_VARIANT_COUNT];
+    cr_error err;
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
+    int64_t one = 1;
+    assert_int_equal(cr_solve(r, solver, &one, 0, &opts, &err), CR_EINVAL);
+    opts.variants = 0;
+    assert_int_equal(cr_solve(r, solver, &one, 1, &opts, &err), CR_EINVAL);
+}
+
+static void test_examples__verifier_reports_short_long_and_bad_lines(void **state)
+{
+    (void)state;
+    cr_verdict v;
+    assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RL", 2, NULL), 0);
+    assert_int_equal(v.fault, CR_LINE_SHORT);
+    assert_int_equal(v.turn, 2);
+    assert_string_equal(v.why, "the line stops after 2 moves with 2 coins left");
+    assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RLLLL", 5, NULL), 0);
+    assert_int_equal(v.fault, CR_LINE_LONG);
+    assert_int_equal(v.turn, 4);
+    assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RLxL", 4, NULL), 0);
+    assert_int_equal(v.fault, CR_LINE_BAD_MOVE);
+    assert_int_equal(v.turn, 2);
+    /* turn 1: 4 and 2 are equally good for the second player; turn 2: 4 is worse than 6 */
+    assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RRLL", 4, NULL), 0);
+    assert_int_equal(v.fault, CR_LINE_SUBOPTIMAL);
+    assert_int_equal(v.turn, 2);
+    assert_string_equal(v.why, "turn 2 (first player): L is not optimal, R is");
+    /* on the last coin L and R are the same move */
+    assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RLLR", 4, NULL), 0);
+    assert_int_equal(v.fault, CR_LINE_OK);
+}
+
+static void test_examples__replay_scores_any_line(void **state)
+{
+    (void)state;
+    cr_scores s;
+    cr_error err;
+    assert_int_equal(cr_moves_replay(&s, ROW(4, 6, 2, 3), CR_TOTAL, "LLLL", 4, &err), 0);
+    assert_int_equal(s.first, 6);
+    assert_int_equal(s.second, 9);
+    assert_int_equal(cr_moves_replay(&s, ROW(6, 4, 2, 5, 3), CR_REMAINING, "RLLLL", 5, &err), 0);
+    assert_int_equal(s.first, 24);
+    assert_int_equal(s.second, 16);
+    assert_int_equal(cr_moves_replay(&s, ROW(4, 6, 2, 3), CR_TOTAL, "LLL", 3, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_replay(&s, ROW(4, 6, 2, 3), CR_TOTAL, "LLQL", 4, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "turn 2 (first player): 'Q' is not a move (L or R)");
+}
+
+/* Rows long enough to cross from 64-bit to 128-bit arithmetic half way. */
+static void test_examples__large_values_switch_to_128_bits(void **state)
+{
+    (void)state;
+    int64_t coins[40];
+    for (int i = 0; i < 40; i++)
+        coins[i] = (i % 3 == 0 ? 1 : -1) * (INT64_MAX / 8 - i);
+    cr_result lin = solve_with(coins, 40, CR_DIFF, CR_ALGO_LINEAR, CR_MOVES_FAST);
+    cr_result dp = solve_with(coins, 40, CR_DIFF, CR_ALGO_DP, CR_MOVES_NONE);
+    assert_int_equal(lin.error.code, dp.error.code);
+    assert_true(lin.value == dp.value);
+    cr_verdict v;
+    cr_result can = solve_with(coins, 40, CR_REMAINING, CR_ALGO_DP, CR_MOVES_CANONICAL);
+    if (can.error.code == 0) {
+        assert_int_equal(cr_moves_verify(&v, coins, 40, CR_REMAINING, can.moves, 40, NULL), 0);
+        assert_int_equal(v.fault, CR_LINE_OK);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_examples__pots_of_gold),
+        cmocka_unit_test(test_examples__optimal_strategy_beats_greedy),
+        cmocka_unit_test(test_examples__lead_and_total_agree),
+        cmocka_unit_test(test_examples__stone_game_first_player_wins),
+        cmocka_unit_test(test_examples__remaining_sum_game),
+        cmocka_unit_test(test_examples__one_coin_goes_to_the_first_player),
+        cmocka_unit_test(test_examples__two_coins_take_the_larger),
+        cmocka_unit_test(test_examples__equal_coins_draw_and_canonical_prefers_left),
+        cmocka_unit_test(test_examples__int64_limits_are_exact),
+        cmocka_unit_test(test_examples__overflow_names_the_figure),
+        cmocka_unit_test(test_examples__naive_refuses_large_rows),
+        cmocka_unit_test(test_examples__bad_arguments_are_refused),
+        cmocka_unit_test(test_examples__verifier_reports_short_long_and_bad_lines),
+        cmocka_unit_test(test_examples__replay_scores_any_line),
+        cmocka_unit_test(test_examples__large_values_switch_to_128_bits),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

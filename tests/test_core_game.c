@@ -1,0 +1,91 @@
+/* Names of variants, algorithms and policies; the error formatter. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "coinrow.h"
+
+static void test_game__names_round_trip(void **state)
+{
+    (void)state;
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        cr_variant back;
+        assert_int_equal(cr_variant_parse(&back, cr_variant_name((cr_variant)v), NULL), 0);
+        assert_int_equal(back, v);
+    }
+    for (int a = 0; a < CR_ALGO_COUNT; a++) {
+        cr_algo back;
+        assert_int_equal(cr_algo_parse(&back, cr_algo_name((cr_algo)a), NULL), 0);
+        assert_int_equal(back, a);
+    }
+    for (int m = 0; m < CR_MOVES_COUNT; m++) {
+        cr_moves back;
+        assert_int_equal(cr_moves_parse(&back, cr_moves_name((cr_moves)m), NULL), 0);
+        assert_int_equal(back, m);
+    }
+    assert_null(cr_variant_name(CR_VARIANT_COUNT));
+    assert_string_equal(cr_winner_name(1), "first");
+    assert_string_equal(cr_winner_name(-1), "second");
+    assert_string_equal(cr_winner_name(0), "draw");
+}
+
+static void test_game__unknown_names_are_refused_with_the_choices(void **state)
+{
+    (void)state;
+    cr_error err;
+    cr_algo algo;
+    assert_int_equal(cr_algo_parse(&algo, "fastest", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "unknown algorithm 'fastest' (expected auto, linear, dp or naive)");
+}
+
+static void test_game__variant_lists(void **state)
+{
+    (void)state;
+    unsigned mask;
+    cr_error err;
+    assert_int_equal(cr_variants_parse(&mask, "all", &err), 0);
+    assert_int_equal(mask, CR_VARIANTS_ALL);
+    assert_int_equal(cr_variants_parse(&mask, "winner,total,winner", &err), 0);
+    assert_int_equal(mask, CR_VARIANT_BIT(CR_WINNER) | CR_VARIANT_BIT(CR_TOTAL));
+    assert_int_equal(cr_variants_parse(&mask, "total,,diff", &err), CR_EINVAL);
+    assert_int_equal(cr_variants_parse(&mask, "total,best", &err), CR_EINVAL);
+    assert_string_equal(err.msg,
+                        "unknown variant 'best' in 'total,best' (expected total, diff, remaining, winner or all)");
+    assert_int_equal(cr_variants_parse(&mask, "", &err), CR_EINVAL);
+}
+
+static void test_error__formats_without_stdio(void **state)
+{
+    (void)state;
+    cr_error err;
+    assert_int_equal(cr_error_set(&err, CR_EIO, "%s at %zu: %d/%u %lld %llu %x %c%% %.*s", "row", (size_t)17, -5,
+                                  7u, (long long)INT64_MIN, 18446744073709551615ull, 255u, 'q', 3, "abcdef"),
+                     CR_EIO);
+    assert_int_equal(err.code, CR_EIO);
+    assert_string_equal(err.msg, "row at 17: -5/7 -9223372036854775808 18446744073709551615 ff q% abc");
+    char long_text[400];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    cr_error_set(&err, CR_EINVAL, "%s", long_text);
+    assert_int_equal(strlen(err.msg), CR_ERROR_MSG_MAX - 1);
+    assert_int_equal(cr_error_set(NULL, CR_ENOMEM, "ignored"), CR_ENOMEM);
+    cr_error_clear(&err);
+    assert_int_equal(err.code, 0);
+    assert_string_equal(err.msg, "");
+    assert_string_equal(cr_strerror(CR_EOVERFLOW), "overflow");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_game__names_round_trip),
+        cmocka_unit_test(test_game__unknown_names_are_refused_with_the_choices),
+        cmocka_unit_test(test_game__variant_lists),
+        cmocka_unit_test(test_error__formats_without_stdio),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
