@@ -8,7 +8,7 @@
 /* One copy of the 64-bit inner loop per instruction set, picked at load time,
  * so that one portable binary still runs AVX2/AVX-512 code where it can. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define WIDE_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
+#define WIDE_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define WIDE_TARGETS
 #endif
@@ -41,10 +41,10 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
     /* Every lead and every v[i] - lead is bounded by the sum of |coin|. */
     int wide = abs_sum <= INT64_MAX;
     size_t width = wide ? sizeof(int64_t) : sizeof(cr_i128);
-    void *v = malloc(n * width), *prev = malloc(n * width), *cur = malloc(n * width);
+    void *v = malloc(n * width), *lead = malloc(n * width);
     uint8_t *opt = visit ? malloc(n) : NULL;
     int rc = 0;
-    if (!v || !prev || !cur || (visit && !opt)) {
+    if (!v || !lead || (visit && !opt)) {
         rc = cr_error_set(err, CR_ENOMEM, "no memory for the interval DP of %zu coins", n);
         goto done;
     }
@@ -52,17 +52,16 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
         int64_t *v64 = v;
         for (size_t i = 0; i < n; i++)
             v64[i] = negate ? -coins[i] : coins[i];
-        *out_lead = run_i64(v64, prev, cur, opt, n, visit, ctx);
+        *out_lead = run_i64(v64, lead, opt, n, visit, ctx);
     } else {
         cr_i128 *v128 = v;
         for (size_t i = 0; i < n; i++)
             v128[i] = negate ? -(cr_i128)coins[i] : coins[i];
-        *out_lead = run_i128(v128, prev, cur, opt, n, visit, ctx);
+        *out_lead = run_i128(v128, lead, opt, n, visit, ctx);
     }
 done:
     free(v);
-    free(prev);
-    free(cur);
+    free(lead);
     free(opt);
     return rc;
 }
