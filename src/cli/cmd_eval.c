@@ -42,22 +42,22 @@ static void print_json(const cr_result *r, size_t n)
     printf(",\"algo\":\"%s\"}\n", cr_algo_name(r->algo));
 }
 
-static void print_table(const cr_result *results, unsigned variants, size_t n)
+/* The solved variants as a table; nothing when none was solved. */
+static void print_table(const cr_result *results, unsigned solved, size_t n)
 {
+    if (!solved)
+        return;
     printf("%-10s %20s %20s %20s  %-6s  %s\n", "variant", "value", "first_score", "second_score", "winner",
            "moves");
+    const cr_result *r = NULL;
     for (int v = 0; v < CR_VARIANT_COUNT; v++) {
-        const cr_result *r = &results[v];
-        if (!(variants & CR_VARIANT_BIT(v)) || r->error.code)
+        if (!(solved & CR_VARIANT_BIT(v)))
             continue;
+        r = &results[v];
         printf("%-10s %20" PRId64 " %20" PRId64 " %20" PRId64 "  %-6s  %s\n", cr_variant_name(r->variant), r->value,
                r->first_score, r->second_score, cr_winner_name(r->winner), r->moves ? r->moves : "-");
     }
-    for (int v = 0; v < CR_VARIANT_COUNT; v++)
-        if (variants & CR_VARIANT_BIT(v)) {
-            printf("n = %zu, algorithm %s\n", n, cr_algo_name(results[v].algo));
-            break;
-        }
+    printf("n = %zu, algorithm %s\n", n, cr_algo_name(r->algo));
 }
 
 int cmd_eval(const cli_command *self, int argc, char **argv)
@@ -100,16 +100,18 @@ int cmd_eval(const cli_command *self, int argc, char **argv)
     if (rc == 0)
         rc = cr_solve(results, solver, coins.v, coins.n, &solve_opts, &err);
     if (rc == 0 || rc == CR_EOVERFLOW || rc == CR_ETOOBIG) {
-        /* what could be solved is printed; each failure is reported below */
-        if (json) {
-            for (int v = 0; v < CR_VARIANT_COUNT; v++)
-                if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code == 0)
-                    print_json(&results[v], coins.n);
-        } else if (rc == 0 || (solve_opts.variants & ~CR_VARIANT_BIT(CR_REMAINING)) != 0) {
-            print_table(results, solve_opts.variants, coins.n);
-        }
+        /* what could be solved is printed, each failure reported after it */
+        unsigned solved = 0;
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
-            if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code)
+            if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code == 0)
+                solved |= CR_VARIANT_BIT(v);
+        for (int v = 0; json && v < CR_VARIANT_COUNT; v++)
+            if (solved & CR_VARIANT_BIT(v))
+                print_json(&results[v], coins.n);
+        if (!json)
+            print_table(results, solved, coins.n);
+        for (int v = 0; v < CR_VARIANT_COUNT; v++)
+            if ((solve_opts.variants & ~solved) & CR_VARIANT_BIT(v))
                 cli_fail("%s", results[v].error.msg);
     } else {
         cli_report(&err);
