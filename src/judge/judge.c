@@ -60,7 +60,8 @@ static int locate_files(check_files *out, cr_convention conv, int nargs, char *c
     static const char *const usage[CR_CONVENTION_COUNT] = {
         "INPUT CONTESTANT_OUTPUT JURY_ANSWER", "INPUT JURY_ANSWER FEEDBACK_DIR < CONTESTANT_OUTPUT",
         "INPUT JURY_ANSWER CONTESTANT_OUTPUT"};
-    if (nargs < 3 || (nargs > 3 && conv != CR_KATTIS))
+    /* Polygon may pass a result file and Kattis flags after the three: ignored */
+    if (nargs < 3 || (nargs > 3 && conv == CR_CMS))
         return cr_error_set(err, CR_EINVAL, "expected the arguments %s, got %d arguments", usage[conv], nargs);
     out->input = args[0];
     out->answer = conv == CR_TESTLIB ? args[2] : args[1];

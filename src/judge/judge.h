@@ -41,8 +41,8 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const ch
 
 /* Checks a contestant's output for `variant`.  args[0..nargs) are the
  * program's positional arguments in the convention's order (testlib: INPUT
- * OUTPUT ANSWER; Kattis: INPUT ANSWER FEEDBACK_DIR, more ignored, the output
- * on standard input; CMS: INPUT ANSWER OUTPUT).  Reports the verdict as the
+ * OUTPUT ANSWER, more ignored; Kattis: INPUT ANSWER FEEDBACK_DIR, more
+ * ignored, the output on standard input; CMS: exactly INPUT ANSWER OUTPUT).  Reports the verdict as the
  * convention wants it ("accepted", "wrong answer: ...", "presentation
  * error: ...", or "judge error: ..." when the input, the jury answer or the
  * arguments are at fault) and returns the exit status. */
