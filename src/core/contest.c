@@ -322,14 +322,14 @@ const char *cr_outcome_name(cr_outcome o) { return (unsigned)o < CR_OUTCOME_COUN
 
 /* An answer split into tokens. */
 typedef struct answer {
-    int value_status;   /* 0, CR_EINVAL (not an integer) or CR_EOVERFLOW */
+    int value_status;    /* 0, CR_EINVAL (not an integer) or CR_EOVERFLOW */
     int64_t value;
-    const char *line;   /* the token after the value, or NULL */
-    size_t line_len;
-    size_t extra_line;  /* the line of the first token after those, or 0 */
-    char extra[96];     /* that token, quoted */
-    char value_text[96];/* the value token, quoted; "" when there is none */
+    char value_text[96]; /* the value token, quoted; "" when there is none */
     size_t value_line;
+    const char *line;    /* the token after the value, or NULL */
+    size_t line_len;
+    size_t extra_line;   /* the line of the first token after those, or 0 */
+    char extra[96];      /* that token, quoted */
 } answer;
 
 static void read_answer(answer *out, const char *text, size_t len)
