@@ -31,12 +31,14 @@ DEB_HEADERS  := sqlite3.h csv.h cmocka.h
 CORE_SRC := $(wildcard src/core/*.c)
 IO_SRC   := $(wildcard src/io/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
+JUDGE_SRC := $(wildcard src/judge/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 SCHEMA   := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o) \
+            $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -67,6 +69,21 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c $< -o $@
 
+# The judge programs as single C files that build alone (the core, the judge
+# runner and a main, amalgamated), embedded in coinrow for export.
+JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
+AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) src/io/read_all.c src/io/read_all.h \
+               src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
+$(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
+	@mkdir -p $(@D)
+	sh scripts/amalgamate.sh $< > $@
+$(BUILD)/gen/judge_sources.c: $(JUDGE_PROGRAMS) scripts/embed-text.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-text.sh cr_judge__checker_source $(BUILD)/judge/checker.c \
+	    cr_judge__validator_source $(BUILD)/judge/validator.c > $@
+$(BUILD)/gen/judge_sources.o: $(BUILD)/gen/judge_sources.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
 # The version is rewritten only when it changes, so that builds stay incremental.
 $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(@D)
@@ -78,6 +95,7 @@ FORCE:
 
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
+$(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CPPFLAGS += -Itests
 
 $(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)

@@ -2,9 +2,12 @@
 #ifndef CR_COINROW_H
 #define CR_COINROW_H
 
+#include "coinrow/contest.h"
 #include "coinrow/error.h"
 #include "coinrow/game.h"
+#include "coinrow/gen.h"
 #include "coinrow/moves.h"
+#include "coinrow/rng.h"
 #include "coinrow/solve.h"
 
 #endif

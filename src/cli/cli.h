@@ -4,7 +4,9 @@
 #define CR_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "coinrow/contest.h"
 #include "coinrow/error.h"
 
 /* Exit statuses shared by every command. */
@@ -53,8 +55,24 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__(
 /* Prints err as "coinrow: <msg>" and returns the exit status for its code. */
 int cli_report(const cr_error *err);
 
+/* Parses an unsigned decimal (digits only) such as a count or a seed;
+ * CR_EINVAL naming `what` (the option) otherwise. */
+int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err);
+
+/* Parses "MIN..MAX" (or "N", meaning N..N) of 64-bit integers; CR_EINVAL
+ * naming `what` when it is malformed or empty. */
+int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const char *what, cr_error *err);
+
+/* The problem's constraints from the texts of --n and --values and the flags
+ * --even-n and --odd-sum; CR_EINVAL naming the option at fault. */
+int cli_constraints_parse(cr_constraints *out, const char *n, const char *values, int even_n, int odd_sum,
+                          cr_error *err);
+
 /* The commands, one file each (cmd_<name>.c). */
 int cmd_eval(const cli_command *self, int argc, char **argv);
+int cmd_generate(const cli_command *self, int argc, char **argv);
+int cmd_validate(const cli_command *self, int argc, char **argv);
+int cmd_check(const cli_command *self, int argc, char **argv);
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

@@ -12,6 +12,34 @@ static const cli_command commands[] = {
      "on the command line they are read from standard input.  Put '--' before values\n"
      "that start with '-':  coinrow eval --json -- -3 5 -1\n"
      "Exit status: 0 solved, 1 bad input or overflow, 2 usage."},
+    {"generate", cmd_generate, "make a reproducible set of instances for judges or stress tests",
+     "generate --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
+     "            [--profile NAME] [--even-n] [--odd-sum] --out FILE|-",
+     "The same arguments give the same bytes on every machine; instance k depends\n"
+     "only on them and k.  Ids are k + 1 zero-padded to the width of K (01, 02, ...).\n"
+     "Profiles: random, sorted, reversed, equal, zigzag, antigreedy (greedy loses,\n"
+     "optimal play wins; even n >= 4), peaks, extreme (values at the range limits),\n"
+     "small (instance k has the k-th size of MIN..MAX in turn).  See the README.\n"
+     "Exit status: 0 written, 1 could not write, 2 usage or constraints no instance meets."},
+    {"validate", cmd_validate, "strict check of a contest input file (testlib or Kattis statuses)",
+     "validate --n MIN..MAX --values MIN..MAX [--even-n] [--odd-sum] [--kattis] [FILE]",
+     "The file (standard input without FILE) must be n on the first line, then the\n"
+     "n values separated by single spaces, each line ending in LF, nothing else;\n"
+     "numbers plain (no '+', no leading zeros, no -0).  The message names the line,\n"
+     "the column and the token.\n"
+     "Exit status: 0 valid, 3 invalid (42 / 43 with --kattis), 1 unreadable, 2 usage."},
+    {"check", cmd_check, "judge a contestant's answer (testlib, Kattis or CMS convention)",
+     "check --variant V [--moves required|ignored] INPUT CONTESTANT_OUTPUT JURY_ANSWER\n"
+     "       coinrow check --variant V [--moves ...] --kattis INPUT JURY_ANSWER FEEDBACK_DIR < OUTPUT\n"
+     "       coinrow check --variant V [--moves ...] --cms INPUT JURY_ANSWER CONTESTANT_OUTPUT",
+     "An answer is the value, then (--moves required) the line of play as L/R letters;\n"
+     "any white space separates them.  A line is accepted when it is legal and every\n"
+     "move in it is optimal; the message names the first bad turn.  The value is\n"
+     "computed from INPUT and must match the jury's answer.\n"
+     "Exit status: testlib 0 accepted, 1 wrong answer, 2 presentation error, 3 fail\n"
+     "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
+     "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
+     "on standard output and one message line on standard error, 1 judge error."},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];

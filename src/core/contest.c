@@ -1,0 +1,451 @@
+/* Contest files: strict reading of input files, token reading of answers,
+ * and the checker's judgement. */
+#include "coinrow/contest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coinrow/moves.h"
+#include "coinrow/solve.h"
+#include "internal.h"
+
+/* --- numbers and how a message shows text -------------------------------- */
+
+/* Reads a decimal integer with an optional sign from s[0..len).  Returns 0,
+ * CR_EINVAL (not an integer) or CR_EOVERFLOW (outside int64).  *out_unplain
+ * is NULL when it is written the one way an input file may write it, else
+ * what is wrong: a '+', a leading zero, "-0". */
+static int read_integer(int64_t *out, const char **out_unplain, const char *s, size_t len)
+{
+    size_t i = 0;
+    int negative = len > 0 && s[0] == '-';
+    if (len > 0 && (s[0] == '-' || s[0] == '+'))
+        i++;
+    if (i == len)
+        return CR_EINVAL;
+    uint64_t magnitude = 0;
+    int overflow = 0;
+    for (size_t k = i; k < len; k++) {
+        if (s[k] < '0' || s[k] > '9')
+            return CR_EINVAL;
+        unsigned digit = (unsigned)(s[k] - '0');
+        if (magnitude > (UINT64_MAX - digit) / 10)
+            overflow = 1;
+        else
+            magnitude = magnitude * 10 + digit;
+    }
+    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    if (overflow || magnitude > limit)
+        return CR_EOVERFLOW;
+    *out_unplain = s[0] == '+'                   ? "has a '+' sign"
+                   : s[i] == '0' && len - i > 1  ? "has a leading zero"
+                   : negative && magnitude == 0 ? "is minus zero"
+                                                : NULL;
+    *out = !negative ? (int64_t)magnitude : magnitude == limit ? INT64_MIN : -(int64_t)magnitude;
+    return 0;
+}
+
+/* Writes text[0..len) for a message: printable ASCII as it is, other bytes as
+ * \xNN, at most 24 bytes shown, "..." when cut. */
+static void quote(char *out, size_t cap, const char *text, size_t len)
+{
+    size_t k = 0, shown = 0;
+    for (; shown < len && shown < 24 && k + 5 < cap; shown++) {
+        unsigned char c = (unsigned char)text[shown];
+        if (c > ' ' && c < 0x7f) {
+            out[k++] = (char)c;
+        } else {
+            cr_format__(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
+            k += 4;
+        }
+    }
+    if (shown < len && k + 3 < cap) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
+}
+
+/* --- reading text with a position ------------------------------------------ */
+
+typedef struct cursor {
+    const char *text;
+    size_t len, at;
+    size_t line, line_start; /* 1-based line of `at` and where that line starts */
+} cursor;
+
+static size_t column(const cursor *c) { return c->at - c->line_start + 1; }
+
+static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+
+/* The character at the cursor, in words, for "expected ..., found %s". */
+static void describe_here(char *out, size_t cap, const cursor *c)
+{
+    if (c->at == c->len) {
+        cr_format__(out, cap, "the end of the file");
+        return;
+    }
+    switch (c->text[c->at]) {
+    case ' ': cr_format__(out, cap, "a space"); break;
+    case '\t': cr_format__(out, cap, "a tab"); break;
+    case '\n': cr_format__(out, cap, "the end of the line"); break;
+    case '\r': cr_format__(out, cap, "a carriage return (lines must end in LF alone)"); break;
+    default: {
+        char shown[16];
+        quote(shown, sizeof shown, c->text + c->at, 1);
+        cr_format__(out, cap, "'%s'", shown);
+    }
+    }
+}
+
+/* Moves past the token at the cursor (bytes up to white space); its text is
+ * text[start..c->at). */
+static size_t take_token(cursor *c)
+{
+    size_t start = c->at;
+    while (c->at < c->len && !is_blank(c->text[c->at]))
+        c->at++;
+    return start;
+}
+
+static void skip_blanks(cursor *c)
+{
+    for (; c->at < c->len && is_blank(c->text[c->at]); c->at++)
+        if (c->text[c->at] == '\n') {
+            c->line++;
+            c->line_start = c->at + 1;
+        }
+}
+
+/* --- input files --------------------------------------------------------- */
+
+static int input_error(cr_error *err, const cursor *c, size_t col, const char *what)
+{
+    return cr_error_set(err, CR_EINVAL, "line %zu, column %zu: %s", c->line, col, what);
+}
+
+/* An error about the character at the cursor: "expected X, found Y". */
+static int unexpected(cr_error *err, const cursor *c, const char *expected)
+{
+    char found[64], what[160];
+    describe_here(found, sizeof found, c);
+    cr_format__(what, sizeof what, "expected %s, found %s", expected, found);
+    return input_error(err, c, column(c), what);
+}
+
+/* Reads a canonical integer token at the cursor, naming it `what` in errors. */
+static int input_integer(int64_t *out, cursor *c, const char *what, cr_error *err)
+{
+    if (c->at == c->len || is_blank(c->text[c->at]))
+        return unexpected(err, c, what);
+    size_t col = column(c), start = take_token(c);
+    char shown[128], msg[192];
+    quote(shown, sizeof shown, c->text + start, c->at - start);
+    const char *unplain;
+    int rc = read_integer(out, &unplain, c->text + start, c->at - start);
+    const char *why = rc == CR_EINVAL ? "is not an integer" : rc == CR_EOVERFLOW ? "is outside the 64-bit range" : unplain;
+    if (!why)
+        return 0;
+    cr_format__(msg, sizeof msg, "%s ('%s') %s", what, shown, why);
+    return input_error(err, c, col, msg);
+}
+
+/* Expects the LF that ends the current line. */
+static int end_line(cursor *c, const char *after, cr_error *err)
+{
+    if (c->at == c->len) {
+        char msg[96];
+        cr_format__(msg, sizeof msg, "missing newline after %s at the end of the file", after);
+        return input_error(err, c, column(c), msg);
+    }
+    if (c->text[c->at] != '\n') {
+        char expected[96];
+        cr_format__(expected, sizeof expected, "the end of the line after %s", after);
+        return unexpected(err, c, expected);
+    }
+    c->at++;
+    c->line++;
+    c->line_start = c->at;
+    return 0;
+}
+
+static int read_n(size_t *out, cursor *c, const cr_constraints *limits, cr_error *err)
+{
+    size_t col = column(c);
+    int64_t n;
+    if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
+        return input_error(err, c, col, "the file starts with a byte order mark (UTF-8 BOM)");
+    int rc = input_integer(&n, c, "n", err);
+    if (rc)
+        return rc;
+    size_t n_min = limits ? limits->n_min : 1, n_max = limits ? limits->n_max : CR_N_MAX;
+    char msg[160];
+    if (n < 0 || (uint64_t)n < n_min || (uint64_t)n > n_max) {
+        cr_format__(msg, sizeof msg, "n = %lld is out of range %zu..%zu", (long long)n, n_min, n_max);
+        return input_error(err, c, col, msg);
+    }
+    if (limits && limits->even_n && n % 2 != 0) {
+        cr_format__(msg, sizeof msg, "n = %lld is odd, the problem wants an even n", (long long)n);
+        return input_error(err, c, col, msg);
+    }
+    *out = (size_t)n;
+    return end_line(c, "n", err);
+}
+
+/* Expects the single space before value k (1-based) of n. */
+static int separator(cursor *c, size_t k, size_t n, cr_error *err)
+{
+    if (c->at < c->len && c->text[c->at] == ' ') {
+        c->at++;
+        if (c->at < c->len && c->text[c->at] == ' ')
+            return input_error(err, c, column(c), "two spaces in a row (values are separated by single spaces)");
+        return 0;
+    }
+    if (c->at == c->len || c->text[c->at] == '\n') {
+        char msg[128];
+        cr_format__(msg, sizeof msg, "the line has %zu values, n = %zu says it should have %zu", k - 1, n, n);
+        return input_error(err, c, column(c), msg);
+    }
+    return unexpected(err, c, "a single space between values");
+}
+
+/* After the n-th value: only the end of the line may come. */
+static int after_values(cursor *c, size_t n, cr_error *err)
+{
+    if (c->at < c->len && c->text[c->at] == ' ') {
+        cursor ahead = *c;
+        while (ahead.at < ahead.len && ahead.text[ahead.at] == ' ')
+            ahead.at++;
+        char msg[128];
+        if (ahead.at < ahead.len && !is_blank(ahead.text[ahead.at]))
+            cr_format__(msg, sizeof msg, "more values than n = %zu", n);
+        else
+            cr_format__(msg, sizeof msg, "a space at the end of the line");
+        return input_error(err, c, column(c), msg);
+    }
+    return end_line(c, "the last value", err);
+}
+
+static int read_values(int64_t *coins, cursor *c, size_t n, const cr_constraints *limits, cr_error *err)
+{
+    uint64_t sum = 0; /* modulo 2^64: enough for its parity */
+    for (size_t k = 1; k <= n; k++) {
+        int rc = k > 1 ? separator(c, k, n, err) : 0;
+        char what[48];
+        cr_format__(what, sizeof what, "value %zu", k);
+        if (rc == 0 && k == 1 && (c->at == c->len || c->text[c->at] == '\n')) {
+            char msg[128];
+            cr_format__(msg, sizeof msg, "the line has no values, n = %zu says it should have %zu", n, n);
+            rc = input_error(err, c, column(c), msg);
+        }
+        size_t col = column(c);
+        int64_t v;
+        if (rc == 0)
+            rc = input_integer(&v, c, what, err);
+        if (rc)
+            return rc;
+        if (limits && (v < limits->value_min || v > limits->value_max)) {
+            char msg[160];
+            cr_format__(msg, sizeof msg, "value %zu (%lld) is out of range %lld..%lld", k, (long long)v,
+                        (long long)limits->value_min, (long long)limits->value_max);
+            return input_error(err, c, col, msg);
+        }
+        coins[k - 1] = v; /* k values read fill k <= cap slots (see the caller) */
+        sum += (uint64_t)v;
+    }
+    int rc = after_values(c, n, err);
+    if (rc == 0 && limits && limits->odd_sum && sum % 2 == 0)
+        rc = cr_error_set(err, CR_EINVAL, "line 2: the values add up to an even number, the problem wants an odd sum");
+    return rc;
+}
+
+int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, const cr_constraints *limits,
+                           cr_error *err)
+{
+    out->coins = NULL;
+    out->n = 0;
+    cursor c = {text, len, 0, 1, 0};
+    size_t n = 0;
+    int rc = read_n(&n, &c, limits, err);
+    if (rc)
+        return rc;
+    /* k values take at least 2k - 1 bytes, so a short file cannot make us
+     * allocate for a huge n: it fails on the count first. */
+    size_t room = (len - c.at + 1) / 2, cap = n < room ? n : room;
+    out->coins = malloc((cap ? cap : 1) * sizeof *out->coins);
+    if (!out->coins)
+        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
+    rc = read_values(out->coins, &c, n, limits, err);
+    if (rc == 0 && c.at < len) {
+        rc = c.text[c.at] == '\n' ? input_error(err, &c, column(&c), "an empty line after the values")
+                                  : unexpected(err, &c, "the end of the file after the values");
+    }
+    if (rc) {
+        cr_contest_input_free(out);
+        return rc;
+    }
+    out->n = n;
+    return 0;
+}
+
+void cr_contest_input_free(cr_contest_input *in)
+{
+    if (!in)
+        return;
+    free(in->coins);
+    in->coins = NULL;
+    in->n = 0;
+}
+
+/* --- answers --------------------------------------------------------------- */
+
+static const char *const check_moves_names[CR_CHECK_MOVES_COUNT] = {"required", "ignored"};
+static const char *const outcome_names[CR_OUTCOME_COUNT] = {"accepted", "wrong answer", "presentation error"};
+
+const char *cr_check_moves_name(cr_check_moves m)
+{
+    return (unsigned)m < CR_CHECK_MOVES_COUNT ? check_moves_names[m] : NULL;
+}
+
+int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err)
+{
+    for (int i = 0; name && i < CR_CHECK_MOVES_COUNT; i++)
+        if (strcmp(name, check_moves_names[i]) == 0) {
+            *out = (cr_check_moves)i;
+            return 0;
+        }
+    return cr_error_set(err, CR_EINVAL, "unknown moves requirement '%s' (expected required or ignored)",
+                        name ? name : "");
+}
+
+const char *cr_outcome_name(cr_outcome o) { return (unsigned)o < CR_OUTCOME_COUNT ? outcome_names[o] : NULL; }
+
+/* An answer split into tokens. */
+typedef struct answer {
+    int value_status;    /* 0, CR_EINVAL (not an integer) or CR_EOVERFLOW */
+    int64_t value;
+    char value_text[96]; /* the value token, quoted; "" when there is none */
+    size_t value_line;
+    const char *line;    /* the token after the value, or NULL */
+    size_t line_len;
+    size_t extra_line;   /* the line of the first token after those, or 0 */
+    char extra[96];      /* that token, quoted */
+} answer;
+
+static void read_answer(answer *out, const char *text, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    cursor c = {text, len, 0, 1, 0};
+    skip_blanks(&c);
+    if (c.at == len)
+        return;
+    out->value_line = c.line;
+    size_t start = take_token(&c);
+    const char *unplain; /* answers may write numbers any way */
+    quote(out->value_text, sizeof out->value_text, text + start, c.at - start);
+    out->value_status = read_integer(&out->value, &unplain, text + start, c.at - start);
+    skip_blanks(&c);
+    if (c.at < len) {
+        start = take_token(&c);
+        out->line = text + start;
+        out->line_len = c.at - start;
+        skip_blanks(&c);
+    }
+    if (c.at < len) {
+        out->extra_line = c.line;
+        start = take_token(&c);
+        quote(out->extra, sizeof out->extra, text + start, c.at - start);
+    }
+}
+
+static int judged(cr_judgement *out, cr_outcome outcome, const char *why)
+{
+    out->outcome = outcome;
+    cr_format__(out->why, sizeof out->why, "%s", why);
+    return 0;
+}
+
+/* The jury's answer must be readable, hold the right value and, if it has a
+ * line, a legal and optimal one. */
+static int check_jury(const answer *jury, const cr_contest_input *in, cr_variant variant, int64_t value,
+                      cr_error *err)
+{
+    if (!jury->value_text[0])
+        return cr_error_set(err, CR_EINVAL, "the jury answer is empty");
+    if (jury->value_status)
+        return cr_error_set(err, CR_EINVAL, "the jury answer's value '%s' is not a 64-bit integer",
+                            jury->value_text);
+    if (jury->value != value)
+        return cr_error_set(err, CR_EINVAL, "the jury answer's value %lld is wrong: the %s value is %lld",
+                            (long long)jury->value, cr_variant_name(variant), (long long)value);
+    if (jury->extra_line)
+        return cr_error_set(err, CR_EINVAL, "the jury answer goes on after the line of play (line %zu: '%s')",
+                            jury->extra_line, jury->extra);
+    if (!jury->line)
+        return 0;
+    cr_verdict verdict;
+    int rc = cr_moves_verify(&verdict, in->coins, in->n, variant, jury->line, jury->line_len, err);
+    if (rc == 0 && verdict.fault != CR_LINE_OK)
+        rc = cr_error_set(err, CR_EINVAL, "the jury answer's line of play is wrong: %s", verdict.why);
+    return rc;
+}
+
+int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant variant, cr_check_moves moves,
+                     const char *jury, size_t jury_len, const char *output, size_t output_len, cr_error *err)
+{
+    if (!out || !in || !in->coins || in->n == 0 || (unsigned)variant >= CR_VARIANT_COUNT ||
+        (unsigned)moves >= CR_CHECK_MOVES_COUNT || (!jury && jury_len) || (!output && output_len))
+        return cr_error_set(err, CR_EINVAL, "check: bad arguments");
+    cr_solver *solver = NULL;
+    cr_result results[CR_VARIANT_COUNT];
+    cr_solve_opts opts = {CR_VARIANT_BIT(variant), CR_ALGO_AUTO, CR_MOVES_NONE};
+    int rc = cr_solver_new(&solver, err);
+    if (rc == 0)
+        rc = cr_solve(results, solver, in->coins, in->n, &opts, err);
+    cr_solver_free(solver);
+    if (rc)
+        return rc;
+    int64_t value = results[variant].value;
+
+    answer given;
+    read_answer(&given, jury, jury_len);
+    if ((rc = check_jury(&given, in, variant, value, err)) != 0)
+        return rc;
+    const char *jury_line = given.line;
+    size_t jury_line_len = given.line_len;
+
+    read_answer(&given, output, output_len);
+    char why[CR_ERROR_MSG_MAX];
+    if (!given.value_text[0])
+        return judged(out, CR_PRESENTATION_ERROR, "the output is empty");
+    if (given.value_status == CR_EINVAL) {
+        cr_format__(why, sizeof why, "line %zu: expected the value, found '%s'", given.value_line, given.value_text);
+        return judged(out, CR_PRESENTATION_ERROR, why);
+    }
+    if (given.value_status == CR_EOVERFLOW || given.value != value) {
+        cr_format__(why, sizeof why, "line %zu: the value %s is wrong", given.value_line, given.value_text);
+        return judged(out, CR_WRONG_ANSWER, why);
+    }
+    if (moves == CR_CHECK_MOVES_REQUIRED) {
+        if (!given.line)
+            return judged(out, CR_PRESENTATION_ERROR, "no line of play after the value");
+        /* the jury's line is verified already: the same line needs no second O(n^2) pass */
+        int same_as_jury = jury_line && jury_line_len == given.line_len &&
+                           memcmp(jury_line, given.line, given.line_len) == 0;
+        cr_verdict verdict = {CR_LINE_OK, in->n, ""};
+        if (!same_as_jury &&
+            (rc = cr_moves_verify(&verdict, in->coins, in->n, variant, given.line, given.line_len, err)) != 0)
+            return rc;
+        if (verdict.fault != CR_LINE_OK) {
+            cr_format__(why, sizeof why, "line of play: %s", verdict.why);
+            return judged(out, CR_WRONG_ANSWER, why);
+        }
+    }
+    if (given.extra_line) {
+        cr_format__(why, sizeof why, "line %zu: unexpected '%s' after the answer", given.extra_line, given.extra);
+        return judged(out, CR_PRESENTATION_ERROR, why);
+    }
+    out->why[0] = '\0';
+    out->outcome = CR_ACCEPTED;
+    return 0;
+}

@@ -1,0 +1,362 @@
+/* End-to-end tests of generate, validate and check, and of the exported
+ * checker and validator: built with `cc` alone in a temporary folder, they
+ * must behave exactly like the coinrow commands on the same files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "judge/source.h"
+#include "support/run.h"
+
+static char dir[256]; /* the temporary folder of this run */
+
+static const char *path_of(const char *name)
+{
+    static char paths[8][512];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void write_file(const char *name, const char *text)
+{
+    FILE *f = fopen(path_of(name), "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[4096];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    return text;
+}
+
+static int make_dir(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/coinrow-judge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char *argv[] = {"rm", "-rf", dir, NULL};
+    run_result r;
+    if (run_capture(&r, argv, NULL) != 0)
+        return -1;
+    run_result_free(&r);
+    return 0;
+}
+
+/* --- generate ------------------------------------------------------------ */
+
+#define GENERATE(...) "generate", "--set", "demo", "--count", "12", "--n", "4..9", "--values", "-5..20", __VA_ARGS__
+
+static void test_generate__same_arguments_give_the_same_bytes_and_another_seed_others(void **state)
+{
+    (void)state;
+    run_result a, b, c;
+    assert_int_equal(run_coinrow(&a, NULL, GENERATE("--seed", "7", "--profile", "antigreedy", "--odd-sum", "--out", "-"),
+                                 (char *)NULL),
+                     0);
+    assert_int_equal(run_coinrow(&b, NULL, GENERATE("--seed", "7", "--profile", "antigreedy", "--odd-sum", "--out", "-"),
+                                 (char *)NULL),
+                     0);
+    assert_int_equal(run_coinrow(&c, NULL, GENERATE("--seed", "8", "--profile", "antigreedy", "--odd-sum", "--out", "-"),
+                                 (char *)NULL),
+                     0);
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.err, "");
+    assert_string_equal(a.out, b.out);
+    assert_string_not_equal(a.out, c.out);
+    assert_memory_equal(a.out, "id,values\n01,2 1 17 3\n02,", 25); /* pinned: see test_core_gen */
+    size_t rows = 0;
+    for (const char *p = a.out; *p; p++)
+        rows += *p == '\n';
+    assert_int_equal(rows, 13);
+    run_result_free(&a), run_result_free(&b), run_result_free(&c);
+}
+
+static void test_generate__out_file_holds_what_standard_output_gets(void **state)
+{
+    (void)state;
+    run_result a, b;
+    assert_int_equal(run_coinrow(&a, NULL, GENERATE("--seed", "3", "--profile", "peaks", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(
+        run_coinrow(&b, NULL, GENERATE("--seed", "3", "--profile", "peaks", "--out", path_of("set.csv")), (char *)NULL),
+        0);
+    assert_int_equal(b.status, 0);
+    assert_string_equal(b.out, "");
+    assert_string_equal(read_file(path_of("set.csv")), a.out);
+    run_result_free(&a), run_result_free(&b);
+}
+
+static void test_generate__constraints_no_instance_meets_are_a_usage_error(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(
+        run_coinrow(&r, NULL, GENERATE("--seed", "1", "--profile", "equal", "--even-n", "--odd-sum", "--out", "-"),
+                    (char *)NULL),
+        0);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "coinrow: equal coins never add up to an odd number when n is even\n"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "1"), (char *)NULL), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--out is required"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "-1", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--seed '-1' is not a whole number"));
+    run_result_free(&r);
+}
+
+/* --- validate and check through coinrow ---------------------------------- */
+
+static void test_validate__exit_statuses_and_messages_follow_the_convention(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, "4\n8 15 3 7\n", "validate", "--n", "1..10", "--values", "1..20", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "4\n8  15 3 7\n", "validate", "--n", "1..10", "--values", "1..20", (char *)NULL), 0);
+    assert_int_equal(r.status, 3);
+    assert_string_equal(r.err, "standard input: line 2, column 3: two spaces in a row (values are separated by "
+                               "single spaces)\n");
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "5\n8 15 3 7 1\n", "validate", "--n", "1..10", "--values", "1..20", "--even-n",
+                                 "--kattis", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 43);
+    assert_non_null(strstr(r.err, "n = 5 is odd"));
+    run_result_free(&r);
+    write_file("valid.in", "4\n8 15 3 7\n");
+    assert_int_equal(run_coinrow(&r, NULL, "validate", "--n", "4", "--values", "3..15", "--kattis", path_of("valid.in"),
+                                 (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 42);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "validate", "--n", "4", "--values", "3..15", path_of("missing.in"),
+                                 (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "cannot open"));
+    run_result_free(&r);
+}
+
+/* One check case: the contestant's output, the jury's answer and what each
+ * convention must say. */
+typedef struct check_case {
+    const char *output, *jury;
+    int testlib;         /* exit status */
+    const char *message; /* the verdict line, as written */
+} check_case;
+
+/* [1, 2, 3, 4]: RLLL has two mistakes that cancel out (the same final score). */
+static const check_case check_cases[] = {
+    {"6\nRRRL\n", "6\nRRRL\n", 0, "accepted"},
+    {"6\nRRRR", "6\n", 0, "accepted"},
+    {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 1 (second player): L is not optimal, R is"},
+    {"7\nRRRL\n", "6\n", 1, "wrong answer: line 1: the value 7 is wrong"},
+    {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 3 (second player): 'X' is not a move (L or R)"},
+    {"\x01garbage\n", "6\n", 2, "presentation error: line 1: expected the value, found '\\x01garbage'"},
+    {"6\n", "6\n", 2, "presentation error: no line of play after the value"},
+    {"6\nRRRL\n", "5\n", 3, "judge error: the jury answer's value 5 is wrong: the total value is 6"},
+};
+
+static void test_check__every_convention_reports_every_verdict(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    for (size_t i = 0; i < sizeof check_cases / sizeof check_cases[0]; i++) {
+        const check_case *c = &check_cases[i];
+        write_file("out.txt", c->output);
+        write_file("ans.txt", c->jury);
+        int accepted = c->testlib == 0, judge_error = c->testlib == 3;
+        char line[512];
+        snprintf(line, sizeof line, "%s\n", c->message);
+        run_result r;
+
+        assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", path_of("in.txt"), path_of("out.txt"),
+                                     path_of("ans.txt"), (char *)NULL),
+                         0);
+        assert_int_equal(r.status, c->testlib);
+        assert_string_equal(r.err, line);
+        run_result_free(&r);
+
+        remove(path_of("judgemessage.txt"));
+        assert_int_equal(run_coinrow(&r, c->output, "check", "--variant", "total", "--kattis", path_of("in.txt"),
+                                     path_of("ans.txt"), dir, (char *)NULL),
+                         0);
+        assert_int_equal(r.status, judge_error ? 1 : accepted ? 42 : 43);
+        assert_string_equal(read_file(path_of("judgemessage.txt")), line);
+        run_result_free(&r);
+
+        assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", "--cms", path_of("in.txt"),
+                                     path_of("ans.txt"), path_of("out.txt"), (char *)NULL),
+                         0);
+        assert_int_equal(r.status, judge_error ? 1 : 0);
+        assert_string_equal(r.out, judge_error ? "" : accepted ? "1.0\n" : "0.0\n");
+        assert_string_equal(r.err, accepted ? "translate:success\n" : line);
+        run_result_free(&r);
+    }
+}
+
+static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "best", "a", "b", "c", (char *)NULL), 0);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "unknown variant 'best'"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "diff", "--frobnicate", (char *)NULL), 0);
+    assert_int_equal(r.status, 3);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "diff", "only-one", (char *)NULL), 0);
+    assert_int_equal(r.status, 3);
+    assert_string_equal(r.err, "judge error: expected the arguments INPUT CONTESTANT_OUTPUT JURY_ANSWER, got 1 "
+                               "arguments\n");
+    run_result_free(&r);
+}
+
+/* --- the exported programs ----------------------------------------------- */
+
+/* Writes program's source for settings as NAME.c and builds it with cc
+ * alone, as a judge would; the build must be silent. */
+static void build(const char *name, cr_judge_program program, const cr_judge_settings *settings)
+{
+    char source[64];
+    snprintf(source, sizeof source, "%s.c", name);
+    FILE *f = fopen(path_of(source), "w");
+    assert_non_null(f);
+    cr_error err = {0};
+    assert_int_equal(cr_judge_source_write(f, program, settings, &err), 0);
+    assert_int_equal(fclose(f), 0);
+    char *argv[] = {"cc", "-O2", "-o", (char *)path_of(name), (char *)path_of(source), NULL};
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    if (r.status != 0 || r.err[0])
+        fail_msg("cc %s: status %d\n%s", source, r.status, r.err);
+    run_result_free(&r);
+}
+
+static void assert_same_run(const run_result *a, const run_result *b)
+{
+    assert_int_equal(a->status, b->status);
+    assert_string_equal(a->out, b->out);
+    assert_string_equal(a->err, b->err);
+}
+
+static void test_export__checkers_build_alone_and_judge_like_coinrow_check(void **state)
+{
+    (void)state;
+    static const char *const flags[CR_CONVENTION_COUNT] = {NULL, "--kattis", "--cms"};
+    write_file("in.txt", "4\n1 2 3 4\n");
+    for (int conv = 0; conv < CR_CONVENTION_COUNT; conv++) {
+        cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}};
+        build("checker", CR_JUDGE_CHECKER, &settings);
+        for (size_t i = 0; i < sizeof check_cases / sizeof check_cases[0]; i++) {
+            const check_case *c = &check_cases[i];
+            write_file("out.txt", c->output);
+            write_file("ans.txt", c->jury);
+            char *in = (char *)path_of("in.txt"), *out = (char *)path_of("out.txt"), *ans = (char *)path_of("ans.txt");
+            char *args[3] = {in, out, ans}; /* testlib's order */
+            if (conv == CR_KATTIS)
+                args[1] = ans, args[2] = dir;
+            if (conv == CR_CMS)
+                args[1] = ans, args[2] = out;
+            const char *stdin_text = conv == CR_KATTIS ? c->output : NULL;
+            run_result mine, exported;
+            char *coinrow_argv[] = {(char *)run_bin(), "check", "--variant", "total",
+                                    (char *)(flags[conv] ? flags[conv] : "--moves=required"),
+                                    args[0], args[1], args[2], NULL};
+            char *checker_argv[] = {(char *)path_of("checker"), args[0], args[1], args[2], NULL};
+            assert_int_equal(run_capture(&mine, coinrow_argv, stdin_text), 0);
+            char kattis_message[4096] = "";
+            if (conv == CR_KATTIS)
+                snprintf(kattis_message, sizeof kattis_message, "%s", read_file(path_of("judgemessage.txt")));
+            assert_int_equal(run_capture(&exported, checker_argv, stdin_text), 0);
+            assert_same_run(&mine, &exported);
+            if (conv == CR_KATTIS)
+                assert_string_equal(read_file(path_of("judgemessage.txt")), kattis_message);
+            run_result_free(&mine), run_result_free(&exported);
+        }
+    }
+}
+
+static void test_export__validators_build_alone_and_validate_like_coinrow_validate(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "4\n8 15 3 7\n",   "4\n8 15 3 7",   "4\n8  15 3 7\n", "3\n8 15 3\n", "4\n8 15 3 21\n",  "4\r\n8 15 3 7\r\n",
+        "4\n8 15 3 7 9\n", "4\n8 15 3\n",   "", "4\n8 15 3 7\n\n", "2\n-9223372036854775808 3\n", "4\n8 15 3 8\n",
+    };
+    for (int conv = CR_TESTLIB; conv <= CR_KATTIS; conv++) {
+        cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED,
+                                      {2, 10, INT64_MIN, 20, 1, 1}};
+        build("validator", CR_JUDGE_VALIDATOR, &settings);
+        for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+            run_result mine, exported;
+            char *coinrow_argv[] = {(char *)run_bin(),   "validate",   "--n",
+                                    "2..10",             "--values",   "-9223372036854775808..20",
+                                    "--even-n",          "--odd-sum",  conv == CR_KATTIS ? "--kattis" : "--",
+                                    NULL};
+            char *validator_argv[] = {(char *)path_of("validator"), NULL};
+            assert_int_equal(run_capture(&mine, coinrow_argv, inputs[i]), 0);
+            assert_int_equal(run_capture(&exported, validator_argv, inputs[i]), 0);
+            assert_same_run(&mine, &exported);
+            int valid = i == 0 || i == 10;
+            assert_int_equal(mine.status, conv == CR_KATTIS ? (valid ? 42 : 43) : (valid ? 0 : 3));
+            run_result_free(&mine), run_result_free(&exported);
+        }
+    }
+}
+
+static void test_export__a_validator_for_cms_is_refused(void **state)
+{
+    (void)state;
+    cr_judge_settings settings = {CR_CMS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {1, 10, 1, 10, 0, 0}};
+    cr_error err = {0};
+    FILE *f = fopen(path_of("cms-validator.c"), "w");
+    assert_non_null(f);
+    assert_int_equal(cr_judge_source_write(f, CR_JUDGE_VALIDATOR, &settings, &err), CR_EINVAL);
+    fclose(f);
+    assert_string_equal(err.msg, "no validator for the cms convention");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generate__same_arguments_give_the_same_bytes_and_another_seed_others),
+        cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
+        cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
+        cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
+        cmocka_unit_test(test_check__every_convention_reports_every_verdict),
+        cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
+        cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
+        cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
+        cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
