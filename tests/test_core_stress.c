@@ -72,26 +72,48 @@ static void test_stress__real_algorithms_agree(void **state)
     }
 }
 
+/* What `coinrow stress --algos linear,dp,greedy` would do, had it greedy. */
 static void test_stress__planted_greedy_is_found_and_shrunk(void **state)
 {
     fixture *f = *state;
-    cr_contender pair[2] = {f->contenders[0], f->contenders[3]};
-    int64_t coins[14] = {80, 150, 30, 70, 12, -4, 19, 19, 3, 41, 7, 0, 66, 5};
-    size_t n = 14;
+    cr_contender three[3] = {f->contenders[0], f->contenders[1], f->contenders[3]};
+    cr_gen_spec spec = {{1, 20, -1000, 1000, 0, 0}, 500, 42, CR_PROFILE_RANDOM};
+    cr_stress_report report;
+    assert_int_equal(cr_stress_run(&report, three, 3, &spec, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
+    assert_int_equal(report.found.found, 1);
+    assert_int_equal(report.found.variant, CR_DIFF);
+    assert_int_equal(report.found.second, 2);
+    assert_non_null(strstr(report.found.what, "diff value: linear says"));
+    assert_true(report.original_n > report.n);
+    assert_true(report.n <= 4);
+    for (size_t i = 0; i < report.n; i++)
+        assert_true(report.coins[i] >= -3 && report.coins[i] <= 3);
+
+    /* the shrunk row still fails; none of its one-step shrinks does */
     cr_disagreement d;
-    assert_int_equal(cr_stress_check(&d, pair, 2, coins, n, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
+    assert_int_equal(cr_stress_check(&d, three, 3, report.coins, report.n, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
     assert_int_equal(d.found, 1);
-    assert_int_equal(cr_stress_shrink(&d, coins, &n, pair, 2, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
-    assert_int_equal(d.found, 1);
-    assert_int_equal(d.variant, CR_DIFF);
-    assert_true(n <= 4);
-    for (size_t i = 0; i < n; i++)
-        assert_true(coins[i] >= -2 && coins[i] <= 2);
-    assert_non_null(strstr(d.what, "diff value: linear says"));
-    /* minimal: dropping any coin or nudging any value makes it agree */
-    cr_disagreement again;
-    assert_int_equal(cr_stress_check(&again, pair, 2, coins, n, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
-    assert_int_equal(again.found, 1);
+    for (size_t drop = 0; report.n > 1 && drop < report.n; drop++) {
+        int64_t fewer[4];
+        size_t m = 0;
+        for (size_t i = 0; i < report.n; i++)
+            if (i != drop)
+                fewer[m++] = report.coins[i];
+        assert_int_equal(cr_stress_check(&d, three, 3, fewer, m, CR_VARIANTS_ALL, CR_MOVES_FAST, NULL), 0);
+        assert_int_equal(d.found, 0);
+    }
+    cr_stress_report_free(&report);
+}
+
+static void test_stress__agreement_counts_every_row(void **state)
+{
+    fixture *f = *state;
+    cr_gen_spec spec = {{1, 10, -5, 5, 0, 0}, 300, 9, CR_PROFILE_RANDOM};
+    cr_stress_report report;
+    assert_int_equal(cr_stress_run(&report, f->contenders, 3, &spec, CR_VARIANTS_ALL, CR_MOVES_CANONICAL, NULL), 0);
+    assert_int_equal(report.found.found, 0);
+    assert_int_equal(report.agreed, 300);
+    cr_stress_report_free(&report);
 }
 
 /* A line that is legal and ends on the right score can still be wrong. */
@@ -125,6 +147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stress__real_algorithms_agree),
         cmocka_unit_test(test_stress__planted_greedy_is_found_and_shrunk),
+        cmocka_unit_test(test_stress__agreement_counts_every_row),
         cmocka_unit_test(test_stress__bad_lines_are_caught_by_the_verifier),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "coinrow/error.h"
+#include "coinrow/gen.h"
 #include "coinrow/solve.h"
 
 /* A solver under test: cr_solve's contract, with its own context. */
@@ -44,5 +45,24 @@ int cr_stress_check(cr_disagreement *out, const cr_contender *contenders, size_t
  * *out describes the failure on the shrunk row. */
 int cr_stress_shrink(cr_disagreement *out, int64_t *coins, size_t *n, const cr_contender *contenders,
                      size_t count, unsigned variants, cr_moves moves, cr_error *err);
+
+typedef struct cr_stress_report {
+    uint64_t agreed;         /* instances on which every contender agreed */
+    cr_disagreement found;   /* found.found: a failure was found */
+    uint64_t index;          /* the failing instance of the spec */
+    size_t original_n;       /* its size before shrinking */
+    int64_t *coins;          /* the shrunk row, owned by the report */
+    size_t n;
+} cr_stress_report;
+
+/* Generates the spec's instances in order and cross-checks each; at the
+ * first failure shrinks it and stops.  Fill *out; free it with
+ * cr_stress_report_free.  Returns 0 (failure or not), or a code when the
+ * spec is impossible or the check itself cannot run. */
+int cr_stress_run(cr_stress_report *out, const cr_contender *contenders, size_t count, const cr_gen_spec *spec,
+                  unsigned variants, cr_moves moves, cr_error *err);
+
+/* Frees the report's row; accepts NULL. */
+void cr_stress_report_free(cr_stress_report *report);
 
 #endif

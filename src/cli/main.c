@@ -40,6 +40,15 @@ static const cli_command commands[] = {
      "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
      "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
      "on standard output and one message line on standard error, 1 judge error."},
+    {"stress", cmd_stress, "cross-check algorithms on random rows; shrink the first disagreement",
+     "stress [--algos linear,dp,naive] [--variant LIST|all] [--moves fast|canonical]\n"
+     "              --count K --n MIN..MAX --values MIN..MAX --seed S",
+     "Each random row (the generator of 'coinrow generate', profile random) is solved\n"
+     "with every listed algorithm: all values, winners and errors must agree, and\n"
+     "every line must pass the verifier and replay to its scores.  The first row\n"
+     "that fails is shrunk (coins dropped, values moved towards zero, while it still\n"
+     "fails) and printed as 'coinrow eval' command lines.\n"
+     "Exit status: 0 all agree, 1 a disagreement (or an error), 2 usage."},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];

@@ -99,48 +99,98 @@ int cr_stress_check(cr_disagreement *out, const cr_contender *contenders, size_t
     return 0;
 }
 
+/* Writes the k-th one-step shrink of coins[0..n) into trial (size *m):
+ * first each coin dropped, then every value halved at once (which keeps the
+ * coins' order, often what the failure hangs on), then each value moved to
+ * 0, to half, or one step towards zero.  Returns 1 with a candidate, 0 when
+ * the k-th step changes nothing, -1 past the last one. */
+static int shrink_step(int64_t *trial, size_t *m, const int64_t *coins, size_t n, size_t k)
+{
+    memcpy(trial, coins, n * sizeof *coins);
+    *m = n;
+    if (k < n) {
+        if (n == 1)
+            return 0;
+        memmove(trial + k, trial + k + 1, (n - k - 1) * sizeof *trial);
+        *m = n - 1;
+        return 1;
+    }
+    int changed = 0;
+    if (k == n) {
+        for (size_t i = 0; i < n; i++) {
+            trial[i] = coins[i] / 2;
+            changed |= trial[i] != coins[i];
+        }
+        return changed;
+    }
+    size_t i = (k - n - 1) / 3, how = (k - n - 1) % 3;
+    if (i >= n)
+        return -1;
+    int64_t v = coins[i];
+    trial[i] = how == 0 ? 0 : how == 1 ? v / 2 : v - (v > 0) + (v < 0);
+    return trial[i] != v;
+}
+
 int cr_stress_shrink(cr_disagreement *out, int64_t *coins, size_t *n, const cr_contender *contenders,
                      size_t count, unsigned variants, cr_moves moves, cr_error *err)
 {
     int64_t *trial = malloc(*n * sizeof *trial);
     if (!trial)
         return cr_error_set(err, CR_ENOMEM, "stress: no memory to shrink %zu coins", *n);
+    /* every accepted step lowers n or the sum of |coin|, so this ends */
     int rc = cr_stress_check(out, contenders, count, coins, *n, variants, moves, err);
-    for (int progress = out->found && rc == 0; progress && rc == 0;) {
+    for (int progress = out->found; progress && rc == 0;) {
         progress = 0;
-        cr_disagreement d;
-        /* drop one coin */
-        for (size_t i = 0; *n > 1 && i < *n && !progress; i++) {
-            memcpy(trial, coins, i * sizeof *coins);
-            memcpy(trial + i, coins + i + 1, (*n - i - 1) * sizeof *coins);
-            if ((rc = cr_stress_check(&d, contenders, count, trial, *n - 1, variants, moves, err)) != 0)
+        size_t m;
+        for (size_t k = 0; !progress; k++) {
+            int step = shrink_step(trial, &m, coins, *n, k);
+            if (step < 0)
+                break;
+            if (step == 0)
+                continue;
+            cr_disagreement d;
+            if ((rc = cr_stress_check(&d, contenders, count, trial, m, variants, moves, err)) != 0)
                 break;
             if (d.found) {
-                memcpy(coins, trial, (*n - 1) * sizeof *coins);
-                *n -= 1;
+                memcpy(coins, trial, m * sizeof *coins);
+                *n = m;
                 *out = d;
                 progress = 1;
-            }
-        }
-        /* move one value towards zero: to 0, to half, one step */
-        for (size_t i = 0; i < *n && !progress && rc == 0; i++) {
-            int64_t v = coins[i];
-            int64_t tries[3] = {0, v / 2, v - (v > 0) + (v < 0)};
-            for (int t = 0; t < 3 && !progress && v != 0; t++) {
-                if (tries[t] == v)
-                    continue;
-                coins[i] = tries[t];
-                if ((rc = cr_stress_check(&d, contenders, count, coins, *n, variants, moves, err)) != 0)
-                    break;
-                if (d.found) {
-                    *out = d;
-                    progress = 1;
-                } else {
-                    coins[i] = v;
-                }
             }
         }
     }
     free(trial);
     return rc;
+}
+
+int cr_stress_run(cr_stress_report *out, const cr_contender *contenders, size_t count, const cr_gen_spec *spec,
+                  unsigned variants, cr_moves moves, cr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = cr_gen_check(spec, err);
+    if (rc)
+        return rc;
+    out->coins = malloc(spec->limits.n_max * sizeof *out->coins);
+    if (!out->coins)
+        return cr_error_set(err, CR_ENOMEM, "stress: no memory for %zu coins", spec->limits.n_max);
+    for (uint64_t k = 0; k < spec->count; k++) {
+        if ((rc = cr_gen_instance(out->coins, &out->n, spec, k, err)) != 0 ||
+            (rc = cr_stress_check(&out->found, contenders, count, out->coins, out->n, variants, moves, err)) != 0)
+            return rc;
+        if (out->found.found) {
+            out->index = k;
+            out->original_n = out->n;
+            return cr_stress_shrink(&out->found, out->coins, &out->n, contenders, count, variants, moves, err);
+        }
+        out->agreed++;
+    }
+    return 0;
+}
+
+void cr_stress_report_free(cr_stress_report *report)
+{
+    if (report) {
+        free(report->coins);
+        report->coins = NULL;
+    }
 }

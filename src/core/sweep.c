@@ -5,9 +5,12 @@
 
 #include "internal.h"
 
-/* One copy of the 64-bit inner loop per instruction set, picked at load time,
- * so that one portable binary still runs AVX2/AVX-512 code where it can. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+/* One copy of the 64-bit inner loop per instruction set, picked at load time
+ * (a glibc ifunc), so that one portable binary still runs AVX2/AVX-512 code
+ * where it can.  -DCR_NO_TARGET_CLONES builds one generic copy, e.g. for a
+ * judge whose C library has no ifunc. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(CR_NO_TARGET_CLONES)
 #define WIDE_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define WIDE_TARGETS
