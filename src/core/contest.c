@@ -309,13 +309,11 @@ const char *cr_check_moves_name(cr_check_moves m)
 
 int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err)
 {
-    for (int i = 0; name && i < CR_CHECK_MOVES_COUNT; i++)
-        if (strcmp(name, check_moves_names[i]) == 0) {
-            *out = (cr_check_moves)i;
-            return 0;
-        }
-    return cr_error_set(err, CR_EINVAL, "unknown moves requirement '%s' (expected required or ignored)",
-                        name ? name : "");
+    int i, rc = cr_names__parse(&i, check_moves_names, CR_CHECK_MOVES_COUNT, "moves requirement",
+                                "required or ignored", name, err);
+    if (rc == 0)
+        *out = (cr_check_moves)i;
+    return rc;
 }
 
 const char *cr_outcome_name(cr_outcome o) { return (unsigned)o < CR_OUTCOME_COUNT ? outcome_names[o] : NULL; }

@@ -20,15 +20,12 @@ const char *cr_profile_name(cr_profile p) { return (unsigned)p < CR_PROFILE_COUN
 
 int cr_profile_parse(cr_profile *out, const char *name, cr_error *err)
 {
-    for (int i = 0; name && i < CR_PROFILE_COUNT; i++)
-        if (strcmp(name, profile_names[i]) == 0) {
-            *out = (cr_profile)i;
-            return 0;
-        }
-    return cr_error_set(err, CR_EINVAL,
-                        "unknown profile '%s' (expected random, sorted, reversed, equal, zigzag, antigreedy, peaks, "
-                        "extreme or small)",
-                        name ? name : "");
+    int i, rc = cr_names__parse(&i, profile_names, CR_PROFILE_COUNT, "profile",
+                                "random, sorted, reversed, equal, zigzag, antigreedy, peaks, extreme or small", name,
+                                err);
+    if (rc == 0)
+        *out = (cr_profile)i;
+    return rc;
 }
 
 /* The sizes an instance may have: first, first + step, ..., count of them. */

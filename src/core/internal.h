@@ -19,6 +19,14 @@ void cr_format__(char *buf, size_t cap, const char *fmt, ...)
 #endif
     ;
 
+/* Index of the name among names[0..count) equal to text[0..len), or -1. */
+int cr_names__find(const char *const *names, int count, const char *text, size_t len);
+
+/* Parses text as one of names[0..count) into *out; CR_EINVAL otherwise, the
+ * message naming `what` and listing `expected` ("total, diff or winner"). */
+int cr_names__parse(int *out, const char *const *names, int count, const char *what, const char *expected,
+                    const char *text, cr_error *err);
+
 /* Sum of the coins and sum of their absolute values. */
 void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
 
