@@ -384,7 +384,7 @@ slurm_scenario() {
 
     check "slurm: the merge job ran after every task and succeeded" wait_job "$merge" "$CLUSTER_WAIT"
     say "slurm: array + merge took $(since "$t0")"
-    state=$(job_field "$array" JobState | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+    state=$(job_field "$array" JobState | sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep = ", "}')
     check "slurm: all $SHARDS tasks COMPLETED ($state)" \
         test "$(job_field "$array" JobState | grep -c '^COMPLETED$')" = "$SHARDS"
     restarts=$(job_field "${array}_0" Restarts)
