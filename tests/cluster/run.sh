@@ -455,7 +455,7 @@ else
     : "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=20000..30000}" "${CLUSTER_VALUES:=1..1000000000}"
     : "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
     "$COINROW" merge --help >/dev/null 2>&1 ||
-        die "coinrow has no 'merge' command yet ($COINROW merge --help failed);" \
+        die "coinrow has no 'merge' command yet (${COINROW#"$ROOT"/} merge --help failed);" \
             "CLUSTER_SELFTEST=1 runs the mechanics with a stand-in"
 fi
 : "${CLUSTER_KILL_AFTER:=1}" "${CLUSTER_WAIT:=180}"
