@@ -3,6 +3,8 @@
 #   make                 build/coinrow
 #   make test            every test (installs missing Debian packages as root)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
+#   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
+#                        and starts slurm and munge); CLUSTER_SELFTEST=1: a stand-in
 #   make bench           the benchmarks (figures for the README)
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
@@ -49,7 +51,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test check-core deps demo bench clean
+.PHONY: all test test-cluster check-core deps demo bench clean
 .SECONDARY:
 all: $(BIN)
 
@@ -133,6 +135,14 @@ test: deps check-core
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
 	done; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
+
+# The recipes in contrib/ on a one-node Slurm cluster started for the test
+# (tests/cluster/run.sh); skipped, saying why, when not root.
+test-cluster:
+	@if [ "$$(id -u)" = 0 ] && [ "$(CLUSTER_SELFTEST)" != 1 ]; then \
+	    $(MAKE) --no-print-directory $(BIN) || exit 1; \
+	fi
+	@COINROW="$${COINROW:-$(BIN)}" bash tests/cluster/run.sh
 
 demo: $(BIN)
 	$(BIN) eval --variant all -- 4 6 2 3
