@@ -55,6 +55,10 @@ int cli_report(const cr_error *err);
 
 /* The commands, one file each (cmd_<name>.c). */
 int cmd_eval(const cli_command *self, int argc, char **argv);
+int cmd_ingest(const cli_command *self, int argc, char **argv);
+int cmd_solve(const cli_command *self, int argc, char **argv);
+int cmd_run(const cli_command *self, int argc, char **argv);
+int cmd_show(const cli_command *self, int argc, char **argv);
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);
