@@ -47,7 +47,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test check-core deps demo bench clean
+.PHONY: all test check-core deps demo bench clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -116,8 +116,12 @@ test: deps check-core
 	done; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
 
+# The main job on the sample data, into a fresh database, and a look at it.
+DEMO_DB := $(BUILD)/demo.db
 demo: $(BIN)
-	$(BIN) eval --variant all -- 4 6 2 3
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(BIN) run sample-data/ --db $(DEMO_DB)
+	$(BIN) show --db $(DEMO_DB) --limit 12
 
 bench: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
