@@ -214,15 +214,16 @@ static void summary(const job *j, const batch_args *a, const cr_pipeline_stats *
 }
 
 /* After a clean stop: how to carry on. */
-static void resume_hint(const batch_args *a, int64_t run_id, int input_done)
+static void resume_hint(const batch_args *a, const char *set_name, int64_t run_id, int input_done)
 {
     if (!input_done)
-        cli_fail("interrupted: the rows read so far are stored; the same ingest again adds the rest "
-                 "(stored rows are skipped)%s",
-                 run_id ? ", then" : "");
+        cli_fail("interrupted before the end of the input: ingesting the same input into set '%s' again "
+                 "adds the rest (stored rows are skipped)%s",
+                 set_name, run_id ? "; then finish the run with:" : "");
+    else if (run_id)
+        cli_fail("interrupted; finish the run with:");
     if (run_id)
-        cli_fail("%s: coinrow solve --resume %lld --db %s", input_done ? "interrupted; to finish the run" : "and",
-                 (long long)run_id, a->db);
+        fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
 }
 
 int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv)
@@ -291,7 +292,7 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
                  stats.rejected == 1 ? "" : "s", stats.rejected > SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(store);
     if (interrupted) {
-        resume_hint(a, run_id, input_done);
+        resume_hint(a, set_name, run_id, input_done);
         return CR_EXIT_INTERRUPTED;
     }
     if (rc)

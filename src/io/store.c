@@ -707,9 +707,12 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
     it->set_id = set_id;
     it->run_id = run_id;
     it->pager = (pager){store, NULL, -1, 0};
+    /* +set_id: walk the rowids from the last one (the set's index cannot
+     * give id order, and sorting the rest of the set for every page would
+     * make the whole walk quadratic) */
     int rc = prepare(&it->pager.st, store,
                      "SELECT i.id, i.ext_id, i.coins FROM instance AS i "
-                     "WHERE i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
+                     "WHERE +i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
                      "(SELECT 1 FROM result AS r WHERE r.run_id = ?3 AND r.instance_id = i.id)) "
                      "ORDER BY i.id LIMIT ?4",
                      "reading instances", err);
