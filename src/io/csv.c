@@ -166,10 +166,10 @@ static void on_field(void *data, size_t len, void *ctx)
         return;
     }
     size_t k = r->field++;
-    if (r->bad.code)
-        return;
     if (k == r->id_col)
-        copy_id(r, s, len);
+        copy_id(r, s, len); /* even in a bad row: the rejection names it */
+    else if (r->bad.code)
+        return;
     else if (r->format == CR_FORMAT_WIDE)
         wide_cell(r, s, len);
     else if (k == r->values_col)
@@ -207,7 +207,7 @@ static void emit(reader *r, const char *reason)
     if (r->id_col == NONE) {
         row.ext_id = number;
         row.ext_id_len = (size_t)snprintf(number, sizeof number, "%llu", (unsigned long long)r->data_rows);
-    } else if (r->have_id) {
+    } else if (r->have_id && r->id_len > 0) {
         row.ext_id = r->id;
         row.ext_id_len = r->id_len;
     }

@@ -643,8 +643,9 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
 
 /* ---- paged reading ---- */
 
-/* A statement read a page at a time: after PAGE rows it is reset, which ends
- * its read transaction, and bound again to go on after the last key. */
+/* A statement read a page at a time: after PAGE rows (or fewer, at the end)
+ * it is reset, which ends its read transaction, and bound again to go on
+ * after the last key, until a page comes empty. */
 typedef struct pager {
     cr_store *store;
     sqlite3_stmt *st;
@@ -672,7 +673,8 @@ static int pager_step(pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void 
         if (rc != SQLITE_DONE)
             return cr_store_fail(p->store, "reading", err);
         sqlite3_reset(p->st);
-        if (p->rows < PAGE)
+        /* the end is a page with no rows: rows committed meanwhile are seen */
+        if (p->rows == 0)
             p->ended = 1;
         else
             p->rows = -1;

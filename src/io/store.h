@@ -181,8 +181,8 @@ typedef struct cr_store_instances cr_store_instances;
 
 /* Iterates over the instances of set set_id in id order (the order they were
  * ingested) or, when run_id is not 0, over those that run run_id has not
- * solved yet.  Instances added behind the iterator's position while it runs
- * are seen too.  Free with cr_store_instances_free. */
+ * solved yet.  Instances committed before it reaches the end are seen, even
+ * when added after it started.  Free with cr_store_instances_free. */
 int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
                            cr_error *err);
 

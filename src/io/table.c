@@ -108,8 +108,10 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
             row.ext_id = numbered;
             row.ext_id_len = (size_t)snprintf(numbered, sizeof numbered, "%llu", (unsigned long long)number);
         }
-        if (!row.ext_id || row.ext_id_len == 0)
+        if (!row.ext_id || row.ext_id_len == 0) {
+            row.ext_id = NULL;
             row.reason = "the id is empty";
+        }
         else if (!values)
             row.reason = "the values are NULL";
         else if (cr_coins_parse(&coins, values, values_len, &bad) != 0)
