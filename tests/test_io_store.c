@@ -78,6 +78,7 @@ static void test_io_store__creates_the_schema_once_in_wal_mode(void **state)
     cr_store *again = NULL;
     cr_error err = {0};
     assert_int_equal(cr_store_new(&again, f->path, CR_STORE_WRITE, &err), 0);
+    cr_store_free(again);
     assert_int_equal(cr_store_new(&again, f->path, CR_STORE_READ, &err), 0);
     cr_store_free(again);
     sqlite3_stmt *st = NULL;

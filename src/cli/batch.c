@@ -249,7 +249,10 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     cr_pipeline *p = NULL;
     cr_pipeline_stats stats = {0};
     char set_name[128] = "";
-    int rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
+    /* a missing input is reported before the database is touched */
+    int rc = (steps & BATCH_INGEST) && !a->from_db ? cr_source_check((const char *const *)argv, (size_t)npos, &err) : 0;
+    if (rc == 0)
+        rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
     if (rc == 0 && !a->resume)
         rc = find_set(&set_id, store, a, steps, npos, argv, &err);
     if (rc == 0 && (steps & BATCH_SOLVE))

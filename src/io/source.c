@@ -226,15 +226,20 @@ static int read_input(const char *input, const cr_source_opts *opts, shifted *si
     return read_file(input, format_of(input, opts->format), opts, sink, err);
 }
 
-int cr_source_read(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
-                   cr_error *err)
+int cr_source_check(const char *const *inputs, size_t count, cr_error *err)
 {
     struct stat sb;
     for (size_t i = 0; i < count; i++)
         if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &sb) != 0)
             return cr_error_set(err, CR_EIO, "cannot read %s: %s", inputs[i], strerror(errno));
+    return 0;
+}
+
+int cr_source_read(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
+                   cr_error *err)
+{
     shifted sink = {fn, ctx, 0};
-    int rc = 0;
+    int rc = cr_source_check(inputs, count, err);
     for (size_t i = 0; rc == 0 && i < count; i++)
         rc = read_input(inputs[i], opts, &sink, err);
     return rc;

@@ -62,6 +62,10 @@ typedef struct cr_source_opts {
 int cr_source_read(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
                    cr_error *err);
 
+/* Checks that every input ("-" aside) exists: 0, or CR_EIO naming the
+ * first that does not (cr_source_read checks this first too). */
+int cr_source_check(const char *const *inputs, size_t count, cr_error *err);
+
 /* The bytes cr_source_read will read from inputs, or 0 when unknown
  * (standard input). */
 uint64_t cr_source_size(const char *const *inputs, size_t count, const cr_source_opts *opts);
