@@ -120,10 +120,11 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         size_t start = i;
         while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
             i++;
+        /* the token has no spaces: cr_coin_parse only to word an error */
         int64_t value;
-        int rc = cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
-        if (rc == 0)
-            rc = cr_coins_push(out, value, err);
+        int rc = cr_int64_parse(&value, text + start, i - start) == 0
+                     ? cr_coins_push(out, value, err)
+                     : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
         if (rc)
             return rc;
         after_delimiter = 0;

@@ -236,7 +236,7 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         rc = cr_store_fail(s, "switching it to WAL mode", err);
     sqlite3_finalize(st);
     if (rc == 0)
-        rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536", "setting it up", err);
+        rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
     if (rc == 0)
         rc = migrate(s, err);
 done:
