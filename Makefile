@@ -4,6 +4,7 @@
 #   make test            every test (installs missing Debian packages as root)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
 #   make bench           the benchmarks (figures for the README)
+#   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--rows N ...")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
 
@@ -47,7 +48,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test check-core deps demo bench clean FORCE
+.PHONY: all test check-core deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -123,8 +124,18 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: $(BUILD)/bench/bench_core
+bench: bench-core bench-pipeline
+
+bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
+
+# coinrow run against the sqlite3 shell's .import of the same CSV (README,
+# "Batch pipeline"); the sqlite3 shell is installed here when run as root.
+bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
+	@command -v sqlite3 >/dev/null || { \
+	    if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
+	    else echo "the benchmark needs the sqlite3 shell: sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)
