@@ -79,7 +79,7 @@ FORCE:
 
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
-$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests
+$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
 $(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

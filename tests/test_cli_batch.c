@@ -12,8 +12,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "coinrow.h"
-#include "io/coins_text.h"
+#include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
 
@@ -49,59 +48,6 @@ static void assert_starts(const char *s, const char *prefix)
     assert_string_equal(head, prefix);
 }
 
-/* Every row of result_view against cr_solve on the instance's coins;
- * returns how many rows there were. */
-static int check_results_against_core(const char *db_path, int64_t run_id)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    cr_solver *solver = NULL;
-    cr_coins coins = {0};
-    cr_error err = {0};
-    int rows = 0;
-    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT i.coins, v.variant, v.value, v.first_score, v.second_score, v.winner, "
-                                        "v.moves, v.error, v.algo, v.moves_policy, v.n FROM result_view AS v "
-                                        "JOIN instance AS i ON i.id = v.instance_id WHERE v.run_id = ?",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_int64(st, 1, run_id);
-    assert_int_equal(cr_solver_new(&solver, &err), 0);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *text = (const char *)sqlite3_column_text(st, 0);
-        cr_solve_opts opts = {0};
-        cr_variant v;
-        assert_int_equal(cr_coins_parse(&coins, text, strlen(text), &err), 0);
-        assert_int_equal(sqlite3_column_int64(st, 10), (int64_t)coins.n);
-        assert_int_equal(cr_variant_parse(&v, (const char *)sqlite3_column_text(st, 1), &err), 0);
-        assert_int_equal(cr_algo_parse(&opts.algo, (const char *)sqlite3_column_text(st, 8), &err), 0);
-        assert_int_equal(cr_moves_parse(&opts.moves, (const char *)sqlite3_column_text(st, 9), &err), 0);
-        opts.variants = CR_VARIANT_BIT(v);
-        cr_result want[CR_VARIANT_COUNT];
-        cr_solve(want, solver, coins.v, coins.n, &opts, &err);
-        if (want[v].error.code) {
-            assert_string_equal((const char *)sqlite3_column_text(st, 7), want[v].error.msg);
-        } else {
-            assert_int_equal(sqlite3_column_type(st, 7), SQLITE_NULL);
-            assert_int_equal(sqlite3_column_int64(st, 2), want[v].value);
-            assert_int_equal(sqlite3_column_int64(st, 3), want[v].first_score);
-            assert_int_equal(sqlite3_column_int64(st, 4), want[v].second_score);
-            assert_string_equal((const char *)sqlite3_column_text(st, 5), cr_winner_name(want[v].winner));
-            if (want[v].moves)
-                assert_string_equal((const char *)sqlite3_column_text(st, 6), want[v].moves);
-            else
-                assert_int_equal(sqlite3_column_type(st, 6), SQLITE_NULL);
-        }
-        rows++;
-    }
-    cr_coins_free(&coins);
-    cr_solver_free(solver);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return rows;
-}
-
 static int64_t value_of(const char *db, const char *ext_id, const char *variant)
 {
     char sql[256];
@@ -118,7 +64,7 @@ static void test_cli_batch__run_on_the_sample_data_agrees_with_the_core(void **s
     assert_starts(r.out, "ingested 14, skipped 0, rejected 0, solved 14, failed 0, set 'sample-data', run 1 in ");
     assert_string_equal(r.err, "");
     run_result_free(&r);
-    assert_int_equal(check_results_against_core(f->db, 1), 14 * 4);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 14 * 4);
     /* the answers the sources print */
     assert_int_equal(value_of(f->db, "pots-of-gold-1", "total"), 9);
     assert_int_equal(value_of(f->db, "optimal-strategy-2", "total"), 22);
@@ -146,7 +92,7 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 8);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE moves IS NULL AND label = 'night 1'"), 4);
-    assert_int_equal(check_results_against_core(f->db, 1), 4);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 4);
 
     /* the same file again: nothing new is stored, the rejections still count */
     COINROW(&r, NULL, "ingest", fixture("bad_rows.csv"), "--db", f->db, "--quiet");
@@ -169,7 +115,7 @@ static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
     assert_int_equal(r.status, 0);
     assert_starts(r.out, "solved 5, failed 0, set 'mixed', run 1 in ");
     run_result_free(&r);
-    assert_int_equal(check_results_against_core(f->db, 1), 5);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 5);
     COINROW(&r, NULL, "solve", "--resume", "--db", f->db);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "has no unfinished run\n"));

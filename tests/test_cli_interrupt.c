@@ -13,10 +13,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <sqlite3.h>
 
-#include "coinrow.h"
-#include "io/coins_text.h"
+#include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
 
@@ -97,37 +95,7 @@ static void check_complete(const char *db_path, int64_t run_id, int variants)
     assert_int_equal(db_int(db_path, "SELECT count(*) FROM instance"), ROWS);
     assert_int_equal(db_exec(db_path, "PRAGMA integrity_check"), 0);
 
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    cr_solver *solver = NULL;
-    cr_coins coins = {0};
-    cr_error err = {0};
-    assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT i.coins, r.variant, r.value, r.moves FROM result AS r JOIN instance AS i "
-                                        "ON i.id = r.instance_id WHERE r.run_id = ? AND i.id % 997 = 1",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_int64(st, 1, run_id);
-    assert_int_equal(cr_solver_new(&solver, &err), 0);
-    int checked = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *text = (const char *)sqlite3_column_text(st, 0);
-        cr_variant v;
-        assert_int_equal(cr_coins_parse(&coins, text, strlen(text), &err), 0);
-        assert_int_equal(cr_variant_parse(&v, (const char *)sqlite3_column_text(st, 1), &err), 0);
-        cr_solve_opts opts = {CR_VARIANT_BIT(v), CR_ALGO_AUTO, CR_MOVES_FAST};
-        cr_result want[CR_VARIANT_COUNT];
-        assert_int_equal(cr_solve(want, solver, coins.v, coins.n, &opts, &err), 0);
-        assert_int_equal(sqlite3_column_int64(st, 2), want[v].value);
-        assert_string_equal((const char *)sqlite3_column_text(st, 3), want[v].moves);
-        checked++;
-    }
-    assert_true(checked >= ROWS / 997);
-    cr_coins_free(&coins);
-    cr_solver_free(solver);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    assert_true(check_run_against_core(db_path, run_id, "i.id % 997 = 1") >= ROWS / 997 * variants);
 }
 
 static void test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finished(void **state)

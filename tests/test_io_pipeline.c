@@ -12,36 +12,10 @@
 #include "coinrow.h"
 #include "io/pipeline.h"
 #include "io/store.h"
+#include "support/core_check.h"
 #include "support/files.h"
 
-typedef struct fixture_state {
-    char *dir;
-    char path[4096];
-    cr_store *store;
-    int64_t set_id;
-} fixture_state;
-
-static int setup(void **state)
-{
-    fixture_state *f = calloc(1, sizeof *f);
-    cr_error err = {0};
-    f->dir = tmp_dir_new();
-    snprintf(f->path, sizeof f->path, "%s", tmp_path(f->dir, "p.db"));
-    if (cr_store_new(&f->store, f->path, CR_STORE_WRITE, &err) ||
-        cr_store_set_find(&f->set_id, f->store, "s", 1, NULL, &err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture_state *f = *state;
-    cr_store_free(f->store);
-    tmp_dir_free(f->dir);
-    free(f);
-    return 0;
-}
+typedef store_fixture fixture_state;
 
 static uint64_t rng;
 static uint64_t next_random(void)
@@ -281,16 +255,16 @@ static void test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(v
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_io_pipeline__stores_what_the_core_answers_with_one_solver, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_io_pipeline__stores_what_the_core_answers_with_three_solvers, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_io_pipeline__rejected_and_clashing_rows_are_recorded, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_pipeline__rest_solves_only_what_the_run_lacks, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__stores_what_the_core_answers_with_one_solver, store_fixture_setup,
+                                        store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__stores_what_the_core_answers_with_three_solvers, store_fixture_setup,
+                                        store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__rejected_and_clashing_rows_are_recorded, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__rest_solves_only_what_the_run_lacks, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes, store_fixture_setup,
+                                        store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits, store_fixture_setup,
+                                        store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,37 +12,10 @@
 
 #include "io/schema.h"
 #include "io/store.h"
+#include "support/core_check.h"
 #include "support/files.h"
 
-typedef struct fixture_state {
-    char *dir;
-    const char *path;
-    cr_store *store;
-    int64_t set_id;
-} fixture_state;
-
-static int setup(void **state)
-{
-    fixture_state *f = calloc(1, sizeof *f);
-    cr_error err = {0};
-    f->dir = tmp_dir_new();
-    f->path = strdup(tmp_path(f->dir, "store.db"));
-    if (cr_store_new(&f->store, f->path, CR_STORE_WRITE, &err) ||
-        cr_store_set_find(&f->set_id, f->store, "s", 1, "test", &err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture_state *f = *state;
-    cr_store_free(f->store);
-    tmp_dir_free(f->dir);
-    free((char *)f->path);
-    free(f);
-    return 0;
-}
+typedef store_fixture fixture_state;
 
 /* Adds instances "e1".."e<count>" with coins [i, i+1]. */
 static void add_instances(cr_store *store, int64_t set_id, int first, int count)
@@ -358,18 +331,18 @@ static void test_io_store__a_second_writer_is_told_the_database_is_locked(void *
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_io_store__creates_the_schema_once_in_wal_mode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__refuses_newer_schemas_and_other_files, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__read_only_file_is_a_clear_error, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__sets_are_found_created_and_listed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__runs_are_found_by_id_and_status, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__instances_added_in_order_same_and_clashing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__results_are_added_once, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__ingest_errors_are_recorded_once_and_cut, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__instances_are_read_in_pages_and_by_run, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__disk_full_keeps_what_was_committed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__a_second_writer_is_told_the_database_is_locked, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__creates_the_schema_once_in_wal_mode, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__refuses_newer_schemas_and_other_files, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__read_only_file_is_a_clear_error, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__sets_are_found_created_and_listed, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__runs_are_found_by_id_and_status, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__instances_added_in_order_same_and_clashing, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__results_are_added_once, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__ingest_errors_are_recorded_once_and_cut, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__instances_are_read_in_pages_and_by_run, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__disk_full_keeps_what_was_committed, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__a_second_writer_is_told_the_database_is_locked, store_fixture_setup,
+                                        store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -681,6 +681,12 @@ static int pager_step(pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void 
     }
 }
 
+static int pager_open(pager *p, cr_store *store, const char *sql, const char *doing, cr_error *err)
+{
+    *p = (pager){store, NULL, -1, 0};
+    return prepare(&p->st, store, sql, doing, err);
+}
+
 struct cr_store_instances {
     pager pager;
     int64_t set_id, run_id, last_id;
@@ -708,16 +714,15 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
         return cr_error_set(err, CR_ENOMEM, "no memory to read instances");
     it->set_id = set_id;
     it->run_id = run_id;
-    it->pager = (pager){store, NULL, -1, 0};
     /* +set_id: walk the rowids from the last one (the set's index cannot
      * give id order, and sorting the rest of the set for every page would
      * make the whole walk quadratic) */
-    int rc = prepare(&it->pager.st, store,
-                     "SELECT i.id, i.ext_id, i.coins FROM instance AS i "
-                     "WHERE +i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
-                     "(SELECT 1 FROM result AS r WHERE r.run_id = ?3 AND r.instance_id = i.id)) "
-                     "ORDER BY i.id LIMIT ?4",
-                     "reading instances", err);
+    int rc = pager_open(&it->pager, store,
+                        "SELECT i.id, i.ext_id, i.coins FROM instance AS i "
+                        "WHERE +i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
+                        "(SELECT 1 FROM result AS r WHERE r.run_id = ?3 AND r.instance_id = i.id)) "
+                        "ORDER BY i.id LIMIT ?4",
+                        "reading instances", err);
     if (rc) {
         cr_store_instances_free(it);
         return rc;
@@ -786,13 +791,12 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
     if (!it)
         return cr_error_set(err, CR_ENOMEM, "no memory to read results");
     it->run_id = run_id;
-    it->pager = (pager){store, NULL, -1, 0};
-    int rc = prepare(&it->pager.st, store,
-                     "SELECT r.instance_id, i.ext_id, i.n, r.variant, r.value, r.first_score, r.second_score, "
-                     "r.winner, r.moves, r.error FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
-                     "WHERE r.run_id = ?1 AND (r.instance_id, r.variant) > (?2, ?3) "
-                     "ORDER BY r.instance_id, r.variant LIMIT ?4",
-                     "reading results", err);
+    int rc = pager_open(&it->pager, store,
+                        "SELECT r.instance_id, i.ext_id, i.n, r.variant, r.value, r.first_score, r.second_score, "
+                        "r.winner, r.moves, r.error FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
+                        "WHERE r.run_id = ?1 AND (r.instance_id, r.variant) > (?2, ?3) "
+                        "ORDER BY r.instance_id, r.variant LIMIT ?4",
+                        "reading results", err);
     if (rc) {
         cr_store_results_free(it);
         return rc;
