@@ -213,7 +213,8 @@ static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **sta
     run_result_free(&r);
     COINROW(&r, NULL, "show", "--db", tmp_path(f->dir, "none.db"));
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "none.db: the file or its folder cannot be opened"));
+    assert_non_null(strstr(r.err, "none.db: the file cannot be opened (missing, or no permission for it or its "
+                                  "folder) while opening it\n"));
     run_result_free(&r);
 }
 

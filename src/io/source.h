@@ -20,7 +20,8 @@
 typedef struct cr_row {
     const char *source;   /* the input in messages: its path, "stdin", or FILE:TABLE */
     uint64_t line;        /* the line the row starts on, 1-based (a table's row number) */
-    const char *ext_id;   /* the row's id (NUL-terminated), or NULL when it could not be read */
+    const char *ext_id;   /* the row's id (NUL-terminated, not empty); NULL only in a rejected
+                             row whose id could not be read */
     size_t ext_id_len;
     const int64_t *coins; /* the values of an accepted row */
     size_t n;

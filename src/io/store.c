@@ -62,7 +62,7 @@ int cr_store_fail(cr_store *store, const char *doing, cr_error *err)
         what = "permission denied", code = CR_EIO;
         break;
     case SQLITE_CANTOPEN:
-        what = "the file or its folder cannot be opened for writing", code = CR_EIO;
+        what = "the file cannot be opened (missing, or no permission for it or its folder)", code = CR_EIO;
         break;
     case SQLITE_IOERR:
         what = "an I/O error", code = CR_EIO;
