@@ -193,9 +193,11 @@ static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_stor
                  cli_version());
     if (rc == 0)
         rc = cr_store_run_set_status(store, run.id, CR_RUN_RUNNING, NULL, err);
-    *out = run.id;
-    *set_id = run.set_id;
-    *solve = run.opts;
+    if (rc == 0) {
+        *out = run.id;
+        *set_id = run.set_id;
+        *solve = run.opts;
+    }
     return rc;
 }
 
