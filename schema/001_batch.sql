@@ -60,7 +60,7 @@ CREATE TABLE ingest_error (
     ext_id TEXT,                       -- the row's id when it could be read
     reason TEXT NOT NULL,
     raw    TEXT,                       -- the row as read, cut to 200 bytes
-    UNIQUE (set_id, source, line, reason)  -- re-ingesting a file records nothing twice
+    UNIQUE (set_id, source, line, reason, raw)  -- re-ingesting a file records nothing twice
 );
 
 CREATE VIEW result_view AS

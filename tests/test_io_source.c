@@ -215,10 +215,11 @@ static void test_io_source__raw_text_and_offsets_follow_the_input(void **state)
 {
     (void)state;
     char *dir = tmp_dir_new();
-    char text[1200] = "id,values\nlong,";
+    char text[1200];
+    int len = snprintf(text, sizeof text, "id,values\nlong,");
     for (int i = 0; i < 300; i++)
-        strcat(text, "1 ");
-    strcat(text, "x\n");
+        len += snprintf(text + len, sizeof text - (size_t)len, "1 ");
+    snprintf(text + len, sizeof text - (size_t)len, "x\n");
     assert_int_equal(write_file(tmp_path(dir, "long.csv"), text), 0);
     seen s;
     cr_error err = {0};

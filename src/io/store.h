@@ -163,7 +163,8 @@ int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, con
 
 /* Records a rejected input row of set set_id (ext_id may be NULL; raw is cut
  * to CR_RAW_MAX bytes, without splitting a UTF-8 character, and loses its line
- * end).  The same source, line and reason again records nothing. */
+ * end).  The same row again (source, line, reason and raw text) records
+ * nothing. */
 int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *source, uint64_t line,
                               const char *ext_id, size_t ext_id_len, const char *reason, const char *raw,
                               size_t raw_len, cr_error *err);
