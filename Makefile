@@ -6,6 +6,7 @@
 #   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
 #                        and starts slurm and munge); CLUSTER_SELFTEST=1: a stand-in
 #   make bench           the benchmarks (figures for the README)
+#   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--rows N ...")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
 
@@ -51,7 +52,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check-core deps demo bench clean
+.PHONY: all test test-cluster check-core deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -98,7 +99,7 @@ FORCE:
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
-$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests
+$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
 $(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -144,11 +145,25 @@ test-cluster:
 	fi
 	@COINROW="$${COINROW:-$(BIN)}" bash tests/cluster/run.sh
 
+# The main job on the sample data, into a fresh database, and a look at it.
+DEMO_DB := $(BUILD)/demo.db
 demo: $(BIN)
-	$(BIN) eval --variant all -- 4 6 2 3
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(BIN) run sample-data/ --db $(DEMO_DB)
+	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: $(BUILD)/bench/bench_core
+bench: bench-core bench-pipeline
+
+bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
+
+# coinrow run against the sqlite3 shell's .import of the same CSV (README,
+# "Batch pipeline"); the sqlite3 shell is installed here when run as root.
+bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
+	@command -v sqlite3 >/dev/null || { \
+	    if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
+	    else echo "the benchmark needs the sqlite3 shell: sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)

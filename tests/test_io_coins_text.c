@@ -1,9 +1,10 @@
 /* Rows of coins as text: separators, brackets and the errors that name the
- * value at fault. */
+ * value at fault; one coin by position; int64 and JSON formatting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -63,12 +64,63 @@ static void test_coins_text__errors_name_the_value(void **state)
     cr_coins_free(&c);
 }
 
+
+static void test_io_coins_text__int64_format_agrees_with_printf(void **state)
+{
+    (void)state;
+    const int64_t values[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -10, -99, -100, 1000000000, 4999999995,
+                              INT64_MAX, INT64_MIN, INT64_MIN + 1, 1234567890123456789};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char got[CR_INT64_CHARS + 1], want[32];
+        size_t len = cr_int64_format(got, values[i]);
+        got[len] = '\0';
+        snprintf(want, sizeof want, "%lld", (long long)values[i]);
+        assert_string_equal(got, want);
+    }
+}
+
+static void test_io_coins_text__json_round_trips_through_the_parser(void **state)
+{
+    (void)state;
+    const int64_t coins[] = {4, -6, INT64_MAX, INT64_MIN, 0};
+    char json[cr_coins_json_max(5)];
+    size_t len = cr_coins_json(json, coins, 5);
+    assert_int_equal(len, strlen(json));
+    assert_string_equal(json, "[4,-6,9223372036854775807,-9223372036854775808,0]");
+    cr_coins back = {0};
+    cr_error err = {0};
+    assert_int_equal(cr_coins_parse(&back, json, strlen(json), &err), 0);
+    assert_int_equal(back.n, 5);
+    assert_memory_equal(back.v, coins, sizeof coins);
+    cr_coins_free(&back);
+}
+
+static void test_io_coins_text__one_coin_is_named_by_its_position(void **state)
+{
+    (void)state;
+    int64_t v = 0;
+    cr_error err = {0};
+    assert_int_equal(cr_coin_parse(&v, " -42\t", 5, 3, &err), 0);
+    assert_int_equal(v, -42);
+    assert_int_equal(cr_coin_parse(&v, "4x", 2, 7, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 7 ('4x') is not an integer");
+    assert_int_equal(cr_coin_parse(&v, "  ", 2, 2, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 2 is empty");
+    assert_int_equal(cr_coin_parse(&v, "-9223372036854775809", 20, 1, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 1 ('-9223372036854775809') is out of the int64 range");
+    assert_int_equal(cr_coin_parse(&v, "000000000000000000000000000001", 30, 1, &err), 0);
+    assert_int_equal(v, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
+        cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
+        cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
+        cmocka_unit_test(test_io_coins_text__one_coin_is_named_by_its_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

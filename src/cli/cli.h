@@ -70,6 +70,10 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
 
 /* The commands, one file each (cmd_<name>.c). */
 int cmd_eval(const cli_command *self, int argc, char **argv);
+int cmd_ingest(const cli_command *self, int argc, char **argv);
+int cmd_solve(const cli_command *self, int argc, char **argv);
+int cmd_run(const cli_command *self, int argc, char **argv);
+int cmd_show(const cli_command *self, int argc, char **argv);
 int cmd_generate(const cli_command *self, int argc, char **argv);
 int cmd_validate(const cli_command *self, int argc, char **argv);
 int cmd_check(const cli_command *self, int argc, char **argv);

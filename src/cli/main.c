@@ -4,6 +4,10 @@
 
 #include "cli/cli.h"
 
+#define BATCH_EXIT_HELP                                                                                          \
+    "Exit status: 0 done, 3 done but some rows were rejected, 1 a fatal error, 2 usage,\n"                     \
+    "130 interrupted (after a clean stop)."
+
 static const cli_command commands[] = {
     {"eval", cmd_eval, "solve one row of coins given on the command line or standard input",
      "eval [--variant total|diff|remaining|winner|all] [--moves fast|canonical|none]\n"
@@ -12,6 +16,40 @@ static const cli_command commands[] = {
      "on the command line they are read from standard input.  Put '--' before values\n"
      "that start with '-':  coinrow eval --json -- -3 5 -1\n"
      "Exit status: 0 solved, 1 bad input or overflow, 2 usage."},
+    {"run", cmd_run, "ingest inputs into a set, then solve the set in a new run",
+     "run INPUT... [--db PATH] [--set NAME] [--variant LIST|all] [--moves fast|canonical|none]\n"
+     "            [--algo auto|linear|dp|naive] [--jobs N] [--label TEXT] [--format FMT]\n"
+     "            [--id-col NAME] [--values-col NAME] [--quiet | --progress]\n"
+     "       coinrow run --from-db FILE --table NAME [OPTIONS]",
+     "The main job: 'coinrow ingest' and 'coinrow solve' in one pass, reading, solving and\n"
+     "writing at once.  A run covers every instance of its set.  Results go to the tables\n"
+     "result and result_view of the database; see 'coinrow help ingest' for the inputs.\n"
+     "Ctrl-C (or SIGTERM) stops cleanly: what is in hand is written and committed, and\n"
+     "the run can be finished with 'coinrow solve --resume'.\n" BATCH_EXIT_HELP},
+    {"ingest", cmd_ingest, "store instances from CSV, TSV, contest files or a SQLite table",
+     "ingest INPUT... [--db PATH] [--set NAME] [--format auto|csv|tsv|wide|contest]\n"
+     "            [--id-col NAME] [--values-col NAME] [--quiet | --progress]\n"
+     "       coinrow ingest --from-db FILE --table NAME [--id-col NAME] [--values-col NAME]\n"
+     "            [--db PATH] [--set NAME]",
+     "INPUT is a file, a folder (its .csv, .tsv and .in files in name order) or '-' for\n"
+     "standard input.  CSV and TSV have a header row: the id column is 'id' (else ids\n"
+     "are data row numbers), the values column 'values', 'coins', 'piles' or 'stones',\n"
+     "with integers separated by spaces, commas or semicolons, or a JSON array; a column\n"
+     "'n', when there is one, must match the count.  --format wide: every column but the\n"
+     "id is one coin.  Contest files (.in): n, then n integers; the id is the file name.\n"
+     "A row that cannot be read is recorded in the table ingest_error (source, line, id,\n"
+     "reason, raw text) and the rest goes on.  Ingesting the same rows again stores\n"
+     "nothing twice; an id the set has with other coins is rejected.\n" BATCH_EXIT_HELP},
+    {"solve", cmd_solve, "solve every instance of a set in a new run, or resume a run",
+     "solve [--db PATH] [--set NAME] [--variant LIST|all] [--moves fast|canonical|none]\n"
+     "            [--algo auto|linear|dp|naive] [--jobs N] [--label TEXT] [--quiet | --progress]\n"
+     "       coinrow solve --resume [RUN_ID] [--db PATH]",
+     "--resume finishes the named run, or the latest one that is not done, with its own\n"
+     "options: instances it has solved are not solved or written again.\n" BATCH_EXIT_HELP},
+    {"show", cmd_show, "print the first results of a run",
+     "show [--db PATH] [--run ID] [--limit N]",
+     "Rows of result_view in instance order; for anything more, query the database\n"
+     "with SQL (see the README)."},
     {"generate", cmd_generate, "make a reproducible set of instances for judges or stress tests",
      "generate --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
      "            [--profile NAME] [--even-n] [--odd-sum] --out FILE|-",

@@ -35,6 +35,17 @@ int cr_int64_parse(int64_t *out, const char *s, size_t len)
         negative = s[i++] == '-';
     if (i == len)
         return CR_EINVAL;
+    if (len - i <= 18) {
+        /* the common case: up to 18 digits cannot overflow */
+        int64_t v = 0;
+        for (; i < len; i++) {
+            if (s[i] < '0' || s[i] > '9')
+                return CR_EINVAL;
+            v = v * 10 + (s[i] - '0');
+        }
+        *out = negative ? -v : v;
+        return 0;
+    }
     /* accumulate as a negative number: its range holds INT64_MIN */
     int64_t v = 0;
     int overflow = 0;
@@ -61,6 +72,22 @@ static int bad_value(cr_error *err, size_t position, const char *token, size_t l
     int shown = len > 40 ? 40 : (int)len;
     return cr_error_set(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
                         (size_t)shown < len ? "..." : "", why);
+}
+
+int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err)
+{
+    while (len > 0 && is_space(text[0]))
+        text++, len--;
+    while (len > 0 && is_space(text[len - 1]))
+        len--;
+    if (len == 0)
+        return cr_error_set(err, CR_EINVAL, "value %zu is empty", position);
+    int rc = cr_int64_parse(out, text, len);
+    if (rc == CR_EINVAL)
+        return bad_value(err, position, text, len, "is not an integer");
+    if (rc == CR_EOVERFLOW)
+        return bad_value(err, position, text, len, "is out of the int64 range");
+    return 0;
 }
 
 int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
@@ -93,17 +120,57 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         size_t start = i;
         while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
             i++;
+        /* the token has no spaces: cr_coin_parse only to word an error */
         int64_t value;
-        int rc = cr_int64_parse(&value, text + start, i - start);
-        if (rc == CR_EINVAL)
-            return bad_value(err, out->n + 1, text + start, i - start, "is not an integer");
-        if (rc == CR_EOVERFLOW)
-            return bad_value(err, out->n + 1, text + start, i - start, "is out of the int64 range");
-        if ((rc = cr_coins_push(out, value, err)) != 0)
+        int rc = cr_int64_parse(&value, text + start, i - start) == 0
+                     ? cr_coins_push(out, value, err)
+                     : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
+        if (rc)
             return rc;
         after_delimiter = 0;
     }
     if (out->n == 0)
         return cr_error_set(err, CR_EINVAL, "no values");
     return 0;
+}
+
+size_t cr_int64_format(char *out, int64_t value)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    char digits[20];
+    size_t k = sizeof digits, len = 0;
+    /* work on the magnitude as unsigned: -INT64_MIN does not fit in int64 */
+    uint64_t v = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    while (v >= 100) { /* two digits per division: this is the JSON writer's inner loop */
+        unsigned pair = (unsigned)(v % 100) * 2;
+        v /= 100;
+        digits[--k] = pairs[pair + 1];
+        digits[--k] = pairs[pair];
+    }
+    if (v >= 10) {
+        digits[--k] = pairs[v * 2 + 1];
+        digits[--k] = pairs[v * 2];
+    } else {
+        digits[--k] = (char)('0' + v);
+    }
+    if (value < 0)
+        out[len++] = '-';
+    memcpy(out + len, digits + k, sizeof digits - k);
+    return len + sizeof digits - k;
+}
+
+size_t cr_coins_json(char *out, const int64_t *coins, size_t n)
+{
+    size_t len = 0;
+    out[len++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            out[len++] = ',';
+        len += cr_int64_format(out + len, coins[i]);
+    }
+    out[len++] = ']';
+    out[len] = '\0';
+    return len;
 }

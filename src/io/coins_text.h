@@ -30,4 +30,20 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err);
  * CR_EINVAL (not an integer) / CR_EOVERFLOW (out of range). */
 int cr_int64_parse(int64_t *out, const char *s, size_t len);
 
+/* Parses the coin at 1-based `position` of a row from text[0..len), white
+ * space around it allowed.  CR_EINVAL naming the position and quoting the
+ * text: empty, not an integer, or out of the int64 range (the messages of
+ * cr_coins_parse). */
+int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err);
+
+/* Writes value in decimal to out (at least CR_INT64_CHARS bytes; no NUL);
+ * returns the length. */
+#define CR_INT64_CHARS 20
+size_t cr_int64_format(char *out, int64_t value);
+
+/* Writes coins[0..n) as a JSON array ("[4,6,2,3]", no spaces) and a NUL to
+ * out, which holds cr_coins_json_max(n) bytes; returns the length. */
+#define cr_coins_json_max(n) (2 + (size_t)(n) * (CR_INT64_CHARS + 1) + 1)
+size_t cr_coins_json(char *out, const int64_t *coins, size_t n);
+
 #endif

@@ -1,6 +1,7 @@
 #include "support/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -85,9 +86,7 @@ int run_capture(run_result *out, char *const argv[], const char *input)
     }
     if (fds[2].fd >= 0)
         close(fds[2].fd);
-    int status;
-    waitpid(pid, &status, 0);
-    out->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    out->status = run_wait(pid);
     out->out = bo.data;
     out->err = be.data;
     return 0;
@@ -112,4 +111,26 @@ void run_result_free(run_result *r)
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+pid_t run_start(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    int in = open("/dev/null", O_RDONLY), out = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(out, 2);
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+int run_wait(pid_t pid)
+{
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

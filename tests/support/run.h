@@ -3,6 +3,7 @@
 #define CR_TEST_RUN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct run_result {
     int status;  /* exit status, or 128 + signal number */
@@ -22,5 +23,13 @@ int run_capture(run_result *out, char *const argv[], const char *input);
 int run_coinrow(run_result *out, const char *input, ...);
 
 void run_result_free(run_result *r);
+
+/* Starts argv without waiting: standard input from /dev/null, standard
+ * output and error to the file `log` (NULL: /dev/null).  Returns the pid, or
+ * -1 when it could not be started. */
+pid_t run_start(char *const argv[], const char *log);
+
+/* Waits for a process run_start started: its exit status, or 128 + signal. */
+int run_wait(pid_t pid);
 
 #endif

@@ -1,0 +1,255 @@
+/* The batch pipeline's benchmark (make bench-pipeline): the README's figures.
+ *
+ *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R]
+ *
+ * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
+ *  1. a CSV of N instances of n = 32 (values 1..10^9, ids i0000001, ... in
+ *     file order) is loaded by `coinrow run FILE --variant total --moves fast`
+ *     and by `sqlite3 NEW.db ".import --csv FILE t"`, alternately, R times;
+ *     the same with ids out of order (i1, i2, ... i10 sorts before i2);
+ *  2. peak memory of coinrow run for N and for --big-rows instances;
+ *  3. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
+ *     --algo dp.
+ * Medians of the repetitions are printed as a Markdown table. */
+#define _DEFAULT_SOURCE /* sync, wait4 */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct measure {
+    double seconds;
+    long max_rss_kb;
+    int status;
+} measure;
+
+static char folder[4096];
+
+static const char *in_folder(const char *name)
+{
+    static char paths[8][4200];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", folder, name);
+    return p;
+}
+
+static void remove_db(const char *db)
+{
+    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        char path[4300];
+        snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
+        remove(path);
+    }
+}
+
+/* Runs argv (output discarded) after a sync, so that one run's writeback
+ * does not land in the next one's time. */
+static measure timed(char *const argv[])
+{
+    measure m = {0, 0, -1};
+    sync();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (pid > 0 && wait4(pid, &status, 0, &ru) == pid) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        m.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        m.max_rss_kb = ru.ru_maxrss;
+        m.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (m.status != 0) {
+        fprintf(stderr, "bench_pipeline: '%s %s' failed (status %d)\n", argv[0], argv[1], m.status);
+        exit(1);
+    }
+    return m;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static uint64_t rng = 88172645463325252u;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+/* rows instances of n coins in 1..max; ids zero-padded (sorted) or not. */
+static void generate(const char *path, long rows, int n, uint64_t max, int sorted_ids)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "bench_pipeline: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    static char buf[1 << 20];
+    setvbuf(f, buf, _IOFBF, sizeof buf);
+    rng = 88172645463325252u;
+    fputs("id,values\n", f);
+    for (long i = 1; i <= rows; i++) {
+        fprintf(f, sorted_ids ? "i%07ld," : "i%ld,", i);
+        for (int k = 0; k < n; k++)
+            fprintf(f, k ? " %llu" : "%llu", (unsigned long long)(1 + next_random() % max));
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "bench_pipeline: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+}
+
+typedef struct pair {
+    double coinrow, import;
+    long coinrow_rss_kb;
+} pair;
+
+/* coinrow run and sqlite3 .import on the same file, alternately. */
+static pair compare(const char *coinrow, const char *csv, int reps)
+{
+    double c[16], s[16];
+    long rss = 0;
+    const char *db = in_folder("run.db"), *import_db = in_folder("import.db");
+    for (int r = 0; r < reps; r++) {
+        remove_db(import_db);
+        char *import_argv[] = {"sqlite3", (char *)import_db, NULL, NULL};
+        char command[4300];
+        snprintf(command, sizeof command, ".import --csv %s t", csv);
+        import_argv[2] = command;
+        s[r] = timed(import_argv).seconds;
+        remove_db(import_db);
+
+        remove_db(db);
+        char *run_argv[] = {(char *)coinrow, "run",   (char *)csv, "--db",    (char *)db,
+                            "--variant",     "total", "--moves",   "fast",    "--quiet", NULL};
+        measure m = timed(run_argv);
+        c[r] = m.seconds;
+        rss = m.max_rss_kb > rss ? m.max_rss_kb : rss;
+        remove_db(db);
+        fprintf(stderr, "  %s: coinrow %.2f s, .import %.2f s\n", csv, c[r], s[r]);
+    }
+    return (pair){median(c, reps), median(s, reps), rss};
+}
+
+static long peak_memory(const char *coinrow, const char *csv)
+{
+    const char *db = in_folder("mem.db");
+    remove_db(db);
+    char *argv[] = {(char *)coinrow, "run", (char *)csv, "--db", (char *)db, "--variant", "total", "--moves", "fast",
+                    "--quiet", NULL};
+    measure m = timed(argv);
+    remove_db(db);
+    fprintf(stderr, "  %s: %.2f s, %ld MiB\n", csv, m.seconds, m.max_rss_kb / 1024);
+    return m.max_rss_kb;
+}
+
+static double jobs_time(const char *coinrow, const char *csv, const char *jobs, int reps)
+{
+    double t[16];
+    const char *db = in_folder("jobs.db");
+    for (int r = 0; r < reps; r++) {
+        remove_db(db);
+        char *argv[] = {(char *)coinrow, "run",    (char *)csv, "--db",   (char *)db, "--variant", "diff", "--algo",
+                        "dp",            "--moves", "none",     "--jobs", (char *)jobs, "--quiet",   NULL};
+        t[r] = timed(argv).seconds;
+        fprintf(stderr, "  --jobs %s: %.2f s\n", jobs, t[r]);
+    }
+    remove_db(db);
+    return median(t, reps);
+}
+
+int main(int argc, char **argv)
+{
+    long rows = 1000000, big_rows = 5000000;
+    int reps = 3;
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R]\n");
+        return 2;
+    }
+    const char *coinrow = argv[1];
+    int bad = (argc - 2) % 2;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        char *end;
+        errno = 0;
+        long v = strtol(argv[i + 1], &end, 10);
+        bad |= errno || *end || end == argv[i + 1];
+        if (strcmp(argv[i], "--rows") == 0)
+            rows = v;
+        else if (strcmp(argv[i], "--big-rows") == 0)
+            big_rows = v;
+        else if (strcmp(argv[i], "--reps") == 0)
+            reps = (int)v;
+        else
+            bad = 1;
+    }
+    if (bad || rows < 1 || big_rows < 1 || reps < 1 || reps > 16) {
+        fprintf(stderr, "bench_pipeline: --rows and --big-rows take N >= 1, --reps 1 to 16\n");
+        return 2;
+    }
+    const char *base = getenv("TMPDIR");
+    snprintf(folder, sizeof folder, "%s/coinrow-bench-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(folder)) {
+        fprintf(stderr, "bench_pipeline: cannot make a folder in %s: %s\n", base ? base : "/tmp", strerror(errno));
+        return 1;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
+    const char *sorted = in_folder("sorted.csv"), *unsorted = in_folder("unsorted.csv");
+    generate(sorted, rows, 32, 1000000000u, 1);
+    generate(unsorted, rows, 32, 1000000000u, 0);
+    fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
+    pair in_order = compare(coinrow, sorted, reps), out_of_order = compare(coinrow, unsorted, reps);
+    remove(unsorted);
+
+    fprintf(stderr, "peak memory ...\n");
+    long rss_small = peak_memory(coinrow, sorted);
+    remove(sorted);
+    const char *big = in_folder("big.csv");
+    generate(big, big_rows, 32, 1000000000u, 1);
+    long rss_big = peak_memory(coinrow, big);
+    remove(big);
+
+    fprintf(stderr, "--jobs 1 against --jobs 2 ...\n");
+    const char *wide = in_folder("n2000.csv");
+    generate(wide, 2000, 2000, 1000000000u, 1);
+    double one = jobs_time(coinrow, wide, "1", reps), two = jobs_time(coinrow, wide, "2", reps);
+    remove(wide);
+    rmdir(folder);
+
+    printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
+    printf("|---|---|---|---|\n");
+    printf("| %ld x n=32, ids in file order | %.2f s | %.2f s | %.2f |\n", rows, in_order.coinrow, in_order.import,
+           in_order.coinrow / in_order.import);
+    printf("| %ld x n=32, ids out of order | %.2f s | %.2f s | %.2f |\n", rows, out_of_order.coinrow,
+           out_of_order.import, out_of_order.coinrow / out_of_order.import);
+    printf("| peak memory, %ld instances | %ld MiB | | |\n", rows, rss_small / 1024);
+    printf("| peak memory, %ld instances | %ld MiB | | |\n", big_rows, rss_big / 1024);
+    printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,
+           one / two);
+    return 0;
+}

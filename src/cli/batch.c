@@ -1,0 +1,306 @@
+/* Carrying out ingest, solve and run: one job, steps chosen by the command. */
+#include "cli/batch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "coinrow.h"
+#include "io/pipeline.h"
+#include "io/source.h"
+#include "io/store.h"
+#include "io/table.h"
+
+#define SHOWN_REJECTS 10  /* rejected rows printed; all are in ingest_error */
+#define PROGRESS_NS 250000000LL
+
+static atomic_int stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&stop_requested, 1);
+}
+
+/* SIGINT and SIGTERM ask for a clean stop; a second one stops at once (the
+ * database stays consistent either way).  No SA_RESTART: a read waiting for
+ * input returns, so that the stop is seen. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct job {
+    int steps, show_progress, progress_shown;
+    struct timespec start, last_progress;
+    uint64_t input_bytes;
+    uint64_t rejects_shown;
+} job;
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void clear_progress(job *j)
+{
+    if (j->progress_shown)
+        fputs("\r\033[K", stderr);
+    j->progress_shown = 0;
+}
+
+/* "solved 120000 of 1000000 (12%), 45678/s, ETA 0:00:19" on the writer's thread. */
+static void on_progress(void *ctx, const cr_pipeline_stats *s)
+{
+    job *j = ctx;
+    if (!j->show_progress || (j->progress_shown && seconds_since(&j->last_progress) < PROGRESS_NS / 1e9))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &j->last_progress);
+    double t = seconds_since(&j->start), fraction = -1;
+    uint64_t done = j->steps & BATCH_SOLVE ? s->solved : s->ingested + s->skipped;
+    char line[200];
+    int len = 0;
+    if (j->steps & BATCH_INGEST)
+        len += snprintf(line + len, sizeof line - (size_t)len, "ingested %llu, ",
+                        (unsigned long long)(s->ingested + s->skipped));
+    if (j->steps & BATCH_SOLVE) {
+        len += snprintf(line + len, sizeof line - (size_t)len, "solved %llu", (unsigned long long)s->solved);
+        if (s->pending)
+            len += snprintf(line + len, sizeof line - (size_t)len, " of %llu",
+                            (unsigned long long)(s->solved + s->pending));
+        len += snprintf(line + len, sizeof line - (size_t)len, ", ");
+    }
+    if (s->pending)
+        fraction = (double)s->solved / (double)(s->solved + s->pending);
+    else if (j->input_bytes)
+        fraction = (double)s->bytes / (double)j->input_bytes;
+    if (fraction >= 0)
+        len += snprintf(line + len, sizeof line - (size_t)len, "%.0f%%, ", 100 * fraction);
+    len += snprintf(line + len, sizeof line - (size_t)len, "%.0f/s", t > 0 ? (double)done / t : 0.0);
+    if (fraction > 0 && fraction < 1) {
+        long eta = (long)(t * (1 - fraction) / fraction + 0.5);
+        snprintf(line + len, sizeof line - (size_t)len, ", ETA %ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
+    }
+    fprintf(stderr, "\r%s\033[K", line);
+    j->progress_shown = 1;
+}
+
+static void on_rejected(void *ctx, const cr_row *row)
+{
+    job *j = ctx;
+    if (j->rejects_shown++ >= SHOWN_REJECTS)
+        return;
+    clear_progress(j);
+    cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
+}
+
+static int parse_count(long long *out, const char *text, long long max)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Checks the command line; the options it takes are in `solve`, `format`
+ * and `jobs`.  Returns -1 to go on, or the exit status. */
+static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *src, int *jobs, const cli_command *cmd,
+                      const batch_args *a, int steps, int npos, char **pos)
+{
+    cr_error err = {0};
+    *out_run = 0;
+    if (steps & BATCH_INGEST) {
+        if (a->from_db && npos)
+            return cli_usage_error(cmd, "give input files or --from-db, not both");
+        if (!a->from_db && npos == 0)
+            return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
+        if (!a->from_db != !a->table)
+            return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
+        if (cr_format_parse(&src->format, a->format, &err))
+            return cli_usage_error(cmd, "%s", err.msg);
+        src->id_col = a->id_col;
+        src->values_col = a->values_col;
+    } else if (a->resume) {
+        long long id = 0;
+        if (npos > 1 || (npos == 1 && parse_count(&id, pos[0], INT64_MAX)))
+            return cli_usage_error(cmd, "--resume takes one run id (a positive number), or none for the latest");
+        if (a->set || a->variant || a->moves || a->algo || a->label)
+            return cli_usage_error(cmd, "--resume goes on with the run's own set and options");
+        *out_run = id;
+    } else if (npos) {
+        return cli_usage_error(cmd, "'%s': solve takes no inputs (ingest them first, or use run)", pos[0]);
+    }
+    if (steps & BATCH_SOLVE) {
+        if (cr_variants_parse(&solve->variants, a->variant ? a->variant : "all", &err) ||
+            cr_moves_parse(&solve->moves, a->moves ? a->moves : "fast", &err) ||
+            cr_algo_parse(&solve->algo, a->algo ? a->algo : "auto", &err))
+            return cli_usage_error(cmd, "%s", err.msg);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long long n = cpus > 0 ? cpus : 1;
+    if (a->jobs && parse_count(&n, a->jobs, 256))
+        return cli_usage_error(cmd, "--jobs takes a number from 1 to 256, not '%s'", a->jobs);
+    *jobs = (int)n;
+    return -1;
+}
+
+/* The set the job works on: created by an ingest, found for a solve. */
+static int find_set(int64_t *out, cr_store *store, const batch_args *a, int steps, int npos, char **pos,
+                    cr_error *err)
+{
+    if (!(steps & BATCH_INGEST))
+        return cr_store_set_find(out, store, a->set, 0, NULL, err);
+    char name[256], source[512];
+    if (a->from_db) {
+        snprintf(name, sizeof name, "%s", a->table);
+        snprintf(source, sizeof source, "%s:%s", a->from_db, a->table);
+    } else {
+        cr_source_set_name(name, sizeof name, pos[0]);
+        size_t len = 0;
+        source[0] = '\0';
+        for (int i = 0; i < npos && len < sizeof source; i++)
+            len += (size_t)snprintf(source + len, sizeof source - len, "%s%s", i ? " " : "", pos[i]);
+    }
+    return cr_store_set_find(out, store, a->set ? a->set : name, 1, source, err);
+}
+
+/* The run results go to: a new one, or the unfinished one to resume. */
+static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_store *store, const batch_args *a,
+                    int64_t resume_id, cr_error *err)
+{
+    if (!a->resume)
+        return cr_store_run_new(out, store, *set_id, solve, cli_version(), a->label, err);
+    cr_run run;
+    int rc = cr_store_run_find(&run, store, resume_id, CR_PICK_UNFINISHED, err);
+    if (rc == 0 && strcmp(run.solver_version, cli_version()) != 0)
+        cli_fail("note: run %lld was started by coinrow %s; this is %s", (long long)run.id, run.solver_version,
+                 cli_version());
+    if (rc == 0)
+        rc = cr_store_run_set_status(store, run.id, CR_RUN_RUNNING, NULL, err);
+    if (rc == 0) {
+        *out = run.id;
+        *set_id = run.set_id;
+        *solve = run.opts;
+    }
+    return rc;
+}
+
+static void summary(const job *j, const batch_args *a, const cr_pipeline_stats *s, const char *set_name,
+                    int64_t run_id)
+{
+    if (j->steps & BATCH_INGEST)
+        printf("ingested %llu, skipped %llu, rejected %llu, ", (unsigned long long)s->ingested,
+               (unsigned long long)s->skipped, (unsigned long long)s->rejected);
+    if (j->steps & BATCH_SOLVE)
+        printf("solved %llu, failed %llu, ", (unsigned long long)s->solved, (unsigned long long)s->failed);
+    printf("set '%s'", set_name);
+    if (run_id)
+        printf(", run %lld", (long long)run_id);
+    printf(" in %s, %.2f s\n", a->db, seconds_since(&j->start));
+}
+
+/* After a clean stop: how to carry on. */
+static void resume_hint(const batch_args *a, const char *set_name, int64_t run_id, int input_done)
+{
+    if (!input_done)
+        cli_fail("interrupted before the end of the input: ingesting the same input into set '%s' again "
+                 "adds the rest (stored rows are skipped)%s",
+                 set_name, run_id ? "; then finish the run with:" : "");
+    else if (run_id)
+        cli_fail("interrupted; finish the run with:");
+    if (run_id)
+        fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
+}
+
+int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv)
+{
+    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
+    if (status >= 0)
+        return status;
+    job j = {.steps = steps};
+    clock_gettime(CLOCK_MONOTONIC, &j.start);
+    int64_t run_id = 0, set_id = 0, resume_id;
+    cr_solve_opts solve = {0};
+    cr_source_opts src = {.stop = &stop_requested};
+    int jobs = 1;
+    if ((status = check_args(&resume_id, &solve, &src, &jobs, cmd, a, steps, npos, argv)) >= 0)
+        return status;
+    j.show_progress = !a->quiet && (a->progress || isatty(STDERR_FILENO));
+    if ((steps & BATCH_INGEST) && !a->from_db)
+        j.input_bytes = cr_source_size((const char *const *)argv, (size_t)npos, &src);
+    catch_signals();
+
+    cr_error err = {0};
+    cr_store *store = NULL;
+    cr_pipeline *p = NULL;
+    cr_pipeline_stats stats = {0};
+    char set_name[128] = "";
+    /* a missing input is reported before the database is touched */
+    int rc = (steps & BATCH_INGEST) && !a->from_db ? cr_source_check((const char *const *)argv, (size_t)npos, &err) : 0;
+    if (rc == 0)
+        rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
+    if (rc == 0 && !a->resume)
+        rc = find_set(&set_id, store, a, steps, npos, argv, &err);
+    if (rc == 0 && (steps & BATCH_SOLVE))
+        rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, sizeof set_name, store, set_id, &err);
+    if (rc) {
+        cr_store_free(store);
+        return cli_report(&err);
+    }
+
+    cr_pipeline_opts po = {set_id, run_id, solve, jobs, &stop_requested, on_progress, on_rejected, &j};
+    int input_done = !(steps & BATCH_INGEST);
+    rc = cr_pipeline_new(&p, store, &po, &err);
+    if (rc == 0 && (steps & BATCH_INGEST)) {
+        rc = a->from_db ? cr_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
+                        : cr_source_read((const char *const *)argv, (size_t)npos, &src, cr_pipeline_row, p, &err);
+        input_done = rc == 0;
+    }
+    if (rc == 0 && (steps & BATCH_SOLVE))
+        rc = cr_pipeline_rest(p, &err);
+    cr_error late = {0};
+    if (p && cr_pipeline_finish(p, &stats, &late) != 0)
+        rc = late.code, err = late; /* the pipeline's own failure is the cause */
+    cr_pipeline_free(p);
+    clear_progress(&j);
+
+    int interrupted = atomic_load(&stop_requested) && (rc == 0 || rc == CR_EINTERRUPTED);
+    if (run_id) {
+        cr_error status_err = {0};
+        cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
+        if (cr_store_run_set_status(store, run_id, final, final == CR_RUN_FAILED ? err.msg : NULL, &status_err) &&
+            rc == 0)
+            rc = status_err.code, err = status_err;
+    }
+    if (!a->quiet)
+        summary(&j, a, &stats, set_name, run_id);
+    if (stats.rejected)
+        cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
+                 stats.rejected == 1 ? "" : "s", stats.rejected > SHOWN_REJECTS ? " (the first ones are above)" : "");
+    cr_store_free(store);
+    if (interrupted) {
+        resume_hint(a, set_name, run_id, input_done);
+        return CR_EXIT_INTERRUPTED;
+    }
+    if (rc)
+        return cli_report(&err);
+    return stats.rejected ? CR_EXIT_REJECTED : CR_EXIT_OK;
+}

@@ -1,0 +1,46 @@
+/* What ingest, solve and run share: their options, and one way to carry a
+ * batch job out (signals, progress, summary, exit status). */
+#ifndef CR_CLI_BATCH_H
+#define CR_CLI_BATCH_H
+
+#include "cli/cli.h"
+
+typedef struct batch_args {
+    const char *db, *set, *label;
+    const char *format, *id_col, *values_col, *from_db, *table; /* ingesting */
+    const char *variant, *moves, *algo, *jobs;                  /* solving */
+    int resume, quiet, progress;
+} batch_args;
+
+/* The defaults that are not NULL; the solving options default to all, fast
+ * and auto when left NULL (so that --resume can tell they were not given). */
+#define BATCH_ARGS_INIT {.db = "coinrow.db", .format = "auto"}
+
+/* Option table lines, one definition each. */
+#define BATCH_OPT_DB(a) {"db", "PATH", "the database (default coinrow.db; created when missing)", &(a)->db, NULL}
+#define BATCH_OPT_SET(a) {"set", "NAME", "the instance set (default: the input's base name)", &(a)->set, NULL}
+#define BATCH_OPT_FORMAT(a) {"format", "FMT", "auto (default: by extension), csv, tsv, wide or contest", &(a)->format, NULL}
+#define BATCH_OPT_ID_COL(a) {"id-col", "NAME", "the id column (default id, else the row number)", &(a)->id_col, NULL}
+#define BATCH_OPT_VALUES_COL(a) \
+    {"values-col", "NAME", "the values column (default values, coins, piles or stones)", &(a)->values_col, NULL}
+#define BATCH_OPT_FROM_DB(a) {"from-db", "FILE", "read a table of another SQLite database ...", &(a)->from_db, NULL}
+#define BATCH_OPT_TABLE(a) {"table", "NAME", "... this table (with --from-db)", &(a)->table, NULL}
+#define BATCH_OPT_VARIANT(a) \
+    {"variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)", &(a)->variant, NULL}
+#define BATCH_OPT_MOVES(a) {"moves", "POLICY", "fast (default), canonical or none", &(a)->moves, NULL}
+#define BATCH_OPT_ALGO(a) {"algo", "NAME", "auto (default), linear, dp or naive", &(a)->algo, NULL}
+#define BATCH_OPT_JOBS(a) {"jobs", "N", "solver threads (default: the number of CPUs)", &(a)->jobs, NULL}
+#define BATCH_OPT_LABEL(a) {"label", "TEXT", "a note stored with the run", &(a)->label, NULL}
+#define BATCH_OPT_QUIET(a) {"quiet", NULL, "no progress and no summary", NULL, &(a)->quiet}
+#define BATCH_OPT_PROGRESS(a) {"progress", NULL, "progress on stderr even when it is not a terminal", NULL, &(a)->progress}
+
+/* Which steps a command takes. */
+enum { BATCH_INGEST = 1, BATCH_SOLVE = 2 };
+
+/* Parses argv against opts and carries the job out: ingests inputs (the
+ * positional arguments, or --from-db) when steps has BATCH_INGEST, then
+ * solves the set in a new or resumed run when it has BATCH_SOLVE.  Returns
+ * the exit status. */
+int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv);
+
+#endif

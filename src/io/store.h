@@ -1,0 +1,221 @@
+/* The store: coinrow's SQLite database of instance sets, instances, runs,
+ * results and ingest errors (the SQL files in schema/).
+ *
+ * A cr_store is one connection.  It serves one thread at a time (it is
+ * opened without SQLite's own mutexes); open a second store on the same path
+ * to read from another thread.  The database is in WAL mode, so readers (the
+ * sqlite3 shell, another store) see every committed batch while a writer
+ * goes on.  Every call that can fail returns 0 or a negative CR_E* code with
+ * the detail, naming the database file, in err. */
+#ifndef CR_IO_STORE_H
+#define CR_IO_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "coinrow/error.h"
+#include "coinrow/solve.h"
+#include "io/source.h"
+
+typedef struct cr_store cr_store;
+
+typedef enum cr_store_mode {
+    CR_STORE_READ,  /* an existing database, read only */
+    CR_STORE_WRITE  /* created when missing; the schema brought up to date */
+} cr_store_mode;
+
+/* Opens the database at path into *out; free it with cr_store_free.  With
+ * CR_STORE_WRITE it applies the embedded migrations the database lacks, each
+ * in its own transaction.  Errors: CR_EIO when the file cannot be opened or
+ * written (read-only file or folder), CR_EDB when it is not a coinrow
+ * database, was written by a newer coinrow, or is locked by another writer. */
+int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
+
+/* Closes the connection; accepts NULL. */
+void cr_store_free(cr_store *store);
+
+/* The path the store was opened with. */
+const char *cr_store_path(const cr_store *store);
+
+/* The SQLite connection, for queries of the store's tables and for the
+ * tables of later schema files.  It stays owned by the store. */
+sqlite3 *cr_store_db(cr_store *store);
+
+/* Fills err from the connection's last SQLite error: the file, what went
+ * wrong in words (disk full, read-only, locked by another writer, ...) and
+ * `doing` ("writing results"); returns the code (CR_EDB, or CR_EIO for disk
+ * and permission trouble).  For callers that run their own SQL on
+ * cr_store_db(). */
+int cr_store_fail(cr_store *store, const char *doing, cr_error *err);
+
+/* ---- instance sets ---- */
+
+/* The id of the set called name.  With create set, a missing set is created,
+ * recording source (may be NULL) as where it came from; without it a missing
+ * set is CR_EINVAL naming the sets there are.  name NULL picks the only set
+ * of the database (CR_EINVAL when there is none or more than one). */
+int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int create, const char *source,
+                      cr_error *err);
+
+/* The name of set set_id into out (cap bytes, cut to fit). */
+int cr_store_set_name(char *out, size_t cap, cr_store *store, int64_t set_id, cr_error *err);
+
+/* How many instances set set_id holds. */
+int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *err);
+
+/* ---- runs ---- */
+
+typedef enum cr_run_status {
+    CR_RUN_RUNNING,
+    CR_RUN_DONE,
+    CR_RUN_INTERRUPTED,
+    CR_RUN_FAILED,
+    CR_RUN_STATUS_COUNT
+} cr_run_status;
+
+/* "running", "done", "interrupted", "failed". */
+const char *cr_run_status_name(cr_run_status status);
+
+typedef struct cr_run {
+    int64_t id, set_id;
+    cr_solve_opts opts; /* variants, algo and moves policy of the run */
+    cr_run_status status;
+    char solver_version[64];
+} cr_run;
+
+/* Starts a run of set_id (status running) with opts, recording the
+ * program's version and an optional label; its id in *out_id. */
+int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_solve_opts *opts,
+                     const char *solver_version, const char *label, cr_error *err);
+
+typedef enum cr_run_pick {
+    CR_PICK_ANY,       /* any status */
+    CR_PICK_DONE,      /* status done */
+    CR_PICK_UNFINISHED /* running, interrupted or failed: what --resume takes */
+} cr_run_pick;
+
+/* Reads run id (0: the latest run) into *out.  CR_EINVAL naming the run when
+ * there is none or its status does not match pick. */
+int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets a run's status; finished_at is set for done, interrupted and failed,
+ * and cleared for running.  message (may be NULL) says why it failed. */
+int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
+                            cr_error *err);
+
+/* How many instances run run_id has solved (with or without an error). */
+int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error *err);
+
+/* ---- writing, inside cr_store_begin .. cr_store_commit ---- */
+
+/* Starts a write transaction (taking the write lock at once, waiting a few
+ * seconds for another writer before CR_EDB "locked"). */
+int cr_store_begin(cr_store *store, cr_error *err);
+
+/* Commits it; on failure (disk full, ...) the transaction is rolled back and
+ * the database keeps what earlier commits wrote. */
+int cr_store_commit(cr_store *store, cr_error *err);
+
+/* Rolls back the open transaction, if any. */
+void cr_store_rollback(cr_store *store);
+
+/* One instance to add to a set. */
+typedef struct cr_store_instance {
+    const char *ext_id;
+    size_t ext_id_len;
+    const char *coins_json; /* cr_coins_json's text */
+    size_t coins_json_len;
+    size_t n;
+    int64_t total;          /* the sum of the coins, */
+    int total_fits;         /* when it fits in int64 (else total is stored NULL) */
+    int64_t id;             /* out: the instance's id (the stored one unless CR_STORE_CLASH) */
+    int state;              /* out: one of the CR_STORE_ADDED... below */
+} cr_store_instance;
+
+enum {
+    CR_STORE_ADDED = 1, /* new to the set */
+    CR_STORE_SAME,      /* the set has this ext_id with the same coins: nothing stored */
+    CR_STORE_CLASH      /* the set has this ext_id with other coins: nothing stored */
+};
+
+/* Adds rows[0..count) to set set_id in order, filling each row's id and
+ * state.  A later row with the ext_id of an earlier one is SAME or CLASH. */
+int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
+                           cr_error *err);
+
+/* One result row: an instance's figures for one variant, or why it has none. */
+typedef struct cr_store_result {
+    int64_t instance_id;
+    cr_variant variant;
+    const char *error; /* NULL when solved; else the reason, and the figures are not stored */
+    int64_t value, first_score, second_score;
+    int winner;        /* 1, -1 or 0 */
+    const char *moves; /* NULL for none */
+    size_t moves_len;
+} cr_store_result;
+
+/* Adds rows[0..count) to run run_id; rows the run already has are left as
+ * they are.  How many were added goes to *out_added (may be NULL). */
+int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, const cr_store_result *rows,
+                         size_t count, cr_error *err);
+
+/* Records a rejected input row of set set_id (ext_id may be NULL; raw is cut
+ * to CR_RAW_MAX bytes, without splitting a UTF-8 character, and loses its line
+ * end).  The same row again (source, line, reason and raw text) records
+ * nothing. */
+int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *source, uint64_t line,
+                              const char *ext_id, size_t ext_id_len, const char *reason, const char *raw,
+                              size_t raw_len, cr_error *err);
+
+/* ---- reading, in pages: flat memory, no long read transaction ---- */
+
+typedef struct cr_instance {
+    int64_t id;
+    const char *ext_id;
+    const int64_t *coins;
+    size_t n;
+} cr_instance;
+
+typedef struct cr_store_instances cr_store_instances;
+
+/* Iterates over the instances of set set_id in id order (the order they were
+ * ingested) or, when run_id is not 0, over those that run run_id has not
+ * solved yet.  Instances committed before it reaches the end are seen, even
+ * when added after it started.  Free with cr_store_instances_free. */
+int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
+                           cr_error *err);
+
+/* The next instance in *out (valid until the next call): returns 1, or 0 at
+ * the end, or a negative code (also for coins that are not a JSON array of
+ * integers, naming the instance). */
+int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_error *err);
+
+void cr_store_instances_free(cr_store_instances *it);
+
+typedef struct cr_stored_result {
+    int64_t instance_id;
+    const char *ext_id;
+    size_t n;
+    cr_variant variant;
+    const char *error; /* NULL when solved; else the figures below are 0 */
+    int64_t value, first_score, second_score;
+    int winner;
+    const char *moves; /* NULL when the run has none */
+} cr_stored_result;
+
+typedef struct cr_store_results cr_store_results;
+
+/* Iterates over the results of run run_id ordered by instance id, then
+ * variant name: two runs of one set can be compared by merging.  Free with
+ * cr_store_results_free. */
+int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_error *err);
+
+/* The next result in *out (valid until the next call): 1, 0 at the end, or a
+ * negative code. */
+int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr_error *err);
+
+void cr_store_results_free(cr_store_results *it);
+
+#endif

@@ -1,0 +1,33 @@
+/* Temporary folders, files and database queries for tests. */
+#ifndef CR_TEST_FILES_H
+#define CR_TEST_FILES_H
+
+#include <stdint.h>
+
+/* A new empty folder under $TMPDIR (or /tmp); remove it with tmp_dir_free,
+ * which deletes everything in it. */
+char *tmp_dir_new(void);
+void tmp_dir_free(char *dir);
+
+/* dir/name in a static buffer (one of four, reused in turn). */
+const char *tmp_path(const char *dir, const char *name);
+
+/* Writes text to path; returns 0 or -1. */
+int write_file(const char *path, const char *text);
+
+/* Makes the file at path unwritable, even for root (chattr +i): 0, or -1
+ * when this system cannot (the test should skip).  make_writable undoes it. */
+int make_read_only(const char *path);
+void make_writable(const char *path);
+
+/* The path of a fixture: tests/fixtures/name. */
+const char *fixture(const char *name);
+
+/* The first column of the first row of sql on the database at path, as an
+ * integer (INT64_MIN when there is no row or the query fails). */
+int64_t db_int(const char *path, const char *sql);
+
+/* Runs sql (several statements allowed) on the database at path; 0 or -1. */
+int db_exec(const char *path, const char *sql);
+
+#endif

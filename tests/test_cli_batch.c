@@ -1,0 +1,312 @@
+/* End-to-end tests of run, ingest, solve and show: exit statuses, messages,
+ * and what lands in the database, checked against the core. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "support/core_check.h"
+#include "support/files.h"
+#include "support/run.h"
+
+typedef struct fixture_state {
+    char *dir;
+    char db[4096];
+} fixture_state;
+
+static int setup(void **state)
+{
+    fixture_state *f = calloc(1, sizeof *f);
+    f->dir = tmp_dir_new();
+    snprintf(f->db, sizeof f->db, "%s", tmp_path(f->dir, "t.db"));
+    *state = f;
+    return f->dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    fixture_state *f = *state;
+    tmp_dir_free(f->dir);
+    free(f);
+    return 0;
+}
+
+#define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
+
+/* s begins with prefix (shown in full when it does not). */
+static void assert_starts(const char *s, const char *prefix)
+{
+    char head[512];
+    snprintf(head, sizeof head, "%.*s", (int)strlen(prefix), s);
+    assert_string_equal(head, prefix);
+}
+
+static int64_t value_of(const char *db, const char *ext_id, const char *variant)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT value FROM result_view WHERE ext_id = '%s' AND variant = '%s'", ext_id, variant);
+    return db_int(db, sql);
+}
+
+static void test_cli_batch__run_on_the_sample_data_agrees_with_the_core(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data/", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "ingested 14, skipped 0, rejected 0, solved 14, failed 0, set 'sample-data', run 1 in ");
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 14 * 4);
+    /* the answers the sources print */
+    assert_int_equal(value_of(f->db, "pots-of-gold-1", "total"), 9);
+    assert_int_equal(value_of(f->db, "optimal-strategy-2", "total"), 22);
+    assert_int_equal(value_of(f->db, "stone-game-vii-1", "remaining"), 8);
+    assert_int_equal(value_of(f->db, "deque-1", "diff"), 10);
+    assert_int_equal(value_of(f->db, "deque-2", "diff"), -80);
+    assert_int_equal(value_of(f->db, "deque-4", "diff"), 4999999995);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run WHERE status = 'done' AND variants = "
+                                   "'total,diff,remaining,winner' AND algo = 'auto' AND moves_policy = 'fast'"),
+                     1);
+}
+
+static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", fixture("bad_rows.csv"), "--db", f->db, "--variant", "total,diff", "--moves", "none",
+            "--jobs", "1", "--label", "night 1");
+    assert_int_equal(r.status, 3);
+    assert_starts(r.out, "ingested 2, skipped 1, rejected 8, solved 2, failed 0, set 'bad_rows', run 1");
+    assert_non_null(strstr(r.err, "coinrow: tests/fixtures/bad_rows.csv line 3: value 2 ('x') is not an integer\n"));
+    assert_non_null(strstr(r.err, "line 11: id 'good-1' is already in set 'bad_rows' with other coins\n"));
+    assert_non_null(strstr(r.err, "coinrow: 8 rows rejected; every one is in the table ingest_error\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE moves IS NULL AND label = 'night 1'"), 4);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 4);
+
+    /* the same file again: nothing new is stored, the rejections still count */
+    COINROW(&r, NULL, "ingest", fixture("bad_rows.csv"), "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 3);
+    assert_string_equal(r.out, "");
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
+}
+
+static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "ingest", "tests/fixtures/contest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "mixed");
+    assert_int_equal(r.status, 3); /* two of the contest files are bad */
+    assert_starts(r.out, "ingested 5, skipped 0, rejected 2, set 'mixed' in ");
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--variant", "winner", "--algo", "naive", "--moves", "canonical");
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "solved 5, failed 0, set 'mixed', run 1 in ");
+    run_result_free(&r);
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 5);
+    COINROW(&r, NULL, "solve", "--resume", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "has no unfinished run\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "run 1 is done, not unfinished\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--limit", "2");
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "run 1 of set 'mixed' (done): algo naive, moves canonical, coinrow ");
+    assert_non_null(strstr(r.out, "\n01                        4  winner                       1"));
+    assert_non_null(strstr(r.out, "... more: sqlite3 "));
+    run_result_free(&r);
+}
+
+static void test_cli_batch__reads_stdin_and_tables_of_other_databases(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, "id,coins\ns1,3 1\n", "run", "-", "--db", f->db, "--variant", "diff");
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "ingested 1, skipped 0, rejected 0, solved 1, failed 0, set 'stdin', run 1");
+    run_result_free(&r);
+    assert_int_equal(value_of(f->db, "s1", "diff"), 2);
+
+    const char *other = tmp_path(f->dir, "other.db");
+    assert_int_equal(db_exec(other, "CREATE TABLE \"my rows\" (id, piles); INSERT INTO \"my rows\" VALUES ('t1', '[5,3]');"),
+                     0);
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "MY ROWS", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "ingested 1, skipped 0, rejected 0, set 'MY ROWS' in ");
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance_set s JOIN instance i ON i.set_id = s.id "
+                                   "WHERE s.name = 'MY ROWS' AND i.coins = '[5,3]' AND s.source LIKE '%:MY ROWS'"),
+                     1);
+    COINROW(&r, NULL, "solve", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "has 2 instance sets (stdin, MY ROWS): name one\n"));
+    run_result_free(&r);
+}
+
+static void test_cli_batch__usage_errors_exit_2(void **state)
+{
+    fixture_state *f = *state;
+    struct {
+        const char *args[6];
+        const char *message;
+    } cases[] = {
+        {{"run", "--db", f->db}, "no input: give files, folders or '-', or --from-db FILE --table NAME"},
+        {{"ingest", "--from-db", f->db}, "--from-db FILE and --table NAME go together"},
+        {{"ingest", "x.csv", "--from-db", f->db, "--table", "t"}, "give input files or --from-db, not both"},
+        {{"solve", "--resume", "--variant", "diff"}, "--resume goes on with the run's own set and options"},
+        {{"solve", "--resume", "x"}, "--resume takes one run id"},
+        {{"solve", "data.csv"}, "'data.csv': solve takes no inputs (ingest them first, or use run)"},
+        {{"run", "x.csv", "--jobs", "0"}, "--jobs takes a number from 1 to 256, not '0'"},
+        {{"run", "x.csv", "--format", "xml"}, "unknown format 'xml'"},
+        {{"run", "x.csv", "--variant", "best"}, "unknown variant 'best'"},
+        {{"show", "--limit", "-1"}, "--limit takes a positive number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[8] = {(char *)run_bin()};
+        for (int k = 0; k < 6 && cases[i].args[k]; k++)
+            argv[k + 1] = (char *)cases[i].args[k];
+        run_result r;
+        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, cases[i].message));
+        assert_non_null(strstr(r.err, "Try 'coinrow "));
+        run_result_free(&r);
+    }
+}
+
+static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "no-such.csv", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: cannot read no-such.csv: No such file or directory\n");
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1); /* nothing was created */
+    COINROW(&r, NULL, "solve", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "has no instance set yet; ingest one first\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "ingest", fixture("no_values_column.csv"), "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: tests/fixtures/no_values_column.csv line 1: no values column"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "run", fixture("no_id.csv"), "--db", fixture("no_id.csv"));
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: tests/fixtures/no_id.csv: the file is not a SQLite database while "
+                               "switching it to WAL mode\n");
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", tmp_path(f->dir, "none.db"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "none.db: the file cannot be opened (missing, or no permission for it or its "
+                                  "folder) while opening it\n"));
+    run_result_free(&r);
+}
+
+static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "ingest", fixture("no_id.csv"), "--db", f->db);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    COINROW(&r, NULL, "run", fixture("separators.csv"), "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the database is locked by another writer (another coinrow on it?)"));
+    run_result_free(&r);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+
+    if (make_read_only(f->db) == 0) {
+        COINROW(&r, NULL, "run", fixture("separators.csv"), "--db", f->db);
+        make_writable(f->db);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "t.db: the file is read-only; coinrow needs to write to it\n"));
+        run_result_free(&r);
+    }
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
+    assert_int_equal(db_exec(f->db, "PRAGMA integrity_check"), 0);
+}
+
+static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--progress");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "\rsolved ") ? strstr(r.err, "\rsolved ") : strstr(r.err, "\ringested "));
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+}
+
+static void test_cli_batch__every_command_has_help(void **state)
+{
+    (void)state;
+    const char *commands[] = {"run", "ingest", "solve", "show"};
+    for (size_t i = 0; i < 4; i++) {
+        run_result r;
+        COINROW(&r, NULL, commands[i], "--help");
+        assert_int_equal(r.status, 0);
+        char usage[64];
+        snprintf(usage, sizeof usage, "usage: coinrow %s", commands[i]);
+        assert_non_null(strstr(r.out, usage));
+        assert_non_null(strstr(r.out, "--db PATH"));
+        run_result_free(&r);
+        COINROW(&r, NULL, "help", commands[i]);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, usage));
+        run_result_free(&r);
+    }
+    run_result r;
+    COINROW(&r, NULL, "help");
+    assert_non_null(strstr(r.out, "  run "));
+    assert_non_null(strstr(r.out, "  solve "));
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--help");
+    assert_non_null(strstr(r.out, "--resume"));
+    assert_non_null(strstr(r.out, "Exit status: 0 done, 3 done but some rows were rejected"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_cli_batch__run_on_the_sample_data_agrees_with_the_core, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__ingest_then_solve_then_resume_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__reads_stdin_and_tables_of_other_databases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__usage_errors_exit_2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__fatal_errors_exit_1_naming_what_and_where, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__read_only_and_locked_databases_stay_intact, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_cli_batch__every_command_has_help, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

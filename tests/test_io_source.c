@@ -1,0 +1,352 @@
+/* The input readers: every format, every rejection reason, the fatal errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "io/coins_text.h"
+#include "io/source.h"
+#include "io/table.h"
+#include "support/files.h"
+
+/* Rows as text, one line each: "L3 id: [4,6,2,3]" or "L3 id: rejected: why". */
+typedef struct seen {
+    char text[8192];
+    size_t len;
+    uint64_t last_offset;
+    size_t raw_len; /* of the last row */
+} seen;
+
+static int collect(void *ctx, const cr_row *row)
+{
+    seen *s = ctx;
+    char json[1024] = "";
+    if (!row->reason)
+        cr_coins_json(json, row->coins, row->n < 40 ? row->n : 40);
+    s->len += (size_t)snprintf(s->text + s->len, sizeof s->text - s->len, "L%llu %s: %s%s\n",
+                               (unsigned long long)row->line, row->ext_id ? row->ext_id : "(none)",
+                               row->reason ? "rejected: " : "", row->reason ? row->reason : json);
+    s->last_offset = row->offset;
+    s->raw_len = row->raw_len;
+    return 0;
+}
+
+static int read_inputs(seen *s, cr_error *err, cr_format format, const char *id_col, const char *values_col,
+                       const char *input)
+{
+    cr_source_opts opts = {format, id_col, values_col, NULL};
+    const char *inputs[] = {input};
+    memset(s, 0, sizeof *s);
+    return cr_source_read(inputs, 1, &opts, collect, s, err);
+}
+
+#define READ_OK(format, id_col, values_col, input, expected)                                                   \
+    do {                                                                                                       \
+        seen s;                                                                                                \
+        cr_error err = {0};                                                                                    \
+        assert_int_equal(read_inputs(&s, &err, format, id_col, values_col, input), 0);                         \
+        assert_string_equal(s.text, expected);                                                                 \
+    } while (0)
+
+static void test_io_source__csv_takes_every_values_separator(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("separators.csv"),
+            "L2 spaces: [4,6,2,3]\n"
+            "L3 commas: [4,6,2,3]\n"
+            "L4 semicolons: [4,6,2,3]\n"
+            "L5 json: [4,6,2,3]\n"
+            "L6 negative: [-3,5,-1]\n");
+}
+
+static void test_io_source__csv_handles_bom_crlf_blank_lines_and_quotes(void **state)
+{
+    (void)state;
+    /* header names in any case; a quoted field over two lines keeps the
+     * line the row starts on; libcsv trims spaces around unquoted fields */
+    READ_OK(CR_FORMAT_CSV, NULL, NULL, fixture("windows.csv"),
+            "L3 p1: [5,3,7,10]\n"
+            "L6 p2: [8,15,3,7]\n"
+            "L8 p,3: [1,2,3]\n");
+}
+
+static void test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("bad_rows.csv"),
+            "L2 good-1: [4,6,2,3]\n"
+            "L3 not-int: rejected: value 2 ('x') is not an integer\n"
+            "L4 too-big: rejected: value 2 ('9223372036854775808') is out of the int64 range\n"
+            "L5 empty-values: rejected: no values\n"
+            "L6 (none): rejected: the id is empty\n"
+            "L7 wrong-n: rejected: n is 3 but there are 2 values\n"
+            "L8 fields: rejected: the row has 4 fields, the header 3 (values with commas must be quoted)\n"
+            "L9 quote: rejected: malformed quote at character 11\n"
+            "L10 good-2: [8,15,3,7]\n"
+            "L11 good-1: [9,9]\n"
+            "L12 good-1: [4,6,2,3]\n");
+}
+
+static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("unclosed.csv"),
+            "L2 ok: [1,2,3]\n"
+            "L3 open: rejected: a quote opened in this row is never closed (lines 3-4 were read as one row)\n");
+}
+
+static void test_io_source__csv_without_id_numbers_the_data_rows(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("no_id.csv"), "L2 1: [5,3,4,5]\nL3 2: [6,2,4,6]\n");
+}
+
+static void test_io_source__csv_takes_named_columns(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, "values", "id", fixture("separators.csv"),
+            "L2 4 6 2 3: rejected: value 1 ('spaces') is not an integer\n"
+            "L3 4,6,2,3: rejected: value 1 ('commas') is not an integer\n"
+            "L4 4;6;2;3: rejected: value 1 ('semicolons') is not an integer\n"
+            "L5 [4, 6, 2, 3]: rejected: value 1 ('json') is not an integer\n"
+            "L6 -3 5 -1: rejected: value 1 ('negative') is not an integer\n");
+}
+
+static void test_io_source__csv_without_values_column_is_fatal(void **state)
+{
+    (void)state;
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, fixture("no_values_column.csv")), CR_EINVAL);
+    assert_string_equal(err.msg, "tests/fixtures/no_values_column.csv line 1: no values column (values, coins, piles "
+                                 "or stones) (the header has: id, weights)");
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, "key", NULL, fixture("separators.csv")), CR_EINVAL);
+    assert_string_equal(err.msg, "tests/fixtures/separators.csv line 1: no id column 'key' (the header has: id, values)");
+    assert_string_equal(s.text, "");
+}
+
+static void test_io_source__empty_and_missing_files_are_fatal(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_non_null(dir);
+    assert_int_equal(write_file(tmp_path(dir, "empty.csv"), "\n\n"), 0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "empty.csv")), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "empty.csv: no header row (the file is empty)"));
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "missing.csv")), CR_EIO);
+    assert_non_null(strstr(err.msg, "cannot read"));
+    assert_non_null(strstr(err.msg, "missing.csv: No such file or directory"));
+    tmp_dir_free(dir);
+}
+
+static void test_io_source__missing_input_is_reported_before_any_row(void **state)
+{
+    (void)state;
+    const char *inputs[] = {fixture("no_id.csv"), "no/such/file.csv"};
+    cr_source_opts opts = {0};
+    seen s = {0};
+    cr_error err = {0};
+    assert_int_equal(cr_source_read(inputs, 2, &opts, collect, &s, &err), CR_EIO);
+    assert_string_equal(s.text, "");
+}
+
+static void test_io_source__tsv_by_extension_with_quoted_tab(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("rows.tsv"), "L2 t1: [6,4,2,5,3]\nL3 t2: [1,2]\n");
+}
+
+static void test_io_source__wide_takes_every_column_but_the_id(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, fixture("wide.csv"),
+            "L2 w-short: [1,2,3]\n"
+            "L3 w-gap: rejected: value 2 is empty\n"
+            "L4 w-full: [9,8,7,6,5]\n");
+}
+
+static void test_io_source__contest_folder_reads_in_files_in_name_order(void **state)
+{
+    (void)state;
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("contest"),
+            "L1 01: [10,80,90,30]\n"
+            "L1 02: [10,100,10]\n"
+            "L1 03: rejected: n is 5 but there are 3 values\n"
+            "L1 04: rejected: the first line must be n, the number of values, not 'x'\n");
+    READ_OK(CR_FORMAT_CONTEST, NULL, NULL, fixture("contest/01.in"), "L1 01: [10,80,90,30]\n");
+}
+
+static void test_io_source__contest_file_names_a_bad_value_and_an_empty_file(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_int_equal(write_file(tmp_path(dir, "bad.in"), "3\n1 2 z\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "empty.in"), ""), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir,
+            "L2 bad: rejected: value 3 ('z') is not an integer\n"
+            "L1 empty: rejected: the file is empty (expected n, then n integers)\n");
+    tmp_dir_free(dir);
+}
+
+static void test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_int_equal(write_file(tmp_path(dir, "b.csv"), "id,coins\nc1,1 2\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "a.in"), "1\n7\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, ".hidden.csv"), "id,coins\nh,1\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir, "L1 a: [7]\nL2 c1: [1,2]\n");
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_TSV, NULL, NULL, dir), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "has no .tsv files"));
+    tmp_dir_free(dir);
+}
+
+static void test_io_source__raw_text_and_offsets_follow_the_input(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    char text[1200];
+    int len = snprintf(text, sizeof text, "id,values\nlong,");
+    for (int i = 0; i < 300; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "1 ");
+    snprintf(text + len, sizeof text - (size_t)len, "x\n");
+    assert_int_equal(write_file(tmp_path(dir, "long.csv"), text), 0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "long.csv")), 0);
+    assert_string_equal(s.text, "L2 long: rejected: value 301 ('x') is not an integer\n");
+    assert_true(s.raw_len > CR_RAW_MAX);
+    assert_int_equal(s.last_offset, strlen(text));
+    tmp_dir_free(dir);
+}
+
+static void test_io_source__stdin_reads_csv(void **state)
+{
+    (void)state;
+    FILE *f = fmemopen((void *)"id,values\ns1,3 1\n", 17, "r");
+    cr_source_opts opts = {0};
+    seen s = {0};
+    cr_error err = {0};
+    assert_int_equal(cr_source__csv(f, "stdin", CR_FORMAT_CSV, &opts, collect, &s, &err), 0);
+    fclose(f);
+    assert_string_equal(s.text, "L2 s1: [3,1]\n");
+}
+
+static void test_io_source__default_set_names(void **state)
+{
+    (void)state;
+    char name[64];
+    cr_source_set_name(name, sizeof name, "data/big.csv");
+    assert_string_equal(name, "big");
+    cr_source_set_name(name, sizeof name, "sample-data/");
+    assert_string_equal(name, "sample-data");
+    cr_source_set_name(name, sizeof name, "-");
+    assert_string_equal(name, "stdin");
+    cr_source_set_name(name, sizeof name, ".hidden");
+    assert_string_equal(name, ".hidden");
+    cr_format format;
+    cr_error err;
+    assert_int_equal(cr_format_parse(&format, "wide", &err), 0);
+    assert_int_equal(format, CR_FORMAT_WIDE);
+    assert_int_equal(cr_format_parse(&format, "xml", &err), CR_EINVAL);
+}
+
+/* ---- tables of another database ---- */
+
+static char *make_table_db(char *dir)
+{
+    const char *db = tmp_path(dir, "other.db");
+    assert_int_equal(db_exec(db, "CREATE TABLE \"odd \"\"name\"\"; DROP TABLE keep; --\" (Id TEXT, \"my piles\" TEXT);"
+                                 "INSERT INTO \"odd \"\"name\"\"; DROP TABLE keep; --\" VALUES "
+                                 "('a', '4 6 2 3'), ('b', NULL), ('c', '[1, x]'), ('', '5');"
+                                 "CREATE TABLE keep (coins);"
+                                 "INSERT INTO keep VALUES ('1 2'), (7), ('3;4');"
+                                 "CREATE VIEW kept AS SELECT coins AS stones FROM keep;"),
+                     0);
+    return strdup(db);
+}
+
+static int read_table(seen *s, cr_error *err, const char *db, const char *table, const char *id_col,
+                      const char *values_col)
+{
+    cr_source_opts opts = {CR_FORMAT_AUTO, id_col, values_col, NULL};
+    memset(s, 0, sizeof *s);
+    return cr_table_read(db, table, &opts, collect, s, err);
+}
+
+static void test_io_table__quotes_names_and_reads_rows(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new(), *db = make_table_db(dir);
+    seen s;
+    cr_error err = {0};
+    /* names match in any case; the odd name is a name, not SQL */
+    assert_int_equal(read_table(&s, &err, db, "ODD \"NAME\"; drop table keep; --", NULL, "MY PILES"), 0);
+    assert_string_equal(s.text, "L1 a: [4,6,2,3]\n"
+                                "L2 b: rejected: the values are NULL\n"
+                                "L3 c: rejected: value 2 ('x') is not an integer\n"
+                                "L4 (none): rejected: the id is empty\n");
+    assert_int_equal(db_int(db, "SELECT count(*) FROM keep"), 3);
+    /* no id column: row numbers; integers are one-coin rows; views work */
+    assert_int_equal(read_table(&s, &err, db, "keep", NULL, NULL), 0);
+    assert_string_equal(s.text, "L1 1: [1,2]\nL2 2: [7]\nL3 3: [3,4]\n");
+    assert_int_equal(read_table(&s, &err, db, "kept", NULL, NULL), 0);
+    assert_string_equal(s.text, "L1 1: [1,2]\nL2 2: [7]\nL3 3: [3,4]\n");
+    free(db);
+    tmp_dir_free(dir);
+}
+
+static void test_io_table__unknown_names_list_what_there_is(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new(), *db = make_table_db(dir);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_table(&s, &err, db, "keep; DROP TABLE keep", NULL, NULL), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "has no table 'keep; DROP TABLE keep' (tables: keep, kept, odd \"name\"; DROP"));
+    assert_int_equal(read_table(&s, &err, db, "keep", "\"; DROP TABLE keep; --", NULL), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "table keep has no id column '\"; DROP TABLE keep; --' (columns: coins)"));
+    assert_int_equal(read_table(&s, &err, db, "keep", NULL, "x\") FROM keep; DROP TABLE keep; --"), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "no values column"));
+    assert_int_equal(db_int(db, "SELECT count(*) FROM keep"), 3);
+    assert_int_equal(read_table(&s, &err, tmp_path(dir, "none.db"), "keep", NULL, NULL), CR_EIO);
+    assert_string_equal(s.text, "");
+    free(db);
+    tmp_dir_free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_io_source__csv_takes_every_values_separator),
+        cmocka_unit_test(test_io_source__csv_handles_bom_crlf_blank_lines_and_quotes),
+        cmocka_unit_test(test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest),
+        cmocka_unit_test(test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines),
+        cmocka_unit_test(test_io_source__csv_without_id_numbers_the_data_rows),
+        cmocka_unit_test(test_io_source__csv_takes_named_columns),
+        cmocka_unit_test(test_io_source__csv_without_values_column_is_fatal),
+        cmocka_unit_test(test_io_source__empty_and_missing_files_are_fatal),
+        cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
+        cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
+        cmocka_unit_test(test_io_source__wide_takes_every_column_but_the_id),
+        cmocka_unit_test(test_io_source__contest_folder_reads_in_files_in_name_order),
+        cmocka_unit_test(test_io_source__contest_file_names_a_bad_value_and_an_empty_file),
+        cmocka_unit_test(test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal),
+        cmocka_unit_test(test_io_source__raw_text_and_offsets_follow_the_input),
+        cmocka_unit_test(test_io_source__stdin_reads_csv),
+        cmocka_unit_test(test_io_source__default_set_names),
+        cmocka_unit_test(test_io_table__quotes_names_and_reads_rows),
+        cmocka_unit_test(test_io_table__unknown_names_list_what_there_is),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
