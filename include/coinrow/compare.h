@@ -14,10 +14,11 @@ typedef enum cr_category {
     CR_EQUIVALENT, /* the same figures, lines that differ but are both legal and optimal */
     CR_REGRESSION, /* figures differ, a line is illegal or not optimal, or one side failed */
     CR_MISSING,    /* one side has no result (decided by the caller, named here) */
+    CR_CHANGED,    /* the instance's coins differ between the sides: not compared (caller) */
     CR_CATEGORY_COUNT
 } cr_category;
 
-/* "same", "equivalent", "regression", "missing"; NULL when out of range. */
+/* "same", "equivalent", "regression", "missing", "changed"; NULL when out of range. */
 const char *cr_category_name(cr_category c);
 
 /* One side's stored result. */

@@ -286,7 +286,8 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     if (run_id) {
         cr_error status_err = {0};
         cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-        if (cr_store_run_set_status(store, run_id, final, final == CR_RUN_FAILED ? err.msg : NULL, &status_err) &&
+        if ((cr_store_run_add_seconds(store, run_id, seconds_since(&j.start), &status_err) ||
+             cr_store_run_set_status(store, run_id, final, final == CR_RUN_FAILED ? err.msg : NULL, &status_err)) &&
             rc == 0)
             rc = status_err.code, err = status_err;
     }

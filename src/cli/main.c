@@ -78,6 +78,18 @@ static const cli_command commands[] = {
      "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
      "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
      "on standard output and one message line on standard error, 1 judge error."},
+    {"compare", cmd_compare, "compare two runs: regressions, missing results, speed",
+     "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
+     "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",
+     "Results are matched by set name, external id and variant (the variants both runs\n"
+     "have), streaming both sides.  Each pair is same; equivalent (equal figures, lines\n"
+     "that differ but are both legal and optimal, checked with the verifier: not a\n"
+     "regression unless --strict-moves); regression (figures differ, a line is illegal\n"
+     "or not optimal, or only one side failed); missing on one side; or changed (the\n"
+     "instance's coins differ: not compared).  Without run ids --against takes the\n"
+     "latest done run of each database.\n"
+     "Exit status: 0 no regression and nothing missing or changed, 1 otherwise or an\n"
+     "error, 2 usage."},
     {"stress", cmd_stress, "cross-check algorithms on random rows; shrink the first disagreement",
      "stress [--algos linear,dp,naive] [--variant LIST|all] [--moves fast|canonical]\n"
      "              --count K --n MIN..MAX --values MIN..MAX --seed S",

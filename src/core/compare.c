@@ -6,7 +6,8 @@
 #include "coinrow/moves.h"
 #include "internal.h"
 
-static const char *const category_names[CR_CATEGORY_COUNT] = {"same", "equivalent", "regression", "missing"};
+static const char *const category_names[CR_CATEGORY_COUNT] = {"same", "equivalent", "regression", "missing",
+                                                                         "changed"};
 
 const char *cr_category_name(cr_category c)
 {

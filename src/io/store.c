@@ -391,7 +391,8 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
     /* the last column says whether the run matches pick */
     char sql[256];
     snprintf(sql, sizeof sql,
-             "SELECT id, set_id, variants, algo, moves_policy, status, solver_version, %s FROM run "
+             "SELECT id, set_id, variants, algo, moves_policy, status, solver_version, %s, coalesce(tag, ''), "
+             "coalesce(seconds, 0) FROM run "
              "WHERE %s ORDER BY id DESC LIMIT 1",
              pick_where[pick], id ? "id = ?" : pick_where[pick]);
     sqlite3_stmt *st = NULL;
@@ -411,6 +412,8 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
             if (strcmp(status, run_status_names[k]) == 0)
                 out->status = (cr_run_status)k;
         snprintf(out->solver_version, sizeof out->solver_version, "%s", (const char *)sqlite3_column_text(st, 6));
+        snprintf(out->tag, sizeof out->tag, "%s", (const char *)sqlite3_column_text(st, 8));
+        out->seconds = sqlite3_column_double(st, 9);
         if (cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
             cr_algo_parse(&out->opts.algo, (const char *)sqlite3_column_text(st, 3), &bad) ||
             cr_moves_parse(&out->opts.moves, (const char *)sqlite3_column_text(st, 4), &bad))
@@ -441,6 +444,33 @@ int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status statu
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, cr_run_status_name(status), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
+    rc = step_done(store, st, "updating the run", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(&st, store, "UPDATE run SET seconds = coalesce(seconds, 0) + ?2 WHERE id = ?1",
+                     "updating the run", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_double(st, 2, seconds);
+    rc = step_done(store, st, "updating the run", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prepare(&st, store, "UPDATE run SET tag = ?2 WHERE id = ?1", "updating the run", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_text(st, 2, tag, -1, SQLITE_STATIC);
     rc = step_done(store, st, "updating the run", err);
     sqlite3_finalize(st);
     return rc;
@@ -770,7 +800,9 @@ void cr_store_instances_free(cr_store_instances *it)
 
 struct cr_store_results {
     pager pager;
-    int64_t run_id, last_id;
+    int64_t run_id, set_id;
+    char *last_ext_id; /* the key of the last row read: ext_id, variant */
+    size_t last_cap;
     cr_variant last_variant;
     cr_stored_result row;
 };
@@ -779,9 +811,11 @@ static void bind_results(void *ctx, sqlite3_stmt *st)
 {
     cr_store_results *it = ctx;
     sqlite3_bind_int64(st, 1, it->run_id);
-    sqlite3_bind_int64(st, 2, it->last_id);
-    sqlite3_bind_text(st, 3, it->last_id ? cr_variant_name(it->last_variant) : "", -1, SQLITE_STATIC);
+    /* a copy: last_ext_id changes with every row of the page */
+    sqlite3_bind_text(st, 2, it->last_ext_id ? it->last_ext_id : "", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, it->last_ext_id ? cr_variant_name(it->last_variant) : "", -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, PAGE);
+    sqlite3_bind_int64(st, 5, it->set_id);
 }
 
 int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_error *err)
@@ -791,11 +825,16 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
     if (!it)
         return cr_error_set(err, CR_ENOMEM, "no memory to read results");
     it->run_id = run_id;
-    int rc = pager_open(&it->pager, store,
+    /* the set's (set_id, ext_id) index gives the order; each instance's
+     * results follow the result table's key */
+    int rc = query_int(&it->set_id, store, "SELECT set_id FROM run WHERE id = ?", run_id, 0, "reading the run", err);
+    if (rc == 0)
+        rc = pager_open(&it->pager, store,
                         "SELECT r.instance_id, i.ext_id, i.n, r.variant, r.value, r.first_score, r.second_score, "
-                        "r.winner, r.moves, r.error FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
-                        "WHERE r.run_id = ?1 AND (r.instance_id, r.variant) > (?2, ?3) "
-                        "ORDER BY r.instance_id, r.variant LIMIT ?4",
+                        "r.winner, r.moves, r.error, i.coins FROM instance AS i "
+                        "JOIN result AS r ON r.run_id = ?1 AND r.instance_id = i.id "
+                        "WHERE i.set_id = ?5 AND i.ext_id >= ?2 AND (i.ext_id > ?2 OR r.variant > ?3) "
+                        "ORDER BY i.ext_id, r.variant LIMIT ?4",
                         "reading results", err);
     if (rc) {
         cr_store_results_free(it);
@@ -814,8 +853,18 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
     cr_stored_result *r = &it->row;
     cr_error ignored;
     memset(r, 0, sizeof *r);
-    r->instance_id = it->last_id = sqlite3_column_int64(st, 0);
+    r->instance_id = sqlite3_column_int64(st, 0);
     r->ext_id = (const char *)sqlite3_column_text(st, 1);
+    size_t len = (size_t)sqlite3_column_bytes(st, 1);
+    if (len + 1 > it->last_cap) {
+        char *bigger = realloc(it->last_ext_id, len + 1);
+        if (!bigger)
+            return cr_error_set(err, CR_ENOMEM, "no memory to read results");
+        it->last_ext_id = bigger;
+        it->last_cap = len + 1;
+    }
+    memcpy(it->last_ext_id, r->ext_id, len + 1);
+    r->coins = (const char *)sqlite3_column_text(st, 10);
     r->n = (size_t)sqlite3_column_int64(st, 2);
     cr_variant_parse(&r->variant, (const char *)sqlite3_column_text(st, 3), &ignored);
     it->last_variant = r->variant;
@@ -837,5 +886,6 @@ void cr_store_results_free(cr_store_results *it)
     if (!it)
         return;
     sqlite3_finalize(it->pager.st);
+    free(it->last_ext_id);
     free(it);
 }

@@ -83,6 +83,8 @@ typedef struct cr_run {
     cr_solve_opts opts; /* variants, algo and moves policy of the run */
     cr_run_status status;
     char solver_version[64];
+    char tag[128];      /* the sharded job it belongs to; "" for none */
+    double seconds;     /* time spent solving; 0 when unknown */
 } cr_run;
 
 /* Starts a run of set_id (status running) with opts, recording the
@@ -104,6 +106,12 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
  * and cleared for running.  message (may be NULL) says why it failed. */
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err);
+
+/* Adds seconds to the time run run_id spent solving. */
+int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err);
+
+/* Records the sharded job run run_id belongs to. */
+int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err);
 
 /* How many instances run run_id has solved (with or without an error). */
 int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error *err);
@@ -197,6 +205,7 @@ void cr_store_instances_free(cr_store_instances *it);
 typedef struct cr_stored_result {
     int64_t instance_id;
     const char *ext_id;
+    const char *coins; /* the instance's coins as stored: a JSON array */
     size_t n;
     cr_variant variant;
     const char *error; /* NULL when solved; else the figures below are 0 */
@@ -207,9 +216,10 @@ typedef struct cr_stored_result {
 
 typedef struct cr_store_results cr_store_results;
 
-/* Iterates over the results of run run_id ordered by instance id, then
- * variant name: two runs of one set can be compared by merging.  Free with
- * cr_store_results_free. */
+/* Iterates over the results of run run_id ordered by the instances'
+ * external ids, then variant names (both in SQLite's BINARY order, i.e.
+ * strcmp's), so that two runs of a set, even in two databases, can be
+ * compared by merging.  Free with cr_store_results_free. */
 int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_error *err);
 
 /* The next result in *out (valid until the next call): 1, 0 at the end, or a

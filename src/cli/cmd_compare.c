@@ -1,0 +1,278 @@
+/* coinrow compare: two runs of one set, in one database or two, instance by
+ * instance and variant by variant; regressions listed, speed side by side. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "coinrow/compare.h"
+#include "io/run_compare.h"
+#include "io/store.h"
+
+/* One side of the comparison: where its run is and how fast it was. */
+typedef struct side {
+    const char *db;
+    cr_store *store;
+    cr_run run;
+    char set[256];
+    uint64_t solved;
+} side;
+
+typedef struct listing {
+    int json;
+    long long limit, listed;
+} listing;
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* ,"value_a":V (null without a result), with the error when it failed */
+static void json_value(const char *name, const cr_stored_result *r)
+{
+    if (r && !r->error) {
+        printf(",\"value_%s\":%" PRId64, name, r->value);
+        return;
+    }
+    printf(",\"value_%s\":null", name);
+    if (r) {
+        printf(",\"error_%s\":", name);
+        json_string(r->error);
+    }
+}
+
+static const char *wrong_side(int wrong) { return wrong == 1 ? "a" : wrong == 2 ? "b" : wrong == 3 ? "both" : ""; }
+
+/* Prints one finding, up to the limit: a line, or a JSON object. */
+static void list_finding(void *ctx, const cr_run_finding *f)
+{
+    listing *l = ctx;
+    if (l->listed++ >= l->limit)
+        return;
+    if (!l->json) {
+        printf("  %s (n %zu) %s: %s: %s\n", f->ext_id, f->n, cr_variant_name(f->variant),
+               cr_category_name(f->diff.category), f->diff.why);
+        return;
+    }
+    printf("%s\n    {\"ext_id\":", l->listed > 1 ? "," : "");
+    json_string(f->ext_id);
+    printf(",\"n\":%zu,\"variant\":\"%s\",\"category\":\"%s\"", f->n, cr_variant_name(f->variant),
+           cr_category_name(f->diff.category));
+    json_value("a", f->a);
+    json_value("b", f->b);
+    printf(",\"why\":");
+    json_string(f->diff.why);
+    if (f->a && f->b && f->a->moves && f->b->moves && f->diff.parted_at < f->n)
+        printf(",\"lines_part_at\":%zu", f->diff.parted_at);
+    if (f->diff.wrong)
+        printf(",\"wrong_line\":\"%s\",\"wrong_turn\":%zu", wrong_side(f->diff.wrong), f->diff.wrong_turn);
+    printf("}");
+}
+
+static double per_second(const side *s) { return s->run.seconds > 0 ? (double)s->solved / s->run.seconds : 0; }
+
+static void print_run(const char *name, const side *s, int json)
+{
+    if (json) {
+        printf("  \"%s\": {\"db\":", name);
+        json_string(s->db);
+        printf(",\"run\":%" PRId64 ",\"set\":", s->run.id);
+        json_string(s->set);
+        printf(",\"status\":\"%s\",\"algo\":\"%s\",\"moves_policy\":\"%s\",\"solver_version\":",
+               cr_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo), cr_moves_name(s->run.opts.moves));
+        json_string(s->run.solver_version);
+        printf(",\"instances\":%" PRIu64 ",\"seconds\":%.6f,\"per_second\":%.1f},\n", s->solved, s->run.seconds,
+               per_second(s));
+        return;
+    }
+    printf("%s: run %" PRId64 " of set '%s' in %s (%s; %s, moves %s; coinrow %s): %" PRIu64
+           " instances in %.3f s, %.0f/s\n",
+           name, s->run.id, s->set, s->db, cr_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo),
+           cr_moves_name(s->run.opts.moves), s->run.solver_version, s->solved, s->run.seconds, per_second(s));
+}
+
+static void print_counts(const cr_run_comparison *c, int json)
+{
+    uint64_t all[CR_CATEGORY_COUNT] = {0};
+    if (!json)
+        printf("\n%-10s %12s %12s %12s %12s %12s\n", "variant", "same", "equivalent", "regression", "missing",
+               "changed");
+    else
+        printf("  \"counts\": {");
+    int first = 1;
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        if (!(c->variants & CR_VARIANT_BIT(v)))
+            continue;
+        if (json)
+            printf("%s\"%s\":{", first ? "" : ",", cr_variant_name((cr_variant)v));
+        else
+            printf("%-10s", cr_variant_name((cr_variant)v));
+        for (int k = 0; k < CR_CATEGORY_COUNT; k++) {
+            all[k] += c->counts[v][k];
+            if (json)
+                printf("%s\"%s\":%" PRIu64, k ? "," : "", cr_category_name((cr_category)k), c->counts[v][k]);
+            else
+                printf(" %12" PRIu64, c->counts[v][k]);
+        }
+        printf(json ? "}" : "\n");
+        first = 0;
+    }
+    if (json) {
+        printf(",\"all\":{");
+        for (int k = 0; k < CR_CATEGORY_COUNT; k++)
+            printf("%s\"%s\":%" PRIu64, k ? "," : "", cr_category_name((cr_category)k), all[k]);
+        printf("}},\n");
+    } else {
+        printf("%-10s", "all");
+        for (int k = 0; k < CR_CATEGORY_COUNT; k++)
+            printf(" %12" PRIu64, all[k]);
+        printf("\n");
+    }
+}
+
+static uint64_t total(const cr_run_comparison *c, cr_category k)
+{
+    uint64_t sum = 0;
+    for (int v = 0; v < CR_VARIANT_COUNT; v++)
+        sum += c->counts[v][k];
+    return sum;
+}
+
+static int passed(const cr_run_comparison *c)
+{
+    return total(c, CR_REGRESSION) + total(c, CR_MISSING) + total(c, CR_CHANGED) == 0;
+}
+
+/* Records the comparison in a's database (compare --record). */
+static int record(const side *a, const side *b, int strict_moves, const cr_run_comparison *c, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3 *db = cr_store_db(a->store);
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO comparison (run_a, db_b, run_b, strict_moves, same, equivalent, regression, "
+                           "missing, changed, passed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return cr_store_fail(a->store, "recording the comparison", err);
+    sqlite3_bind_int64(st, 1, a->run.id);
+    sqlite3_bind_text(st, 2, a->store == b->store ? NULL : b->db, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, b->run.id);
+    sqlite3_bind_int(st, 4, strict_moves);
+    for (int k = 0; k < CR_CATEGORY_COUNT; k++)
+        sqlite3_bind_int64(st, 5 + k, (int64_t)total(c, (cr_category)k));
+    sqlite3_bind_int(st, 10, passed(c));
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : cr_store_fail(a->store, "recording the comparison", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int parse_run_id(int64_t *out, const char *text)
+{
+    char *end;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    if (!text || *end || v < 1)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Opens s->db (or uses `shared`, the other side's store) and finds run id,
+ * or the latest done run when id is 0. */
+static int open_side(side *s, cr_store *shared, int64_t id, int write, cr_error *err)
+{
+    int rc = 0;
+    s->store = shared;
+    if (!shared)
+        rc = cr_store_new(&s->store, s->db, write ? CR_STORE_WRITE : CR_STORE_READ, err);
+    if (rc == 0)
+        rc = cr_store_run_find(&s->run, s->store, id, id ? CR_PICK_ANY : CR_PICK_DONE, err);
+    if (rc == 0)
+        rc = cr_store_set_name(s->set, sizeof s->set, s->store, s->run.set_id, err);
+    return rc ? rc : cr_store_run_solved(&s->solved, s->store, s->run.id, err);
+}
+
+int cmd_compare(const cli_command *self, int argc, char **argv)
+{
+    const char *db = "coinrow.db", *against = NULL, *run_a = NULL, *run_b = NULL, *limit = "20";
+    int strict_moves = 0, json = 0, record_it = 0;
+    const cli_option opts[] = {
+        {"db", "PATH", "the database of run a (default coinrow.db)", &db, NULL},
+        {"against", "PATH", "the database of run b (default: the same)", &against, NULL},
+        {"run-a", "ID", "with --against: run a (default the latest done run)", &run_a, NULL},
+        {"run-b", "ID", "with --against: run b (default the latest done run)", &run_b, NULL},
+        {"strict-moves", NULL, "lines that differ are regressions even when both are optimal", NULL, &strict_moves},
+        {"limit", "N", "list at most N regressions, missing or changed pairs (default 20)", &limit, NULL},
+        {"json", NULL, "one JSON document for machines", NULL, &json},
+        {"record", NULL, "record the comparison in the table comparison of --db", NULL, &record_it},
+        {0},
+    };
+    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    if (status >= 0)
+        return status;
+    listing l = {json, 0, 0};
+    int64_t id_a = 0, id_b = 0;
+    char *end;
+    l.limit = strtoll(limit, &end, 10);
+    if (*end || l.limit < 0)
+        return cli_usage_error(self, "--limit takes a number, not '%s'", limit);
+    if (against) {
+        if (npos)
+            return cli_usage_error(self, "with --against, name runs with --run-a and --run-b");
+        if ((run_a && parse_run_id(&id_a, run_a)) || (run_b && parse_run_id(&id_b, run_b)))
+            return cli_usage_error(self, "run ids are positive numbers");
+    } else if (npos != 2 || run_a || run_b || parse_run_id(&id_a, argv[0]) || parse_run_id(&id_b, argv[1])) {
+        return cli_usage_error(self, "give two run ids of --db, or --against ANOTHER.db");
+    }
+
+    cr_error err = {0};
+    side a = {.db = db}, b = {.db = against ? against : db};
+    cr_run_comparison c;
+    int rc = open_side(&a, NULL, id_a, record_it, &err);
+    if (rc == 0)
+        rc = open_side(&b, against ? NULL : a.store, id_b, 0, &err);
+    if (rc == 0) {
+        if (json) {
+            printf("{\n");
+            print_run("a", &a, 1);
+            print_run("b", &b, 1);
+            printf("  \"strict_moves\": %s,\n  \"findings\": [", strict_moves ? "true" : "false");
+        } else {
+            print_run("a", &a, 0);
+            print_run("b", &b, 0);
+        }
+        rc = cr_run_compare(&c, a.store, &a.run, b.store, &b.run, strict_moves, list_finding, &l, &err);
+    }
+    if (rc == 0) {
+        double ratio = per_second(&a) > 0 ? per_second(&b) / per_second(&a) : 0;
+        if (json) {
+            printf("%s],\n", l.listed ? "\n  " : "");
+            print_counts(&c, 1);
+            printf("  \"speed_ratio\": %.3f,\n  \"passed\": %s\n}\n", ratio, passed(&c) ? "true" : "false");
+        } else {
+            if (l.listed > l.limit)
+                printf("  ... %lld more (--limit)\n", l.listed - l.limit);
+            print_counts(&c, 0);
+            printf("\nspeed: b runs at %.2fx the instances per second of a\n", ratio);
+            printf("%s\n", passed(&c) ? "no regression, nothing missing" : "FAILED: see above");
+        }
+        if (record_it)
+            rc = record(&a, &b, strict_moves, &c, &err);
+    }
+    if (b.store != a.store)
+        cr_store_free(b.store);
+    cr_store_free(a.store);
+    if (rc)
+        return cli_report(&err);
+    return passed(&c) ? CR_EXIT_OK : CR_EXIT_FATAL;
+}

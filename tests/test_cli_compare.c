@@ -1,0 +1,186 @@
+/* `coinrow compare` end to end: runs of other algorithms and policies agree;
+ * results altered by SQL are found, each in its category. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/run.h"
+
+typedef struct fixture_state {
+    char *dir;
+    char a[4096], b[4096], csv[4096];
+} fixture_state;
+
+#define COINROW(r, ...) assert_int_equal(run_coinrow(r, NULL, __VA_ARGS__, (char *)NULL), 0)
+
+/* A set of 200 small rows plus [3, 5, 4, 0, 4, 0], on which the line LRRLLL
+ * makes two mistakes that cancel out; runs 1 (linear, fast lines) and 2 (dp,
+ * canonical lines) of it in database a. */
+static int setup(void **state)
+{
+    fixture_state *f = calloc(1, sizeof *f);
+    f->dir = tmp_dir_new();
+    snprintf(f->a, sizeof f->a, "%s", tmp_path(f->dir, "a.db"));
+    snprintf(f->b, sizeof f->b, "%s", tmp_path(f->dir, "b.db"));
+    snprintf(f->csv, sizeof f->csv, "%s", tmp_path(f->dir, "rows.csv"));
+    FILE *csv = fopen(f->csv, "w");
+    fprintf(csv, "id,values\ncancel,3 5 4 0 4 0\n");
+    unsigned x = 7;
+    for (int i = 0; i < 200; i++) {
+        fprintf(csv, "r%03d,", i);
+        for (int k = 0, n = 1 + i % 12; k < n; k++)
+            fprintf(csv, "%s%u", k ? " " : "", (x = x * 1103515245u + 12345u) >> 16 & 3u);
+        fprintf(csv, "\n");
+    }
+    fclose(csv);
+    run_result r;
+    COINROW(&r, "run", f->csv, "--db", f->a, "--set", "rows", "--algo", "linear", "--moves", "fast", "--quiet");
+    int ok = r.status == 0;
+    run_result_free(&r);
+    COINROW(&r, "solve", "--db", f->a, "--algo", "dp", "--moves", "canonical", "--quiet");
+    ok &= r.status == 0;
+    run_result_free(&r);
+    *state = f;
+    return ok ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    fixture_state *f = *state;
+    tmp_dir_free(f->dir);
+    free(f);
+    return 0;
+}
+
+/* The line of compare's table for a variant. */
+static const char *counts_row(const char *variant, int same, int equivalent, int regression, int missing, int changed)
+{
+    static char row[128];
+    snprintf(row, sizeof row, "%-10s %12d %12d %12d %12d %12d\n", variant, same, equivalent, regression, missing,
+             changed);
+    return row;
+}
+
+static void copy_a_to_b(fixture_state *f)
+{
+    char sql[8300];
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", f->b);
+    remove(f->b);
+    assert_int_equal(db_exec(f->a, sql), 0);
+}
+
+static void test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "1", "2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no regression, nothing missing"));
+    /* fast and canonical lines part on some rows, and both are optimal there */
+    assert_null(strstr(r.out, counts_row("all", 804, 0, 0, 0, 0)));
+    assert_non_null(strstr(r.out, "speed: b runs at"));
+    run_result_free(&r);
+    COINROW(&r, "compare", "--db", f->a, "1", "2", "--strict-moves");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "lines part at turn"));
+    run_result_free(&r);
+}
+
+static void test_compare_cli__across_two_files_latest_done_runs(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--run-a", "2", "--run-b", "2", "--json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"run\":2"));
+    assert_non_null(strstr(r.out, "\"all\":{\"same\":804,\"equivalent\":0,\"regression\":0,\"missing\":0,\"changed\":0}"));
+    assert_non_null(strstr(r.out, "\"passed\": true"));
+    run_result_free(&r);
+}
+
+static void test_compare_cli__an_altered_value_is_a_regression(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "UPDATE result SET value = value + 1 WHERE run_id = 2 AND variant = 'diff' AND "
+                                   "instance_id = (SELECT id FROM instance WHERE ext_id = 'r017')"),
+                     0);
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "--against", f->b);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r017 (n 6) diff: regression: value "));
+    assert_non_null(strstr(r.out, counts_row("diff", 200, 0, 1, 0, 0)));
+    run_result_free(&r);
+}
+
+static void test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    /* the canonical line scores 11 for the first player; so does LRRLLL */
+    assert_int_equal(db_int(f->a, "SELECT first_score FROM result_view WHERE run_id = 2 AND ext_id = 'cancel' AND "
+                                  "variant = 'total'"),
+                     11);
+    assert_int_equal(db_exec(f->b, "UPDATE result SET moves = 'LRRLLL' WHERE run_id = 2 AND variant = 'total' AND "
+                                   "instance_id = (SELECT id FROM instance WHERE ext_id = 'cancel')"),
+                     0);
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--json");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "{\"ext_id\":\"cancel\",\"n\":6,\"variant\":\"total\",\"category\":\"regression\","
+                                  "\"value_a\":11,\"value_b\":11,\"why\":\"b's line: turn "));
+    assert_non_null(strstr(r.out, "\"wrong_line\":\"b\""));
+    run_result_free(&r);
+}
+
+static void test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "DELETE FROM result WHERE run_id = 2 AND variant = 'winner' AND instance_id = "
+                                   "(SELECT id FROM instance WHERE ext_id = 'r100');"
+                                   "UPDATE instance SET coins = '[9,9,9,9,9]' WHERE ext_id = 'r004'"),
+                     0);
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--record");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r100 (n 5) winner: missing: b has no result"));
+    assert_non_null(strstr(r.out, "  r004 (n 5) total: changed: the instance's coins differ: not compared"));
+    assert_non_null(strstr(r.out, counts_row("winner", 199, 0, 0, 1, 1)));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->a, "SELECT missing * 10 + changed FROM comparison WHERE passed = 0"), 14);
+}
+
+static void test_compare_cli__usage(void **state)
+{
+    fixture_state *f = *state;
+    run_result r;
+    COINROW(&r, "compare", "--db", f->a, "1");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, "compare", "--db", f->a, "1", "9");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "has no run 9"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent),
+        cmocka_unit_test(test_compare_cli__across_two_files_latest_done_runs),
+        cmocka_unit_test(test_compare_cli__an_altered_value_is_a_regression),
+        cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
+        cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
+        cmocka_unit_test(test_compare_cli__usage),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
