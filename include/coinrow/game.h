@@ -65,4 +65,9 @@ int cr_moves_parse(cr_moves *out, const char *name, cr_error *err);
  * CR_VARIANT_BIT()s. Duplicates are allowed; an empty list is not. */
 int cr_variants_parse(unsigned *out, const char *list, cr_error *err);
 
+/* Writes the variants of mask as a comma list in enum order ("total,diff")
+ * into out (CR_VARIANTS_TEXT_MAX bytes). */
+#define CR_VARIANTS_TEXT_MAX 32
+void cr_variants_format(char out[CR_VARIANTS_TEXT_MAX], unsigned mask);
+
 #endif

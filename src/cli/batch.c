@@ -12,6 +12,7 @@
 
 #include "coinrow.h"
 #include "io/pipeline.h"
+#include "io/shard.h"
 #include "io/source.h"
 #include "io/store.h"
 #include "io/table.h"
@@ -118,13 +119,36 @@ static int parse_count(long long *out, const char *text, long long max)
     return 0;
 }
 
-/* Checks the command line; the options it takes are in `solve`, `format`
- * and `jobs`.  Returns -1 to go on, or the exit status. */
-static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *src, int *jobs, const cli_command *cmd,
-                      const batch_args *a, int steps, int npos, char **pos)
+/* --shard K/N with --out and a tag into *shard (its options are set later). */
+static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const batch_args *a)
+{
+    unsigned k, n;
+    char end;
+    if (sscanf(a->shard, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n)
+        return cli_usage_error(cmd, "--shard takes K/N with 0 <= K < N, not '%s'", a->shard);
+    if (!a->out)
+        return cli_usage_error(cmd, "--shard K/N writes to its own database: give --out SHARD.db");
+    const char *tag = a->run_tag ? a->run_tag : getenv("SLURM_ARRAY_JOB_ID");
+    if (!tag || !*tag)
+        return cli_usage_error(cmd, "--shard needs --run-tag TAG, the same for every shard of the job");
+    if (a->resume)
+        return cli_usage_error(cmd, "a shard resumes by itself: run the same command again, without --resume");
+    *shard = (cr_shard_spec){a->db, a->set, k, n, tag, {0}, cli_version(), a->label};
+    return -1;
+}
+
+/* Checks the command line; the options it takes are in `solve`, `format`,
+ * `jobs` and (with --shard) `shard`.  Returns -1 to go on, or the exit status. */
+static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *src, int *jobs, cr_shard_spec *shard,
+                      const cli_command *cmd, const batch_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
     *out_run = 0;
+    int status;
+    if (a->shard && (status = check_shard(shard, cmd, a)) >= 0)
+        return status;
+    if (!a->shard && (a->out || a->run_tag))
+        return cli_usage_error(cmd, "--out and --run-tag go with --shard K/N");
     if (steps & BATCH_INGEST) {
         if (a->from_db && npos)
             return cli_usage_error(cmd, "give input files or --from-db, not both");
@@ -157,6 +181,7 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
     if (a->jobs && parse_count(&n, a->jobs, 256))
         return cli_usage_error(cmd, "--jobs takes a number from 1 to 256, not '%s'", a->jobs);
     *jobs = (int)n;
+    shard->opts = *solve;
     return -1;
 }
 
@@ -212,12 +237,16 @@ static void summary(const job *j, const batch_args *a, const cr_pipeline_stats *
     printf("set '%s'", set_name);
     if (run_id)
         printf(", run %lld", (long long)run_id);
-    printf(" in %s, %.2f s\n", a->db, seconds_since(&j->start));
+    printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, seconds_since(&j->start));
 }
 
 /* After a clean stop: how to carry on. */
 static void resume_hint(const batch_args *a, const char *set_name, int64_t run_id, int input_done)
 {
+    if (a->shard) {
+        cli_fail("interrupted; run the same command again to finish shard %s into %s", a->shard, a->out);
+        return;
+    }
     if (!input_done)
         cli_fail("interrupted before the end of the input: ingesting the same input into set '%s' again "
                  "adds the rest (stored rows are skipped)%s",
@@ -238,8 +267,9 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     int64_t run_id = 0, set_id = 0, resume_id;
     cr_solve_opts solve = {0};
     cr_source_opts src = {.stop = &stop_requested};
-    int jobs = 1;
-    if ((status = check_args(&resume_id, &solve, &src, &jobs, cmd, a, steps, npos, argv)) >= 0)
+    cr_shard_spec shard;
+    int jobs = 1, shard_done = 0;
+    if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, argv)) >= 0)
         return status;
     j.show_progress = !a->quiet && (a->progress || isatty(STDERR_FILENO));
     if ((steps & BATCH_INGEST) && !a->from_db)
@@ -254,16 +284,24 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     /* a missing input is reported before the database is touched */
     int rc = (steps & BATCH_INGEST) && !a->from_db ? cr_source_check((const char *const *)argv, (size_t)npos, &err) : 0;
     if (rc == 0)
-        rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
-    if (rc == 0 && !a->resume)
-        rc = find_set(&set_id, store, a, steps, npos, argv, &err);
-    if (rc == 0 && (steps & BATCH_SOLVE))
-        rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
+        rc = cr_store_new(&store, a->shard ? a->out : a->db, CR_STORE_WRITE, &err);
+    if (rc == 0 && a->shard) {
+        rc = cr_shard_prepare(&set_id, &run_id, &shard_done, store, &shard, &err);
+        if (rc == 0 && !shard_done)
+            rc = cr_store_run_set_status(store, run_id, CR_RUN_RUNNING, NULL, &err);
+    } else {
+        if (rc == 0 && !a->resume)
+            rc = find_set(&set_id, store, a, steps, npos, argv, &err);
+        if (rc == 0 && (steps & BATCH_SOLVE))
+            rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
+    }
     if (rc == 0)
         rc = cr_store_set_name(set_name, sizeof set_name, store, set_id, &err);
-    if (rc) {
+    if (rc || shard_done) {
+        if (rc == 0 && !a->quiet)
+            printf("shard %s of job '%s' is done already in %s\n", a->shard, shard.tag, a->out);
         cr_store_free(store);
-        return cli_report(&err);
+        return rc ? cli_report(&err) : CR_EXIT_OK;
     }
 
     cr_pipeline_opts po = {set_id, run_id, solve, jobs, &stop_requested, on_progress, on_rejected, &j};

@@ -9,6 +9,7 @@ typedef struct batch_args {
     const char *db, *set, *label;
     const char *format, *id_col, *values_col, *from_db, *table; /* ingesting */
     const char *variant, *moves, *algo, *jobs;                  /* solving */
+    const char *shard, *out, *run_tag;                          /* solving a shard */
     int resume, quiet, progress;
 } batch_args;
 

@@ -43,9 +43,14 @@ static const cli_command commands[] = {
     {"solve", cmd_solve, "solve every instance of a set in a new run, or resume a run",
      "solve [--db PATH] [--set NAME] [--variant LIST|all] [--moves fast|canonical|none]\n"
      "            [--algo auto|linear|dp|naive] [--jobs N] [--label TEXT] [--quiet | --progress]\n"
-     "       coinrow solve --resume [RUN_ID] [--db PATH]",
+     "       coinrow solve --resume [RUN_ID] [--db PATH]\n"
+     "       coinrow solve --shard K/N --out SHARD.db --run-tag TAG [--db INPUT.db] [--set NAME] [OPTIONS]",
      "--resume finishes the named run, or the latest one that is not done, with its own\n"
-     "options: instances it has solved are not solved or written again.\n" BATCH_EXIT_HELP},
+     "options: instances it has solved are not solved or written again.\n"
+     "--shard K/N solves the instances of shard K (0-based) of N of the set, read from\n"
+     "--db (never written), into SHARD.db: instance (set S, id E) is in shard\n"
+     "FNV-1a-64(S, a zero byte, E) mod N.  Run again after a kill, it goes on where it\n"
+     "stopped.  'coinrow merge' puts a job's shards (same TAG) back together.\n" BATCH_EXIT_HELP},
     {"show", cmd_show, "print the first results of a run",
      "show [--db PATH] [--run ID] [--limit N]",
      "Rows of result_view in instance order; for anything more, query the database\n"
@@ -78,6 +83,15 @@ static const cli_command commands[] = {
      "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
      "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
      "on standard output and one message line on standard error, 1 judge error."},
+    {"merge", cmd_merge, "merge the shard databases of one job into one run",
+     "merge [--db INTO.db] SHARD.db...",
+     "The shards (from 'coinrow solve --shard K/N --run-tag TAG') must be one job's:\n"
+     "the same tag, set and options, every shard 0..N-1 once and done.  Together they\n"
+     "must cover the set exactly once; a set INTO.db holds already must be the data\n"
+     "they were made from.  All or nothing: one transaction, and nothing is written\n"
+     "when a shard is missing, given twice or a stranger.  A job merged before is not\n"
+     "merged again.\n"
+     "Exit status: 0 merged (or merged before), 1 refused or an error, 2 usage."},
     {"compare", cmd_compare, "compare two runs: regressions, missing results, speed",
      "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
      "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",

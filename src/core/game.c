@@ -91,3 +91,18 @@ int cr_variants_parse(unsigned *out, const char *list, cr_error *err)
     *out = mask;
     return 0;
 }
+
+void cr_variants_format(char out[CR_VARIANTS_TEXT_MAX], unsigned mask)
+{
+    size_t len = 0;
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        if (!(mask & CR_VARIANT_BIT(v)))
+            continue;
+        if (len)
+            out[len++] = ',';
+        size_t k = strlen(variant_names[v]);
+        memcpy(out + len, variant_names[v], k);
+        len += k;
+    }
+    out[len] = '\0';
+}

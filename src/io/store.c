@@ -348,12 +348,8 @@ int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *
 int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_solve_opts *opts,
                      const char *solver_version, const char *label, cr_error *err)
 {
-    char variants[64] = "";
-    size_t len = 0;
-    for (int v = 0; v < CR_VARIANT_COUNT; v++)
-        if (opts->variants & CR_VARIANT_BIT(v))
-            len += (size_t)snprintf(variants + len, sizeof variants - len, "%s%s", len ? "," : "",
-                                    cr_variant_name((cr_variant)v));
+    char variants[CR_VARIANTS_TEXT_MAX];
+    cr_variants_format(variants, opts->variants);
     sqlite3_stmt *st = NULL;
     int rc = prepare(&st, store,
                      "INSERT INTO run (set_id, variants, algo, moves_policy, solver_version, label, status) "

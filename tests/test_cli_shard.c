@@ -1,0 +1,248 @@
+/* Shards and merge end to end: the partition, shards merged back into a run
+ * equal to a single-process one, a shard killed and started again, and the
+ * merges that must be refused without touching the target. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "io/shard.h"
+#include "support/core_check.h"
+#include "support/files.h"
+#include "support/run.h"
+
+static char *dir;
+static char input[4096]; /* the set 'jobset', solved once in run 1 */
+
+#define COINROW(r, ...) assert_int_equal(run_coinrow(r, NULL, __VA_ARGS__, (char *)NULL), 0)
+
+/* dir/name, in one of 8 buffers used in turn */
+static const char *path(const char *name)
+{
+    static char buf[8][4096];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, 4096, "%s", tmp_path(dir, name));
+    return p;
+}
+
+/* Runs coinrow and returns its exit status, its stderr kept for err. */
+static int coinrow(char *err, size_t cap, ...)
+{
+    char *argv[32] = {(char *)run_bin()};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, cap);
+    for (char *a; argc < 31 && (a = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = a;
+    va_end(ap);
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    if (err)
+        snprintf(err, cap, "%s", r.err);
+    int status = r.status;
+    run_result_free(&r);
+    return status;
+}
+
+static int solve_shard(int k, const char *tag, const char *out)
+{
+    char shard[16];
+    snprintf(shard, sizeof shard, "%d/4", k);
+    return coinrow(NULL, 0, "solve", "--db", input, "--shard", shard, "--out", out, "--run-tag", tag, "--moves",
+                   "canonical", "--quiet", (char *)NULL);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = tmp_dir_new();
+    snprintf(input, sizeof input, "%s", tmp_path(dir, "input.db"));
+    const char *csv = path("jobset.csv");
+    int ok = coinrow(NULL, 0, "generate", "--set", "jobset", "--count", "12000", "--n", "20..90", "--values",
+                     "-1000..1000", "--seed", "11", "--out", csv, (char *)NULL) == 0 &&
+             coinrow(NULL, 0, "run", csv, "--db", input, "--set", "jobset", "--moves", "canonical", "--quiet",
+                     (char *)NULL) == 0;
+    for (int k = 0; k < 4 && ok; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        ok = solve_shard(k, "job1", path(name)) == 0;
+    }
+    return ok ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmp_dir_free(dir);
+    return 0;
+}
+
+/* The file's bytes, to see that a refused merge wrote nothing. */
+static uint64_t file_sum(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    uint64_t h = 1469598103934665603u;
+    for (int c; f && (c = getc(f)) != EOF;)
+        h = (h ^ (unsigned)c) * 1099511628211u;
+    if (f)
+        fclose(f);
+    return h;
+}
+
+static void test_shard__partition_is_stable_and_even(void **state)
+{
+    (void)state;
+    /* pinned: the partition is part of the documented contract */
+    assert_int_equal(cr_shard_of("jobset", "00001", 5, 4), cr_shard_of("jobset", "00001", 5, 4));
+    assert_int_equal(cr_shard_of("s", "a", 1, 1000003), 576589);
+    assert_int_equal(cr_shard_of("s", "b", 1, 1000003), 587531);
+    unsigned count[4] = {0};
+    char id[16];
+    for (int i = 0; i < 40000; i++)
+        count[cr_shard_of("jobset", id, (size_t)snprintf(id, sizeof id, "%05d", i), 4)]++;
+    for (int k = 0; k < 4; k++)
+        assert_true(count[k] > 9500 && count[k] < 10500);
+    assert_int_equal(db_int(path("job1-0.db"), "SELECT count(*) FROM instance") +
+                         db_int(path("job1-1.db"), "SELECT count(*) FROM instance") +
+                         db_int(path("job1-2.db"), "SELECT count(*) FROM instance") +
+                         db_int(path("job1-3.db"), "SELECT count(*) FROM instance"),
+                     12000);
+}
+
+static void test_shard__merged_run_equals_the_single_process_run(void **state)
+{
+    (void)state;
+    char err[1024], into[4096];
+    snprintf(into, sizeof into, "%s", path("merged.db"));
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM result_view WHERE run_id = 1"), 48000);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM run WHERE tag = 'job1' AND status = 'done'"), 1);
+    /* into the input database too, beside the single-process run */
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", input, path("job1-3.db"), path("job1-2.db"),
+                             path("job1-1.db"), path("job1-0.db"), (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", input, "1", "2", (char *)NULL), 0);
+    /* again: nothing changes */
+    uint64_t before = file_sum(input);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", input, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), path("job1-0.db"), (char *)NULL),
+                     0);
+    assert_int_equal(file_sum(input), before);
+    assert_int_equal(db_int(input, "SELECT count(*) FROM run"), 2);
+}
+
+static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **state)
+{
+    (void)state;
+    char err[1024], into[4096];
+    snprintf(into, sizeof into, "%s", path("refused.db"));
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "shard 2/4 of job 'job1' is missing"));
+    assert_int_equal(solve_shard(2, "job2", path("job2-2.db")), 0);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("job1-1.db"),
+                             path("job2-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "job2-2.db is shard 2/4 of job 'job2'"));
+    assert_non_null(strstr(err, "a stranger"));
+    assert_null(fopen(into, "r")); /* never created */
+
+    /* a target whose set is other data than the shards' */
+    char other[4096], sql[8300];
+    snprintf(other, sizeof other, "%s", path("other.db"));
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", other);
+    assert_int_equal(db_exec(input, sql), 0);
+    assert_int_equal(db_exec(other, "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                                    "DELETE FROM run WHERE tag = 'job1';"
+                                    "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE ext_id = '00042'"),
+                     0);
+    uint64_t before = file_sum(other);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", other, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "is not the data the shards of job 'job1' were made from"));
+    assert_int_equal(file_sum(other), before);
+}
+
+static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
+{
+    (void)state;
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "1/4", "--out", path("job1-1.db"),
+                             "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "1/4", "--out", path("job1-1.db"),
+                             "--run-tag", "job1", "--moves", "fast", (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "was started with other options"));
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "2/4", "--out", path("job1-1.db"),
+                             "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "holds shard 1/4 of job 'job1' (set 'jobset'), not shard 2/4"));
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "4/4", "--out", path("x.db"),
+                             "--run-tag", "job1", (char *)NULL),
+                     2);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "1/4", "--out", path("x.db"),
+                             (char *)NULL),
+                     2);
+}
+
+/* SIGKILL in the middle of a shard, as Slurm does to a task it requeues: a
+ * shard of large rows, so that it runs past its first commit (after 1 s). */
+static void test_shard__a_killed_shard_started_again_completes(void **state)
+{
+    (void)state;
+    const char *slow = path("slow.db"), *csv = path("slow.csv"), *out = path("killed.db");
+    assert_int_equal(coinrow(NULL, 0, "generate", "--set", "slow", "--count", "1800", "--n", "1000..1200", "--values",
+                             "0..99", "--seed", "5", "--out", csv, (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(NULL, 0, "ingest", csv, "--db", slow, "--quiet", (char *)NULL), 0);
+    char *argv[] = {(char *)run_bin(), "solve", "--db", (char *)slow, "--shard", "0/1", "--out", (char *)out,
+                    "--run-tag", "job3", "--moves", "canonical", "--jobs", "1", "--quiet", NULL};
+    pid_t pid = run_start(argv, NULL);
+    assert_true(pid > 0);
+    struct timespec pause = {0, 2000000};
+    for (int tries = 0; tries < 15000; tries++) {
+        int64_t done = db_int(out, "SELECT count(*) FROM result");
+        if (done > 0 && done != INT64_MIN)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running */
+    kill(pid, SIGKILL);
+    assert_int_equal(run_wait(pid), 128 + SIGKILL);
+    int64_t partial = db_int(out, "SELECT count(*) FROM result");
+    assert_true(partial > 0 && partial < 4 * 1800);
+
+    assert_int_equal(coinrow(NULL, 0, "solve", "--db", slow, "--shard", "0/1", "--out", out, "--run-tag", "job3",
+                             "--moves", "canonical", "--quiet", (char *)NULL),
+                     0);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM result"), 4 * 1800);
+    assert_int_equal(check_run_against_core(out, 1, NULL), 4 * 1800);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shard__partition_is_stable_and_even),
+        cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
+        cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
+        cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
+        cmocka_unit_test(test_shard__a_killed_shard_started_again_completes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
