@@ -5,13 +5,18 @@
 
 #include "cli/cli.h"
 
+static void vfail(const char *fmt, va_list ap)
+{
+    fputs("coinrow: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void cli_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("coinrow: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vfail(fmt, ap);
     va_end(ap);
 }
 
@@ -19,9 +24,7 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("coinrow: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vfail(fmt, ap);
     va_end(ap);
     fprintf(stderr, "usage: coinrow %s\nTry 'coinrow %s --help' for more.\n", cmd->usage, cmd->name);
     return CR_EXIT_USAGE;
