@@ -67,7 +67,7 @@ static int setup(void **state)
     dir = tmp_dir_new();
     snprintf(input, sizeof input, "%s", tmp_path(dir, "input.db"));
     const char *csv = path("jobset.csv");
-    int ok = coinrow(NULL, 0, "generate", "--set", "jobset", "--count", "12000", "--n", "20..90", "--values",
+    int ok = coinrow(NULL, 0, "generate", "--set", "jobset", "--count", "6000", "--n", "10..60", "--values",
                      "-1000..1000", "--seed", "11", "--out", csv, (char *)NULL) == 0 &&
              coinrow(NULL, 0, "run", csv, "--db", input, "--set", "jobset", "--moves", "canonical", "--quiet",
                      (char *)NULL) == 0;
@@ -115,7 +115,7 @@ static void test_shard__partition_is_stable_and_even(void **state)
                          db_int(path("job1-1.db"), "SELECT count(*) FROM instance") +
                          db_int(path("job1-2.db"), "SELECT count(*) FROM instance") +
                          db_int(path("job1-3.db"), "SELECT count(*) FROM instance"),
-                     12000);
+                     6000);
 }
 
 static void test_shard__merged_run_equals_the_single_process_run(void **state)
@@ -127,7 +127,7 @@ static void test_shard__merged_run_equals_the_single_process_run(void **state)
                              path("job1-2.db"), path("job1-3.db"), (char *)NULL),
                      0);
     assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
-    assert_int_equal(db_int(into, "SELECT count(*) FROM result_view WHERE run_id = 1"), 48000);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM result_view WHERE run_id = 1"), 24000);
     assert_int_equal(db_int(into, "SELECT count(*) FROM run WHERE tag = 'job1' AND status = 'done'"), 1);
     /* into the input database too, beside the single-process run */
     assert_int_equal(coinrow(err, sizeof err, "merge", "--db", input, path("job1-3.db"), path("job1-2.db"),
@@ -167,7 +167,7 @@ static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **s
     assert_int_equal(db_exec(input, sql), 0);
     assert_int_equal(db_exec(other, "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
                                     "DELETE FROM run WHERE tag = 'job1';"
-                                    "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE ext_id = '00042'"),
+                                    "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE ext_id = '0042'"),
                      0);
     uint64_t before = file_sum(other);
     assert_int_equal(coinrow(err, sizeof err, "merge", "--db", other, path("job1-0.db"), path("job1-1.db"),
@@ -201,17 +201,18 @@ static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
 }
 
 /* SIGKILL in the middle of a shard, as Slurm does to a task it requeues: a
- * shard of large rows, so that it runs past its first commit (after 1 s). */
+ * shard of many rows, so that it runs well past its first commit (after
+ * 10,000 results). */
 static void test_shard__a_killed_shard_started_again_completes(void **state)
 {
     (void)state;
     const char *slow = path("slow.db"), *csv = path("slow.csv"), *out = path("killed.db");
-    assert_int_equal(coinrow(NULL, 0, "generate", "--set", "slow", "--count", "1800", "--n", "1000..1200", "--values",
-                             "0..99", "--seed", "5", "--out", csv, (char *)NULL),
+    assert_int_equal(coinrow(NULL, 0, "generate", "--set", "slow", "--count", "60000", "--n", "8", "--values",
+                             "0..999999", "--seed", "5", "--out", csv, (char *)NULL),
                      0);
     assert_int_equal(coinrow(NULL, 0, "ingest", csv, "--db", slow, "--quiet", (char *)NULL), 0);
     char *argv[] = {(char *)run_bin(), "solve", "--db", (char *)slow, "--shard", "0/1", "--out", (char *)out,
-                    "--run-tag", "job3", "--moves", "canonical", "--jobs", "1", "--quiet", NULL};
+                    "--run-tag", "job3", "--jobs", "1", "--quiet", NULL};
     pid_t pid = run_start(argv, NULL);
     assert_true(pid > 0);
     struct timespec pause = {0, 2000000};
@@ -225,13 +226,13 @@ static void test_shard__a_killed_shard_started_again_completes(void **state)
     kill(pid, SIGKILL);
     assert_int_equal(run_wait(pid), 128 + SIGKILL);
     int64_t partial = db_int(out, "SELECT count(*) FROM result");
-    assert_true(partial > 0 && partial < 4 * 1800);
+    assert_true(partial > 0 && partial < 4 * 60000);
 
     assert_int_equal(coinrow(NULL, 0, "solve", "--db", slow, "--shard", "0/1", "--out", out, "--run-tag", "job3",
-                             "--moves", "canonical", "--quiet", (char *)NULL),
+                             "--quiet", (char *)NULL),
                      0);
-    assert_int_equal(db_int(out, "SELECT count(*) FROM result"), 4 * 1800);
-    assert_int_equal(check_run_against_core(out, 1, NULL), 4 * 1800);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM result"), 4 * 60000);
+    assert_int_equal(check_run_against_core(out, 1, NULL), 4 * 60000);
     assert_int_equal(db_int(out, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
 }
 
