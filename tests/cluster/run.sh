@@ -19,8 +19,6 @@
 # whatever happens (CLUSTER_KEEP=1 keeps the folder).
 #
 #   COINROW=build/coinrow      the binary under test
-#   CLUSTER_SELFTEST=1         use tests/cluster/fake-coinrow.sh instead: the
-#                              mechanics alone, before coinrow has the commands
 #   CLUSTER_COUNT, CLUSTER_N, CLUSTER_VALUES, CLUSTER_SOLVE_OPTS
 #                              the generated set and the solve options; a shard
 #                              must last a few seconds to be killed mid-way
@@ -235,8 +233,8 @@ SET=cluster
 SHARDS=4
 
 cr_generate() {
-    "$COINROW" generate --db "$1" --set "$SET" --count "$CLUSTER_COUNT" --n "$CLUSTER_N" \
-        --values "$CLUSTER_VALUES" --seed 6
+    "$COINROW" generate --out "$T/gen.csv" --set "$SET" --count "$CLUSTER_COUNT" --n "$CLUSTER_N" \
+        --values "$CLUSTER_VALUES" --seed 6 && "$COINROW" ingest "$T/gen.csv" --db "$1" --set "$SET" --quiet
 }
 
 # cr_single DB: the reference run, one process
@@ -282,8 +280,7 @@ cr_merge_refused() {
     fi
 }
 
-# cr_pids SHARD_DB: the processes solving into SHARD_DB (several for the
-# stand-in, a shell script)
+# cr_pids SHARD_DB: the processes solving into SHARD_DB
 cr_pids() { pgrep -f -- "--out $1 " || true; }
 
 # ------------------------------------------------------------ the scenarios
@@ -443,21 +440,10 @@ parallel_scenario() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ "${CLUSTER_SELFTEST:-0}" = 1 ]; then
-    COINROW=$ROOT/tests/cluster/fake-coinrow.sh
-    : "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=5..20}" "${CLUSTER_VALUES:=1..1000}"
-    : "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
-    export FAKE_DELAY=${FAKE_DELAY:-0.25}
-    say "self-test: the stand-in tests/cluster/fake-coinrow.sh plays coinrow"
-else
-    COINROW=${COINROW:-build/coinrow}
-    case $COINROW in /*) ;; */*) COINROW=$ROOT/$COINROW ;; esac
-    : "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=20000..30000}" "${CLUSTER_VALUES:=1..1000000000}"
-    : "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
-    "$COINROW" merge --help >/dev/null 2>&1 ||
-        die "coinrow has no 'merge' command yet (${COINROW#"$ROOT"/} merge --help failed);" \
-            "CLUSTER_SELFTEST=1 runs the mechanics with a stand-in"
-fi
+COINROW=${COINROW:-build/coinrow}
+case $COINROW in /*) ;; */*) COINROW=$ROOT/$COINROW ;; esac
+: "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=20000..30000}" "${CLUSTER_VALUES:=1..1000000000}"
+: "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
 : "${CLUSTER_KILL_AFTER:=1}" "${CLUSTER_WAIT:=180}"
 
 T0=$(now)
