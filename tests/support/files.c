@@ -80,16 +80,24 @@ const char *fixture(const char *name)
     return path;
 }
 
-int64_t db_int(const char *path, const char *sql)
+char *db_text(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int64_t v = INT64_MIN;
+    char *v = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
         sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
+        v = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
     sqlite3_finalize(st);
     sqlite3_close(db);
+    return v;
+}
+
+int64_t db_int(const char *path, const char *sql)
+{
+    char *text = db_text(path, sql);
+    int64_t v = text ? strtoll(text, NULL, 10) : INT64_MIN;
+    free(text);
     return v;
 }
 

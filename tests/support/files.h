@@ -27,6 +27,11 @@ const char *fixture(const char *name);
  * integer (INT64_MIN when there is no row or the query fails). */
 int64_t db_int(const char *path, const char *sql);
 
+/* The first column of the first row of sql on the database at path, as
+ * text the caller frees ("" when NULL; NULL when there is no row or the
+ * query fails). */
+char *db_text(const char *path, const char *sql);
+
 /* Runs sql (several statements allowed) on the database at path; 0 or -1. */
 int db_exec(const char *path, const char *sql);
 
