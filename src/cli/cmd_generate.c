@@ -103,11 +103,9 @@ int cmd_generate(const cli_command *self, int argc, char **argv)
         BATCH_OPT_PROGRESS(&a),
         {0},
     };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int status = cli_parse_options(self, opts, argc, argv);
     if (status >= 0)
         return status;
-    if (npos > 0)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[0]);
     if (!a.set || !count || !n || !values || !seed)
         return cli_usage_error(self, "--set, --count, --n, --values and --seed are required");
     if (db && out)

@@ -26,12 +26,10 @@ int cmd_show(const cli_command *self, int argc, char **argv)
         {"limit", "N", "rows to print (default 20)", &limit_arg, NULL},
         {0},
     };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int status = cli_parse_options(self, opts, argc, argv);
     if (status >= 0)
         return status;
     long long run_id = 0, limit;
-    if (npos)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[0]);
     if (run_arg && parse_positive(&run_id, run_arg))
         return cli_usage_error(self, "--run takes a run id, not '%s'", run_arg);
     if (parse_positive(&limit, limit_arg))
