@@ -78,15 +78,14 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
     sqlite3_finalize(st);
     if (rc || step == SQLITE_ROW)
         return rc;
-    if (sqlite3_prepare_v2(db, "INSERT INTO instance_set (name, source, generator) VALUES (?, ?, ?)", -1, &st,
-                           NULL))
+    /* a new set: the store makes it, with the command as its source */
+    if ((rc = cr_store_set_find(out_id, store, name, 1, command, err)) != 0)
+        return rc;
+    if (sqlite3_prepare_v2(db, "UPDATE instance_set SET generator = ? WHERE id = ?", -1, &st, NULL))
         return cr_store_fail(store, "creating a set", err);
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, command, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, json, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_DONE)
-        *out_id = sqlite3_last_insert_rowid(db);
-    else
+    sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, *out_id);
+    if (sqlite3_step(st) != SQLITE_DONE)
         rc = cr_store_fail(store, "creating a set", err);
     sqlite3_finalize(st);
     return rc;
