@@ -17,31 +17,17 @@
 #include "support/files.h"
 #include "support/run.h"
 
-typedef struct fixture_state {
-    char *dir;
-    char db[4096];
-} fixture_state;
-
-static int setup(void **state)
-{
-    fixture_state *f = calloc(1, sizeof *f);
-    f->dir = tmp_dir_new();
-    snprintf(f->db, sizeof f->db, "%s", tmp_path(f->dir, "t.db"));
-    *state = f;
-    return f->dir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    fixture_state *f = *state;
-    tmp_dir_free(f->dir);
-    free(f);
-    return 0;
-}
-
-#define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
 #define GENERATE(db, seed)                                                                                       \
     "generate", "--db", db, "--set", "demo", "--count", "12", "--n", "4..9", "--values", "-5..20", "--seed", seed
+
+/* Stores set demo of GENERATE(db, seed). */
+static void generate_quietly(const char *db, const char *seed)
+{
+    run_result r;
+    COINROW(&r, NULL, GENERATE(db, seed), "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
 
 /* Every instance of the database at db as "id=[coins]", in id order. */
 static char *instances(const char *db)
@@ -70,7 +56,7 @@ static char *csv_as_instances(const char *csv)
 
 static void test_generate__the_database_holds_the_csv_s_instances_and_a_seed_makes_them(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     const char *same = tmp_path(f->dir, "same.db"), *other = tmp_path(f->dir, "other.db");
     run_result r;
     COINROW(&r, NULL, GENERATE(f->db, "7"), "--quiet");
@@ -99,7 +85,7 @@ static void test_generate__the_database_holds_the_csv_s_instances_and_a_seed_mak
 
 static void test_generate__the_arguments_are_stored_with_the_set_and_shown(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, GENERATE(f->db, "7"), "--profile", "antigreedy", "--odd-sum");
     assert_int_equal(r.status, 0);
@@ -120,10 +106,9 @@ static void test_generate__the_arguments_are_stored_with_the_set_and_shown(void 
 
 static void test_generate__the_same_command_again_changes_nothing_and_completes_a_cut_set(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
-    COINROW(&r, NULL, GENERATE(f->db, "7"), "--quiet");
-    run_result_free(&r);
+    generate_quietly(f->db, "7");
     char *before = instances(f->db);
     COINROW(&r, NULL, GENERATE(f->db, "7"));
     assert_int_equal(r.status, 0);
@@ -147,10 +132,9 @@ static void test_generate__the_same_command_again_changes_nothing_and_completes_
 
 static void test_generate__a_name_taken_by_other_arguments_or_an_ingest_is_refused(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
-    COINROW(&r, NULL, GENERATE(f->db, "7"), "--quiet");
-    run_result_free(&r);
+    generate_quietly(f->db, "7");
     char *before = instances(f->db);
     COINROW(&r, NULL, GENERATE(f->db, "8"), "--quiet");
     assert_int_equal(r.status, 1);
@@ -180,7 +164,7 @@ static void test_generate__a_name_taken_by_other_arguments_or_an_ingest_is_refus
 
 static void test_generate__an_interrupted_set_is_completed_by_the_same_command(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     const char *whole = tmp_path(f->dir, "whole.db");
     char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--count", "400000", "--n", "2",
                     "--values", "1..99", "--seed", "5", NULL};
@@ -225,10 +209,9 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
 
 static void test_generate__a_generated_set_is_an_ordinary_set(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
-    COINROW(&r, NULL, GENERATE(f->db, "7"), "--quiet");
-    run_result_free(&r);
+    generate_quietly(f->db, "7");
     COINROW(&r, NULL, "solve", "--db", f->db, "--set", "demo", "--moves", "canonical", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
@@ -237,18 +220,14 @@ static void test_generate__a_generated_set_is_an_ordinary_set(void **state)
 
 int main(void)
 {
+#define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_generate__the_database_holds_the_csv_s_instances_and_a_seed_makes_them,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_generate__the_arguments_are_stored_with_the_set_and_shown, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_generate__the_same_command_again_changes_nothing_and_completes_a_cut_set,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_generate__a_name_taken_by_other_arguments_or_an_ingest_is_refused, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_generate__an_interrupted_set_is_completed_by_the_same_command, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_generate__a_generated_set_is_an_ordinary_set, setup, teardown),
+        TEST(test_generate__the_database_holds_the_csv_s_instances_and_a_seed_makes_them),
+        TEST(test_generate__the_arguments_are_stored_with_the_set_and_shown),
+        TEST(test_generate__the_same_command_again_changes_nothing_and_completes_a_cut_set),
+        TEST(test_generate__a_name_taken_by_other_arguments_or_an_ingest_is_refused),
+        TEST(test_generate__an_interrupted_set_is_completed_by_the_same_command),
+        TEST(test_generate__a_generated_set_is_an_ordinary_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
