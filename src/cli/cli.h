@@ -79,6 +79,7 @@ int cmd_solve(const cli_command *self, int argc, char **argv);
 int cmd_run(const cli_command *self, int argc, char **argv);
 int cmd_show(const cli_command *self, int argc, char **argv);
 int cmd_generate(const cli_command *self, int argc, char **argv);
+int cmd_export(const cli_command *self, int argc, char **argv);
 int cmd_validate(const cli_command *self, int argc, char **argv);
 int cmd_check(const cli_command *self, int argc, char **argv);
 int cmd_stress(const cli_command *self, int argc, char **argv);

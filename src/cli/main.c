@@ -64,6 +64,18 @@ static const cli_command commands[] = {
      "Exit status: 0 done, 1 could not write or the set exists with other arguments,\n"
      "2 usage or constraints no instance meets, 130 interrupted (the same command again\n"
      "completes the set)."},
+    {"export", cmd_export, "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
+     "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+     "            [--moves canonical|none] [--samples K] [--zip] [--force]",
+     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
+     "the canonical line of play) from the latest done run of the set that has them for\n"
+     "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
+     "problem.yaml, data/sample, data/secret, input_validators, output_validators (DIR's\n"
+     "name is the short name: lowercase letters and digits); polygon: problem.xml, tests/,\n"
+     "files/check.c, files/val.c; cms: task.yaml, input/, output/, check/checker.c;\n"
+     "plain: ID.in and ID.ans.  The package is written beside DIR and renamed into place.\n"
+     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
+     "130 interrupted while solving."},
     {"validate", cmd_validate, "strict check of a contest input file (testlib or Kattis statuses)",
      "validate --n MIN..MAX --values MIN..MAX [--even-n] [--odd-sum] [--kattis] [FILE]",
      "The file (standard input without FILE) must be n on the first line, then the\n"

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define ZIP_MAX_ENTRIES 0xFFFFu
 #define ZIP_MAX_OFFSET 0xFFFFFFFFu
 #define DOS_DATE_1980_01_01 ((1u << 5) | 1u) /* (year - 1980) << 9 | month << 5 | day */
 #define VERSION_NEEDED 20                    /* 2.0: folders */
@@ -92,9 +91,9 @@ static int io_error(cr_error *err, const char *doing, const char *path)
 static int add(zip_writer *z, const char *path, const char *name, const struct stat *st, cr_error *err)
 {
     long offset = ftell(z->f);
-    if (z->count == ZIP_MAX_ENTRIES || offset < 0 || (uint64_t)offset > ZIP_MAX_OFFSET)
+    if (z->count == CR_ZIP_MAX_ENTRIES || offset < 0 || (uint64_t)offset > ZIP_MAX_OFFSET)
         return cr_error_set(err, CR_EINVAL, "%s: more than a zip without ZIP64 holds (%u entries, 4 GiB)", z->path,
-                            ZIP_MAX_ENTRIES);
+                            CR_ZIP_MAX_ENTRIES);
     if (z->count == z->cap) {
         size_t cap = z->cap ? 2 * z->cap : 64;
         entry *bigger = realloc(z->entries, cap * sizeof *bigger);
