@@ -769,7 +769,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0)
         rc = cr_store_set_size(&p.count, store, opts->set_id, err);
     if (rc == 0)
-        rc = cr_store_set_constraints(&p.limits, &p.generated, store, opts->set_id, err);
+        rc = cr_store_set_generator(&p.limits, NULL, 0, &p.generated, store, opts->set_id, err);
     if (rc == 0)
         rc = refuse_unanswered(store, run_id, opts->variant, p.set_name, err);
     if (rc)

@@ -106,7 +106,8 @@ int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, c
     return rc;
 }
 
-int cr_store_set_constraints(cr_constraints *out, int *out_found, cr_store *store, int64_t set_id, cr_error *err)
+int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *out_found, cr_store *store,
+                           int64_t set_id, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     *out_found = 0;
@@ -114,7 +115,7 @@ int cr_store_set_constraints(cr_constraints *out, int *out_found, cr_store *stor
                            "SELECT generator IS NOT NULL, json_extract(generator, '$.n_min'), "
                            "json_extract(generator, '$.n_max'), json_extract(generator, '$.value_min'), "
                            "json_extract(generator, '$.value_max'), json_extract(generator, '$.even_n'), "
-                           "json_extract(generator, '$.odd_sum') FROM instance_set WHERE id = ?",
+                           "json_extract(generator, '$.odd_sum'), source FROM instance_set WHERE id = ?",
                            -1, &st, NULL))
         return cr_store_fail(store, "reading a set's generator", err);
     sqlite3_bind_int64(st, 1, set_id);
@@ -131,6 +132,8 @@ int cr_store_set_constraints(cr_constraints *out, int *out_found, cr_store *stor
                               cr_store_path(store), (long long)set_id);
         else
             *out_found = 1;
+        if (command)
+            snprintf(command, cap, "%s", sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
     } else if (step != SQLITE_ROW && step != SQLITE_DONE) {
         rc = cr_store_fail(store, "reading a set's generator", err);
     }

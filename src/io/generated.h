@@ -4,6 +4,7 @@
 #ifndef CR_IO_GENERATED_H
 #define CR_IO_GENERATED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "coinrow/contest.h"
@@ -25,9 +26,12 @@ int cr_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
 int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, const cr_gen_spec *spec,
                            cr_error *err);
 
-/* The constraints the generator of set set_id kept (n and value ranges,
- * even n, odd sum) into *out, and *out_found = 1; *out_found = 0 when the
- * set was not generated.  CR_EDB when the stored arguments are unreadable. */
-int cr_store_set_constraints(cr_constraints *out, int *out_found, cr_store *store, int64_t set_id, cr_error *err);
+/* What the generator of set set_id kept: its constraints (n and value
+ * ranges, even n, odd sum) into *out and, when command is not NULL, the
+ * command line that makes the set again into command (cap bytes, cut to
+ * fit); *out_found = 1.  *out_found = 0 when the set was not generated.
+ * CR_EDB when the stored arguments are unreadable. */
+int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *out_found, cr_store *store,
+                           int64_t set_id, cr_error *err);
 
 #endif
