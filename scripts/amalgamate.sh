@@ -41,6 +41,9 @@ inline() {
 echo "/* coinrow judge program: a generated amalgamation of coinrow's core and"
 echo " * $1.  Every line below comes from the coinrow sources"
 echo " * named in the markers; do not edit. */"
+# Judges build with warnings on (DOMjudge: gcc -Wall) and without -fopenmp,
+# which would flag every '#pragma omp simd' hint of the core.
+echo '#pragma GCC diagnostic ignored "-Wunknown-pragmas"'
 for f in src/core/*.c src/io/read_all.c src/judge/judge.c "$1"; do
     inline "$f"
 done

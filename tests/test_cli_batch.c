@@ -16,30 +16,6 @@
 #include "support/files.h"
 #include "support/run.h"
 
-typedef struct fixture_state {
-    char *dir;
-    char db[4096];
-} fixture_state;
-
-static int setup(void **state)
-{
-    fixture_state *f = calloc(1, sizeof *f);
-    f->dir = tmp_dir_new();
-    snprintf(f->db, sizeof f->db, "%s", tmp_path(f->dir, "t.db"));
-    *state = f;
-    return f->dir ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    fixture_state *f = *state;
-    tmp_dir_free(f->dir);
-    free(f);
-    return 0;
-}
-
-#define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
-
 /* s begins with prefix (shown in full when it does not). */
 static void assert_starts(const char *s, const char *prefix)
 {
@@ -57,7 +33,7 @@ static int64_t value_of(const char *db, const char *ext_id, const char *variant)
 
 static void test_cli_batch__run_on_the_sample_data_agrees_with_the_core(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "run", "sample-data/", "--db", f->db);
     assert_int_equal(r.status, 0);
@@ -79,7 +55,7 @@ static void test_cli_batch__run_on_the_sample_data_agrees_with_the_core(void **s
 
 static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "run", fixture("bad_rows.csv"), "--db", f->db, "--variant", "total,diff", "--moves", "none",
             "--jobs", "1", "--label", "night 1");
@@ -105,7 +81,7 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
 
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "ingest", "tests/fixtures/contest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "mixed");
     assert_int_equal(r.status, 3); /* two of the contest files are bad */
@@ -134,7 +110,7 @@ static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 
 static void test_cli_batch__reads_stdin_and_tables_of_other_databases(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, "id,coins\ns1,3 1\n", "run", "-", "--db", f->db, "--variant", "diff");
     assert_int_equal(r.status, 0);
@@ -160,7 +136,7 @@ static void test_cli_batch__reads_stdin_and_tables_of_other_databases(void **sta
 
 static void test_cli_batch__usage_errors_exit_2(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     struct {
         const char *args[6];
         const char *message;
@@ -191,7 +167,7 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
 
 static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "run", "no-such.csv", "--db", f->db);
     assert_int_equal(r.status, 1);
@@ -220,7 +196,7 @@ static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **sta
 
 static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "ingest", fixture("no_id.csv"), "--db", f->db);
     assert_int_equal(r.status, 0);
@@ -250,7 +226,7 @@ static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **st
 
 static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
 {
-    fixture_state *f = *state;
+    tmp_db *f = *state;
     run_result r;
     COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--progress");
     assert_int_equal(r.status, 0);
@@ -294,19 +270,17 @@ static void test_cli_batch__every_command_has_help(void **state)
 
 int main(void)
 {
+#define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_cli_batch__run_on_the_sample_data_agrees_with_the_core, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__ingest_then_solve_then_resume_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__reads_stdin_and_tables_of_other_databases, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__usage_errors_exit_2, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__fatal_errors_exit_1_naming_what_and_where, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__read_only_and_locked_databases_stay_intact, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_cli_batch__every_command_has_help, setup, teardown),
+        TEST(test_cli_batch__run_on_the_sample_data_agrees_with_the_core),
+        TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
+        TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
+        TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
+        TEST(test_cli_batch__usage_errors_exit_2),
+        TEST(test_cli_batch__fatal_errors_exit_1_naming_what_and_where),
+        TEST(test_cli_batch__read_only_and_locked_databases_stay_intact),
+        TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
+        TEST(test_cli_batch__every_command_has_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,6 @@ typedef struct fixture_state {
     char a[4096], b[4096], csv[4096];
 } fixture_state;
 
-#define COINROW(r, ...) assert_int_equal(run_coinrow(r, NULL, __VA_ARGS__, (char *)NULL), 0)
-
 /* A set of 200 small rows plus [3, 5, 4, 0, 4, 0], on which the line LRRLLL
  * makes two mistakes that cancel out; runs 1 (linear, fast lines) and 2 (dp,
  * canonical lines) of it in database a. */
@@ -41,10 +39,10 @@ static int setup(void **state)
     }
     fclose(csv);
     run_result r;
-    COINROW(&r, "run", f->csv, "--db", f->a, "--set", "rows", "--algo", "linear", "--moves", "fast", "--quiet");
+    COINROW(&r, NULL, "run", f->csv, "--db", f->a, "--set", "rows", "--algo", "linear", "--moves", "fast", "--quiet");
     int ok = r.status == 0;
     run_result_free(&r);
-    COINROW(&r, "solve", "--db", f->a, "--algo", "dp", "--moves", "canonical", "--quiet");
+    COINROW(&r, NULL, "solve", "--db", f->a, "--algo", "dp", "--moves", "canonical", "--quiet");
     ok &= r.status == 0;
     run_result_free(&r);
     *state = f;
@@ -80,14 +78,14 @@ static void test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent(
 {
     fixture_state *f = *state;
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "1", "2");
+    COINROW(&r, NULL, "compare", "--db", f->a, "1", "2");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "no regression, nothing missing"));
     /* fast and canonical lines part on some rows, and both are optimal there */
     assert_null(strstr(r.out, counts_row("all", 804, 0, 0, 0, 0)));
     assert_non_null(strstr(r.out, "speed: b runs at"));
     run_result_free(&r);
-    COINROW(&r, "compare", "--db", f->a, "1", "2", "--strict-moves");
+    COINROW(&r, NULL, "compare", "--db", f->a, "1", "2", "--strict-moves");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "lines part at turn"));
     run_result_free(&r);
@@ -98,7 +96,7 @@ static void test_compare_cli__across_two_files_latest_done_runs(void **state)
     fixture_state *f = *state;
     copy_a_to_b(f);
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--run-a", "2", "--run-b", "2", "--json");
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--run-a", "2", "--run-b", "2", "--json");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"run\":2"));
     assert_non_null(strstr(r.out, "\"all\":{\"same\":804,\"equivalent\":0,\"regression\":0,\"missing\":0,\"changed\":0}"));
@@ -114,7 +112,7 @@ static void test_compare_cli__an_altered_value_is_a_regression(void **state)
                                    "instance_id = (SELECT id FROM instance WHERE ext_id = 'r017')"),
                      0);
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "--against", f->b);
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "  r017 (n 6) diff: regression: value "));
     assert_non_null(strstr(r.out, counts_row("diff", 200, 0, 1, 0, 0)));
@@ -133,7 +131,7 @@ static void test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regres
                                    "instance_id = (SELECT id FROM instance WHERE ext_id = 'cancel')"),
                      0);
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--json");
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--json");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "{\"ext_id\":\"cancel\",\"n\":6,\"variant\":\"total\",\"category\":\"regression\","
                                   "\"value_a\":11,\"value_b\":11,\"why\":\"b's line: turn "));
@@ -150,7 +148,7 @@ static void test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not
                                    "UPDATE instance SET coins = '[9,9,9,9,9]' WHERE ext_id = 'r004'"),
                      0);
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "--against", f->b, "--record");
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--record");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "  r100 (n 5) winner: missing: b has no result"));
     assert_non_null(strstr(r.out, "  r004 (n 5) total: changed: the instance's coins differ: not compared"));
@@ -163,10 +161,10 @@ static void test_compare_cli__usage(void **state)
 {
     fixture_state *f = *state;
     run_result r;
-    COINROW(&r, "compare", "--db", f->a, "1");
+    COINROW(&r, NULL, "compare", "--db", f->a, "1");
     assert_int_equal(r.status, 2);
     run_result_free(&r);
-    COINROW(&r, "compare", "--db", f->a, "1", "9");
+    COINROW(&r, NULL, "compare", "--db", f->a, "1", "9");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "has no run 9"));
     run_result_free(&r);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "judge/source.h"
+#include "support/cc.h"
 #include "support/run.h"
 
 static char dir[256]; /* the temporary folder of this run */
@@ -119,9 +120,9 @@ static void test_generate__constraints_no_instance_meets_are_a_usage_error(void 
     assert_string_equal(r.out, "");
     assert_non_null(strstr(r.err, "coinrow: equal coins never add up to an odd number when n is even\n"));
     run_result_free(&r);
-    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "1"), (char *)NULL), 0);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "1", "--out", "-", "--db", "x.db"), (char *)NULL), 0);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "--out is required"));
+    assert_non_null(strstr(r.err, "--db and --out exclude each other"));
     run_result_free(&r);
     assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "-1", "--out", "-"), (char *)NULL), 0);
     assert_int_equal(r.status, 2);
@@ -253,12 +254,7 @@ static void build(const char *name, cr_judge_program program, const cr_judge_set
     cr_error err = {0};
     assert_int_equal(cr_judge_source_write(f, program, settings, &err), 0);
     assert_int_equal(fclose(f), 0);
-    char *argv[] = {"cc", "-O2", "-o", (char *)path_of(name), (char *)path_of(source), NULL};
-    run_result r;
-    assert_int_equal(run_capture(&r, argv, NULL), 0);
-    if (r.status != 0 || r.err[0])
-        fail_msg("cc %s: status %d\n%s", source, r.status, r.err);
-    run_result_free(&r);
+    cc_build(path_of(name), path_of(source));
 }
 
 static void assert_same_run(const run_result *a, const run_result *b)

@@ -22,8 +22,6 @@
 static char *dir;
 static char input[4096]; /* the set 'jobset', solved once in run 1 */
 
-#define COINROW(r, ...) assert_int_equal(run_coinrow(r, NULL, __VA_ARGS__, (char *)NULL), 0)
-
 /* dir/name, in one of 8 buffers used in turn */
 static const char *path(const char *name)
 {

@@ -87,7 +87,7 @@ static void check_against_core(fixture_state *f, int64_t run_id, const cr_solve_
     for (int v = 0; v < CR_VARIANT_COUNT; v++)
         variants += (opts->variants & CR_VARIANT_BIT(v)) != 0;
     assert_int_equal(cr_store_set_size(&instances, f->store, f->set_id, &err), 0);
-    assert_int_equal(cr_store_results_new(&results, f->store, run_id, &err), 0);
+    assert_int_equal(cr_store_results_new(&results, f->store, run_id, CR_BY_EXT_ID, &err), 0);
     assert_int_equal(cr_solver_new(&solver, &err), 0);
     while (cr_store_results_next(&got, results, &err) == 1) {
         seen++;

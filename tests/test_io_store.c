@@ -208,7 +208,7 @@ static void test_io_store__results_are_added_once(void **state)
     /* read back in instance order, then by variant name */
     cr_store_results *it = NULL;
     const cr_stored_result *r;
-    assert_int_equal(cr_store_results_new(&it, f->store, run, &err), 0);
+    assert_int_equal(cr_store_results_new(&it, f->store, run, CR_BY_INSTANCE, &err), 0);
     assert_int_equal(cr_store_results_next(&r, it, &err), 1);
     assert_int_equal(r->variant, CR_DIFF);
     assert_string_equal(r->ext_id, "e1");

@@ -152,7 +152,7 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
     if (steps & BATCH_INGEST) {
         if (a->from_db && npos)
             return cli_usage_error(cmd, "give input files or --from-db, not both");
-        if (!a->from_db && npos == 0)
+        if (!a->from_db && !a->read && npos == 0)
             return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
         if (!a->from_db != !a->table)
             return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
@@ -185,11 +185,12 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
     return -1;
 }
 
-/* The set the job works on: created by an ingest, found for a solve. */
+/* The set the job works on: created by an ingest of inputs, found for a
+ * solve or the rows a command makes. */
 static int find_set(int64_t *out, cr_store *store, const batch_args *a, int steps, int npos, char **pos,
                     cr_error *err)
 {
-    if (!(steps & BATCH_INGEST))
+    if (!(steps & BATCH_INGEST) || a->read)
         return cr_store_set_find(out, store, a->set, 0, NULL, err);
     char name[256], source[512];
     if (a->from_db) {
@@ -248,9 +249,10 @@ static void resume_hint(const batch_args *a, const char *set_name, int64_t run_i
         return;
     }
     if (!input_done)
-        cli_fail("interrupted before the end of the input: ingesting the same input into set '%s' again "
-                 "adds the rest (stored rows are skipped)%s",
-                 set_name, run_id ? "; then finish the run with:" : "");
+        cli_fail("interrupted before the end of the input: %s set '%s' again adds the rest (stored rows are "
+                 "skipped)%s",
+                 a->read ? "the same command for" : "ingesting the same input into", set_name,
+                 run_id ? "; then finish the run with:" : "");
     else if (run_id)
         cli_fail("interrupted; finish the run with:");
     if (run_id)
@@ -260,8 +262,12 @@ static void resume_hint(const batch_args *a, const char *set_name, int64_t run_i
 int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv)
 {
     int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
-    if (status >= 0)
-        return status;
+    return status >= 0 ? status : batch_run(cmd, a, steps, npos, argv);
+}
+
+int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, char **pos)
+{
+    int status;
     job j = {.steps = steps};
     clock_gettime(CLOCK_MONOTONIC, &j.start);
     int64_t run_id = 0, set_id = 0, resume_id;
@@ -269,11 +275,12 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     cr_source_opts src = {.stop = &stop_requested};
     cr_shard_spec shard;
     int jobs = 1, shard_done = 0;
-    if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, argv)) >= 0)
+    if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, pos)) >= 0)
         return status;
     j.show_progress = !a->quiet && (a->progress || isatty(STDERR_FILENO));
-    if ((steps & BATCH_INGEST) && !a->from_db)
-        j.input_bytes = cr_source_size((const char *const *)argv, (size_t)npos, &src);
+    int from_files = (steps & BATCH_INGEST) && !a->from_db && !a->read;
+    if (from_files)
+        j.input_bytes = cr_source_size((const char *const *)pos, (size_t)npos, &src);
     catch_signals();
 
     cr_error err = {0};
@@ -282,7 +289,7 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     cr_pipeline_stats stats = {0};
     char set_name[128] = "";
     /* a missing input is reported before the database is touched */
-    int rc = (steps & BATCH_INGEST) && !a->from_db ? cr_source_check((const char *const *)argv, (size_t)npos, &err) : 0;
+    int rc = from_files ? cr_source_check((const char *const *)pos, (size_t)npos, &err) : 0;
     if (rc == 0)
         rc = cr_store_new(&store, a->shard ? a->out : a->db, CR_STORE_WRITE, &err);
     if (rc == 0 && a->shard) {
@@ -291,7 +298,7 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
             rc = cr_store_run_set_status(store, run_id, CR_RUN_RUNNING, NULL, &err);
     } else {
         if (rc == 0 && !a->resume)
-            rc = find_set(&set_id, store, a, steps, npos, argv, &err);
+            rc = find_set(&set_id, store, a, steps, npos, pos, &err);
         if (rc == 0 && (steps & BATCH_SOLVE))
             rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
     }
@@ -308,8 +315,9 @@ int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, in
     int input_done = !(steps & BATCH_INGEST);
     rc = cr_pipeline_new(&p, store, &po, &err);
     if (rc == 0 && (steps & BATCH_INGEST)) {
-        rc = a->from_db ? cr_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
-                        : cr_source_read((const char *const *)argv, (size_t)npos, &src, cr_pipeline_row, p, &err);
+        rc = a->read      ? a->read(a->read_ctx, cr_pipeline_row, p, &err)
+             : a->from_db ? cr_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
+                          : cr_source_read((const char *const *)pos, (size_t)npos, &src, cr_pipeline_row, p, &err);
         input_done = rc == 0;
     }
     if (rc == 0 && (steps & BATCH_SOLVE))

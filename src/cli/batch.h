@@ -4,6 +4,7 @@
 #define CR_CLI_BATCH_H
 
 #include "cli/cli.h"
+#include "io/source.h"
 
 typedef struct batch_args {
     const char *db, *set, *label;
@@ -11,6 +12,11 @@ typedef struct batch_args {
     const char *variant, *moves, *algo, *jobs;                  /* solving */
     const char *shard, *out, *run_tag;                          /* solving a shard */
     int resume, quiet, progress;
+    /* Ingesting rows a command makes itself (generate) instead of reading
+     * inputs: calls fn for each row, as cr_source_read does; its set must
+     * exist (a->set names it). */
+    int (*read)(void *ctx, cr_row_fn fn, void *fn_ctx, cr_error *err);
+    void *read_ctx;
 } batch_args;
 
 /* The defaults that are not NULL; the solving options default to all, fast
@@ -38,10 +44,15 @@ typedef struct batch_args {
 /* Which steps a command takes. */
 enum { BATCH_INGEST = 1, BATCH_SOLVE = 2 };
 
-/* Parses argv against opts and carries the job out: ingests inputs (the
- * positional arguments, or --from-db) when steps has BATCH_INGEST, then
- * solves the set in a new or resumed run when it has BATCH_SOLVE.  Returns
+/* Parses argv against opts and carries the job out (batch_run).  Returns
  * the exit status. */
 int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv);
+
+/* Carries a job out with the options in a and the positional arguments
+ * pos[0..npos), checked as a command line: ingests inputs (pos, --from-db or
+ * a->read) when steps has BATCH_INGEST, then solves the set in a new or
+ * resumed run when it has BATCH_SOLVE, with progress, summary, signals and
+ * resume hints.  Usage errors name cmd.  Returns the exit status. */
+int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, char **pos);
 
 #endif

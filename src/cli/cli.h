@@ -43,6 +43,10 @@ typedef struct cli_command {
  * CR_EXIT_OK after printing --help, CR_EXIT_USAGE after a usage error. */
 int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int argc, char **argv);
 
+/* cli_parse for a command that takes no positional argument: -1 to go on,
+ * or the exit status to return (a usage error naming a stray argument). */
+int cli_parse_options(const cli_command *cmd, const cli_option *opts, int argc, char **argv);
+
 /* Prints the command's --help to stdout. */
 void cli_print_help(const cli_command *cmd, const cli_option *opts);
 
@@ -75,6 +79,7 @@ int cmd_solve(const cli_command *self, int argc, char **argv);
 int cmd_run(const cli_command *self, int argc, char **argv);
 int cmd_show(const cli_command *self, int argc, char **argv);
 int cmd_generate(const cli_command *self, int argc, char **argv);
+int cmd_export(const cli_command *self, int argc, char **argv);
 int cmd_validate(const cli_command *self, int argc, char **argv);
 int cmd_check(const cli_command *self, int argc, char **argv);
 int cmd_stress(const cli_command *self, int argc, char **argv);

@@ -1,15 +1,17 @@
-/* coinrow generate: a reproducible instance set, written as CSV.
+/* coinrow generate: a reproducible instance set, stored in the database or
+ * written as CSV.
  *
- * The instances come from the core's generator one at a time (cr_gen_instance)
- * and go to one place, write_row; the database store will be the other place
- * they can go. */
+ * The instances come from one stream (cr_gen_read) that goes to one of two
+ * sinks: the batch pipeline, which stores them in batched transactions with
+ * flat memory (the set keeps the arguments, cr_store_set_generated), or
+ * write_row, one CSV line each. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/batch.h"
 #include "coinrow/gen.h"
+#include "io/generated.h"
 
 /* Set names: letters, digits, '.', '_' and '-', like file names everywhere. */
 static int valid_set_name(const char *name)
@@ -22,40 +24,72 @@ static int valid_set_name(const char *name)
     return 1;
 }
 
-/* One CSV row "id,v1 v2 ...": the header is id,values (what ingest reads). */
-static void write_row(FILE *out, const char *id, const int64_t *coins, size_t n)
+/* A cr_row_fn writing one CSV row "id,v1 v2 ..." to the FILE in ctx (the
+ * header is id,values: what ingest reads). */
+static int write_row(void *ctx, const cr_row *row)
 {
-    fprintf(out, "%s,", id);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, i ? " %" PRId64 : "%" PRId64, coins[i]);
+    FILE *out = ctx;
+    fprintf(out, "%s,", row->ext_id);
+    for (size_t i = 0; i < row->n; i++)
+        fprintf(out, i ? " %" PRId64 : "%" PRId64, row->coins[i]);
     fputc('\n', out);
+    return ferror(out) ? CR_EIO : 0;
 }
 
-static int write_set(FILE *out, const cr_gen_spec *spec, cr_error *err)
+static int write_csv(const char *out, const cr_gen_spec *spec)
 {
-    int64_t *coins = malloc(spec->limits.n_max * sizeof *coins);
-    if (!coins)
-        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", spec->limits.n_max);
-    int rc = 0;
-    fputs("id,values\n", out);
-    for (uint64_t k = 0; k < spec->count && rc == 0 && !ferror(out); k++) {
-        char id[CR_GEN_ID_MAX];
-        size_t n;
-        if ((rc = cr_gen_instance(coins, &n, spec, k, err)) == 0) {
-            cr_gen_id(id, spec->count, k);
-            write_row(out, id, coins, n);
-        }
+    cr_error err = {0};
+    int to_stdout = strcmp(out, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(out, "w");
+    if (!f) {
+        cli_fail("cannot create %s", out);
+        return CR_EXIT_FATAL;
     }
-    free(coins);
-    return rc;
+    fputs("id,values\n", f);
+    int rc = cr_gen_read(spec, write_row, f, &err);
+    int failed = ferror(f);
+    failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
+    if ((rc == 0 || rc == CR_EIO) && failed)
+        rc = cr_error_set(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
+    if (rc && !to_stdout)
+        remove(out); /* no half-written set is left behind */
+    return rc ? cli_report(&err) : CR_EXIT_OK;
+}
+
+/* batch_args.read: the generated rows. */
+static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
+{
+    return cr_gen_read(spec, fn, fn_ctx, err);
+}
+
+/* Stores the set: the set and its arguments first (refused when the name is
+ * taken by other arguments), then the instances through the pipeline, which
+ * skips those already stored, so the same command again changes nothing and
+ * completes an interrupted set. */
+static int store_set(const cli_command *self, batch_args *a, const cr_gen_spec *spec)
+{
+    cr_error err = {0};
+    cr_store *store = NULL;
+    int64_t set_id;
+    int rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
+    if (rc == 0)
+        rc = cr_store_set_generated(&set_id, store, a->set, spec, &err);
+    cr_store_free(store);
+    if (rc)
+        return cli_report(&err);
+    a->read = read_generated;
+    a->read_ctx = (void *)spec;
+    return batch_run(self, a, BATCH_INGEST, 0, NULL);
 }
 
 int cmd_generate(const cli_command *self, int argc, char **argv)
 {
-    const char *set = NULL, *count = NULL, *n = NULL, *values = NULL, *seed = NULL, *profile = "random", *out = NULL;
+    batch_args a = BATCH_ARGS_INIT;
+    const char *db = NULL, *count = NULL, *n = NULL, *values = NULL, *seed = NULL, *profile = "random", *out = NULL;
     int even_n = 0, odd_sum = 0;
     const cli_option opts[] = {
-        {"set", "NAME", "the set's name: letters, digits, '.', '_', '-' (required)", &set, NULL},
+        {"db", "PATH", "store the set in this database (default coinrow.db; created when missing)", &db, NULL},
+        {"set", "NAME", "the set's name: letters, digits, '.', '_', '-' (required)", &a.set, NULL},
         {"count", "K", "how many instances (required)", &count, NULL},
         {"n", "MIN[..MAX]", "the sizes (required)", &n, NULL},
         {"values", "MIN..MAX", "the coins' values, 64-bit (required)", &values, NULL},
@@ -64,20 +98,20 @@ int cmd_generate(const cli_command *self, int argc, char **argv)
          &profile, NULL},
         {"even-n", NULL, "every instance has an even n", NULL, &even_n},
         {"odd-sum", NULL, "every instance's coins add up to an odd number", NULL, &odd_sum},
-        {"out", "FILE|-", "write the set as CSV (id,values) to FILE or standard output (required)", &out, NULL},
+        {"out", "FILE|-", "write the set as CSV (id,values) to FILE or standard output instead", &out, NULL},
+        BATCH_OPT_QUIET(&a),
+        BATCH_OPT_PROGRESS(&a),
         {0},
     };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int status = cli_parse_options(self, opts, argc, argv);
     if (status >= 0)
         return status;
-    if (npos > 0)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[0]);
-    if (!set || !count || !n || !values || !seed)
+    if (!a.set || !count || !n || !values || !seed)
         return cli_usage_error(self, "--set, --count, --n, --values and --seed are required");
-    if (!out)
-        return cli_usage_error(self, "--out is required: sets are written as CSV until the database store lands");
-    if (!valid_set_name(set))
-        return cli_usage_error(self, "set name '%s' may hold only letters, digits, '.', '_' and '-'", set);
+    if (db && out)
+        return cli_usage_error(self, "--db and --out exclude each other: the set goes to a database or to CSV");
+    if (!valid_set_name(a.set))
+        return cli_usage_error(self, "set name '%s' may hold only letters, digits, '.', '_' and '-'", a.set);
 
     cr_error err = {0};
     cr_gen_spec spec;
@@ -85,19 +119,9 @@ int cmd_generate(const cli_command *self, int argc, char **argv)
         cli_u64_parse(&spec.count, count, "--count", &err) || cli_u64_parse(&spec.seed, seed, "--seed", &err) ||
         cr_profile_parse(&spec.profile, profile, &err) || cr_gen_check(&spec, &err))
         return cli_usage_error(self, "%s", err.msg);
-
-    int to_stdout = strcmp(out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(out, "w");
-    if (!f) {
-        cli_fail("cannot create %s", out);
-        return CR_EXIT_FATAL;
-    }
-    int rc = write_set(f, &spec, &err);
-    int failed = ferror(f);
-    failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
-    if (rc == 0 && failed)
-        rc = cr_error_set(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
-    if (rc && !to_stdout)
-        remove(out); /* no half-written set is left behind */
-    return rc ? cli_report(&err) : CR_EXIT_OK;
+    if (out)
+        return write_csv(out, &spec);
+    if (db)
+        a.db = db;
+    return store_set(self, &a, &spec);
 }

@@ -60,11 +60,9 @@ int cmd_stress(const cli_command *self, int argc, char **argv)
         {"seed", "S", "the generator's seed (required)", &seed, NULL},
         {0},
     };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int status = cli_parse_options(self, opts, argc, argv);
     if (status >= 0)
         return status;
-    if (npos > 0)
-        return cli_usage_error(self, "unexpected argument '%s'", argv[0]);
     if (!count || !n || !values || !seed)
         return cli_usage_error(self, "--count, --n, --values and --seed are required");
 

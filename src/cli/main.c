@@ -56,14 +56,31 @@ static const cli_command commands[] = {
      "Rows of result_view in instance order; for anything more, query the database\n"
      "with SQL (see the README)."},
     {"generate", cmd_generate, "make a reproducible set of instances for judges or stress tests",
-     "generate --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
-     "            [--profile NAME] [--even-n] [--odd-sum] --out FILE|-",
+     "generate [--db PATH] --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
+     "            [--profile NAME] [--even-n] [--odd-sum] [--out FILE|-] [--quiet | --progress]",
      "The same arguments give the same bytes on every machine; instance k depends\n"
      "only on them and k.  Ids are k + 1 zero-padded to the width of K (01, 02, ...).\n"
      "Profiles: random, sorted, reversed, equal, zigzag, antigreedy (greedy loses,\n"
      "optimal play wins; even n >= 4), peaks, extreme (values at the range limits),\n"
      "small (instance k has the k-th size of MIN..MAX in turn).  See the README.\n"
-     "Exit status: 0 written, 1 could not write, 2 usage or constraints no instance meets."},
+     "The set is stored in the database with its arguments (the column generator of\n"
+     "instance_set); the same command again changes nothing, and the name of a set made\n"
+     "otherwise is refused.  --out writes CSV instead (id,values), '-' to standard output.\n"
+     "Exit status: 0 done, 1 could not write or the set exists with other arguments,\n"
+     "2 usage or constraints no instance meets, 130 interrupted (the same command again\n"
+     "completes the set)."},
+    {"export", cmd_export, "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
+     "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+     "            [--moves canonical|none] [--samples K] [--zip] [--force]",
+     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
+     "the canonical line of play) from the latest done run of the set that has them for\n"
+     "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
+     "problem.yaml, data/sample, data/secret, input_validators, output_validators (DIR's\n"
+     "name is the short name: lowercase letters and digits); polygon: problem.xml, tests/,\n"
+     "files/check.c, files/val.c; cms: task.yaml, input/, output/, check/checker.c;\n"
+     "plain: ID.in and ID.ans.  The package is written beside DIR and renamed into place.\n"
+     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
+     "130 interrupted while solving."},
     {"validate", cmd_validate, "strict check of a contest input file (testlib or Kattis statuses)",
      "validate --n MIN..MAX --values MIN..MAX [--even-n] [--odd-sum] [--kattis] [FILE]",
      "The file (standard input without FILE) must be n on the first line, then the\n"

@@ -99,3 +99,11 @@ int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int
     *out_npos = npos;
     return -1;
 }
+
+int cli_parse_options(const cli_command *cmd, const cli_option *opts, int argc, char **argv)
+{
+    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
+    if (status < 0 && npos > 0)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[0]);
+    return status;
+}

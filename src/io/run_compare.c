@@ -116,9 +116,9 @@ int cr_run_compare(cr_run_comparison *out, cr_store *store_a, const cr_run *a, c
     merge m = {out, strict_moves, on_finding, ctx, {0}, NULL, 0};
     cr_store_results *it_a = NULL, *it_b = NULL;
     const cr_stored_result *ra = NULL, *rb = NULL;
-    rc = cr_store_results_new(&it_a, store_a, a->id, err);
+    rc = cr_store_results_new(&it_a, store_a, a->id, CR_BY_EXT_ID, err);
     if (rc == 0)
-        rc = cr_store_results_new(&it_b, store_b, b->id, err);
+        rc = cr_store_results_new(&it_b, store_b, b->id, CR_BY_EXT_ID, err);
     int has_a = rc == 0 ? next_compared(&ra, it_a, out->variants, err) : rc;
     int has_b = has_a >= 0 ? next_compared(&rb, it_b, out->variants, err) : has_a;
     while (has_a >= 0 && has_b >= 0 && (has_a || has_b)) {

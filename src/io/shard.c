@@ -414,7 +414,7 @@ static int merge_shard(cr_merge_report *out, batch *b, cr_store *into, int64_t s
     const cr_stored_result *r;
     int rc = cr_store_new(&store, s->path, CR_STORE_READ, err);
     if (rc == 0)
-        rc = cr_store_results_new(&it, store, s->run, err);
+        rc = cr_store_results_new(&it, store, s->run, CR_BY_EXT_ID, err);
     while (rc == 0 && (rc = cr_store_results_next(&r, it, err)) == 1) {
         rc = 0;
         size_t ext_len = strlen(r->ext_id);

@@ -797,7 +797,8 @@ void cr_store_instances_free(cr_store_instances *it)
 struct cr_store_results {
     pager pager;
     int64_t run_id, set_id;
-    char *last_ext_id; /* the key of the last row read: ext_id, variant */
+    int64_t last_id;   /* the key of the last row read: instance id or ext_id, */
+    char *last_ext_id; /* then variant */
     size_t last_cap;
     cr_variant last_variant;
     cr_stored_result row;
@@ -806,32 +807,42 @@ struct cr_store_results {
 static void bind_results(void *ctx, sqlite3_stmt *st)
 {
     cr_store_results *it = ctx;
+    int started = it->last_ext_id != NULL;
     sqlite3_bind_int64(st, 1, it->run_id);
-    /* a copy: last_ext_id changes with every row of the page */
-    sqlite3_bind_text(st, 2, it->last_ext_id ? it->last_ext_id : "", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 3, it->last_ext_id ? cr_variant_name(it->last_variant) : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, it->last_id);
+    sqlite3_bind_text(st, 3, started ? cr_variant_name(it->last_variant) : "", -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, PAGE);
     sqlite3_bind_int64(st, 5, it->set_id);
+    /* a copy: last_ext_id changes with every row of the page */
+    sqlite3_bind_text(st, 6, started ? it->last_ext_id : "", -1, SQLITE_TRANSIENT);
 }
 
-int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_error *err)
+#define RESULT_COLUMNS                                                                                                 \
+    "SELECT r.instance_id, i.ext_id, i.n, r.variant, r.value, r.first_score, r.second_score, r.winner, r.moves, "      \
+    "r.error, i.coins "
+
+static const char *const results_sql[] = {
+    [CR_BY_INSTANCE] = RESULT_COLUMNS "FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
+                                      "WHERE r.run_id = ?1 AND (r.instance_id, r.variant) > (?2, ?3) "
+                                      "ORDER BY r.instance_id, r.variant LIMIT ?4",
+    /* the set's (set_id, ext_id) index gives the order; each instance's
+     * results follow the result table's key */
+    [CR_BY_EXT_ID] = RESULT_COLUMNS "FROM instance AS i JOIN result AS r ON r.run_id = ?1 AND r.instance_id = i.id "
+                                    "WHERE i.set_id = ?5 AND i.ext_id >= ?6 AND (i.ext_id > ?6 OR r.variant > ?3) "
+                                    "ORDER BY i.ext_id, r.variant LIMIT ?4",
+};
+
+int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_results_order order,
+                         cr_error *err)
 {
     *out = NULL;
     cr_store_results *it = calloc(1, sizeof *it);
     if (!it)
         return cr_error_set(err, CR_ENOMEM, "no memory to read results");
     it->run_id = run_id;
-    /* the set's (set_id, ext_id) index gives the order; each instance's
-     * results follow the result table's key */
     int rc = query_int(&it->set_id, store, "SELECT set_id FROM run WHERE id = ?", run_id, 0, "reading the run", err);
     if (rc == 0)
-        rc = pager_open(&it->pager, store,
-                        "SELECT r.instance_id, i.ext_id, i.n, r.variant, r.value, r.first_score, r.second_score, "
-                        "r.winner, r.moves, r.error, i.coins FROM instance AS i "
-                        "JOIN result AS r ON r.run_id = ?1 AND r.instance_id = i.id "
-                        "WHERE i.set_id = ?5 AND i.ext_id >= ?2 AND (i.ext_id > ?2 OR r.variant > ?3) "
-                        "ORDER BY i.ext_id, r.variant LIMIT ?4",
-                        "reading results", err);
+        rc = pager_open(&it->pager, store, results_sql[order], "reading results", err);
     if (rc) {
         cr_store_results_free(it);
         return rc;
@@ -849,7 +860,7 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
     cr_stored_result *r = &it->row;
     cr_error ignored;
     memset(r, 0, sizeof *r);
-    r->instance_id = sqlite3_column_int64(st, 0);
+    r->instance_id = it->last_id = sqlite3_column_int64(st, 0);
     r->ext_id = (const char *)sqlite3_column_text(st, 1);
     size_t len = (size_t)sqlite3_column_bytes(st, 1);
     if (len + 1 > it->last_cap) {

@@ -216,11 +216,16 @@ typedef struct cr_stored_result {
 
 typedef struct cr_store_results cr_store_results;
 
-/* Iterates over the results of run run_id ordered by the instances'
- * external ids, then variant names (both in SQLite's BINARY order, i.e.
- * strcmp's), so that two runs of a set, even in two databases, can be
- * compared by merging.  Free with cr_store_results_free. */
-int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_error *err);
+typedef enum cr_results_order {
+    CR_BY_INSTANCE, /* instance id (the order the set was stored in), then variant name */
+    CR_BY_EXT_ID    /* external id, then variant name, both in SQLite's BINARY order (strcmp's):
+                       two runs of a set, even in two databases, merge in this order */
+} cr_results_order;
+
+/* Iterates over the results of run run_id in the given order.  Free with
+ * cr_store_results_free. */
+int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_results_order order,
+                         cr_error *err);
 
 /* The next result in *out (valid until the next call): 1, 0 at the end, or a
  * negative code. */

@@ -32,6 +32,24 @@ void tmp_dir_free(char *dir)
     free(dir);
 }
 
+int tmp_db_setup(void **state)
+{
+    tmp_db *f = calloc(1, sizeof *f);
+    if (!f || !(f->dir = tmp_dir_new()))
+        return -1;
+    snprintf(f->db, sizeof f->db, "%s", tmp_path(f->dir, "t.db"));
+    *state = f;
+    return 0;
+}
+
+int tmp_db_teardown(void **state)
+{
+    tmp_db *f = *state;
+    tmp_dir_free(f->dir);
+    free(f);
+    return 0;
+}
+
 const char *tmp_path(const char *dir, const char *name)
 {
     static char paths[4][4096];
@@ -49,6 +67,19 @@ int write_file(const char *path, const char *text)
     size_t len = strlen(text);
     int ok = fwrite(text, 1, len, f) == len;
     return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) != NULL)
+        text[fread(text, 1, (size_t)size, f)] = '\0';
+    fclose(f);
+    return text;
 }
 
 /* Runs "chattr FLAG path" quietly; 0 on success. */
@@ -80,16 +111,24 @@ const char *fixture(const char *name)
     return path;
 }
 
-int64_t db_int(const char *path, const char *sql)
+char *db_text(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
-    int64_t v = INT64_MIN;
+    char *v = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
         sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
+        v = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
     sqlite3_finalize(st);
     sqlite3_close(db);
+    return v;
+}
+
+int64_t db_int(const char *path, const char *sql)
+{
+    char *text = db_text(path, sql);
+    int64_t v = text ? strtoll(text, NULL, 10) : INT64_MIN;
+    free(text);
     return v;
 }
 

@@ -9,11 +9,26 @@
 char *tmp_dir_new(void);
 void tmp_dir_free(char *dir);
 
+/* A cmocka fixture: a new temporary folder and the path of a database in
+ * it (not created yet).  tmp_db_setup puts a tmp_db in *state;
+ * tmp_db_teardown removes the folder and everything in it. */
+typedef struct tmp_db {
+    char *dir;
+    char db[4096];
+} tmp_db;
+
+int tmp_db_setup(void **state);
+int tmp_db_teardown(void **state);
+
 /* dir/name in a static buffer (one of four, reused in turn). */
 const char *tmp_path(const char *dir, const char *name);
 
 /* Writes text to path; returns 0 or -1. */
 int write_file(const char *path, const char *text);
+
+/* The contents of the file at path, NUL-terminated, for the caller to
+ * free; NULL when it cannot be read. */
+char *read_text(const char *path);
 
 /* Makes the file at path unwritable, even for root (chattr +i): 0, or -1
  * when this system cannot (the test should skip).  make_writable undoes it. */
@@ -26,6 +41,11 @@ const char *fixture(const char *name);
 /* The first column of the first row of sql on the database at path, as an
  * integer (INT64_MIN when there is no row or the query fails). */
 int64_t db_int(const char *path, const char *sql);
+
+/* The first column of the first row of sql on the database at path, as
+ * text the caller frees ("" when NULL; NULL when there is no row or the
+ * query fails). */
+char *db_text(const char *path, const char *sql);
 
 /* Runs sql (several statements allowed) on the database at path; 0 or -1. */
 int db_exec(const char *path, const char *sql);

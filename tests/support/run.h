@@ -24,6 +24,10 @@ int run_coinrow(run_result *out, const char *input, ...);
 
 void run_result_free(run_result *r);
 
+/* run_coinrow(r, input, ARGS...) in a cmocka test: fails the test when
+ * coinrow cannot be started. */
+#define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
+
 /* Starts argv without waiting: standard input from /dev/null, standard
  * output and error to the file `log` (NULL: /dev/null).  Returns the pid, or
  * -1 when it could not be started. */

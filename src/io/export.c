@@ -1,0 +1,824 @@
+/* Export: a set's tests and a run's answers as a judging system's package,
+ * written into a temporary folder beside DIR and renamed into place. */
+#define _XOPEN_SOURCE 700 /* nftw, realpath */
+#include "io/export.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/gen.h"
+#include "io/coins_text.h"
+#include "io/generated.h"
+#include "io/zip.h"
+#include "judge/source.h"
+
+/* Longest instance id plain turns into a file name (NAME.ans stays far
+ * below the usual 255-byte limit). */
+#define PLAIN_NAME_MAX 200
+/* Limits written into the metadata; the setter edits them for the problem. */
+#define TIME_LIMIT_MS 1000
+#define MEMORY_LIMIT_MIB 256
+
+static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "polygon", "cms", "plain"};
+
+int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err)
+{
+    for (int k = 0; k < CR_EXPORT_FORMAT_COUNT; k++)
+        if (strcmp(name, format_names[k]) == 0) {
+            *out = (cr_export_format)k;
+            return 0;
+        }
+    return cr_error_set(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+}
+
+/* ---- the run ---- */
+
+int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    uint64_t size = 0;
+    *out_found = 0;
+    int rc = cr_store_set_size(&size, store, opts->set_id, err);
+    if (rc)
+        return rc;
+    if (sqlite3_prepare_v2(cr_store_db(store),
+                           "SELECT id FROM run WHERE set_id = ?1 AND status = 'done' "
+                           "AND instr(',' || variants || ',', ',' || ?2 || ',') > 0 "
+                           "AND (?3 = 0 OR moves_policy = 'canonical') ORDER BY id DESC",
+                           -1, &st, NULL))
+        return cr_store_fail(store, "reading the runs", err);
+    sqlite3_bind_int64(st, 1, opts->set_id);
+    sqlite3_bind_text(st, 2, cr_variant_name(opts->variant), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, opts->lines);
+    int step = SQLITE_DONE;
+    /* a done run has solved every instance the set had when it ran */
+    while (rc == 0 && !*out_found && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        uint64_t solved = 0;
+        int64_t id = sqlite3_column_int64(st, 0);
+        rc = cr_store_run_solved(&solved, store, id, err);
+        if (rc == 0 && solved == size && (rc = cr_store_run_find(out, store, id, CR_PICK_DONE, err)) == 0)
+            *out_found = 1;
+    }
+    if (rc == 0 && !*out_found && step != SQLITE_DONE)
+        rc = cr_store_fail(store, "reading the runs", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Refuses a run whose answers for the variant include errors (a value
+ * beyond int64), naming the first instances. */
+static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
+                             cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(cr_store_db(store),
+                           "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' AS q "
+                           "FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 AND "
+                           "r.variant = ?2 AND r.error IS NOT NULL ORDER BY r.instance_id LIMIT 5)), min(error) "
+                           "FROM result WHERE run_id = ?1 AND variant = ?2 AND error IS NOT NULL",
+                           -1, &st, NULL))
+        return cr_store_fail(store, "reading the results", err);
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
+    int rc = 0;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = cr_store_fail(store, "reading the results", err);
+    } else if (sqlite3_column_int64(st, 0) > 0) {
+        int64_t count = sqlite3_column_int64(st, 0);
+        rc = cr_error_set(err, CR_EINVAL, "set '%s': %lld instance%s no %s answer in run %lld, so %s cannot be "
+                                          "exported: %s%s (%s)",
+                          set_name, (long long)count, count == 1 ? " has" : "s have", cr_variant_name(variant),
+                          (long long)run_id, count == 1 ? "it" : "they", (const char *)sqlite3_column_text(st, 1),
+                          count > 5 ? ", ..." : "", (const char *)sqlite3_column_text(st, 2));
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- the destination ---- */
+
+/* dir without its trailing slashes, split into the folder it lies in and
+ * its name; NULL parts when out of memory. */
+typedef struct dest {
+    char *dir, *parent, *base;
+} dest;
+
+static void dest_free(dest *d)
+{
+    free(d->dir);
+    free(d->parent);
+    free(d->base);
+}
+
+static int dest_split(dest *d, const char *dir, cr_error *err)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    const char *slash = NULL;
+    for (size_t i = 0; i < len; i++)
+        if (dir[i] == '/')
+            slash = dir + i;
+    size_t base_at = slash ? (size_t)(slash - dir) + 1 : 0;
+    d->dir = strndup(dir, len);
+    d->base = strndup(dir + base_at, len - base_at);
+    d->parent = slash == dir ? strdup("/") : slash ? strndup(dir, (size_t)(slash - dir)) : strdup(".");
+    if (!d->dir || !d->base || !d->parent)
+        return cr_error_set(err, CR_ENOMEM, "no memory for the path %s", dir);
+    return 0;
+}
+
+/* The short name rules: kattis, lowercase letters and digits; polygon and
+ * cms, letters, digits, '-' and '_'; plain, any folder name. */
+static int check_name(const dest *d, cr_export_format format, cr_error *err)
+{
+    if (strcmp(d->base, ".") == 0 || strcmp(d->base, "..") == 0 || strcmp(d->base, "/") == 0 || !*d->base)
+        return cr_error_set(err, CR_EINVAL, "--out '%s' must name the package's own folder", d->dir);
+    const char *allowed = format == CR_EXPORT_KATTIS ? "abcdefghijklmnopqrstuvwxyz0123456789"
+                                                     : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+    if (format == CR_EXPORT_PLAIN || strspn(d->base, allowed) == strlen(d->base))
+        return 0;
+    return cr_error_set(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
+                        d->base,
+                        format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
+                                                   : "letters, digits, '-' and '_'");
+}
+
+/* 1 when the folder at path has entries, 0 when it is empty. */
+static int has_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)) != NULL)
+        found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* 1 when path lies in the folder at dir (or is it). */
+static int lies_in(const char *path, const char *dir)
+{
+    char *p = realpath(path, NULL), *d = realpath(dir, NULL);
+    size_t len = d ? strlen(d) : 0;
+    int inside = p && d && strncmp(p, d, len) == 0 && (p[len] == '/' || p[len] == '\0' || len == 1);
+    free(p);
+    free(d);
+    return inside;
+}
+
+static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts, cr_error *err)
+{
+    struct stat st;
+    int rc = check_name(d, opts->format, err);
+    if (rc)
+        return rc;
+    if (stat(d->parent, &st) || !S_ISDIR(st.st_mode))
+        return cr_error_set(err, CR_EINVAL, "cannot write %s: its folder %s does not exist", d->dir, d->parent);
+    if (stat(d->dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return cr_error_set(err, CR_EINVAL, "%s exists and is not a folder", d->dir);
+        if (!opts->force && has_entries(d->dir))
+            return cr_error_set(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
+        if (lies_in(cr_store_path(store), d->dir))
+            return cr_error_set(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
+                                cr_store_path(store));
+        if (lies_in(".", d->dir))
+            return cr_error_set(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
+    }
+    if (opts->zip && !opts->force) {
+        size_t len = strlen(d->dir) + sizeof ".zip";
+        char *zip = malloc(len);
+        if (!zip)
+            return cr_error_set(err, CR_ENOMEM, "no memory for the path %s.zip", d->dir);
+        snprintf(zip, len, "%s.zip", d->dir);
+        if (stat(zip, &st) == 0)
+            rc = cr_error_set(err, CR_EINVAL, "%s exists (--force replaces it)", zip);
+        free(zip);
+    }
+    return rc;
+}
+
+/* ---- the package ---- */
+
+/* Plain's file names, each kept with the id it came from, in an
+ * open-addressing hash table of "key\0id" strings. */
+typedef struct name_set {
+    char **slots;
+    size_t cap, count;
+} name_set;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 14695981039346656037u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211u;
+    return h;
+}
+
+/* Adds key with its id: 0, or 1 with the id already holding key in
+ * *out_other, or -1 when out of memory. */
+static int name_set_add(name_set *s, const char *key, const char *id, const char **out_other)
+{
+    if (2 * (s->count + 1) > s->cap) {
+        name_set bigger = {calloc(s->cap ? 2 * s->cap : 256, sizeof(char *)), s->cap ? 2 * s->cap : 256, 0};
+        if (!bigger.slots)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i])
+                continue;
+            size_t k = fnv1a(s->slots[i]) & (bigger.cap - 1);
+            while (bigger.slots[k])
+                k = (k + 1) & (bigger.cap - 1);
+            bigger.slots[k] = s->slots[i];
+            bigger.count++;
+        }
+        free(s->slots);
+        *s = bigger;
+    }
+    size_t k = fnv1a(key) & (s->cap - 1);
+    for (; s->slots[k]; k = (k + 1) & (s->cap - 1))
+        if (strcmp(s->slots[k], key) == 0) {
+            *out_other = s->slots[k] + strlen(key) + 1;
+            return 1;
+        }
+    size_t key_len = strlen(key), id_len = strlen(id);
+    if (!(s->slots[k] = malloc(key_len + id_len + 2)))
+        return -1;
+    memcpy(s->slots[k], key, key_len + 1);
+    memcpy(s->slots[k] + key_len + 1, id, id_len + 1);
+    s->count++;
+    return 0;
+}
+
+static void name_set_free(name_set *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->slots[i]);
+    free(s->slots);
+}
+
+typedef struct package {
+    cr_store *store;
+    const cr_export_opts *opts;
+    int64_t run_id;
+    const dest *dest;
+    char set_name[128];
+    char *root;        /* the temporary folder being filled */
+    char *path;        /* root/relative, for one file at a time */
+    size_t path_cap;
+    uint64_t count;    /* instances, tests */
+    cr_constraints limits; /* the generator's, or what the data spans */
+    int generated;
+    char *text;        /* one file's contents */
+    size_t text_len, text_cap;
+    name_set names;    /* plain */
+} package;
+
+static const char *at(package *p, const char *rel)
+{
+    snprintf(p->path, p->path_cap, "%s/%s", p->root, rel);
+    return p->path;
+}
+
+static int write_error(const package *p, const char *rel, cr_error *err)
+{
+    return cr_error_set(err, CR_EIO, "cannot write %s/%s: %s", p->dest->dir, rel, strerror(errno));
+}
+
+/* A new file in the package ('x': never one that exists). */
+static FILE *create(package *p, const char *rel, cr_error *err)
+{
+    FILE *f = fopen(at(p, rel), "wbx");
+    if (!f)
+        write_error(p, rel, err);
+    return f;
+}
+
+static int finish(package *p, FILE *f, const char *rel, cr_error *err)
+{
+    int failed = ferror(f);
+    failed |= fclose(f) != 0;
+    return failed ? write_error(p, rel, err) : 0;
+}
+
+static int write_file(package *p, const char *rel, const char *text, size_t len, cr_error *err)
+{
+    FILE *f = create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    fwrite(text, 1, len, f);
+    return finish(p, f, rel, err);
+}
+
+static int append(package *p, const char *s, size_t len)
+{
+    if (p->text_len + len > p->text_cap) {
+        size_t cap = p->text_cap ? p->text_cap : 4096;
+        while (cap < p->text_len + len)
+            cap *= 2;
+        char *bigger = realloc(p->text, cap);
+        if (!bigger)
+            return -1;
+        p->text = bigger, p->text_cap = cap;
+    }
+    memcpy(p->text + p->text_len, s, len);
+    p->text_len += len;
+    return 0;
+}
+
+static int append_int(package *p, int64_t v, char end)
+{
+    char digits[CR_INT64_CHARS + 1];
+    size_t len = cr_int64_format(digits, v);
+    digits[len++] = end;
+    return append(p, digits, len);
+}
+
+/* Plain's names: the id with every byte but letters, digits, '.', '_' and
+ * '-' turned into '_', and a leading '.' too; two ids whose names differ
+ * only in letter case would clash on many file systems, so they clash here. */
+static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
+{
+    size_t len = strlen(ext_id);
+    if (len > PLAIN_NAME_MAX)
+        return cr_error_set(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
+                                            "for a file name",
+                            p->set_name, ext_id, PLAIN_NAME_MAX);
+    char key[PLAIN_NAME_MAX + 1];
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)ext_id[i];
+        int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                   c == '-' || (c == '.' && i > 0);
+        out[i] = keep ? (char)c : '_';
+        key[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : out[i]);
+    }
+    out[len] = key[len] = '\0';
+    const char *other = NULL;
+    int rc = name_set_add(&p->names, key, ext_id, &other);
+    if (rc < 0)
+        return cr_error_set(err, CR_ENOMEM, "no memory for the file names");
+    if (rc > 0)
+        return cr_error_set(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
+                                            "names keep letters, digits, '.', '_' and '-', and letter case does "
+                                            "not tell files apart everywhere)",
+                            p->set_name, other, ext_id, out);
+    return 0;
+}
+
+/* The paths of test k (0-based) within the package. */
+static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k, const char *ext_id, cr_error *err)
+{
+    char num[CR_GEN_ID_MAX], name[PLAIN_NAME_MAX + 1];
+    cr_gen_id(num, p->count, k);
+    switch (p->opts->format) {
+    case CR_EXPORT_KATTIS: {
+        const char *group = k < p->opts->samples ? "sample" : "secret";
+        snprintf(in, cap, "data/%s/%s.in", group, num);
+        snprintf(ans, cap, "data/%s/%s.ans", group, num);
+        return 0;
+    }
+    case CR_EXPORT_POLYGON:
+        snprintf(in, cap, "tests/%s", num);
+        snprintf(ans, cap, "tests/%s.a", num);
+        return 0;
+    case CR_EXPORT_CMS:
+        snprintf(in, cap, "input/input%" PRIu64 ".txt", k);
+        snprintf(ans, cap, "output/output%" PRIu64 ".txt", k);
+        return 0;
+    default: {
+        int rc = plain_name(p, name, ext_id, err);
+        snprintf(in, cap, "%s.in", name);
+        snprintf(ans, cap, "%s.ans", name);
+        return rc;
+    }
+    }
+}
+
+/* Widens the constraints an ingested set's data spans to take `in`. */
+static void span(cr_constraints *l, const cr_instance *in)
+{
+    l->n_min = in->n < l->n_min ? in->n : l->n_min;
+    l->n_max = in->n > l->n_max ? in->n : l->n_max;
+    for (size_t i = 0; i < in->n; i++) {
+        l->value_min = in->coins[i] < l->value_min ? in->coins[i] : l->value_min;
+        l->value_max = in->coins[i] > l->value_max ? in->coins[i] : l->value_max;
+    }
+}
+
+/* The input file of `in`; a generated set's must pass the very check its
+ * validator makes. */
+static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
+{
+    p->text_len = 0;
+    int failed = append_int(p, (int64_t)in->n, '\n');
+    for (size_t i = 0; i < in->n; i++)
+        failed |= append_int(p, in->coins[i], i + 1 < in->n ? ' ' : '\n');
+    if (failed)
+        return cr_error_set(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+    if (!p->generated) {
+        span(&p->limits, in);
+    } else {
+        cr_contest_input parsed = {0};
+        cr_error why = {0};
+        int rc = cr_contest_input_parse(&parsed, p->text, p->text_len, &p->limits, &why);
+        cr_contest_input_free(&parsed);
+        if (rc)
+            return cr_error_set(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
+                                p->set_name, in->ext_id, why.msg);
+    }
+    return write_file(p, rel, p->text, p->text_len, err);
+}
+
+static int write_answer(package *p, const char *rel, const cr_instance *in, const cr_stored_result *r, cr_error *err)
+{
+    p->text_len = 0;
+    if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
+        return cr_error_set(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
+                            in->ext_id, (long long)p->run_id);
+    int failed = append_int(p, r->value, '\n');
+    if (p->opts->lines)
+        failed |= append(p, r->moves, in->n) || append(p, "\n", 1);
+    if (failed)
+        return cr_error_set(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
+    return write_file(p, rel, p->text, p->text_len, err);
+}
+
+/* The results of the run, read beside the instances in id order. */
+typedef struct answers {
+    cr_store_results *it;
+    const cr_stored_result *at;
+    int ended;
+} answers;
+
+/* Moves a to the result of instance `in` for the variant. */
+static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *err)
+{
+    while (!a->ended && (!a->at || a->at->instance_id < in->id ||
+                         (a->at->instance_id == in->id && a->at->variant != p->opts->variant))) {
+        int rc = cr_store_results_next(&a->at, a->it, err);
+        if (rc < 0)
+            return rc;
+        a->ended = rc == 0;
+    }
+    if (!a->ended && a->at->instance_id == in->id)
+        return 0;
+    return cr_error_set(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
+                        cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
+                        p->set_name);
+}
+
+static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
+{
+    cr_store_instances *instances = NULL;
+    answers a = {0};
+    int rc = cr_store_instances_new(&instances, p->store, p->opts->set_id, 0, err);
+    if (rc == 0)
+        rc = cr_store_results_new(&a.it, p->store, p->run_id, CR_BY_INSTANCE, err);
+    const cr_instance *in;
+    for (uint64_t k = 0; rc == 0; k++) {
+        if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
+            break;
+        char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
+        rc = answer_of(&a, p, in, err);
+        if (rc == 0)
+            rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in->ext_id, err);
+        if (rc == 0)
+            rc = write_input(p, in_path, in, err);
+        if (rc == 0)
+            rc = write_answer(p, ans_path, in, a.at, err);
+        stats->tests++;
+        stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
+    }
+    cr_store_results_free(a.it);
+    cr_store_instances_free(instances);
+    return rc;
+}
+
+/* ---- metadata and programs ---- */
+
+/* s as a double-quoted YAML scalar (also a JSON string). */
+static void put_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* s as XML attribute text. */
+static void put_xml(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: /* XML 1.0 has no control characters but white space */
+            fputc((unsigned char)*s >= 0x20 || *s == '\t' ? *s : ' ', f);
+        }
+    }
+}
+
+static int write_program(package *p, const char *rel, cr_judge_program program, cr_convention conv, cr_error *err)
+{
+    cr_judge_settings settings = {conv, p->opts->variant,
+                                  p->opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, p->limits};
+    FILE *f = create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    int rc = cr_judge_source_write(f, program, &settings, err);
+    int done = finish(p, f, rel, err);
+    return rc ? rc : done;
+}
+
+static void write_kattis(package *p, FILE *f)
+{
+    fprintf(f, "# written by coinrow export: the %s value%s, answers of run %lld\nname: ",
+            cr_variant_name(p->opts->variant), p->opts->lines ? " and the line of play" : "", (long long)p->run_id);
+    put_quoted(f, p->set_name);
+    fputs("\nvalidation: custom\n", f);
+}
+
+static void write_polygon(package *p, FILE *f)
+{
+    char num[CR_GEN_ID_MAX];
+    cr_gen_id(num, p->count, 0);
+    int width = (int)strlen(num);
+    fputs("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<problem revision=\"1\" short-name=\"", f);
+    put_xml(f, p->dest->base);
+    fputs("\">\n    <names>\n        <name language=\"english\" value=\"", f);
+    put_xml(f, p->set_name);
+    fprintf(f,
+            "\"/>\n    </names>\n    <judging input-file=\"\" output-file=\"\">\n        <testset name=\"tests\">\n"
+            "            <time-limit>%d</time-limit>\n            <memory-limit>%lld</memory-limit>\n"
+            "            <test-count>%" PRIu64 "</test-count>\n"
+            "            <input-path-pattern>tests/%%0%dd</input-path-pattern>\n"
+            "            <answer-path-pattern>tests/%%0%dd.a</answer-path-pattern>\n            <tests>\n",
+            TIME_LIMIT_MS, (long long)MEMORY_LIMIT_MIB << 20, p->count, width, width);
+    for (uint64_t k = 0; k < p->count; k++)
+        fprintf(f, "                <test method=\"manual\"%s/>\n", k < p->opts->samples ? " sample=\"true\"" : "");
+    fputs("            </tests>\n        </testset>\n    </judging>\n    <assets>\n"
+          "        <checker type=\"testlib\">\n            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
+          "        </checker>\n        <validators>\n            <validator>\n"
+          "                <source path=\"files/val.c\" type=\"c.gcc\"/>\n            </validator>\n"
+          "        </validators>\n    </assets>\n</problem>\n",
+          f);
+}
+
+static void write_cms(package *p, FILE *f)
+{
+    fputs("name: ", f);
+    put_quoted(f, p->dest->base);
+    fputs("\ntitle: ", f);
+    put_quoted(f, p->set_name);
+    fprintf(f, "\nn_input: %" PRIu64 "\ntime_limit: %d.%03d\nmemory_limit: %d\npublic_testcases: \"", p->count,
+            TIME_LIMIT_MS / 1000, TIME_LIMIT_MS % 1000, MEMORY_LIMIT_MIB);
+    for (uint64_t k = 0; k < p->opts->samples; k++)
+        fprintf(f, k ? ",%" PRIu64 : "%" PRIu64, k);
+    fputs("\"\ninfile: \"\"\noutfile: \"\"\n", f);
+}
+
+/* Each format's folders, metadata file and programs. */
+typedef struct layout {
+    const char *folders[8];
+    const char *metadata;
+    void (*write_metadata)(package *p, FILE *f);
+    struct {
+        const char *path;
+        cr_judge_program program;
+        cr_convention convention;
+    } programs[2];
+} layout;
+
+static const layout layouts[CR_EXPORT_FORMAT_COUNT] = {
+    [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret", "input_validators", "input_validators/validator",
+                           "output_validators", "output_validators/checker"},
+                          "problem.yaml",
+                          write_kattis,
+                          {{"input_validators/validator/validator.c", CR_JUDGE_VALIDATOR, CR_KATTIS},
+                           {"output_validators/checker/checker.c", CR_JUDGE_CHECKER, CR_KATTIS}}},
+    [CR_EXPORT_POLYGON] = {{"tests", "files"},
+                           "problem.xml",
+                           write_polygon,
+                           {{"files/val.c", CR_JUDGE_VALIDATOR, CR_TESTLIB}, {"files/check.c", CR_JUDGE_CHECKER, CR_TESTLIB}}},
+    [CR_EXPORT_CMS] = {{"input", "output", "check"},
+                       "task.yaml",
+                       write_cms,
+                       {{"check/checker.c", CR_JUDGE_CHECKER, CR_CMS}}},
+    [CR_EXPORT_PLAIN] = {{NULL}, NULL, NULL, {{NULL}}},
+};
+
+static int make_folders(package *p, cr_error *err)
+{
+    const layout *l = &layouts[p->opts->format];
+    for (int i = 0; l->folders[i]; i++)
+        if (mkdir(at(p, l->folders[i]), 0777) != 0)
+            return write_error(p, l->folders[i], err);
+    return 0;
+}
+
+static int write_metadata(package *p, cr_error *err)
+{
+    const layout *l = &layouts[p->opts->format];
+    int rc = 0;
+    if (l->metadata) {
+        FILE *f = create(p, l->metadata, err);
+        if (!f)
+            return CR_EIO;
+        l->write_metadata(p, f);
+        rc = finish(p, f, l->metadata, err);
+    }
+    for (int i = 0; rc == 0 && i < 2 && l->programs[i].path; i++)
+        rc = write_program(p, l->programs[i].path, l->programs[i].program, l->programs[i].convention, err);
+    return rc;
+}
+
+/* Refuses a package of the set's `count` instances that has no test, no
+ * secret test, or more entries than a zip holds (two files a test, and
+ * the layout's folders, metadata and programs). */
+static int check_tests(const char *set_name, uint64_t count, const cr_export_opts *opts, cr_error *err)
+{
+    const layout *l = &layouts[opts->format];
+    uint64_t entries = 2 * count + (l->metadata != NULL);
+    for (int i = 0; l->folders[i]; i++)
+        entries++;
+    for (int i = 0; i < 2 && l->programs[i].path; i++)
+        entries++;
+    if (count == 0)
+        return cr_error_set(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
+    if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
+        return cr_error_set(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
+                            set_name, (unsigned long long)count, count == 1 ? "" : "s",
+                            (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
+    if (opts->zip && entries > CR_ZIP_MAX_ENTRIES)
+        return cr_error_set(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
+                                            "than the %u a zip without ZIP64 holds",
+                            (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
+    return 0;
+}
+
+int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err)
+{
+    dest d = {0};
+    char set_name[128];
+    uint64_t count = 0;
+    int rc = dest_split(&d, dir, err);
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, sizeof set_name, store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_size(&count, store, opts->set_id, err);
+    if (rc == 0)
+        rc = check_tests(set_name, count, opts, err);
+    if (rc == 0)
+        rc = check_dest(&d, store, opts, err);
+    dest_free(&d);
+    return rc;
+}
+
+/* ---- putting it in place ---- */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+    if (path)
+        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "PARENT/.BASE<what>.coinrow-XXXXXX", for mkdtemp or mkstemp: beside
+ * DIR, so that a rename puts it in place. */
+static char *temp_name(const dest *d, const char *what)
+{
+    size_t len = strlen(d->parent) + strlen(d->base) + strlen(what) + sizeof "/..coinrow-XXXXXX";
+    char *name = malloc(len);
+    if (name)
+        snprintf(name, len, "%s/.%s%s.coinrow-XXXXXX", d->parent, d->base, what);
+    return name;
+}
+
+/* Replaces d->dir by the folder at tmp, and d->dir.zip by the file at
+ * tmp_zip when there is one. */
+static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_error *err)
+{
+    size_t len = strlen(tmp) + sizeof ".old";
+    char *old = malloc(len), *zip = malloc(strlen(d->dir) + sizeof ".zip");
+    int rc = 0, moved_aside = 0;
+    if (!old || !zip) {
+        rc = cr_error_set(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
+        goto done;
+    }
+    snprintf(old, len, "%s.old", tmp);
+    snprintf(zip, strlen(d->dir) + sizeof ".zip", "%s.zip", d->dir);
+    if (rename(d->dir, old) == 0)
+        moved_aside = 1;
+    else if (errno != ENOENT) {
+        rc = cr_error_set(err, CR_EIO, "cannot replace %s: %s", d->dir, strerror(errno));
+        goto done;
+    }
+    if (rename(tmp, d->dir) != 0) {
+        rc = cr_error_set(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
+        if (moved_aside)
+            rename(old, d->dir);
+        goto done;
+    }
+    if (moved_aside)
+        remove_tree(old);
+    if (tmp_zip && rename(tmp_zip, zip) != 0)
+        rc = cr_error_set(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
+done:
+    free(old);
+    free(zip);
+    return rc;
+}
+
+int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int64_t run_id,
+                    const cr_export_opts *opts, cr_error *err)
+{
+    dest d = {0};
+    package p = {.store = store, .opts = opts, .run_id = run_id, .dest = &d};
+    char *tmp_zip = NULL;
+    memset(out, 0, sizeof *out);
+    int rc = dest_split(&d, dir, err);
+    if (rc == 0)
+        rc = cr_export_check(store, dir, opts, err);
+    if (rc == 0)
+        rc = cr_store_set_name(p.set_name, sizeof p.set_name, store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_size(&p.count, store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_generator(&p.limits, NULL, 0, &p.generated, store, opts->set_id, err);
+    if (rc == 0)
+        rc = refuse_unanswered(store, run_id, opts->variant, p.set_name, err);
+    if (rc)
+        goto done;
+    if (!p.generated)
+        p.limits = (cr_constraints){SIZE_MAX, 0, INT64_MAX, INT64_MIN, 0, 0};
+    p.root = temp_name(&d, "");
+    p.path_cap = (p.root ? strlen(p.root) : 0) + PLAIN_NAME_MAX + 64;
+    p.path = malloc(p.path_cap);
+    if (!p.root || !p.path) {
+        rc = cr_error_set(err, CR_ENOMEM, "no memory for the paths of %s", d.dir);
+        goto done;
+    }
+    /* mkdtemp and mkstemp make private files; the package gets the usual
+     * permissions */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (!mkdtemp(p.root) || chmod(p.root, 0777 & ~mask) != 0) {
+        rc = cr_error_set(err, CR_EIO, "cannot create a folder beside %s: %s", d.dir, strerror(errno));
+        goto done;
+    }
+    rc = make_folders(&p, err);
+    if (rc == 0)
+        rc = write_tests(&p, out, err);
+    if (rc == 0)
+        rc = write_metadata(&p, err);
+    if (rc == 0 && opts->zip) {
+        int fd = (tmp_zip = temp_name(&d, ".zip")) ? mkstemp(tmp_zip) : -1;
+        int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
+        if (!made)
+            rc = cr_error_set(err, CR_EIO, "cannot create a file beside %s: %s", d.dir, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (made)
+            rc = cr_zip_dir(tmp_zip, p.root, err);
+    }
+    if (rc == 0)
+        rc = put_in_place(&d, p.root, tmp_zip, err);
+done:
+    if (rc) {
+        remove_tree(p.root);
+        if (tmp_zip)
+            remove(tmp_zip);
+    }
+    free(tmp_zip);
+    free(p.root);
+    free(p.path);
+    free(p.text);
+    name_set_free(&p.names);
+    dest_free(&d);
+    return rc;
+}

@@ -1,0 +1,79 @@
+/* Exporting a stored set as a package a judging system takes as it is
+ * (README, "Judge test data"): the inputs in the contest format, the
+ * answers of a done run, and, but for plain, the metadata and the
+ * self-contained checker and validator sources (judge/source.h).
+ *
+ *   kattis   problem.yaml, data/sample/NN.{in,ans}, data/secret/NN.{in,ans},
+ *            input_validators/validator/validator.c,
+ *            output_validators/checker/checker.c          (Kattis, DOMjudge)
+ *   polygon  problem.xml, tests/NN, tests/NN.a, files/check.c, files/val.c
+ *   cms      task.yaml, input/inputK.txt, output/outputK.txt, check/checker.c
+ *   plain    ID.in, ID.ans (the instance's id made a safe file name)
+ *
+ * NN is the test's number from 1, zero-padded to the width of the count and
+ * to at least 2 digits (the ids generate gives); K counts from 0. */
+#ifndef CR_IO_EXPORT_H
+#define CR_IO_EXPORT_H
+
+#include <stdint.h>
+
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "io/store.h"
+
+typedef enum cr_export_format {
+    CR_EXPORT_KATTIS,
+    CR_EXPORT_POLYGON,
+    CR_EXPORT_CMS,
+    CR_EXPORT_PLAIN,
+    CR_EXPORT_FORMAT_COUNT
+} cr_export_format;
+
+/* Parses "kattis", "polygon", "cms" or "plain"; CR_EINVAL naming the text. */
+int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err);
+
+typedef struct cr_export_opts {
+    cr_export_format format;
+    int64_t set_id;
+    cr_variant variant; /* the value the answers hold */
+    int lines;          /* answers carry the canonical line of play too */
+    uint64_t samples;   /* the first instances are samples (kattis, polygon, cms) */
+    int zip;            /* also write DIR.zip of the folder */
+    int force;          /* replace an existing DIR (and DIR.zip) */
+} cr_export_opts;
+
+/* Finds the run the answers come from: the latest done run of the set whose
+ * variants include opts->variant (with opts->lines, whose moves policy is
+ * canonical) and that has solved every instance of the set.  Fills *out and
+ * sets *out_found, or sets *out_found = 0 when there is none. */
+int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err);
+
+/* Checks, before anything is computed, that a package of the set can go
+ * to dir: the set has instances, and more than opts->samples of them (but
+ * for plain), and with zip no more than a zip holds (CR_ZIP_MAX_ENTRIES
+ * files and folders); dir's name suits the format (kattis: lowercase
+ * letters and digits, the problem's short name; polygon and cms: letters,
+ * digits, '-' and '_'), its parent exists, and dir is missing or an empty
+ * folder (with force: any folder that holds neither the database nor the
+ * current folder); likewise DIR.zip with zip.  CR_EINVAL saying what and
+ * where. */
+int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err);
+
+/* Counts of what a package holds. */
+typedef struct cr_export_stats {
+    uint64_t tests, samples;
+} cr_export_stats;
+
+/* Checks as cr_export_check does, then writes the package of the set with
+ * the answers of run run_id (one that cr_export_find_run gives) into a new
+ * folder beside dir, which then replaces dir (and, with zip, dir.zip is
+ * written from it): on failure nothing is left.  The validator takes the
+ * constraints the set's generator kept, or for an ingested set the n and
+ * value ranges of its data.  Refuses (CR_EINVAL, naming them) instances
+ * the run could not answer (a value beyond int64), an instance that breaks
+ * the constraints its generator promised, and plain ids that become the
+ * same file name.  Fills *out with the counts. */
+int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int64_t run_id,
+                    const cr_export_opts *opts, cr_error *err);
+
+#endif
