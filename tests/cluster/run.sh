@@ -233,8 +233,8 @@ SET=cluster
 SHARDS=4
 
 cr_generate() {
-    "$COINROW" generate --out "$T/gen.csv" --set "$SET" --count "$CLUSTER_COUNT" --n "$CLUSTER_N" \
-        --values "$CLUSTER_VALUES" --seed 6 && "$COINROW" ingest "$T/gen.csv" --db "$1" --set "$SET" --quiet
+    "$COINROW" generate --db "$1" --set "$SET" --count "$CLUSTER_COUNT" --n "$CLUSTER_N" \
+        --values "$CLUSTER_VALUES" --seed 6 --quiet
 }
 
 # cr_single DB: the reference run, one process
