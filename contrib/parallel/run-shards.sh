@@ -37,33 +37,11 @@
 # job: finished shards are not solved again, a killed one resumes.
 set -eu
 
-: "${COINROW:=coinrow}"
-: "${COINROW_DB:?set COINROW_DB to the input database}"
-: "${COINROW_SET:?set COINROW_SET to the set to solve}"
-: "${COINROW_SHARD_DIR:?set COINROW_SHARD_DIR to a directory for the shards}"
-: "${COINROW_SHARDS:=4}"
-: "${COINROW_MERGE_DB:=$COINROW_DB}"
-: "${COINROW_SOLVE_OPTS:=}"
+recipe=run-shards
+. "$(dirname "$0")/../shard-env.sh"
 : "${COINROW_JOBS:=100%}"
 : "${COINROW_SSHLOGIN:=}"
 : "${COINROW_RETRIES:=3}"
-case $COINROW_SHARDS in
-    ''|*[!0-9]*|0) echo "run-shards: COINROW_SHARDS must be a positive number, not '$COINROW_SHARDS'" >&2; exit 2 ;;
-esac
-
-# Remote hosts start in the home directory: every path is made absolute.
-absolute() {
-    case $1 in
-        /*) printf '%s\n' "$1" ;;
-        *) printf '%s/%s\n' "$(pwd)" "$1" ;;
-    esac
-}
-case $COINROW in */*) COINROW=$(absolute "$COINROW") ;; esac
-COINROW_DB=$(absolute "$COINROW_DB")
-COINROW_MERGE_DB=$(absolute "$COINROW_MERGE_DB")
-COINROW_SHARD_DIR=$(absolute "$COINROW_SHARD_DIR")
-[ -r "$COINROW_DB" ] || { echo "run-shards: cannot read $COINROW_DB" >&2; exit 1; }
-mkdir -p "$COINROW_SHARD_DIR"
 
 # The tag is saved so that running the script again resumes the same job.
 if [ -z "${COINROW_RUN_TAG:-}" ]; then

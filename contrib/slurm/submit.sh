@@ -42,28 +42,8 @@ if [ "${1:-}" = --merge-only ]; then
     shift 2
 fi
 
-: "${COINROW_DB:?set COINROW_DB to the input database}"
-: "${COINROW_SET:?set COINROW_SET to the set to solve}"
-: "${COINROW_SHARD_DIR:?set COINROW_SHARD_DIR to a directory on shared storage}"
-: "${COINROW_SHARDS:=4}"
-: "${COINROW_MERGE_DB:=$COINROW_DB}"
-: "${COINROW:=coinrow}"
-case $COINROW_SHARDS in
-    ''|*[!0-9]*|0) echo "submit: COINROW_SHARDS must be a positive number, not '$COINROW_SHARDS'" >&2; exit 2 ;;
-esac
-
-absolute() {
-    case $1 in
-        /*) printf '%s\n' "$1" ;;
-        *) printf '%s/%s\n' "$(pwd)" "$1" ;;
-    esac
-}
-case $COINROW in */*) COINROW=$(absolute "$COINROW") ;; esac
-COINROW_DB=$(absolute "$COINROW_DB")
-COINROW_MERGE_DB=$(absolute "$COINROW_MERGE_DB")
-COINROW_SHARD_DIR=$(absolute "$COINROW_SHARD_DIR")
-[ -r "$COINROW_DB" ] || { echo "submit: cannot read $COINROW_DB" >&2; exit 1; }
-mkdir -p "$COINROW_SHARD_DIR"    # Slurm does not create the directory of --output
+recipe=submit
+. "$here/../shard-env.sh"    # also creates COINROW_SHARD_DIR: Slurm does not create --output's directory
 export COINROW COINROW_DB COINROW_SET COINROW_SHARD_DIR COINROW_SHARDS COINROW_MERGE_DB
 
 if [ -n "$merge_only" ]; then
