@@ -65,17 +65,30 @@ static void test_coins_text__errors_name_the_value(void **state)
 }
 
 
+static void assert_formats_as_printf(int64_t value)
+{
+    char got[CR_INT64_CHARS + 1], want[32];
+    size_t len = cr_int64_format(got, value);
+    got[len] = '\0';
+    snprintf(want, sizeof want, "%lld", (long long)value);
+    assert_string_equal(got, want);
+}
+
 static void test_io_coins_text__int64_format_agrees_with_printf(void **state)
 {
     (void)state;
     const int64_t values[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -10, -99, -100, 1000000000, 4999999995,
                               INT64_MAX, INT64_MIN, INT64_MIN + 1, 1234567890123456789};
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-        char got[CR_INT64_CHARS + 1], want[32];
-        size_t len = cr_int64_format(got, values[i]);
-        got[len] = '\0';
-        snprintf(want, sizeof want, "%lld", (long long)values[i]);
-        assert_string_equal(got, want);
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        assert_formats_as_printf(values[i]);
+    /* every digit count, at both ends */
+    for (int64_t p = 10;; p *= 10) {
+        assert_formats_as_printf(p - 1);
+        assert_formats_as_printf(p);
+        assert_formats_as_printf(-(p - 1));
+        assert_formats_as_printf(-p);
+        if (p > INT64_MAX / 10)
+            break;
     }
 }
 
