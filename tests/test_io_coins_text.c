@@ -64,6 +64,35 @@ static void test_coins_text__errors_name_the_value(void **state)
     cr_coins_free(&c);
 }
 
+/* A row's tokens read as cr_int64_parse reads them alone, whichever path
+ * of the row parser takes them. */
+static void test_coins_text__row_tokens_agree_with_the_int64_parser(void **state)
+{
+    (void)state;
+    static const char *const tokens[] = {"0", "+0", "-0", "007", "-007", "999999999999999999", "-999999999999999999",
+                                         "1000000000000000000", "-1000000000000000000", "9223372036854775807",
+                                         "9223372036854775808", "-9223372036854775808", "00000000000000000000001",
+                                         "12a", "1-2", "--1", "+-1", "+", "1e3", "0x10", "١"};
+    cr_coins c = {0};
+    for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
+        char row[64];
+        snprintf(row, sizeof row, "7 %s;8", tokens[k]);
+        int64_t want = 0;
+        int alone = cr_int64_parse(&want, tokens[k], strlen(tokens[k]));
+        cr_error err;
+        int rc = parse(&c, row, &err);
+        if (alone != 0) {
+            assert_int_equal(rc, CR_EINVAL);
+            assert_non_null(strstr(err.msg, "value 2 ("));
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_int_equal(c.n, 3);
+        assert_true(c.v[0] == 7 && c.v[1] == want && c.v[2] == 8);
+    }
+    cr_coins_free(&c);
+}
+
 
 static void assert_formats_as_printf(int64_t value)
 {
@@ -131,6 +160,7 @@ int main(void)
         cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
+        cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
         cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
         cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
         cmocka_unit_test(test_io_coins_text__one_coin_is_named_by_its_position),

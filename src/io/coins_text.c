@@ -117,14 +117,30 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
             i++;
             continue;
         }
+        /* the common token, a sign and up to 18 digits (which cannot
+         * overflow), is read in the pass that finds its end: this loop is
+         * most of the reading thread's own time */
         size_t start = i;
-        while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
-            i++;
-        /* the token has no spaces: cr_coin_parse only to word an error */
-        int64_t value;
-        int rc = cr_int64_parse(&value, text + start, i - start) == 0
+        int negative = text[i] == '-';
+        const char *first = text + i + (negative || text[i] == '+'), *p = first, *stop = text + end;
+        uint64_t magnitude = 0;
+        unsigned digit;
+        while (p < stop && (digit = (unsigned char)*p - '0') <= 9)
+            magnitude = magnitude * 10 + digit, p++;
+        int64_t value = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+        int rc;
+        i = (size_t)(p - text);
+        if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
+            rc = cr_coins_push(out, value, err);
+        } else {
+            /* anything else is taken to its end and read exactly;
+             * cr_coin_parse only to word an error */
+            while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
+                i++;
+            rc = cr_int64_parse(&value, text + start, i - start) == 0
                      ? cr_coins_push(out, value, err)
                      : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
+        }
         if (rc)
             return rc;
         after_delimiter = 0;
