@@ -646,6 +646,16 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
     return step_done(store, st, "recording a rejected row", err);
 }
 
+/* ---- checkpoints ---- */
+
+void cr_store_wal_limit(cr_store *store, int pages) { sqlite3_wal_autocheckpoint(store->db, pages ? pages : 1000); }
+
+int cr_store_checkpoint(cr_store *store, cr_error *err)
+{
+    int rc = sqlite3_wal_checkpoint_v2(store->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? 0 : cr_store_fail(store, "copying the WAL into the database", err);
+}
+
 /* ---- paged reading ---- */
 
 /* A statement read a page at a time: after PAGE rows (or fewer, at the end)
