@@ -13,19 +13,27 @@ void cr_coins_free(cr_coins *coins)
     coins->n = coins->cap = 0;
 }
 
-int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err)
+static int grow(cr_coins *coins, cr_error *err)
 {
-    if (coins->n == coins->cap) {
-        size_t cap = coins->cap ? 2 * coins->cap : 64;
-        int64_t *v = realloc(coins->v, cap * sizeof *v);
-        if (!v)
-            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
-        coins->v = v;
-        coins->cap = cap;
-    }
-    coins->v[coins->n++] = value;
+    size_t cap = coins->cap ? 2 * coins->cap : 64;
+    int64_t *v = realloc(coins->v, cap * sizeof *v);
+    if (!v)
+        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
+    coins->v = v;
+    coins->cap = cap;
     return 0;
 }
+
+/* Inline in the parser's loop; growing is apart. */
+static inline int push(cr_coins *coins, int64_t value, cr_error *err)
+{
+    int rc = coins->n == coins->cap ? grow(coins, err) : 0;
+    if (rc == 0)
+        coins->v[coins->n++] = value;
+    return rc;
+}
+
+int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err) { return push(coins, value, err); }
 
 int cr_int64_parse(int64_t *out, const char *s, size_t len)
 {
@@ -131,14 +139,14 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         int rc;
         i = (size_t)(p - text);
         if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
-            rc = cr_coins_push(out, value, err);
+            rc = push(out, value, err);
         } else {
             /* anything else is taken to its end and read exactly;
              * cr_coin_parse only to word an error */
             while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
                 i++;
             rc = cr_int64_parse(&value, text + start, i - start) == 0
-                     ? cr_coins_push(out, value, err)
+                     ? push(out, value, err)
                      : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
         }
         if (rc)
