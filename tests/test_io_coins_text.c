@@ -125,16 +125,39 @@ static void test_io_coins_text__json_round_trips_through_the_parser(void **state
 {
     (void)state;
     const int64_t coins[] = {4, -6, INT64_MAX, INT64_MIN, 0};
-    char json[cr_coins_json_max(5)];
-    size_t len = cr_coins_json(json, coins, 5);
-    assert_int_equal(len, strlen(json));
-    assert_string_equal(json, "[4,-6,9223372036854775807,-9223372036854775808,0]");
-    cr_coins back = {0};
+    cr_coins pushed = {0}, back = {0};
     cr_error err = {0};
-    assert_int_equal(cr_coins_parse(&back, json, strlen(json), &err), 0);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(cr_coins_push(&pushed, coins[i], &err), 0);
+    assert_int_equal(pushed.json_len, strlen(pushed.json));
+    assert_string_equal(pushed.json, "[4,-6,9223372036854775807,-9223372036854775808,0]");
+    assert_int_equal(cr_coins_parse(&back, pushed.json, pushed.json_len, &err), 0);
     assert_int_equal(back.n, 5);
     assert_memory_equal(back.v, coins, sizeof coins);
+    assert_string_equal(back.json, pushed.json);
+    pushed.n = 0; /* emptied, it starts a new array */
+    assert_int_equal(cr_coins_push(&pushed, 7, &err), 0);
+    assert_string_equal(pushed.json, "[7]");
+    cr_coins_free(&pushed);
     cr_coins_free(&back);
+}
+
+/* The JSON is plain decimal whatever the text said, and the same from
+ * every form of a row. */
+static void test_io_coins_text__json_is_plain_decimal(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"+7 -0 007 -007 00 -5 12",
+                                        "[7, 0, 7, -7, 0, -5, 12]",
+                                        "7;-0;+007;-7;+0;-5;+12",
+                                        "0000000000000000000007 0 7 -7 0 -00000000000000000005 12"};
+    cr_coins c = {0};
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        assert_int_equal(parse(&c, forms[k], NULL), 0);
+        assert_string_equal(c.json, "[7,0,7,-7,0,-5,12]");
+        assert_int_equal(c.json_len, strlen(c.json));
+    }
+    cr_coins_free(&c);
 }
 
 static void test_io_coins_text__one_coin_is_named_by_its_position(void **state)
@@ -163,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
         cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
         cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
+        cmocka_unit_test(test_io_coins_text__json_is_plain_decimal),
         cmocka_unit_test(test_io_coins_text__one_coin_is_named_by_its_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

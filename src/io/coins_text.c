@@ -9,31 +9,62 @@ void cr_coins_free(cr_coins *coins)
     if (!coins)
         return;
     free(coins->v);
-    coins->v = NULL;
-    coins->n = coins->cap = 0;
+    free(coins->json);
+    *coins = (cr_coins){0};
 }
 
-static int grow(cr_coins *coins, cr_error *err)
+/* Room for one more value and `digits` more characters of JSON. */
+static int grow(cr_coins *coins, size_t digits, cr_error *err)
 {
-    size_t cap = coins->cap ? 2 * coins->cap : 64;
-    int64_t *v = realloc(coins->v, cap * sizeof *v);
-    if (!v)
-        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
-    coins->v = v;
-    coins->cap = cap;
+    if (coins->n == coins->cap) {
+        size_t cap = coins->cap ? 2 * coins->cap : 64;
+        int64_t *v = realloc(coins->v, cap * sizeof *v);
+        if (!v)
+            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
+        coins->v = v;
+        coins->cap = cap;
+    }
+    size_t need = coins->json_len + digits + 3; /* '[' or ',', the digits, ']', NUL */
+    if (need > coins->json_cap) {
+        size_t cap = coins->json_cap ? 2 * coins->json_cap : 1024;
+        while (cap < need)
+            cap *= 2;
+        char *json = realloc(coins->json, cap);
+        if (!json)
+            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", coins->n + 1);
+        coins->json = json;
+        coins->json_cap = cap;
+    }
     return 0;
 }
 
-/* Inline in the parser's loop; growing is apart. */
-static inline int push(cr_coins *coins, int64_t value, cr_error *err)
+/* Appends value, written text[0..len) in plain decimal (text NULL: written
+ * here).  Inline in the parser's loop; growing is apart. */
+static inline int push(cr_coins *coins, int64_t value, const char *text, size_t len, cr_error *err)
 {
-    int rc = coins->n == coins->cap ? grow(coins, err) : 0;
-    if (rc == 0)
-        coins->v[coins->n++] = value;
-    return rc;
+    char digits[CR_INT64_CHARS];
+    if (!text) {
+        len = cr_int64_format(digits, value);
+        text = digits;
+    }
+    if (coins->n == 0)
+        coins->json_len = 0; /* emptied by n = 0 */
+    int rc = coins->n == coins->cap || coins->json_len + len + 3 > coins->json_cap ? grow(coins, len, err) : 0;
+    if (rc)
+        return rc;
+    if (coins->n == 0)
+        coins->json[coins->json_len++] = '[';
+    else
+        coins->json[coins->json_len - 1] = ','; /* was the closing ']' */
+    memcpy(coins->json + coins->json_len, text, len);
+    coins->json_len += len;
+    coins->json[coins->json_len++] = ']';
+    coins->json[coins->json_len] = '\0';
+    coins->v[coins->n++] = value;
+    return 0;
 }
 
-int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err) { return push(coins, value, err); }
+int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err) { return push(coins, value, NULL, 0, err); }
 
 int cr_int64_parse(int64_t *out, const char *s, size_t len)
 {
@@ -139,14 +170,16 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         int rc;
         i = (size_t)(p - text);
         if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
-            rc = push(out, value, err);
+            /* the JSON takes the token as it is when it is plain decimal */
+            int plain = text[start] != '+' && (*first != '0' || (p - first == 1 && !negative));
+            rc = push(out, value, plain ? text + start : NULL, (size_t)(p - text) - start, err);
         } else {
             /* anything else is taken to its end and read exactly;
              * cr_coin_parse only to word an error */
             while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
                 i++;
             rc = cr_int64_parse(&value, text + start, i - start) == 0
-                     ? push(out, value, err)
+                     ? push(out, value, NULL, 0, err)
                      : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
         }
         if (rc)
@@ -171,8 +204,7 @@ size_t cr_int64_format(char *out, int64_t value)
     /* work on the magnitude as unsigned: -INT64_MIN does not fit in int64 */
     uint64_t v = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
     /* the digit count from the bit length (log10 2 ~ 1233 / 4096), then
-     * the digits straight into place from the right, two per division:
-     * this is the JSON writer's inner loop */
+     * the digits straight into place from the right, two per division */
     uint64_t v1 = v | 1; /* 0 has the bit length and the digit count of 1 */
     unsigned guess = (unsigned)(64 - __builtin_clzll(v1)) * 1233 >> 12;
     size_t len = (value < 0) + guess + (v1 >= powers[guess]);
@@ -191,19 +223,5 @@ size_t cr_int64_format(char *out, int64_t value)
     }
     if (value < 0)
         out[0] = '-';
-    return len;
-}
-
-size_t cr_coins_json(char *out, const int64_t *coins, size_t n)
-{
-    size_t len = 0;
-    out[len++] = '[';
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            out[len++] = ',';
-        len += cr_int64_format(out + len, coins[i]);
-    }
-    out[len++] = ']';
-    out[len] = '\0';
     return len;
 }

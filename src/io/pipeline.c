@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "io/coins_text.h"
 
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
@@ -37,9 +36,9 @@ typedef struct entry {
     uint64_t line, offset;
     size_t source, ext_id, ext_id_len, raw, raw_len, reason; /* text offsets (NONE: absent) */
     size_t coins, n;                                          /* offset into the batch's coins */
+    size_t json, json_len;                                    /* ENTRY_ROW: the coins' JSON text */
     int64_t instance_id;                                      /* ENTRY_STORED */
     /* filled by a solver */
-    size_t json, json_len;
     int64_t total;
     int total_fits, solved;
     answer answers[CR_VARIANT_COUNT];
@@ -192,14 +191,8 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         const int64_t *coins = b->coins + e->coins;
         if (e->kind == ENTRY_REJECT)
             continue;
-        if (e->kind == ENTRY_ROW) {
-            if (grow((void **)&b->text, &b->text_cap, b->text_len + cr_coins_json_max(e->n), 1))
-                return cr_error_set(err, CR_ENOMEM, "no memory for an instance of %zu coins", e->n);
-            e->json = b->text_len;
-            e->json_len = cr_coins_json(b->text + b->text_len, coins, e->n);
-            b->text_len += e->json_len + 1;
+        if (e->kind == ENTRY_ROW)
             sum_coins(e, coins);
-        }
         if (!solve)
             continue;
         cr_result results[CR_VARIANT_COUNT];
@@ -576,6 +569,9 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
     e->ext_id_len = row->ext_id_len;
     if (put_optional(&e->ext_id, b, kind == ENTRY_STORED ? NULL : row->ext_id, row->ext_id_len))
         goto no_memory;
+    if (kind == ENTRY_ROW && put_text(&e->json, b, row->coins_json, row->coins_json_len))
+        goto no_memory;
+    e->json_len = row->coins_json_len;
     if (kind != ENTRY_REJECT) {
         e->coins = b->coins_len;
         e->n = row->n;
