@@ -166,10 +166,11 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         unsigned digit;
         while (p < stop && (digit = (unsigned char)*p - '0') <= 9)
             magnitude = magnitude * 10 + digit, p++;
-        int64_t value = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+        int64_t value;
         int rc;
         i = (size_t)(p - text);
         if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
+            value = negative ? -(int64_t)magnitude : (int64_t)magnitude;
             /* the JSON takes the token as it is when it is plain decimal */
             int plain = text[start] != '+' && (*first != '0' || (p - first == 1 && !negative));
             rc = push(out, value, plain ? text + start : NULL, (size_t)(p - text) - start, err);
