@@ -93,6 +93,49 @@ static void test_coins_text__row_tokens_agree_with_the_int64_parser(void **state
     cr_coins_free(&c);
 }
 
+/* Rows of values of every digit count (1 to 19, both signs, some with
+ * leading zeros) under every separator: the one-pass reading of short
+ * tokens and the exact parser for long ones agree with the values, and the
+ * JSON with writing them. */
+static void test_coins_text__values_of_every_length_read_exactly(void **state)
+{
+    (void)state;
+    char text[4096];
+    int64_t want[200];
+    cr_coins c = {0};
+    uint64_t x = 12345;
+    for (int round = 0; round < 300; round++) {
+        size_t len = 0, n = 0;
+        for (; n < 60; n++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int digits = 1 + (int)(x % 19);
+            uint64_t v = x >> 8;
+            uint64_t limit = 1;
+            for (int d = 0; d < digits && limit <= UINT64_MAX / 10; d++)
+                limit *= 10;
+            v %= limit;
+            if (v > INT64_MAX)
+                v /= 10;
+            want[n] = x & 1 ? -(int64_t)v : (int64_t)v;
+            const char *sep = n == 0 ? "" : (x & 6) == 0 ? ", " : (x & 6) == 2 ? ";" : " ";
+            const char *zeros = (x & 24) == 0 ? "00" : "";
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s%s%llu", sep, want[n] < 0 ? "-" : "",
+                                    zeros, (unsigned long long)v);
+        }
+        assert_int_equal(parse(&c, text, NULL), 0);
+        assert_int_equal(c.n, n);
+        for (size_t i = 0; i < n; i++)
+            assert_true(c.v[i] == want[i]);
+        /* the JSON is what writing the values gives */
+        cr_coins again = {0};
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(cr_coins_push(&again, want[i], NULL), 0);
+        assert_string_equal(c.json, again.json);
+        cr_coins_free(&again);
+    }
+    cr_coins_free(&c);
+}
+
 
 static void assert_formats_as_printf(int64_t value)
 {
@@ -184,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
         cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
+        cmocka_unit_test(test_coins_text__values_of_every_length_read_exactly),
         cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
         cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
         cmocka_unit_test(test_io_coins_text__json_is_plain_decimal),
