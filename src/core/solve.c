@@ -114,7 +114,7 @@ static int sign_of(cr_i128 v) { return (v > 0) - (v < 0); }
 
 /* One figure into *out; CR_EOVERFLOW when it leaves int64, with the message
  * naming it (formatted only then: naming every figure up front took a
- * sixth of a batch solver's time). */
+ * seventh of a batch solver's time). */
 static int fit(int64_t *out, cr_i128 v, cr_variant variant, const char *figure, cr_error *err)
 {
     if (v >= INT64_MIN && v <= INT64_MAX) {
