@@ -1,5 +1,5 @@
 /* The batch pipeline: a ring of batches passed from the caller's thread to
- * the solver threads to the writer thread. */
+ * the solver threads to the writer thread, and a checkpointer beside it. */
 #include "io/pipeline.h"
 
 #include <pthread.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
 
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
@@ -466,7 +465,7 @@ static void *writer_main(void *arg)
 
 /* Copies each commit from the WAL into the database file.  SQLite would do
  * it on the committing thread, waiting there for the disk twice per
- * checkpoint: a fifth of the writer's time on a new database.  A failed
+ * checkpoint: about a quarter of the writer's time on a new database.  A failed
  * checkpoint loses nothing (the WAL keeps every commit), so errors are left
  * to the next one and to the writer's own. */
 static void *checkpointer_main(void *arg)
