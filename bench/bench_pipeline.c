@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 typedef struct measure {
-    double seconds;
+    double seconds, cpu_seconds; /* wall; user + system */
     long max_rss_kb;
     int status;
 } measure;
@@ -54,7 +54,7 @@ static void remove_db(const char *db)
  * does not land in the next one's time. */
 static measure timed(char *const argv[])
 {
-    measure m = {0, 0, -1};
+    measure m = {0, 0, 0, -1};
     sync();
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -71,6 +71,8 @@ static measure timed(char *const argv[])
         clock_gettime(CLOCK_MONOTONIC, &t1);
         m.seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         m.max_rss_kb = ru.ru_maxrss;
+        m.cpu_seconds = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                        (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
         m.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
     if (m.status != 0) {
@@ -124,14 +126,14 @@ static void generate(const char *path, long rows, int n, uint64_t max, int sorte
 }
 
 typedef struct pair {
-    double coinrow, import;
+    double coinrow, import, coinrow_cpu, import_cpu;
     long coinrow_rss_kb;
 } pair;
 
 /* coinrow run and sqlite3 .import on the same file, alternately. */
 static pair compare(const char *coinrow, const char *csv, int reps)
 {
-    double c[16], s[16];
+    double c[16], s[16], c_cpu[16], s_cpu[16];
     long rss = 0;
     const char *db = in_folder("run.db"), *import_db = in_folder("import.db");
     for (int r = 0; r < reps; r++) {
@@ -140,7 +142,9 @@ static pair compare(const char *coinrow, const char *csv, int reps)
         char command[4300];
         snprintf(command, sizeof command, ".import --csv %s t", csv);
         import_argv[2] = command;
-        s[r] = timed(import_argv).seconds;
+        measure im = timed(import_argv);
+        s[r] = im.seconds;
+        s_cpu[r] = im.cpu_seconds;
         remove_db(import_db);
 
         remove_db(db);
@@ -148,11 +152,13 @@ static pair compare(const char *coinrow, const char *csv, int reps)
                             "--variant",     "total", "--moves",   "fast",    "--quiet", NULL};
         measure m = timed(run_argv);
         c[r] = m.seconds;
+        c_cpu[r] = m.cpu_seconds;
         rss = m.max_rss_kb > rss ? m.max_rss_kb : rss;
         remove_db(db);
-        fprintf(stderr, "  %s: coinrow %.2f s, .import %.2f s\n", csv, c[r], s[r]);
+        fprintf(stderr, "  %s: coinrow %.2f s (CPU %.2f s), .import %.2f s (CPU %.2f s)\n", csv, c[r], c_cpu[r],
+                s[r], s_cpu[r]);
     }
-    return (pair){median(c, reps), median(s, reps), rss};
+    return (pair){median(c, reps), median(s, reps), median(c_cpu, reps), median(s_cpu, reps), rss};
 }
 
 static long peak_memory(const char *coinrow, const char *csv)
@@ -243,10 +249,12 @@ int main(int argc, char **argv)
 
     printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
     printf("|---|---|---|---|\n");
-    printf("| %ld x n=32, ids in file order | %.2f s | %.2f s | %.2f |\n", rows, in_order.coinrow, in_order.import,
+    printf("| %ld x n=32, ids in file order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
+           in_order.coinrow, in_order.coinrow_cpu, in_order.import, in_order.import_cpu,
            in_order.coinrow / in_order.import);
-    printf("| %ld x n=32, ids out of order | %.2f s | %.2f s | %.2f |\n", rows, out_of_order.coinrow,
-           out_of_order.import, out_of_order.coinrow / out_of_order.import);
+    printf("| %ld x n=32, ids out of order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
+           out_of_order.coinrow, out_of_order.coinrow_cpu, out_of_order.import, out_of_order.import_cpu,
+           out_of_order.coinrow / out_of_order.import);
     printf("| peak memory, %ld instances | %ld MiB | | |\n", rows, rss_small / 1024);
     printf("| peak memory, %ld instances | %ld MiB | | |\n", big_rows, rss_big / 1024);
     printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,

@@ -64,18 +64,103 @@ static void test_coins_text__errors_name_the_value(void **state)
     cr_coins_free(&c);
 }
 
+/* A row's tokens read as cr_int64_parse reads them alone, whichever path
+ * of the row parser takes them. */
+static void test_coins_text__row_tokens_agree_with_the_int64_parser(void **state)
+{
+    (void)state;
+    static const char *const tokens[] = {"0", "+0", "-0", "007", "-007", "999999999999999999", "-999999999999999999",
+                                         "1000000000000000000", "-1000000000000000000", "9223372036854775807",
+                                         "9223372036854775808", "-9223372036854775808", "00000000000000000000001",
+                                         "12a", "1-2", "--1", "+-1", "+", "1e3", "0x10", "١"};
+    cr_coins c = {0};
+    for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
+        char row[64];
+        snprintf(row, sizeof row, "7 %s;8", tokens[k]);
+        int64_t want = 0;
+        int alone = cr_int64_parse(&want, tokens[k], strlen(tokens[k]));
+        cr_error err;
+        int rc = parse(&c, row, &err);
+        if (alone != 0) {
+            assert_int_equal(rc, CR_EINVAL);
+            assert_non_null(strstr(err.msg, "value 2 ("));
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_int_equal(c.n, 3);
+        assert_true(c.v[0] == 7 && c.v[1] == want && c.v[2] == 8);
+    }
+    cr_coins_free(&c);
+}
+
+/* Rows of values of every digit count (1 to 19, both signs, some with
+ * leading zeros) under every separator: the one-pass reading of short
+ * tokens and the exact parser for long ones agree with the values, and the
+ * JSON with writing them. */
+static void test_coins_text__values_of_every_length_read_exactly(void **state)
+{
+    (void)state;
+    char text[4096];
+    int64_t want[200];
+    cr_coins c = {0};
+    uint64_t x = 12345;
+    for (int round = 0; round < 300; round++) {
+        size_t len = 0, n = 0;
+        for (; n < 60; n++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int digits = 1 + (int)(x % 19);
+            uint64_t v = x >> 8;
+            uint64_t limit = 1;
+            for (int d = 0; d < digits && limit <= UINT64_MAX / 10; d++)
+                limit *= 10;
+            v %= limit;
+            if (v > INT64_MAX)
+                v /= 10;
+            want[n] = x & 1 ? -(int64_t)v : (int64_t)v;
+            const char *sep = n == 0 ? "" : (x & 6) == 0 ? ", " : (x & 6) == 2 ? ";" : " ";
+            const char *zeros = (x & 24) == 0 ? "00" : "";
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s%s%llu", sep, want[n] < 0 ? "-" : "",
+                                    zeros, (unsigned long long)v);
+        }
+        assert_int_equal(parse(&c, text, NULL), 0);
+        assert_int_equal(c.n, n);
+        for (size_t i = 0; i < n; i++)
+            assert_true(c.v[i] == want[i]);
+        /* the JSON is what writing the values gives */
+        cr_coins again = {0};
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(cr_coins_push(&again, want[i], NULL), 0);
+        assert_string_equal(c.json, again.json);
+        cr_coins_free(&again);
+    }
+    cr_coins_free(&c);
+}
+
+
+static void assert_formats_as_printf(int64_t value)
+{
+    char got[CR_INT64_CHARS + 1], want[32];
+    size_t len = cr_int64_format(got, value);
+    got[len] = '\0';
+    snprintf(want, sizeof want, "%lld", (long long)value);
+    assert_string_equal(got, want);
+}
 
 static void test_io_coins_text__int64_format_agrees_with_printf(void **state)
 {
     (void)state;
     const int64_t values[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -10, -99, -100, 1000000000, 4999999995,
                               INT64_MAX, INT64_MIN, INT64_MIN + 1, 1234567890123456789};
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-        char got[CR_INT64_CHARS + 1], want[32];
-        size_t len = cr_int64_format(got, values[i]);
-        got[len] = '\0';
-        snprintf(want, sizeof want, "%lld", (long long)values[i]);
-        assert_string_equal(got, want);
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        assert_formats_as_printf(values[i]);
+    /* every digit count, at both ends */
+    for (int64_t p = 10;; p *= 10) {
+        assert_formats_as_printf(p - 1);
+        assert_formats_as_printf(p);
+        assert_formats_as_printf(-(p - 1));
+        assert_formats_as_printf(-p);
+        if (p > INT64_MAX / 10)
+            break;
     }
 }
 
@@ -83,16 +168,39 @@ static void test_io_coins_text__json_round_trips_through_the_parser(void **state
 {
     (void)state;
     const int64_t coins[] = {4, -6, INT64_MAX, INT64_MIN, 0};
-    char json[cr_coins_json_max(5)];
-    size_t len = cr_coins_json(json, coins, 5);
-    assert_int_equal(len, strlen(json));
-    assert_string_equal(json, "[4,-6,9223372036854775807,-9223372036854775808,0]");
-    cr_coins back = {0};
+    cr_coins pushed = {0}, back = {0};
     cr_error err = {0};
-    assert_int_equal(cr_coins_parse(&back, json, strlen(json), &err), 0);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(cr_coins_push(&pushed, coins[i], &err), 0);
+    assert_int_equal(pushed.json_len, strlen(pushed.json));
+    assert_string_equal(pushed.json, "[4,-6,9223372036854775807,-9223372036854775808,0]");
+    assert_int_equal(cr_coins_parse(&back, pushed.json, pushed.json_len, &err), 0);
     assert_int_equal(back.n, 5);
     assert_memory_equal(back.v, coins, sizeof coins);
+    assert_string_equal(back.json, pushed.json);
+    pushed.n = 0; /* emptied, it starts a new array */
+    assert_int_equal(cr_coins_push(&pushed, 7, &err), 0);
+    assert_string_equal(pushed.json, "[7]");
+    cr_coins_free(&pushed);
     cr_coins_free(&back);
+}
+
+/* The JSON is plain decimal whatever the text said, and the same from
+ * every form of a row. */
+static void test_io_coins_text__json_is_plain_decimal(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"+7 -0 007 -007 00 -5 12",
+                                        "[7, 0, 7, -7, 0, -5, 12]",
+                                        "7;-0;+007;-7;+0;-5;+12",
+                                        "0000000000000000000007 0 7 -7 0 -00000000000000000005 12"};
+    cr_coins c = {0};
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        assert_int_equal(parse(&c, forms[k], NULL), 0);
+        assert_string_equal(c.json, "[7,0,7,-7,0,-5,12]");
+        assert_int_equal(c.json_len, strlen(c.json));
+    }
+    cr_coins_free(&c);
 }
 
 static void test_io_coins_text__one_coin_is_named_by_its_position(void **state)
@@ -118,8 +226,11 @@ int main(void)
         cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
+        cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
+        cmocka_unit_test(test_coins_text__values_of_every_length_read_exactly),
         cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
         cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
+        cmocka_unit_test(test_io_coins_text__json_is_plain_decimal),
         cmocka_unit_test(test_io_coins_text__one_coin_is_named_by_its_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

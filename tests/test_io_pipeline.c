@@ -44,17 +44,22 @@ static size_t make_row(int64_t *coins, int k)
 static int queue_rows(cr_pipeline *p, int first, int count, const char *source)
 {
     static int64_t coins[70000];
-    for (int k = first; k < first + count; k++) {
+    cr_coins row_coins = {0}; /* as a reader hands them: with their JSON */
+    int rc = 0;
+    for (int k = first; rc == 0 && k < first + count; k++) {
         char id[32];
         size_t n = make_row(coins, k);
-        cr_row row = {.source = source, .line = (uint64_t)k + 1, .coins = coins, .n = n, .raw = "raw", .raw_len = 3};
+        row_coins.n = 0;
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(cr_coins_push(&row_coins, coins[i], NULL), 0);
+        cr_row row = {.source = source, .line = (uint64_t)k + 1, .coins = row_coins.v, .n = n,
+                      .coins_json = row_coins.json, .coins_json_len = row_coins.json_len, .raw = "raw", .raw_len = 3};
         row.ext_id = id;
         row.ext_id_len = (size_t)snprintf(id, sizeof id, "k%d", k);
-        int rc = cr_pipeline_row(p, &row);
-        if (rc)
-            return rc;
+        rc = cr_pipeline_row(p, &row);
     }
-    return 0;
+    cr_coins_free(&row_coins);
+    return rc;
 }
 
 static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr_solve_opts *opts, int jobs,
@@ -147,6 +152,7 @@ static void test_io_pipeline__rejected_and_clashing_rows_are_recorded(void **sta
     fixture_state *f = *state;
     const char *reasons[] = {"value 2 ('x') is not an integer", NULL, NULL, NULL};
     int64_t coins[2][2] = {{1, 2}, {3, 4}};
+    const char *json[2] = {"[1,2]", "[3,4]"};
     const char *ids[] = {"bad", "a", "a", "a"};
     int which[] = {0, 0, 0, 1}; /* a, then a again (same), then a with other coins */
     cr_pipeline_opts po = {f->set_id, 0, {0}, 1, NULL, NULL, NULL, NULL};
@@ -156,7 +162,8 @@ static void test_io_pipeline__rejected_and_clashing_rows_are_recorded(void **sta
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
     for (int i = 0; i < 4; i++) {
         cr_row row = {.source = "in.csv", .line = (uint64_t)i + 2, .ext_id = ids[i], .ext_id_len = strlen(ids[i]),
-                      .coins = coins[which[i]], .n = 2, .reason = reasons[i], .raw = "r", .raw_len = 1};
+                      .coins = coins[which[i]], .n = 2, .coins_json = json[which[i]], .coins_json_len = 5,
+                      .reason = reasons[i], .raw = "r", .raw_len = 1};
         assert_int_equal(cr_pipeline_row(p, &row), 0);
     }
     assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);

@@ -23,15 +23,30 @@ typedef struct seen {
     size_t raw_len; /* of the last row */
 } seen;
 
+/* The JSON of coins[0..n), written value by value. */
+static void json_of(cr_coins *out, const int64_t *coins, size_t n)
+{
+    out->n = 0;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(cr_coins_push(out, coins[i], NULL), 0);
+}
+
 static int collect(void *ctx, const cr_row *row)
 {
     seen *s = ctx;
-    char json[1024] = "";
-    if (!row->reason)
-        cr_coins_json(json, row->coins, row->n < 40 ? row->n : 40);
+    cr_coins all = {0}, shown = {0};
+    if (!row->reason) {
+        /* the reader's JSON, made from the text, says what the values say */
+        json_of(&all, row->coins, row->n);
+        assert_int_equal(row->coins_json_len, all.json_len);
+        assert_memory_equal(row->coins_json, all.json, all.json_len);
+        json_of(&shown, row->coins, row->n < 40 ? row->n : 40);
+    }
     s->len += (size_t)snprintf(s->text + s->len, sizeof s->text - s->len, "L%llu %s: %s%s\n",
                                (unsigned long long)row->line, row->ext_id ? row->ext_id : "(none)",
-                               row->reason ? "rejected: " : "", row->reason ? row->reason : json);
+                               row->reason ? "rejected: " : "", row->reason ? row->reason : shown.json);
+    cr_coins_free(&all);
+    cr_coins_free(&shown);
     s->last_offset = row->offset;
     s->raw_len = row->raw_len;
     return 0;

@@ -112,10 +112,15 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
 
 static int sign_of(cr_i128 v) { return (v > 0) - (v < 0); }
 
-/* Fills one variant's figures from its game; CR_EOVERFLOW when one of them
- * leaves int64, with the message naming it. */
+/* One figure into *out; CR_EOVERFLOW when it leaves int64, with the message
+ * naming it (formatted only then: naming every figure up front took a
+ * seventh of a batch solver's time). */
 static int fit(int64_t *out, cr_i128 v, cr_variant variant, const char *figure, cr_error *err)
 {
+    if (v >= INT64_MIN && v <= INT64_MAX) {
+        *out = (int64_t)v;
+        return 0;
+    }
     char what[64];
     cr_format__(what, sizeof what, "the %s %s", cr_variant_name(variant), figure);
     return cr_fit__i64(out, v, what, err);

@@ -9,11 +9,12 @@ void cr_coins_free(cr_coins *coins)
     if (!coins)
         return;
     free(coins->v);
-    coins->v = NULL;
-    coins->n = coins->cap = 0;
+    free(coins->json);
+    *coins = (cr_coins){0};
 }
 
-int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err)
+/* Room for one more value and `digits` more characters of JSON. */
+static int grow(cr_coins *coins, size_t digits, cr_error *err)
 {
     if (coins->n == coins->cap) {
         size_t cap = coins->cap ? 2 * coins->cap : 64;
@@ -23,9 +24,47 @@ int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err)
         coins->v = v;
         coins->cap = cap;
     }
+    size_t need = coins->json_len + digits + 3; /* '[' or ',', the digits, ']', NUL */
+    if (need > coins->json_cap) {
+        size_t cap = coins->json_cap ? 2 * coins->json_cap : 1024;
+        while (cap < need)
+            cap *= 2;
+        char *json = realloc(coins->json, cap);
+        if (!json)
+            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", coins->n + 1);
+        coins->json = json;
+        coins->json_cap = cap;
+    }
+    return 0;
+}
+
+/* Appends value, written text[0..len) in plain decimal (text NULL: written
+ * here).  Inline in the parser's loop; growing is apart. */
+static inline int push(cr_coins *coins, int64_t value, const char *text, size_t len, cr_error *err)
+{
+    char digits[CR_INT64_CHARS];
+    if (!text) {
+        len = cr_int64_format(digits, value);
+        text = digits;
+    }
+    if (coins->n == 0)
+        coins->json_len = 0; /* emptied by n = 0 */
+    int rc = coins->n == coins->cap || coins->json_len + len + 3 > coins->json_cap ? grow(coins, len, err) : 0;
+    if (rc)
+        return rc;
+    if (coins->n == 0)
+        coins->json[coins->json_len++] = '[';
+    else
+        coins->json[coins->json_len - 1] = ','; /* was the closing ']' */
+    memcpy(coins->json + coins->json_len, text, len);
+    coins->json_len += len;
+    coins->json[coins->json_len++] = ']';
+    coins->json[coins->json_len] = '\0';
     coins->v[coins->n++] = value;
     return 0;
 }
+
+int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err) { return push(coins, value, NULL, 0, err); }
 
 int cr_int64_parse(int64_t *out, const char *s, size_t len)
 {
@@ -117,14 +156,33 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
             i++;
             continue;
         }
+        /* the common token, a sign and up to 18 digits (which cannot
+         * overflow), is read in the pass that finds its end: this loop is
+         * most of the reading thread's own time */
         size_t start = i;
-        while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
-            i++;
-        /* the token has no spaces: cr_coin_parse only to word an error */
+        int negative = text[i] == '-';
+        const char *first = text + i + (negative || text[i] == '+'), *p = first, *stop = text + end;
+        uint64_t magnitude = 0;
+        unsigned digit;
+        while (p < stop && (digit = (unsigned char)*p - '0') <= 9)
+            magnitude = magnitude * 10 + digit, p++;
         int64_t value;
-        int rc = cr_int64_parse(&value, text + start, i - start) == 0
-                     ? cr_coins_push(out, value, err)
+        int rc;
+        i = (size_t)(p - text);
+        if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
+            value = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+            /* the JSON takes the token as it is when it is plain decimal */
+            int plain = text[start] != '+' && (*first != '0' || (p - first == 1 && !negative));
+            rc = push(out, value, plain ? text + start : NULL, (size_t)(p - text) - start, err);
+        } else {
+            /* anything else is taken to its end and read exactly;
+             * cr_coin_parse only to word an error */
+            while (i < end && !is_space(text[i]) && !is_delimiter(text[i]))
+                i++;
+            rc = cr_int64_parse(&value, text + start, i - start) == 0
+                     ? push(out, value, NULL, 0, err)
                      : cr_coin_parse(&value, text + start, i - start, out->n + 1, err);
+        }
         if (rc)
             return rc;
         after_delimiter = 0;
@@ -139,38 +197,32 @@ size_t cr_int64_format(char *out, int64_t value)
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    char digits[20];
-    size_t k = sizeof digits, len = 0;
+    static const uint64_t powers[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+                                        10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+                                        100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                        1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                        1000000000000000000ull, 10000000000000000000ull};
     /* work on the magnitude as unsigned: -INT64_MIN does not fit in int64 */
     uint64_t v = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
-    while (v >= 100) { /* two digits per division: this is the JSON writer's inner loop */
+    /* the digit count from the bit length (log10 2 ~ 1233 / 4096), then
+     * the digits straight into place from the right, two per division */
+    uint64_t v1 = v | 1; /* 0 has the bit length and the digit count of 1 */
+    unsigned guess = (unsigned)(64 - __builtin_clzll(v1)) * 1233 >> 12;
+    size_t len = (value < 0) + guess + (v1 >= powers[guess]);
+    char *end = out + len;
+    while (v >= 100) {
         unsigned pair = (unsigned)(v % 100) * 2;
         v /= 100;
-        digits[--k] = pairs[pair + 1];
-        digits[--k] = pairs[pair];
+        *--end = pairs[pair + 1];
+        *--end = pairs[pair];
     }
     if (v >= 10) {
-        digits[--k] = pairs[v * 2 + 1];
-        digits[--k] = pairs[v * 2];
+        *--end = pairs[v * 2 + 1];
+        *--end = pairs[v * 2];
     } else {
-        digits[--k] = (char)('0' + v);
+        *--end = (char)('0' + v);
     }
     if (value < 0)
-        out[len++] = '-';
-    memcpy(out + len, digits + k, sizeof digits - k);
-    return len + sizeof digits - k;
-}
-
-size_t cr_coins_json(char *out, const int64_t *coins, size_t n)
-{
-    size_t len = 0;
-    out[len++] = '[';
-    for (size_t i = 0; i < n; i++) {
-        if (i > 0)
-            out[len++] = ',';
-        len += cr_int64_format(out + len, coins[i]);
-    }
-    out[len++] = ']';
-    out[len] = '\0';
+        out[0] = '-';
     return len;
 }

@@ -8,10 +8,15 @@
 
 #include "coinrow/error.h"
 
-/* A growable array of coins; zero-initialise, release with cr_coins_free. */
+/* A growable array of coins, kept with the same coins as a JSON array
+ * (the text the store keeps): readers make it while they read, where a
+ * value's text is at hand.  Zero-initialise, empty by setting n to 0,
+ * release with cr_coins_free. */
 typedef struct cr_coins {
     int64_t *v;
     size_t n, cap;
+    char *json; /* "[4,6,2,3]" (no spaces) and a NUL once a value is in */
+    size_t json_len, json_cap;
 } cr_coins;
 
 void cr_coins_free(cr_coins *coins);
@@ -23,7 +28,8 @@ int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err);
  * integers with an optional sign, separated by white space, commas or
  * semicolons; the whole may be wrapped in [ ].  Errors (CR_EINVAL) name the
  * value by its 1-based position and quote it: not an integer, out of the
- * int64 range, or no values at all. */
+ * int64 range, or no values at all.  The JSON has each value in plain
+ * decimal ("+7" and "007" as 7, "-0" as 0). */
 int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err);
 
 /* Parses one decimal int64 from s[0..len) exactly (no spaces): 0, or
@@ -40,10 +46,5 @@ int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, c
  * returns the length. */
 #define CR_INT64_CHARS 20
 size_t cr_int64_format(char *out, int64_t value);
-
-/* Writes coins[0..n) as a JSON array ("[4,6,2,3]", no spaces) and a NUL to
- * out, which holds cr_coins_json_max(n) bytes; returns the length. */
-#define cr_coins_json_max(n) (2 + (size_t)(n) * (CR_INT64_CHARS + 1) + 1)
-size_t cr_coins_json(char *out, const int64_t *coins, size_t n);
 
 #endif

@@ -47,6 +47,8 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
     } else if ((row.reason = cr_source__check_n(why, sizeof why, start, first_len, coins.n)) == NULL) {
         row.coins = coins.v;
         row.n = coins.n;
+        row.coins_json = coins.json;
+        row.coins_json_len = coins.json_len;
     }
     rc = fn(ctx, &row);
     cr_coins_free(&coins);

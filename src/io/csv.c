@@ -214,6 +214,8 @@ static void emit(reader *r, const char *reason)
     if (!reason) {
         row.coins = r->coins.v;
         row.n = r->coins.n;
+        row.coins_json = r->coins.json;
+        row.coins_json_len = r->coins.json_len;
     }
     int rc = r->fn(r->ctx, &row);
     if (rc)

@@ -3,8 +3,10 @@
  * overlapping on separate threads.
  *
  *   caller's thread (reads input, fills batches)
- *     -> `jobs` solver threads (coins to JSON, cr_solve)
+ *     -> `jobs` solver threads (cr_solve)
  *     -> one writer thread (the store's only user while the pipeline runs)
+ *   and a checkpointer thread, with its own connection, that copies each
+ *   commit from the WAL into the database file while the writer goes on.
  *
  * Batches are written in the order they were filled, so instance ids follow
  * the input.  At most a fixed number of batches are in flight, each of at

@@ -25,6 +25,9 @@ typedef struct cr_row {
     size_t ext_id_len;
     const int64_t *coins; /* the values of an accepted row */
     size_t n;
+    const char *coins_json; /* the same values as a JSON array, cr_coins' json: the text the
+                               store keeps, made where each value's text was at hand */
+    size_t coins_json_len;
     const char *reason;   /* NULL when accepted; else why the row is rejected */
     const char *raw;      /* the row as read: at least its first CR_RAW_MAX + 1 bytes */
     size_t raw_len;

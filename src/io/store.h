@@ -177,6 +177,19 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
                               const char *ext_id, size_t ext_id_len, const char *reason, const char *raw,
                               size_t raw_len, cr_error *err);
 
+/* ---- checkpoints ---- */
+
+/* The WAL's size, in pages, from which a commit on this store also copies
+ * the WAL into the database file (a checkpoint, which waits for the disk
+ * twice); 0 restores SQLite's default of 1000. */
+void cr_store_wal_limit(cr_store *store, int pages);
+
+/* Copies into the database file what the WAL holds, as far as readers
+ * allow and without waiting for anyone (a passive checkpoint): for a second
+ * store beside a writer, so that the writer need not wait for the disk.
+ * Returns 0, or the error (another checkpoint under way is not one). */
+int cr_store_checkpoint(cr_store *store, cr_error *err);
+
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
 
 typedef struct cr_instance {

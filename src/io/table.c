@@ -117,7 +117,7 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
         else if (cr_coins_parse(&coins, values, values_len, &bad) != 0)
             row.reason = bad.msg;
         else
-            row.coins = coins.v, row.n = coins.n;
+            row.coins = coins.v, row.n = coins.n, row.coins_json = coins.json, row.coins_json_len = coins.json_len;
         if ((rc = fn(ctx, &row)) != 0)
             break;
     }
