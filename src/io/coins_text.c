@@ -226,3 +226,13 @@ size_t cr_int64_format(char *out, int64_t value)
         out[0] = '-';
     return len;
 }
+
+int cr_coins_total(int64_t *out, const int64_t *coins, size_t n)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(total, coins[i], &total))
+            return 0;
+    *out = total;
+    return 1;
+}

@@ -42,6 +42,10 @@ int cr_int64_parse(int64_t *out, const char *s, size_t len);
  * cr_coins_parse). */
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err);
 
+/* The sum of coins[0..n) into *out; returns 1, or 0 when it leaves int64
+ * (*out is then meaningless). */
+int cr_coins_total(int64_t *out, const int64_t *coins, size_t n);
+
 /* Writes value in decimal to out (at least CR_INT64_CHARS bytes; no NUL);
  * returns the length. */
 #define CR_INT64_CHARS 20

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/coins_text.h"
+
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
 #define COMMIT_ROWS 10000
@@ -150,15 +152,6 @@ static void batch_free(batch *b)
 
 /* ---- the solvers ---- */
 
-static void sum_coins(entry *e, const int64_t *coins)
-{
-    int64_t total = 0;
-    e->total_fits = 1;
-    for (size_t i = 0; i < e->n && e->total_fits; i++)
-        e->total_fits = !__builtin_add_overflow(total, coins[i], &total);
-    e->total = total;
-}
-
 /* Copies an instance's results into the batch: lines shared by variants
  * (total, diff and winner come from one game) are copied once. */
 static int keep_answers(batch *b, entry *e, const cr_result *results, unsigned variants)
@@ -191,7 +184,7 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         if (e->kind == ENTRY_REJECT)
             continue;
         if (e->kind == ENTRY_ROW)
-            sum_coins(e, coins);
+            e->total_fits = cr_coins_total(&e->total, coins, e->n);
         if (!solve)
             continue;
         cr_result results[CR_VARIANT_COUNT];

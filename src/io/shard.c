@@ -38,22 +38,10 @@ typedef struct fingerprint {
     uint64_t size, digest;
 } fingerprint;
 
-/* Adds an instance to f; *json (grown as needed, *cap bytes) gets its coins
- * as JSON, and the JSON's length goes to *out_len.  CR_ENOMEM. */
-static int fingerprint_add(fingerprint *f, size_t *out_len, char **json, size_t *cap, const cr_instance *in,
-                           cr_error *err)
+static void fingerprint_add(fingerprint *f, const cr_instance *in)
 {
-    if (cr_coins_json_max(in->n) > *cap) {
-        char *bigger = realloc(*json, cr_coins_json_max(in->n));
-        if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory for instance '%s'", in->ext_id);
-        *json = bigger;
-        *cap = cr_coins_json_max(in->n);
-    }
-    *out_len = cr_coins_json(*json, in->coins, in->n);
     f->size++;
-    f->digest += fnv(fnv(FNV_OFFSET, in->ext_id, strlen(in->ext_id) + 1), *json, *out_len);
-    return 0;
+    f->digest += fnv(fnv(FNV_OFFSET, in->ext_id, strlen(in->ext_id) + 1), in->coins_json, in->coins_json_len);
 }
 
 /* ---- batches of instances (and their results) on their way to a store ---- */
@@ -69,22 +57,20 @@ typedef struct batch {
 } batch;
 
 /* Adds an instance to b (copying its strings); CR_ENOMEM. */
-static int batch_instance(batch *b, const char *ext_id, size_t ext_id_len, const int64_t *coins, size_t n,
-                          cr_error *err)
+static int batch_instance(batch *b, const cr_instance *in, cr_error *err)
 {
-    char *text = malloc(ext_id_len + 1 + cr_coins_json_max(n));
+    size_t ext_id_len = strlen(in->ext_id);
+    char *text = malloc(ext_id_len + 1 + in->coins_json_len + 1);
     if (!text)
-        return cr_error_set(err, CR_ENOMEM, "no memory for instance '%.*s'", (int)ext_id_len, ext_id);
-    memcpy(text, ext_id, ext_id_len);
-    text[ext_id_len] = '\0';
+        return cr_error_set(err, CR_ENOMEM, "no memory for instance '%s'", in->ext_id);
+    memcpy(text, in->ext_id, ext_id_len + 1);
     char *json = text + ext_id_len + 1;
-    size_t json_len = cr_coins_json(json, coins, n);
+    memcpy(json, in->coins_json, in->coins_json_len + 1);
     int64_t total = 0;
-    int fits = 1;
-    for (size_t i = 0; i < n && fits; i++)
-        fits = !__builtin_add_overflow(total, coins[i], &total);
+    int fits = cr_coins_total(&total, in->coins, in->n);
     b->text[b->count] = text;
-    b->rows[b->count++] = (cr_store_instance){text, ext_id_len, json, json_len, n, total, fits, 0, 0};
+    b->rows[b->count++] =
+        (cr_store_instance){text, ext_id_len, json, in->coins_json_len, in->n, total, fits, 0, 0};
     return 0;
 }
 
@@ -193,17 +179,14 @@ static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_s
 {
     cr_store_instances *it = NULL;
     batch *b = calloc(1, sizeof *b);
-    char *json = NULL;
-    size_t json_cap = 0;
     int rc = b ? cr_store_instances_new(&it, input, input_set, 0, err) : cr_error_set(err, CR_ENOMEM, "no memory");
     const cr_instance *in;
     while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
-        size_t ext_len = strlen(in->ext_id), json_len;
-        if ((rc = fingerprint_add(out, &json_len, &json, &json_cap, in, err)) != 0)
-            break;
-        if (cr_shard_of(set_name, in->ext_id, ext_len, spec->n) != spec->k)
+        rc = 0;
+        fingerprint_add(out, in);
+        if (cr_shard_of(set_name, in->ext_id, strlen(in->ext_id), spec->n) != spec->k)
             continue;
-        rc = batch_instance(b, in->ext_id, ext_len, in->coins, in->n, err);
+        rc = batch_instance(b, in, err);
         if (rc == 0 && b->count == BATCH)
             rc = batch_flush(b, shard, shard_set, 0, err);
     }
@@ -212,7 +195,6 @@ static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_s
     if (b)
         batch_clear(b);
     free(b);
-    free(json);
     cr_store_instances_free(it);
     return rc;
 }
@@ -393,13 +375,12 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
 static int fingerprint_set(fingerprint *out, cr_store *store, int64_t set_id, cr_error *err)
 {
     cr_store_instances *it = NULL;
-    char *json = NULL;
-    size_t cap = 0, len;
     const cr_instance *in;
     int rc = cr_store_instances_new(&it, store, set_id, 0, err);
-    while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1)
-        rc = fingerprint_add(out, &len, &json, &cap, in, err);
-    free(json);
+    while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
+        rc = 0;
+        fingerprint_add(out, in);
+    }
     cr_store_instances_free(it);
     return rc;
 }
@@ -425,9 +406,11 @@ static int merge_shard(cr_merge_report *out, batch *b, cr_store *into, int64_t s
             if (cr_shard_of(s->set_name, r->ext_id, ext_len, s->n) != s->k)
                 rc = cr_error_set(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                   s->k, s->n);
-            else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0 &&
-                     (rc = batch_instance(b, r->ext_id, ext_len, coins.v, coins.n, err)) == 0)
-                out->instances++;
+            else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
+                cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
+                if ((rc = batch_instance(b, &in, err)) == 0)
+                    out->instances++;
+            }
         }
         if (rc == 0 && (rc = batch_result(b, r, err)) == 0)
             out->results++;

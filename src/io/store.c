@@ -794,7 +794,7 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
     if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
         return cr_error_set(err, rc, "%s: instance %lld ('%s'): coins: %s", cr_store_path(it->pager.store),
                             (long long)it->last_id, it->ext_id, bad.msg);
-    it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n};
+    it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len};
     *out = &it->row;
     return 1;
 }

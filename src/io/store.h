@@ -197,6 +197,8 @@ typedef struct cr_instance {
     const char *ext_id;
     const int64_t *coins;
     size_t n;
+    const char *coins_json; /* the coins as the store keeps them: [4,6,2,3] */
+    size_t coins_json_len;
 } cr_instance;
 
 typedef struct cr_store_instances cr_store_instances;
