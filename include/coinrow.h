@@ -7,6 +7,7 @@
 #include "coinrow/game.h"
 #include "coinrow/gen.h"
 #include "coinrow/moves.h"
+#include "coinrow/number.h"
 #include "coinrow/rng.h"
 #include "coinrow/solve.h"
 

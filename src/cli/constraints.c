@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "io/coins_text.h"
+#include "coinrow/number.h"
 
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err)
 {

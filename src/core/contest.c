@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "coinrow/moves.h"
+#include "coinrow/number.h"
 #include "coinrow/solve.h"
 #include "internal.h"
 
@@ -17,31 +18,14 @@
  * what is wrong: a '+', a leading zero, "-0". */
 static int read_integer(int64_t *out, const char **out_unplain, const char *s, size_t len)
 {
-    size_t i = 0;
-    int negative = len > 0 && s[0] == '-';
-    if (len > 0 && (s[0] == '-' || s[0] == '+'))
-        i++;
-    if (i == len)
-        return CR_EINVAL;
-    uint64_t magnitude = 0;
-    int overflow = 0;
-    for (size_t k = i; k < len; k++) {
-        if (s[k] < '0' || s[k] > '9')
-            return CR_EINVAL;
-        unsigned digit = (unsigned)(s[k] - '0');
-        if (magnitude > (UINT64_MAX - digit) / 10)
-            overflow = 1;
-        else
-            magnitude = magnitude * 10 + digit;
-    }
-    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    if (overflow || magnitude > limit)
-        return CR_EOVERFLOW;
-    *out_unplain = s[0] == '+'                   ? "has a '+' sign"
-                   : s[i] == '0' && len - i > 1  ? "has a leading zero"
-                   : negative && magnitude == 0 ? "is minus zero"
-                                                : NULL;
-    *out = !negative ? (int64_t)magnitude : magnitude == limit ? INT64_MIN : -(int64_t)magnitude;
+    int rc = cr_int64_parse(out, s, len);
+    if (rc)
+        return rc;
+    size_t sign = s[0] == '-' || s[0] == '+';
+    *out_unplain = s[0] == '+'                      ? "has a '+' sign"
+                   : s[sign] == '0' && len - sign > 1 ? "has a leading zero"
+                   : s[0] == '-' && *out == 0       ? "is minus zero"
+                                                    : NULL;
     return 0;
 }
 

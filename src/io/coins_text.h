@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "coinrow/error.h"
+#include "coinrow/number.h"
 
 /* A growable array of coins, kept with the same coins as a JSON array
  * (the text the store keeps): readers make it while they read, where a
@@ -31,10 +32,6 @@ int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err);
  * int64 range, or no values at all.  The JSON has each value in plain
  * decimal ("+7" and "007" as 7, "-0" as 0). */
 int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err);
-
-/* Parses one decimal int64 from s[0..len) exactly (no spaces): 0, or
- * CR_EINVAL (not an integer) / CR_EOVERFLOW (out of range). */
-int cr_int64_parse(int64_t *out, const char *s, size_t len);
 
 /* Parses the coin at 1-based `position` of a row from text[0..len), white
  * space around it allowed.  CR_EINVAL naming the position and quoting the
