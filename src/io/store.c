@@ -722,6 +722,23 @@ static int pager_step(pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void 
     }
 }
 
+/* Copies the text of column col of the current row into *buf (grown as
+ * needed to *cap bytes): the iterators keep a row's key past the next step. */
+static int keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err)
+{
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    size_t len = (size_t)sqlite3_column_bytes(st, col);
+    if (len + 1 > *cap) {
+        char *bigger = realloc(*buf, len + 1);
+        if (!bigger)
+            return cr_error_set(err, CR_ENOMEM, "no memory to read a row of %zu bytes", len);
+        *buf = bigger;
+        *cap = len + 1;
+    }
+    memcpy(*buf, text ? text : "", len + 1);
+    return 0;
+}
+
 static int pager_open(pager *p, cr_store *store, const char *sql, const char *doing, cr_error *err)
 {
     *p = (pager){store, NULL, -1, 0};
@@ -779,16 +796,8 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
         return rc;
     sqlite3_stmt *st = it->pager.st;
     it->last_id = sqlite3_column_int64(st, 0);
-    const char *ext_id = (const char *)sqlite3_column_text(st, 1);
-    size_t len = (size_t)sqlite3_column_bytes(st, 1);
-    if (len + 1 > it->ext_id_cap) {
-        char *bigger = realloc(it->ext_id, len + 1);
-        if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory to read instances");
-        it->ext_id = bigger;
-        it->ext_id_cap = len + 1;
-    }
-    memcpy(it->ext_id, ext_id, len + 1);
+    if ((rc = keep_text(&it->ext_id, &it->ext_id_cap, st, 1, err)) != 0)
+        return rc;
     cr_error bad = {0};
     const char *coins = (const char *)sqlite3_column_text(st, 2);
     if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
@@ -877,15 +886,8 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
     memset(r, 0, sizeof *r);
     r->instance_id = it->last_id = sqlite3_column_int64(st, 0);
     r->ext_id = (const char *)sqlite3_column_text(st, 1);
-    size_t len = (size_t)sqlite3_column_bytes(st, 1);
-    if (len + 1 > it->last_cap) {
-        char *bigger = realloc(it->last_ext_id, len + 1);
-        if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory to read results");
-        it->last_ext_id = bigger;
-        it->last_cap = len + 1;
-    }
-    memcpy(it->last_ext_id, r->ext_id, len + 1);
+    if ((rc = keep_text(&it->last_ext_id, &it->last_cap, st, 1, err)) != 0)
+        return rc;
     r->coins = (const char *)sqlite3_column_text(st, 10);
     r->n = (size_t)sqlite3_column_int64(st, 2);
     cr_variant_parse(&r->variant, (const char *)sqlite3_column_text(st, 3), &ignored);
