@@ -1,7 +1,6 @@
 /* Carrying out ingest, solve and run: one job, steps chosen by the command. */
 #include "cli/batch.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -108,17 +107,6 @@ static void on_rejected(void *ctx, const cr_row *row)
     cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
 }
 
-static int parse_count(long long *out, const char *text, long long max)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < 1 || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const batch_args *a)
 {
@@ -161,8 +149,8 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
         src->id_col = a->id_col;
         src->values_col = a->values_col;
     } else if (a->resume) {
-        long long id = 0;
-        if (npos > 1 || (npos == 1 && parse_count(&id, pos[0], INT64_MAX)))
+        int64_t id = 0;
+        if (npos > 1 || (npos == 1 && cli_int_parse(&id, pos[0], 1, INT64_MAX)))
             return cli_usage_error(cmd, "--resume takes one run id (a positive number), or none for the latest");
         if (a->set || a->variant || a->moves || a->algo || a->label)
             return cli_usage_error(cmd, "--resume goes on with the run's own set and options");
@@ -177,8 +165,8 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "%s", err.msg);
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    long long n = cpus > 0 ? cpus : 1;
-    if (a->jobs && parse_count(&n, a->jobs, 256))
+    int64_t n = cpus > 0 ? cpus : 1;
+    if (a->jobs && cli_int_parse(&n, a->jobs, 1, 256))
         return cli_usage_error(cmd, "--jobs takes a number from 1 to 256, not '%s'", a->jobs);
     *jobs = (int)n;
     shard->opts = *solve;

@@ -63,6 +63,10 @@ int cli_report(const cr_error *err);
  * CR_EINVAL naming `what` (the option) otherwise. */
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err);
 
+/* Parses a decimal integer in [min, max] (the core's cr_int64_parse, then
+ * the range): 0, or -1 for anything else. */
+int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max);
+
 /* Parses "MIN..MAX" (or "N", meaning N..N) of 64-bit integers; CR_EINVAL
  * naming `what` when it is malformed or empty. */
 int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const char *what, cr_error *err);

@@ -21,7 +21,7 @@ typedef struct side {
 
 typedef struct listing {
     int json;
-    long long limit, listed;
+    int64_t limit, listed;
 } listing;
 
 static void json_string(const char *s)
@@ -177,16 +177,6 @@ static int record(const side *a, const side *b, int strict_moves, const cr_run_c
     return rc;
 }
 
-static int parse_run_id(int64_t *out, const char *text)
-{
-    char *end;
-    long long v = text ? strtoll(text, &end, 10) : 0;
-    if (!text || *end || v < 1)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Opens s->db (or uses `shared`, the other side's store) and finds run id,
  * or the latest done run when id is 0. */
 static int open_side(side *s, cr_store *shared, int64_t id, int write, cr_error *err)
@@ -222,16 +212,15 @@ int cmd_compare(const cli_command *self, int argc, char **argv)
         return status;
     listing l = {json, 0, 0};
     int64_t id_a = 0, id_b = 0;
-    char *end;
-    l.limit = strtoll(limit, &end, 10);
-    if (*end || l.limit < 0)
+    if (cli_int_parse(&l.limit, limit, 0, INT64_MAX))
         return cli_usage_error(self, "--limit takes a number, not '%s'", limit);
     if (against) {
         if (npos)
             return cli_usage_error(self, "with --against, name runs with --run-a and --run-b");
-        if ((run_a && parse_run_id(&id_a, run_a)) || (run_b && parse_run_id(&id_b, run_b)))
+        if ((run_a && cli_int_parse(&id_a, run_a, 1, INT64_MAX)) || (run_b && cli_int_parse(&id_b, run_b, 1, INT64_MAX)))
             return cli_usage_error(self, "run ids are positive numbers");
-    } else if (npos != 2 || run_a || run_b || parse_run_id(&id_a, argv[0]) || parse_run_id(&id_b, argv[1])) {
+    } else if (npos != 2 || run_a || run_b || cli_int_parse(&id_a, argv[0], 1, INT64_MAX) ||
+               cli_int_parse(&id_b, argv[1], 1, INT64_MAX)) {
         return cli_usage_error(self, "give two run ids of --db, or --against ANOTHER.db");
     }
 
@@ -261,7 +250,7 @@ int cmd_compare(const cli_command *self, int argc, char **argv)
             printf("  \"speed_ratio\": %.3f,\n  \"passed\": %s\n}\n", ratio, passed(&c) ? "true" : "false");
         } else {
             if (l.listed > l.limit)
-                printf("  ... %lld more (--limit)\n", l.listed - l.limit);
+                printf("  ... %" PRId64 " more (--limit)\n", l.listed - l.limit);
             print_counts(&c, 0);
             printf("\nspeed: b runs at %.2fx the instances per second of a\n", ratio);
             printf("%s\n", passed(&c) ? "no regression, nothing missing" : "FAILED: see above");

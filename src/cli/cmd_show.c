@@ -8,16 +8,6 @@
 #include "io/generated.h"
 #include "io/store.h"
 
-static int parse_positive(long long *out, const char *text)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (end == text || *end || v < 1)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cmd_show(const cli_command *self, int argc, char **argv)
 {
     const char *db = "coinrow.db", *run_arg = NULL, *limit_arg = "20";
@@ -30,10 +20,10 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     int status = cli_parse_options(self, opts, argc, argv);
     if (status >= 0)
         return status;
-    long long run_id = 0, limit;
-    if (run_arg && parse_positive(&run_id, run_arg))
+    int64_t run_id = 0, limit;
+    if (run_arg && cli_int_parse(&run_id, run_arg, 1, INT64_MAX))
         return cli_usage_error(self, "--run takes a run id, not '%s'", run_arg);
-    if (parse_positive(&limit, limit_arg))
+    if (cli_int_parse(&limit, limit_arg, 1, INT64_MAX))
         return cli_usage_error(self, "--limit takes a positive number, not '%s'", limit_arg);
 
     cr_error err = {0};
@@ -62,7 +52,7 @@ int cmd_show(const cli_command *self, int argc, char **argv)
                "second_score", "winner", "moves");
     }
     const cr_stored_result *r;
-    long long shown = 0;
+    int64_t shown = 0;
     while (rc == 0 && (rc = cr_store_results_next(&r, it, &err)) == 1) {
         rc = 0;
         if (shown++ == limit) {

@@ -23,6 +23,15 @@ int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *e
     return 0;
 }
 
+int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max)
+{
+    int64_t v;
+    if (!text || cr_int64_parse(&v, text, strlen(text)) != 0 || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const char *what, cr_error *err)
 {
     const char *dots = strstr(text, "..");
