@@ -136,6 +136,79 @@ static void test_coins_text__values_of_every_length_read_exactly(void **state)
     cr_coins_free(&c);
 }
 
+/* Rows as tools write them, one separator between values (the parser's
+ * fast path copies such a row whole into the JSON), with now and then a
+ * token it must leave to the general reading: "+5", "007", "-0", 19
+ * digits, a tab, two separators, a trailing one.  Every row reads as its
+ * values, with the JSON of writing them, or fails as the general reading
+ * words it. */
+static void test_coins_text__plain_rows_read_as_their_values(void **state)
+{
+    (void)state;
+    char text[2048];
+    int64_t want[64];
+    cr_coins c = {0};
+    uint64_t x = 99991;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17)
+    for (int round = 0; round < 5000; round++) {
+        size_t len = 0, n = 1 + NEXT() % 40;
+        int bracket = NEXT() % 4 == 0, odd = NEXT() % 3 == 0;
+        char sep = " ,;"[NEXT() % 3];
+        if (bracket)
+            text[len++] = '[';
+        for (size_t i = 0; i < n; i++) {
+            int digits = 1 + (int)(NEXT() % 18);
+            uint64_t v = NEXT() % 10;
+            for (int d = 1; d < digits; d++)
+                v = v * 10 + NEXT() % 10;
+            want[i] = NEXT() & 1 ? -(int64_t)v : (int64_t)v;
+            const char *oddity = "";
+            if (odd && NEXT() % 8 == 0) {
+                static const char *const oddities[] = {"+", "0", "00", "\t", "  "};
+                oddity = oddities[NEXT() % 5];
+                if (*oddity == '+' && want[i] < 0)
+                    want[i] = -want[i];
+                if (*oddity == '\t' || *oddity == ' ')
+                    len += (size_t)snprintf(text + len, sizeof text - len, "%s", oddity), oddity = "";
+            }
+            if (i > 0)
+                text[len++] = NEXT() % 16 == 0 ? " ,;"[NEXT() % 3] : sep;
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s%llu", want[i] < 0 ? "-" : "", oddity,
+                                    (unsigned long long)v);
+        }
+        if (odd && NEXT() % 4 == 0)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%c%s", sep,
+                                    NEXT() & 1 ? "1000000000000000000" : "-0");
+        int trailing = odd && NEXT() % 4 == 0;
+        if (trailing)
+            text[len++] = sep == ' ' ? ',' : sep; /* a trailing space is only trimmed */
+        if (bracket)
+            text[len++] = ']';
+        text[len] = '\0';
+
+        cr_error err;
+        if (trailing) {
+            assert_int_equal(parse(&c, text, &err), CR_EINVAL);
+            assert_non_null(strstr(err.msg, "is empty"));
+            continue;
+        }
+        int rc = parse(&c, text, &err);
+        assert_int_equal(rc, 0);
+        cr_coins again = {0};
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(cr_coins_push(&again, want[i], NULL), 0);
+        assert_true(c.n == n || c.n == n + 1); /* the appended long token or -0 */
+        if (c.n == n + 1)
+            assert_int_equal(cr_coins_push(&again, c.v[n], NULL), 0);
+        assert_memory_equal(c.v, again.v, n * sizeof *c.v);
+        assert_string_equal(c.json, again.json);
+        assert_int_equal(c.json_len, strlen(c.json));
+        cr_coins_free(&again);
+    }
+#undef NEXT
+    cr_coins_free(&c);
+}
+
 
 static void assert_formats_as_printf(int64_t value)
 {
@@ -228,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_coins_text__errors_name_the_value),
         cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
         cmocka_unit_test(test_coins_text__values_of_every_length_read_exactly),
+        cmocka_unit_test(test_coins_text__plain_rows_read_as_their_values),
         cmocka_unit_test(test_io_coins_text__int64_format_agrees_with_printf),
         cmocka_unit_test(test_io_coins_text__json_round_trips_through_the_parser),
         cmocka_unit_test(test_io_coins_text__json_is_plain_decimal),

@@ -13,25 +13,28 @@ void cr_coins_free(cr_coins *coins)
     *coins = (cr_coins){0};
 }
 
-/* Room for one more value and `digits` more characters of JSON. */
-static int grow(cr_coins *coins, size_t digits, cr_error *err)
+/* Room for `values` more values and `chars` more characters of JSON
+ * (counting the '[' or ',', the ']' and the NUL). */
+static int reserve(cr_coins *coins, size_t values, size_t chars, cr_error *err)
 {
-    if (coins->n == coins->cap) {
+    if (coins->n + values > coins->cap) {
         size_t cap = coins->cap ? 2 * coins->cap : 64;
+        while (cap < coins->n + values)
+            cap *= 2;
         int64_t *v = realloc(coins->v, cap * sizeof *v);
         if (!v)
             return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
         coins->v = v;
         coins->cap = cap;
     }
-    size_t need = coins->json_len + digits + 3; /* '[' or ',', the digits, ']', NUL */
+    size_t need = coins->json_len + chars;
     if (need > coins->json_cap) {
         size_t cap = coins->json_cap ? 2 * coins->json_cap : 1024;
         while (cap < need)
             cap *= 2;
         char *json = realloc(coins->json, cap);
         if (!json)
-            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", coins->n + 1);
+            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", coins->n + values);
         coins->json = json;
         coins->json_cap = cap;
     }
@@ -49,7 +52,8 @@ static inline int push(cr_coins *coins, int64_t value, const char *text, size_t 
     }
     if (coins->n == 0)
         coins->json_len = 0; /* emptied by n = 0 */
-    int rc = coins->n == coins->cap || coins->json_len + len + 3 > coins->json_cap ? grow(coins, len, err) : 0;
+    int rc = coins->n == coins->cap || coins->json_len + len + 3 > coins->json_cap ? reserve(coins, 1, len + 3, err)
+                                                                                   : 0;
     if (rc)
         return rc;
     if (coins->n == 0)
@@ -93,8 +97,79 @@ int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, c
     return 0;
 }
 
+/* Eight decimal digits at p (read as one little-endian word) into *out:
+ * 1, or 0 when they are not all digits. */
+static inline int eight_digits(uint64_t *out, const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    memcpy(&w, p, 8);
+    /* every byte 0x30..0x39: high nibble 3, and still 3 after adding 6 */
+    if (((w & 0xF0F0F0F0F0F0F0F0u) | (((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return 0;
+    w -= 0x3030303030303030u;
+    w = w * 10 + (w >> 8); /* pairs of digits */
+    *out = ((w & 0x000000FF000000FFu) * (100 + (1000000ull << 32)) +
+            ((w >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32))) >> 32;
+    return 1;
+#else
+    (void)out, (void)p;
+    return 0;
+#endif
+}
+
+/* The common row: values in plain decimal (no '+', no leading zero, not
+ * "-0") of at most 18 digits, which cannot overflow, one ' ', ',' or ';'
+ * between each, maybe wrapped in [ ] with nothing around.  Its JSON is the
+ * text itself with ',' for each separator, so it is copied whole rather than
+ * value by value.  Returns 1 when text[0..len) is such a row, else 0 with
+ * out empty, for the general parser (which words the errors). */
+static int parse_plain(cr_coins *out, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    if (len >= 2 && *p == '[' && end[-1] == ']')
+        p++, end--;
+    size_t body = (size_t)(end - p);
+    out->n = out->json_len = 0;
+    if (body == 0 || reserve(out, body / 2 + 1, body + 3, NULL))
+        return 0;
+    const char *start = p;
+    out->json[0] = '[';
+    memcpy(out->json + 1, p, body);
+    size_t n = 0;
+    for (;;) {
+        int negative = *p == '-';
+        const char *first = p + negative;
+        uint64_t magnitude = 0;
+        unsigned digit;
+        p = first;
+        if (end - p >= 8 && eight_digits(&magnitude, p))
+            p += 8;
+        while (p < end && (digit = (unsigned char)*p - '0') <= 9)
+            magnitude = magnitude * 10 + digit, p++;
+        size_t digits = (size_t)(p - first);
+        if (digits == 0 || digits > 18 || (*first == '0' && (digits > 1 || negative)))
+            return 0;
+        out->v[n++] = negative ? -(int64_t)magnitude : (int64_t)magnitude;
+        if (p == end)
+            break;
+        if ((*p != ' ' && *p != ',' && *p != ';') || p + 1 == end)
+            return 0;
+        out->json[1 + (p - start)] = ',';
+        p++;
+    }
+    out->json[body + 1] = ']';
+    out->json[body + 2] = '\0';
+    out->json_len = body + 2;
+    out->n = n;
+    return 1;
+}
+
 int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
 {
+    if (parse_plain(out, text, len))
+        return 0;
     out->n = 0;
     size_t i = 0, end = len;
     while (i < end && is_space(text[i]))
