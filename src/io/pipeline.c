@@ -62,7 +62,13 @@ struct cr_pipeline {
     char set_name[128];
 
     pthread_mutex_t mu;
-    pthread_cond_t changed; /* broadcast on every change below */
+    /* each thread waits on a condition of its own, signalled by the changes
+     * it waits for: with one condition for all, every change woke every
+     * thread, and the woken took the cores from the reader and the writer */
+    pthread_cond_t to_solve;      /* solvers: a batch is ready */
+    pthread_cond_t to_write;      /* the writer: a batch is solved, a flush */
+    pthread_cond_t to_fill;       /* the caller: a slot is free, a flush is done */
+    pthread_cond_t to_checkpoint; /* the checkpointer: a commit */
     batch *ring;
     size_t ring_size;
     uint64_t filled, solving, written; /* batches handed on, taken by solvers, written */
@@ -90,6 +96,15 @@ struct cr_pipeline {
 
 static int stopped(const cr_pipeline *p) { return p->opts.stop && atomic_load(p->opts.stop); }
 
+/* Failing or closing: every thread has to look. */
+static void wake_all(cr_pipeline *p)
+{
+    pthread_cond_broadcast(&p->to_solve);
+    pthread_cond_broadcast(&p->to_write);
+    pthread_cond_broadcast(&p->to_fill);
+    pthread_cond_broadcast(&p->to_checkpoint);
+}
+
 static void fail(cr_pipeline *p, const cr_error *err)
 {
     pthread_mutex_lock(&p->mu);
@@ -97,7 +112,7 @@ static void fail(cr_pipeline *p, const cr_error *err)
         p->error = *err;
         atomic_store(&p->failed, 1);
     }
-    pthread_cond_broadcast(&p->changed);
+    wake_all(p);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -217,12 +232,12 @@ static void *solver_main(void *arg)
                 fail(p, &err);
             pthread_mutex_lock(&p->mu);
             b->state = SLOT_SOLVED;
-            pthread_cond_broadcast(&p->changed);
+            pthread_cond_signal(&p->to_write);
             continue;
         }
         if (p->closing)
             break;
-        pthread_cond_wait(&p->changed, &p->mu);
+        pthread_cond_wait(&p->to_solve, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
     cr_solver_free(solver);
@@ -265,7 +280,7 @@ static int commit(cr_pipeline *p, cr_error *err)
         s->bytes = p->txn.bytes;
     cr_pipeline_stats snapshot = *s;
     p->commits++;
-    pthread_cond_broadcast(&p->changed);
+    pthread_cond_signal(&p->to_checkpoint);
     pthread_mutex_unlock(&p->mu);
     if (p->opts.progress)
         p->opts.progress(p->opts.ctx, &snapshot);
@@ -423,7 +438,7 @@ static void *writer_main(void *arg)
             batch_clear(b);
             b->state = SLOT_FREE;
             p->written++;
-            pthread_cond_broadcast(&p->changed);
+            pthread_cond_signal(&p->to_fill);
             continue;
         }
         if (p->written == p->filled && (p->closing || p->flush)) {
@@ -431,20 +446,20 @@ static void *writer_main(void *arg)
             settle(p, write_failed);
             pthread_mutex_lock(&p->mu);
             p->flush = 0;
-            pthread_cond_broadcast(&p->changed);
+            pthread_cond_signal(&p->to_fill);
             if (p->closing)
                 break;
             continue;
         }
         if (!p->in_txn) {
-            pthread_cond_wait(&p->changed, &p->mu);
+            pthread_cond_wait(&p->to_write, &p->mu);
             continue;
         }
         /* a transaction is open: commit it within a second even when the
          * next batch is slow to come */
         struct timespec deadline = p->txn_start;
         deadline.tv_sec += 1;
-        if (pthread_cond_timedwait(&p->changed, &p->mu, &deadline) != 0) {
+        if (pthread_cond_timedwait(&p->to_write, &p->mu, &deadline) != 0) {
             pthread_mutex_unlock(&p->mu);
             settle(p, write_failed);
             pthread_mutex_lock(&p->mu);
@@ -477,7 +492,7 @@ static void *checkpointer_main(void *arg)
         }
         if (p->closing)
             break;
-        pthread_cond_wait(&p->changed, &p->mu);
+        pthread_cond_wait(&p->to_checkpoint, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -494,11 +509,11 @@ static void submit(cr_pipeline *p)
     if (p->fill->count > 0) {
         p->fill->state = SLOT_READY;
         p->filled++;
+        pthread_cond_signal(&p->to_solve);
     } else {
         p->fill->state = SLOT_FREE;
     }
     p->fill = NULL;
-    pthread_cond_broadcast(&p->changed);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -514,7 +529,7 @@ static batch *batch_for(cr_pipeline *p, size_t n)
         return b;
     pthread_mutex_lock(&p->mu);
     for (b = &p->ring[p->filled % p->ring_size]; b->state != SLOT_FREE && !atomic_load(&p->failed);)
-        pthread_cond_wait(&p->changed, &p->mu);
+        pthread_cond_wait(&p->to_fill, &p->mu);
     if (atomic_load(&p->failed))
         b = NULL;
     else
@@ -595,9 +610,9 @@ int cr_pipeline_rest(cr_pipeline *p, cr_error *err)
     submit(p);
     pthread_mutex_lock(&p->mu);
     p->flush = 1;
-    pthread_cond_broadcast(&p->changed);
+    pthread_cond_signal(&p->to_write);
     while (p->flush && !atomic_load(&p->failed))
-        pthread_cond_wait(&p->changed, &p->mu);
+        pthread_cond_wait(&p->to_fill, &p->mu);
     uint64_t covered = p->run_before + p->stats.solved, in_set = p->set_before + p->stats.ingested;
     p->stats.pending = in_set > covered ? in_set - covered : 0;
     uint64_t pending = p->stats.pending;
@@ -652,7 +667,10 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->changed, &attr);
+    pthread_cond_init(&p->to_solve, NULL);
+    pthread_cond_init(&p->to_write, &attr); /* its waits time out, on the monotonic clock */
+    pthread_cond_init(&p->to_fill, NULL);
+    pthread_cond_init(&p->to_checkpoint, NULL);
     pthread_condattr_destroy(&attr);
     p->finished = 1; /* until the threads run */
     int rc = p->ring && p->solvers ? 0 : cr_error_set(err, CR_ENOMEM, "no memory for the pipeline");
@@ -701,7 +719,7 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
         submit(p);
         pthread_mutex_lock(&p->mu);
         p->closing = 1;
-        pthread_cond_broadcast(&p->changed);
+        wake_all(p);
         pthread_mutex_unlock(&p->mu);
         for (int i = 0; i < p->solver_count; i++)
             pthread_join(p->solvers[i], NULL);
@@ -735,6 +753,9 @@ void cr_pipeline_free(cr_pipeline *p)
     free(p->ins);
     free(p->res);
     pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->changed);
+    pthread_cond_destroy(&p->to_solve);
+    pthread_cond_destroy(&p->to_write);
+    pthread_cond_destroy(&p->to_fill);
+    pthread_cond_destroy(&p->to_checkpoint);
     free(p);
 }
