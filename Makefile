@@ -6,7 +6,7 @@
 #   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
 #                        and starts slurm and munge)
 #   make bench           the benchmarks (figures for the README)
-#   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--rows N ...")
+#   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
 

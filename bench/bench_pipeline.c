@@ -1,12 +1,14 @@
 /* The batch pipeline's benchmark (make bench-pipeline): the README's figures.
  *
- *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R]
+ *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]
  *
  * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
  *  1. a CSV of N instances of n = 32 (values 1..10^9, ids i0000001, ... in
  *     file order) is loaded by `coinrow run FILE --variant total --moves fast`
  *     and by `sqlite3 NEW.db ".import --csv FILE t"`, alternately, R times;
  *     the same with ids out of order (i1, i2, ... i10 sorts before i2);
+ *     with --against, another coinrow (an older build, say) is timed in
+ *     the same alternation, so that the two are compared side by side;
  *  2. peak memory of coinrow run for N and for --big-rows instances;
  *  3. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
  *     --algo dp.
@@ -31,12 +33,15 @@ typedef struct measure {
 
 static char folder[4096];
 
-static const char *in_folder(const char *name)
+typedef struct folder_path {
+    char text[4200];
+} folder_path;
+
+/* name in the benchmark's folder. */
+static folder_path in_folder(const char *name)
 {
-    static char paths[8][4200];
-    static int next;
-    char *p = paths[next++ % 8];
-    snprintf(p, sizeof paths[0], "%s/%s", folder, name);
+    folder_path p;
+    snprintf(p.text, sizeof p.text, "%s/%s", folder, name);
     return p;
 }
 
@@ -126,49 +131,58 @@ static void generate(const char *path, long rows, int n, uint64_t max, int sorte
 }
 
 typedef struct pair {
-    double coinrow, import, coinrow_cpu, import_cpu;
-    long coinrow_rss_kb;
+    double coinrow, import, coinrow_cpu, import_cpu, against, against_cpu;
 } pair;
 
-/* coinrow run and sqlite3 .import on the same file, alternately. */
-static pair compare(const char *coinrow, const char *csv, int reps)
+/* coinrow run FILE into a fresh database: its wall and CPU time. */
+static measure run_once(const char *coinrow, const char *csv)
 {
-    double c[16], s[16], c_cpu[16], s_cpu[16];
-    long rss = 0;
-    const char *db = in_folder("run.db"), *import_db = in_folder("import.db");
+    folder_path db = in_folder("run.db");
+    remove_db(db.text);
+    char *argv[] = {(char *)coinrow, "run", (char *)csv, "--db", db.text, "--variant", "total", "--moves", "fast",
+                    "--quiet", NULL};
+    measure m = timed(argv);
+    remove_db(db.text);
+    return m;
+}
+
+/* coinrow run and sqlite3 .import on the same file, alternately (and the
+ * other coinrow, when there is one). */
+static pair compare(const char *coinrow, const char *against, const char *csv, int reps)
+{
+    double c[16], s[16], c_cpu[16], s_cpu[16], a[16] = {0}, a_cpu[16] = {0};
+    folder_path import_db = in_folder("import.db");
     for (int r = 0; r < reps; r++) {
-        remove_db(import_db);
-        char *import_argv[] = {"sqlite3", (char *)import_db, NULL, NULL};
+        remove_db(import_db.text);
+        char *import_argv[] = {"sqlite3", import_db.text, NULL, NULL};
         char command[4300];
         snprintf(command, sizeof command, ".import --csv %s t", csv);
         import_argv[2] = command;
         measure im = timed(import_argv);
         s[r] = im.seconds;
         s_cpu[r] = im.cpu_seconds;
-        remove_db(import_db);
+        remove_db(import_db.text);
 
-        remove_db(db);
-        char *run_argv[] = {(char *)coinrow, "run",   (char *)csv, "--db",    (char *)db,
-                            "--variant",     "total", "--moves",   "fast",    "--quiet", NULL};
-        measure m = timed(run_argv);
+        measure m = run_once(coinrow, csv);
         c[r] = m.seconds;
         c_cpu[r] = m.cpu_seconds;
-        rss = m.max_rss_kb > rss ? m.max_rss_kb : rss;
-        remove_db(db);
-        fprintf(stderr, "  %s: coinrow %.2f s (CPU %.2f s), .import %.2f s (CPU %.2f s)\n", csv, c[r], c_cpu[r],
-                s[r], s_cpu[r]);
+        fprintf(stderr, "  %s: coinrow %.2f s (CPU %.2f s), .import %.2f s (CPU %.2f s)", csv, c[r], c_cpu[r], s[r],
+                s_cpu[r]);
+        if (against) {
+            m = run_once(against, csv);
+            a[r] = m.seconds;
+            a_cpu[r] = m.cpu_seconds;
+            fprintf(stderr, ", against %.2f s (CPU %.2f s)", a[r], a_cpu[r]);
+        }
+        fputc('\n', stderr);
     }
-    return (pair){median(c, reps), median(s, reps), median(c_cpu, reps), median(s_cpu, reps), rss};
+    return (pair){median(c, reps), median(s, reps), median(c_cpu, reps), median(s_cpu, reps), median(a, reps),
+                  median(a_cpu, reps)};
 }
 
 static long peak_memory(const char *coinrow, const char *csv)
 {
-    const char *db = in_folder("mem.db");
-    remove_db(db);
-    char *argv[] = {(char *)coinrow, "run", (char *)csv, "--db", (char *)db, "--variant", "total", "--moves", "fast",
-                    "--quiet", NULL};
-    measure m = timed(argv);
-    remove_db(db);
+    measure m = run_once(coinrow, csv);
     fprintf(stderr, "  %s: %.2f s, %ld MiB\n", csv, m.seconds, m.max_rss_kb / 1024);
     return m.max_rss_kb;
 }
@@ -176,15 +190,15 @@ static long peak_memory(const char *coinrow, const char *csv)
 static double jobs_time(const char *coinrow, const char *csv, const char *jobs, int reps)
 {
     double t[16];
-    const char *db = in_folder("jobs.db");
+    folder_path db = in_folder("jobs.db");
     for (int r = 0; r < reps; r++) {
-        remove_db(db);
-        char *argv[] = {(char *)coinrow, "run",    (char *)csv, "--db",   (char *)db, "--variant", "diff", "--algo",
+        remove_db(db.text);
+        char *argv[] = {(char *)coinrow, "run",    (char *)csv, "--db",   db.text,    "--variant", "diff", "--algo",
                         "dp",            "--moves", "none",     "--jobs", (char *)jobs, "--quiet",   NULL};
         t[r] = timed(argv).seconds;
         fprintf(stderr, "  --jobs %s: %.2f s\n", jobs, t[r]);
     }
-    remove_db(db);
+    remove_db(db.text);
     return median(t, reps);
 }
 
@@ -193,12 +207,16 @@ int main(int argc, char **argv)
     long rows = 1000000, big_rows = 5000000;
     int reps = 3;
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R]\n");
+        fprintf(stderr, "usage: bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]\n");
         return 2;
     }
-    const char *coinrow = argv[1];
+    const char *coinrow = argv[1], *against = NULL;
     int bad = (argc - 2) % 2;
     for (int i = 2; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--against") == 0) {
+            against = argv[i + 1];
+            continue;
+        }
         char *end;
         errno = 0;
         long v = strtol(argv[i + 1], &end, 10);
@@ -213,7 +231,7 @@ int main(int argc, char **argv)
             bad = 1;
     }
     if (bad || rows < 1 || big_rows < 1 || reps < 1 || reps > 16) {
-        fprintf(stderr, "bench_pipeline: --rows and --big-rows take N >= 1, --reps 1 to 16\n");
+        fprintf(stderr, "bench_pipeline: --rows and --big-rows take N >= 1, --reps 1 to 16, --against a program\n");
         return 2;
     }
     const char *base = getenv("TMPDIR");
@@ -225,23 +243,26 @@ int main(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
-    const char *sorted = in_folder("sorted.csv"), *unsorted = in_folder("unsorted.csv");
+    folder_path sorted_path = in_folder("sorted.csv"), unsorted_path = in_folder("unsorted.csv");
+    const char *sorted = sorted_path.text, *unsorted = unsorted_path.text;
     generate(sorted, rows, 32, 1000000000u, 1);
     generate(unsorted, rows, 32, 1000000000u, 0);
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
-    pair in_order = compare(coinrow, sorted, reps), out_of_order = compare(coinrow, unsorted, reps);
+    pair in_order = compare(coinrow, against, sorted, reps), out_of_order = compare(coinrow, against, unsorted, reps);
     remove(unsorted);
 
     fprintf(stderr, "peak memory ...\n");
     long rss_small = peak_memory(coinrow, sorted);
     remove(sorted);
-    const char *big = in_folder("big.csv");
+    folder_path big_path = in_folder("big.csv");
+    const char *big = big_path.text;
     generate(big, big_rows, 32, 1000000000u, 1);
     long rss_big = peak_memory(coinrow, big);
     remove(big);
 
     fprintf(stderr, "--jobs 1 against --jobs 2 ...\n");
-    const char *wide = in_folder("n2000.csv");
+    folder_path wide_path = in_folder("n2000.csv");
+    const char *wide = wide_path.text;
     generate(wide, 2000, 2000, 1000000000u, 1);
     double one = jobs_time(coinrow, wide, "1", reps), two = jobs_time(coinrow, wide, "2", reps);
     remove(wide);
@@ -259,5 +280,15 @@ int main(int argc, char **argv)
     printf("| peak memory, %ld instances | %ld MiB | | |\n", big_rows, rss_big / 1024);
     printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,
            one / two);
+    if (against) {
+        printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
+        printf("|---|---|---|---|\n");
+        printf("| %ld x n=32, ids in file order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
+               in_order.coinrow, in_order.coinrow_cpu, in_order.against, in_order.against_cpu,
+               in_order.coinrow / in_order.against);
+        printf("| %ld x n=32, ids out of order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
+               out_of_order.coinrow, out_of_order.coinrow_cpu, out_of_order.against, out_of_order.against_cpu,
+               out_of_order.coinrow / out_of_order.against);
+    }
     return 0;
 }
