@@ -196,8 +196,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
             continue;
         }
         /* the common token, a sign and up to 18 digits (which cannot
-         * overflow), is read in the pass that finds its end: this loop is
-         * most of the reading thread's own time */
+         * overflow), is read in the pass that finds its end */
         size_t start = i;
         int negative = text[i] == '-';
         const char *first = text + i + (negative || text[i] == '+'), *p = first, *stop = text + end;
