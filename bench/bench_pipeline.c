@@ -130,8 +130,13 @@ static void generate(const char *path, long rows, int n, uint64_t max, int sorte
     }
 }
 
+/* Medians of wall and CPU time. */
+typedef struct timing {
+    double seconds, cpu_seconds;
+} timing;
+
 typedef struct pair {
-    double coinrow, import, coinrow_cpu, import_cpu, against, against_cpu;
+    timing coinrow, import, against;
 } pair;
 
 /* coinrow run FILE into a fresh database: its wall and CPU time. */
@@ -176,8 +181,16 @@ static pair compare(const char *coinrow, const char *against, const char *csv, i
         }
         fputc('\n', stderr);
     }
-    return (pair){median(c, reps), median(s, reps), median(c_cpu, reps), median(s_cpu, reps), median(a, reps),
-                  median(a_cpu, reps)};
+    return (pair){{median(c, reps), median(c_cpu, reps)},
+                  {median(s, reps), median(s_cpu, reps)},
+                  {median(a, reps), median(a_cpu, reps)}};
+}
+
+/* A row of a table: coinrow's timing against another's, and their ratio. */
+static void print_row(long rows, const char *ids, timing t, timing other)
+{
+    printf("| %ld x n=32, ids %s | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows, ids, t.seconds,
+           t.cpu_seconds, other.seconds, other.cpu_seconds, t.seconds / other.seconds);
 }
 
 static long peak_memory(const char *coinrow, const char *csv)
@@ -270,12 +283,8 @@ int main(int argc, char **argv)
 
     printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
     printf("|---|---|---|---|\n");
-    printf("| %ld x n=32, ids in file order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
-           in_order.coinrow, in_order.coinrow_cpu, in_order.import, in_order.import_cpu,
-           in_order.coinrow / in_order.import);
-    printf("| %ld x n=32, ids out of order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
-           out_of_order.coinrow, out_of_order.coinrow_cpu, out_of_order.import, out_of_order.import_cpu,
-           out_of_order.coinrow / out_of_order.import);
+    print_row(rows, "in file order", in_order.coinrow, in_order.import);
+    print_row(rows, "out of order", out_of_order.coinrow, out_of_order.import);
     printf("| peak memory, %ld instances | %ld MiB | | |\n", rows, rss_small / 1024);
     printf("| peak memory, %ld instances | %ld MiB | | |\n", big_rows, rss_big / 1024);
     printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,
@@ -283,12 +292,8 @@ int main(int argc, char **argv)
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");
-        printf("| %ld x n=32, ids in file order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
-               in_order.coinrow, in_order.coinrow_cpu, in_order.against, in_order.against_cpu,
-               in_order.coinrow / in_order.against);
-        printf("| %ld x n=32, ids out of order | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows,
-               out_of_order.coinrow, out_of_order.coinrow_cpu, out_of_order.against, out_of_order.against_cpu,
-               out_of_order.coinrow / out_of_order.against);
+        print_row(rows, "in file order", in_order.coinrow, in_order.against);
+        print_row(rows, "out of order", out_of_order.coinrow, out_of_order.against);
     }
     return 0;
 }
