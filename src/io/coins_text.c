@@ -119,6 +119,27 @@ static inline int eight_digits(uint64_t *out, const char *p)
 #endif
 }
 
+/* Reads the decimal digits from p on (up to end) into *out, exactly when
+ * there are at most 18 of them; returns where they stop. */
+static inline const char *read_digits(uint64_t *out, const char *p, const char *end)
+{
+    uint64_t magnitude = 0;
+    unsigned digit;
+    if (end - p >= 8 && eight_digits(&magnitude, p))
+        p += 8;
+    while (p < end && (digit = (unsigned char)*p - '0') <= 9)
+        magnitude = magnitude * 10 + digit, p++;
+    *out = magnitude;
+    return p;
+}
+
+/* Whether `digits` digits at first (after a '-' when negative) are written
+ * as the JSON writes their value: no leading zero, and not "-0". */
+static int plain_decimal(const char *first, size_t digits, int negative)
+{
+    return *first != '0' || (digits == 1 && !negative);
+}
+
 /* The common row: values in plain decimal (no '+', no leading zero, not
  * "-0") of at most 18 digits, which cannot overflow, one ' ', ',' or ';'
  * between each, maybe wrapped in [ ] with nothing around.  Its JSON is the
@@ -141,15 +162,10 @@ static int parse_plain(cr_coins *out, const char *text, size_t len)
     for (;;) {
         int negative = *p == '-';
         const char *first = p + negative;
-        uint64_t magnitude = 0;
-        unsigned digit;
-        p = first;
-        if (end - p >= 8 && eight_digits(&magnitude, p))
-            p += 8;
-        while (p < end && (digit = (unsigned char)*p - '0') <= 9)
-            magnitude = magnitude * 10 + digit, p++;
+        uint64_t magnitude;
+        p = read_digits(&magnitude, first, end);
         size_t digits = (size_t)(p - first);
-        if (digits == 0 || digits > 18 || (*first == '0' && (digits > 1 || negative)))
+        if (digits == 0 || digits > 18 || !plain_decimal(first, digits, negative))
             return 0;
         out->v[n++] = negative ? -(int64_t)magnitude : (int64_t)magnitude;
         if (p == end)
@@ -199,18 +215,16 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
          * overflow), is read in the pass that finds its end */
         size_t start = i;
         int negative = text[i] == '-';
-        const char *first = text + i + (negative || text[i] == '+'), *p = first, *stop = text + end;
-        uint64_t magnitude = 0;
-        unsigned digit;
-        while (p < stop && (digit = (unsigned char)*p - '0') <= 9)
-            magnitude = magnitude * 10 + digit, p++;
+        const char *first = text + i + (negative || text[i] == '+');
+        uint64_t magnitude;
+        const char *p = read_digits(&magnitude, first, text + end);
         int64_t value;
         int rc;
         i = (size_t)(p - text);
         if (p > first && p - first <= 18 && (i == end || is_space(*p) || is_delimiter(*p))) {
             value = negative ? -(int64_t)magnitude : (int64_t)magnitude;
             /* the JSON takes the token as it is when it is plain decimal */
-            int plain = text[start] != '+' && (*first != '0' || (p - first == 1 && !negative));
+            int plain = text[start] != '+' && plain_decimal(first, (size_t)(p - first), negative);
             rc = push(out, value, plain ? text + start : NULL, (size_t)(p - text) - start, err);
         } else {
             /* anything else is taken to its end and read exactly;
