@@ -32,6 +32,7 @@ DEB_PACKAGES := libsqlite3-dev libcsv-dev libcmocka-dev
 DEB_HEADERS  := sqlite3.h csv.h cmocka.h
 
 CORE_SRC := $(wildcard src/core/*.c)
+UTIL_SRC := $(wildcard src/util/*.c)
 IO_SRC   := $(wildcard src/io/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 JUDGE_SRC := $(wildcard src/judge/*.c)
@@ -40,14 +41,19 @@ SUPPORT_SRC := $(wildcard tests/support/*.c)
 SCHEMA   := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o) \
-            $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
+JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBCORE  := $(BUILD)/libcoinrow.a
+LIBUTIL  := $(BUILD)/libcoinrow-util.a
+LIBJUDGE := $(BUILD)/libcoinrow-judge.a
 LIBIO    := $(BUILD)/libcoinrow-io.a
+# every layer above the core, in link order
+LIBS_UP  := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
 BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
@@ -61,9 +67,13 @@ $(BUILD)/%.o: %.c | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBUTIL): $(UTIL_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBJUDGE): $(JUDGE_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBIO): $(IO_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The schema files, applied in order, become one array of strings in the binary.
 $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
@@ -75,7 +85,7 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # The judge programs as single C files that build alone (the core, the judge
 # runner and a main, amalgamated), embedded in coinrow for export.
 JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
-AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) src/io/read_all.c src/io/read_all.h \
+AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) $(wildcard src/util/*.[ch]) \
                src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
 $(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
 	@mkdir -p $(@D)
@@ -96,17 +106,18 @@ $(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
 $(BUILD)/src/cli/cmd_version.o: CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
+$(BUILD)/src/util/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
-$(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
+$(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) | $(BIN)
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) \
+	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(LDLIBS) -lcmocka -o $@
 
 # The core does no I/O: it must never include stdio.h or sqlite3.h.

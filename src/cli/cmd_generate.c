@@ -12,6 +12,7 @@
 #include "cli/batch.h"
 #include "coinrow/gen.h"
 #include "io/generated.h"
+#include "util/errorf.h"
 
 /* Set names: letters, digits, '.', '_' and '-', like file names everywhere. */
 static int valid_set_name(const char *name)
@@ -50,7 +51,7 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
     int failed = ferror(f);
     failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
     if ((rc == 0 || rc == CR_EIO) && failed)
-        rc = cr_error_set(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
+        rc = cr_errorf(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
     if (rc && !to_stdout)
         remove(out); /* no half-written set is left behind */
     return rc ? cli_report(&err) : CR_EXIT_OK;

@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "io/coins_text.h"
+#include "util/errorf.h"
 
 int cr_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
 {
     int64_t *made = malloc(spec->limits.n_max * sizeof *made);
     if (!made)
-        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", spec->limits.n_max);
+        return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", spec->limits.n_max);
     cr_coins coins = {0}; /* the same values, with their JSON */
     int rc = 0;
     for (uint64_t k = 0; k < spec->count && rc == 0; k++) {
@@ -82,11 +83,11 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
         const char *source = (const char *)sqlite3_column_text(st, 2);
         *out_id = sqlite3_column_int64(st, 0);
         if (!generator)
-            rc = cr_error_set(err, CR_EINVAL, "%s: set '%s' was not generated (its instances come from %s); "
+            rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' was not generated (its instances come from %s); "
                                               "generate into another set name",
                               cr_store_path(store), name, source ? source : "ingest");
         else if (strcmp(generator, json) != 0)
-            rc = cr_error_set(err, CR_EINVAL, "%s: set '%s' was generated with other arguments: %s",
+            rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' was generated with other arguments: %s",
                               cr_store_path(store), name, source ? source : generator);
     } else if (step != SQLITE_DONE) {
         rc = cr_store_fail(store, "reading the sets", err);
@@ -144,7 +145,7 @@ int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *
         *out = (cr_constraints){(size_t)n_min, (size_t)n_max, sqlite3_column_int64(st, 3),
                                 sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5), sqlite3_column_int(st, 6)};
         if (!readable || n_min < 1 || n_max < n_min || (uint64_t)n_max > CR_N_MAX || out->value_min > out->value_max)
-            rc = cr_error_set(err, CR_EDB, "%s: set %lld: the generator's arguments cannot be read",
+            rc = cr_errorf(err, CR_EDB, "%s: set %lld: the generator's arguments cannot be read",
                               cr_store_path(store), (long long)set_id);
         else
             *out_found = 1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "io/coins_text.h"
+#include "util/errorf.h"
 
 #define BATCH 256 /* instances per write */
 
@@ -62,7 +63,7 @@ static int batch_instance(batch *b, const cr_instance *in, cr_error *err)
     size_t ext_id_len = strlen(in->ext_id);
     char *text = malloc(ext_id_len + 1 + in->coins_json_len + 1);
     if (!text)
-        return cr_error_set(err, CR_ENOMEM, "no memory for instance '%s'", in->ext_id);
+        return cr_errorf(err, CR_ENOMEM, "no memory for instance '%s'", in->ext_id);
     memcpy(text, in->ext_id, ext_id_len + 1);
     char *json = text + ext_id_len + 1;
     memcpy(json, in->coins_json, in->coins_json_len + 1);
@@ -80,7 +81,7 @@ static int batch_result(batch *b, const cr_stored_result *r, cr_error *err)
     size_t moves_len = r->moves ? strlen(r->moves) : 0, error_len = r->error ? strlen(r->error) : 0;
     char *text = malloc(moves_len + error_len + 2);
     if (!text)
-        return cr_error_set(err, CR_ENOMEM, "no memory for a result of '%s'", r->ext_id);
+        return cr_errorf(err, CR_ENOMEM, "no memory for a result of '%s'", r->ext_id);
     memcpy(text, r->moves ? r->moves : "", moves_len + 1);
     memcpy(text + moves_len + 1, r->error ? r->error : "", error_len + 1);
     size_t k = b->result_count++;
@@ -114,7 +115,7 @@ static int batch_flush(batch *b, cr_store *store, int64_t set_id, int64_t run, c
     int rc = b->count ? cr_store_add_instances(store, set_id, b->rows, b->count, err) : 0;
     for (size_t i = 0; rc == 0 && i < b->count; i++)
         if (b->rows[i].state == CR_STORE_CLASH)
-            rc = cr_error_set(err, CR_EINVAL, "%s: instance '%s' has other coins than the shards'", cr_store_path(store),
+            rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' has other coins than the shards'", cr_store_path(store),
                               b->rows[i].ext_id);
     for (size_t k = 0; rc == 0 && k < b->result_count; k++)
         b->results[k].instance_id = b->rows[b->row_of[k]].id;
@@ -179,7 +180,7 @@ static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_s
 {
     cr_store_instances *it = NULL;
     batch *b = calloc(1, sizeof *b);
-    int rc = b ? cr_store_instances_new(&it, input, input_set, 0, err) : cr_error_set(err, CR_ENOMEM, "no memory");
+    int rc = b ? cr_store_instances_new(&it, input, input_set, 0, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     const cr_instance *in;
     while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
         rc = 0;
@@ -225,13 +226,13 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
 {
     if (have->k != spec->k || have->n != spec->n || strcmp(have->run_row.tag, spec->tag) != 0 ||
         (spec->set && strcmp(have->set_name, spec->set) != 0))
-        return cr_error_set(err, CR_EINVAL, "%s holds shard %u/%u of job '%s' (set '%s'), not shard %u/%u of job '%s'",
+        return cr_errorf(err, CR_EINVAL, "%s holds shard %u/%u of job '%s' (set '%s'), not shard %u/%u of job '%s'",
                             cr_store_path(shard), have->k, have->n, have->run_row.tag, have->set_name, spec->k, spec->n,
                             spec->tag);
     if (!same_opts(&have->run_row.opts, &spec->opts)) {
         char variants[CR_VARIANTS_TEXT_MAX];
         cr_variants_format(variants, have->run_row.opts.variants);
-        return cr_error_set(err, CR_EINVAL, "%s: shard %u/%u of job '%s' was started with other options "
+        return cr_errorf(err, CR_EINVAL, "%s: shard %u/%u of job '%s' was started with other options "
                             "(--variant %s --algo %s --moves %s): give them again, or another --out",
                             cr_store_path(shard), have->k, have->n, have->run_row.tag, variants,
                             cr_algo_name(have->run_row.opts.algo), cr_moves_name(have->run_row.opts.moves));
@@ -244,7 +245,7 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
 {
     shard_info *have = calloc(1, sizeof *have);
     if (!have)
-        return cr_error_set(err, CR_ENOMEM, "no memory");
+        return cr_errorf(err, CR_ENOMEM, "no memory");
     int rc = read_shard(have, shard, err);
     if (rc == 1) { /* started again: go on with what is there */
         rc = check_same_shard(have, shard, spec, err);
@@ -304,7 +305,7 @@ static int read_shards(shard_info *shards, size_t *count, const char *const *pat
     for (size_t i = 0; i < *count && rc == 0; i++) {
         shard_info *s = &shards[kept];
         if (!realpath(paths[i], s->real)) {
-            rc = cr_error_set(err, CR_EIO, "cannot open shard %s", paths[i]);
+            rc = cr_errorf(err, CR_EIO, "cannot open shard %s", paths[i]);
             break;
         }
         int seen = 0;
@@ -317,7 +318,7 @@ static int read_shards(shard_info *shards, size_t *count, const char *const *pat
         int found = rc == 0 ? read_shard(s, store, err) : rc;
         cr_store_free(store);
         if (found == 0)
-            rc = cr_error_set(err, CR_EINVAL, "%s is not a shard database (coinrow solve --shard makes them)", paths[i]);
+            rc = cr_errorf(err, CR_EINVAL, "%s is not a shard database (coinrow solve --shard makes them)", paths[i]);
         else if (found < 0)
             rc = found;
         snprintf(s->path, sizeof s->path, "%s", paths[i]);
@@ -334,11 +335,11 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
     for (size_t i = 1; i < count; i++) {
         const shard_info *s = &shards[i];
         if (strcmp(s->run_row.tag, first->run_row.tag) != 0)
-            return cr_error_set(err, CR_EINVAL, "%s is shard %u/%u of job '%s', but %s is of job '%s': a stranger",
+            return cr_errorf(err, CR_EINVAL, "%s is shard %u/%u of job '%s', but %s is of job '%s': a stranger",
                                 s->path, s->k, s->n, s->run_row.tag, first->path, first->run_row.tag);
         if (s->n != first->n || strcmp(s->set_name, first->set_name) != 0 || s->set.size != first->set.size ||
             s->set.digest != first->set.digest || !same_opts(&s->run_row.opts, &first->run_row.opts))
-            return cr_error_set(err, CR_EINVAL,
+            return cr_errorf(err, CR_EINVAL,
                                 "%s and %s are of job '%s' but differ (shard count, set, its data or the options): "
                                 "made from different inputs",
                                 s->path, first->path, s->run_row.tag);
@@ -350,15 +351,15 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
             if (shards[i].k != k)
                 continue;
             if (found)
-                return cr_error_set(err, CR_EINVAL, "shard %u/%u of job '%s' is given twice: %s and %s", k, first->n,
+                return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is given twice: %s and %s", k, first->n,
                                     first->run_row.tag, found->path, shards[i].path);
             found = &shards[i];
         }
         if (!found)
-            return cr_error_set(err, CR_EINVAL, "shard %u/%u of job '%s' is missing (%zu of %u shards given)", k,
+            return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is missing (%zu of %u shards given)", k,
                                 first->n, first->run_row.tag, count, first->n);
         if (found->run_row.status != CR_RUN_DONE)
-            return cr_error_set(err, CR_EINVAL,
+            return cr_errorf(err, CR_EINVAL,
                                 "shard %u/%u of job '%s' (%s) is not done: %s, %" PRIu64 " of %" PRIu64
                                 " instances solved; run its task again",
                                 k, first->n, first->run_row.tag, found->path, cr_run_status_name(found->run_row.status),
@@ -366,7 +367,7 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
         covered += found->instances;
     }
     if (covered != first->set.size)
-        return cr_error_set(err, CR_EINVAL, "the %u shards of job '%s' hold %" PRIu64 " instances; set '%s' had %" PRIu64,
+        return cr_errorf(err, CR_EINVAL, "the %u shards of job '%s' hold %" PRIu64 " instances; set '%s' had %" PRIu64,
                             first->n, first->run_row.tag, covered, first->set_name, first->set.size);
     return 0;
 }
@@ -404,7 +405,7 @@ static int merge_shard(cr_merge_report *out, batch *b, cr_store *into, int64_t s
             rc = batch_flush(b, into, set_id, run, err);
         if (rc == 0 && new_instance) {
             if (cr_shard_of(s->set_name, r->ext_id, ext_len, s->n) != s->k)
-                rc = cr_error_set(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
+                rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                   s->k, s->n);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
                 cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
@@ -455,7 +456,7 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
     if (rc == 0 && !*out_run && cr_store_set_find(&set_id, into, shard->set_name, 0, NULL, &missing) == 0) {
         rc = fingerprint_set(&have, into, set_id, err);
         if (rc == 0 && (have.size != shard->set.size || have.digest != shard->set.digest))
-            rc = cr_error_set(err, CR_EINVAL,
+            rc = cr_errorf(err, CR_EINVAL,
                               "%s: set '%s' (%" PRIu64 " instances) is not the data the shards of job '%s' were made "
                               "from (%" PRIu64 " instances)",
                               into_path, shard->set_name, have.size, shard->run_row.tag, shard->set.size);
@@ -509,10 +510,10 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
-        return cr_error_set(err, CR_EINVAL, "no shard databases to merge");
+        return cr_errorf(err, CR_EINVAL, "no shard databases to merge");
     shard_info *shards = calloc(count, sizeof *shards);
     batch *b = calloc(1, sizeof *b);
-    int rc = shards && b ? read_shards(shards, &count, paths, err) : cr_error_set(err, CR_ENOMEM, "no memory");
+    int rc = shards && b ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     if (rc == 0)
         rc = check_job(shards, count, err);
     if (rc == 0) {

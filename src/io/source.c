@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "io/coins_text.h"
+#include "util/errorf.h"
 
 static const char *const format_names[] = {"auto", "csv", "tsv", "wide", "contest"};
 
@@ -19,7 +20,7 @@ int cr_format_parse(cr_format *out, const char *name, cr_error *err)
             *out = (cr_format)k;
             return 0;
         }
-    return cr_error_set(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
+    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
 }
 
 int cr_source__is_values_name(const char *name, size_t len)
@@ -127,7 +128,7 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
 {
     DIR *dir = opendir(folder);
     if (!dir)
-        return cr_error_set(err, CR_EIO, "cannot read the folder %s: %s", folder, strerror(errno));
+        return cr_errorf(err, CR_EIO, "cannot read the folder %s: %s", folder, strerror(errno));
     size_t cap = 0, flen = strlen(folder);
     int slash = flen > 0 && folder[flen - 1] == '/', rc = 0;
     struct dirent *e;
@@ -153,14 +154,14 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
         }
         if (!path || out->count == cap) {
             free(path);
-            rc = cr_error_set(err, CR_ENOMEM, "no memory to list %s", folder);
+            rc = cr_errorf(err, CR_ENOMEM, "no memory to list %s", folder);
             break;
         }
         out->paths[out->count++] = path;
     }
     closedir(dir);
     if (rc == 0 && out->count == 0)
-        rc = cr_error_set(err, CR_EINVAL, "the folder %s has no %s files", folder,
+        rc = cr_errorf(err, CR_EINVAL, "the folder %s has no %s files", folder,
                           forced == CR_FORMAT_CONTEST ? ".in"
                           : forced == CR_FORMAT_TSV   ? ".tsv"
                           : forced == CR_FORMAT_AUTO  ? ".csv, .tsv or .in"
@@ -201,7 +202,7 @@ static int read_file(const char *path, cr_format format, const cr_source_opts *o
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cr_error_set(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
+        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
     int rc = read_stream(f, path, format, opts, sink, err);
     struct stat sb;
     sink->base += fstat(fileno(f), &sb) == 0 ? (uint64_t)sb.st_size : 0;
@@ -231,7 +232,7 @@ int cr_source_check(const char *const *inputs, size_t count, cr_error *err)
     struct stat sb;
     for (size_t i = 0; i < count; i++)
         if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &sb) != 0)
-            return cr_error_set(err, CR_EIO, "cannot read %s: %s", inputs[i], strerror(errno));
+            return cr_errorf(err, CR_EIO, "cannot read %s: %s", inputs[i], strerror(errno));
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "io/coins_text.h"
 #include "io/schema.h"
+#include "util/errorf.h"
 
 /* Rows per multi-row INSERT: one statement step per chunk instead of per row
  * roughly halves the writer's time on small instances. */
@@ -84,7 +85,7 @@ int cr_store_fail(cr_store *store, const char *doing, cr_error *err)
         what = sqlite3_errmsg(store->db);
         break;
     }
-    return cr_error_set(err, code, "%s: %s while %s", store->path, what, doing);
+    return cr_errorf(err, code, "%s: %s while %s", store->path, what, doing);
 }
 
 /* Runs SQL without results (several statements allowed). */
@@ -173,7 +174,7 @@ static int migrate(cr_store *s, cr_error *err)
             version++;
     }
     if (rc == 0 && version > cr_schema_count)
-        rc = cr_error_set(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
                           s->path, version, cr_schema_count);
     return rc;
 }
@@ -182,9 +183,9 @@ static int check_version(cr_store *s, cr_error *err)
 {
     int version, rc = schema_version(&version, s, err);
     if (rc == 0 && version == 0)
-        return cr_error_set(err, CR_EDB, "%s: not a coinrow database (no coinrow tables)", s->path);
+        return cr_errorf(err, CR_EDB, "%s: not a coinrow database (no coinrow tables)", s->path);
     if (rc == 0 && version != cr_schema_count)
-        return cr_error_set(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d%s", s->path, version,
+        return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d%s", s->path, version,
                             cr_schema_count,
                             version < cr_schema_count ? "; a writing command (ingest, solve) upgrades it" : "");
     return rc;
@@ -202,7 +203,7 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     size_t len = strlen(path);
     cr_store *s = calloc(1, sizeof *s + len + 1);
     if (!s)
-        return cr_error_set(err, CR_ENOMEM, "no memory to open %s", path);
+        return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
     int flags = SQLITE_OPEN_NOMUTEX |
                 (mode == CR_STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
@@ -210,7 +211,7 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     sqlite3_stmt *st = NULL;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         rc = s->db ? cr_store_fail(s, "opening it", err)
-                   : cr_error_set(err, CR_ENOMEM, "no memory to open %s", path);
+                   : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
         goto done;
     }
     sqlite3_extended_result_codes(s->db, 1);
@@ -220,7 +221,7 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         goto done;
     }
     if (sqlite3_db_readonly(s->db, "main") == 1) {
-        rc = cr_error_set(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
+        rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
         goto done;
     }
     /* page_size only takes on a new database; larger pages make the
@@ -283,8 +284,8 @@ int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int cr
             return rc;
         if (count != 1) {
             set_names(names, sizeof names, store);
-            return count == 0 ? cr_error_set(err, CR_EINVAL, "%s has no instance set yet; ingest one first", store->path)
-                              : cr_error_set(err, CR_EINVAL, "%s has %lld instance sets (%s%s): name one",
+            return count == 0 ? cr_errorf(err, CR_EINVAL, "%s has no instance set yet; ingest one first", store->path)
+                              : cr_errorf(err, CR_EINVAL, "%s has %lld instance sets (%s%s): name one",
                                              store->path, (long long)count, names, count > 8 ? ", ..." : "");
         }
         return query_int(out_id, store, "SELECT id FROM instance_set", 0, 0, "reading the sets", err);
@@ -304,7 +305,7 @@ int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int cr
         return rc;
     if (!create) {
         set_names(names, sizeof names, store);
-        return cr_error_set(err, CR_EINVAL, "%s has no instance set '%s' (sets: %s)", store->path, name,
+        return cr_errorf(err, CR_EINVAL, "%s has no instance set '%s' (sets: %s)", store->path, name,
                             names[0] ? names : "none");
     }
     if ((rc = prepare(&st, store, "INSERT INTO instance_set (name, source) VALUES (?, ?)", "creating a set", err)) != 0)
@@ -329,7 +330,7 @@ int cr_store_set_name(char *out, size_t cap, cr_store *store, int64_t set_id, cr
     if (sqlite3_step(st) == SQLITE_ROW)
         snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
     else
-        rc = cr_error_set(err, CR_EINVAL, "%s has no instance set %lld", store->path, (long long)set_id);
+        rc = cr_errorf(err, CR_EINVAL, "%s has no instance set %lld", store->path, (long long)set_id);
     sqlite3_finalize(st);
     return rc;
 }
@@ -413,13 +414,13 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
         if (cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
             cr_algo_parse(&out->opts.algo, (const char *)sqlite3_column_text(st, 3), &bad) ||
             cr_moves_parse(&out->opts.moves, (const char *)sqlite3_column_text(st, 4), &bad))
-            rc = cr_error_set(err, CR_EDB, "%s: run %lld: %s", store->path, (long long)out->id, bad.msg);
+            rc = cr_errorf(err, CR_EDB, "%s: run %lld: %s", store->path, (long long)out->id, bad.msg);
     } else if (step == SQLITE_ROW) {
-        rc = cr_error_set(err, CR_EINVAL, "%s: run %lld is %s, not%s", store->path, (long long)id,
+        rc = cr_errorf(err, CR_EINVAL, "%s: run %lld is %s, not%s", store->path, (long long)id,
                           (const char *)sqlite3_column_text(st, 5), pick_words[pick]);
     } else if (step == SQLITE_DONE) {
-        rc = id ? cr_error_set(err, CR_EINVAL, "%s has no run %lld", store->path, (long long)id)
-                : cr_error_set(err, CR_EINVAL, "%s has no%s run", store->path, pick_words[pick]);
+        rc = id ? cr_errorf(err, CR_EINVAL, "%s has no run %lld", store->path, (long long)id)
+                : cr_errorf(err, CR_EINVAL, "%s has no%s run", store->path, pick_words[pick]);
     } else {
         rc = cr_store_fail(store, "reading the runs", err);
     }
@@ -535,7 +536,7 @@ static int insert_stmt(sqlite3_stmt **out, cr_store *s, int chunk_which, const c
         return stmt(out, s, which, NULL, err);
     char *sql = multi_insert(head, row, (int)rows);
     if (!sql)
-        return cr_error_set(err, CR_ENOMEM, "no memory for a statement");
+        return cr_errorf(err, CR_ENOMEM, "no memory for a statement");
     int rc = stmt(out, s, which, sql, err);
     sqlite3_free(sql);
     return rc;
@@ -731,7 +732,7 @@ static int keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_erro
     if (len + 1 > *cap) {
         char *bigger = realloc(*buf, len + 1);
         if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory to read a row of %zu bytes", len);
+            return cr_errorf(err, CR_ENOMEM, "no memory to read a row of %zu bytes", len);
         *buf = bigger;
         *cap = len + 1;
     }
@@ -769,7 +770,7 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
     *out = NULL;
     cr_store_instances *it = calloc(1, sizeof *it);
     if (!it)
-        return cr_error_set(err, CR_ENOMEM, "no memory to read instances");
+        return cr_errorf(err, CR_ENOMEM, "no memory to read instances");
     it->set_id = set_id;
     it->run_id = run_id;
     /* +set_id: walk the rowids from the last one (the set's index cannot
@@ -801,7 +802,7 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
     cr_error bad = {0};
     const char *coins = (const char *)sqlite3_column_text(st, 2);
     if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
-        return cr_error_set(err, rc, "%s: instance %lld ('%s'): coins: %s", cr_store_path(it->pager.store),
+        return cr_errorf(err, rc, "%s: instance %lld ('%s'): coins: %s", cr_store_path(it->pager.store),
                             (long long)it->last_id, it->ext_id, bad.msg);
     it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len};
     *out = &it->row;
@@ -862,7 +863,7 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
     *out = NULL;
     cr_store_results *it = calloc(1, sizeof *it);
     if (!it)
-        return cr_error_set(err, CR_ENOMEM, "no memory to read results");
+        return cr_errorf(err, CR_ENOMEM, "no memory to read results");
     it->run_id = run_id;
     int rc = query_int(&it->set_id, store, "SELECT set_id FROM run WHERE id = ?", run_id, 0, "reading the run", err);
     if (rc == 0)
