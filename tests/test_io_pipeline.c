@@ -13,6 +13,7 @@
 #include "io/coins_text.h"
 #include "io/pipeline.h"
 #include "io/store.h"
+#include "io/store_sql.h" /* white box: the connection, to fill the disk */
 #include "support/core_check.h"
 #include "support/files.h"
 
@@ -237,7 +238,7 @@ static void test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(v
     int64_t pages = db_int(f->path, "PRAGMA page_count");
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages + 3);
-    assert_int_equal(sqlite3_exec(cr_store_db(f->store), sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(f->store->db, sql, NULL, NULL, NULL), SQLITE_OK);
 
     cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;

@@ -12,6 +12,7 @@
 #include "cli/batch.h"
 #include "coinrow/gen.h"
 #include "io/generated.h"
+#include "io/store.h"
 #include "util/errorf.h"
 
 /* Set names: letters, digits, '.', '_' and '-', like file names everywhere. */

@@ -85,7 +85,7 @@ int cmd_stress(const cli_command *self, int argc, char **argv)
     for (size_t k = 0; rc == 0 && k < contender_count; k++)
         if (contenders[k].algo == CR_ALGO_NAIVE && spec.limits.n_max > CR_NAIVE_MAX_N)
             rc = cr_errorf(&err, CR_EINVAL, "naive takes at most %d coins: lower --n or drop naive from --algos",
-                              CR_NAIVE_MAX_N);
+                           CR_NAIVE_MAX_N);
     if (rc) {
         for (size_t k = 0; k < contender_count; k++)
             cr_solver_free(solvers[k]);

@@ -17,7 +17,7 @@ int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *e
         unsigned digit = (unsigned)(*p - '0');
         if (v > (UINT64_MAX - digit) / 10)
             return cr_errorf(err, CR_EINVAL, "%s '%s' is larger than %llu", what, text,
-                                (unsigned long long)UINT64_MAX);
+                             (unsigned long long)UINT64_MAX);
         v = v * 10 + digit;
     }
     *out = v;

@@ -80,7 +80,7 @@ static int bad_value(cr_error *err, size_t position, const char *token, size_t l
 {
     int shown = len > 40 ? 40 : (int)len;
     return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
-                        (size_t)shown < len ? "..." : "", why);
+                     (size_t)shown < len ? "..." : "", why);
 }
 
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err)

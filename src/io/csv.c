@@ -93,7 +93,7 @@ static void header_field(reader *r, const char *s, size_t len)
 static int fatal(reader *r, int code, const char *what)
 {
     r->stop = cr_errorf(r->err, code, "%s line %llu: %s (the header has: %s)", r->name,
-                           (unsigned long long)r->record_line, what, r->names);
+                        (unsigned long long)r->record_line, what, r->names);
     return r->stop;
 }
 
@@ -347,7 +347,7 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
             char *bigger = realloc(buf, 2 * cap);
             if (!bigger) {
                 rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line,
-                                  r->name);
+                               r->name);
                 break;
             }
             buf = bigger;

@@ -16,7 +16,6 @@
 #include "coinrow/contest.h"
 #include "coinrow/gen.h"
 #include "io/coins_text.h"
-#include "io/generated.h"
 #include "io/zip.h"
 #include "judge/program.h"
 #include "util/errorf.h"
@@ -44,34 +43,7 @@ int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *er
 
 int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    uint64_t size = 0;
-    *out_found = 0;
-    int rc = cr_store_set_size(&size, store, opts->set_id, err);
-    if (rc)
-        return rc;
-    if (sqlite3_prepare_v2(cr_store_db(store),
-                           "SELECT id FROM run WHERE set_id = ?1 AND status = 'done' "
-                           "AND instr(',' || variants || ',', ',' || ?2 || ',') > 0 "
-                           "AND (?3 = 0 OR moves_policy = 'canonical') ORDER BY id DESC",
-                           -1, &st, NULL))
-        return cr_store_fail(store, "reading the runs", err);
-    sqlite3_bind_int64(st, 1, opts->set_id);
-    sqlite3_bind_text(st, 2, cr_variant_name(opts->variant), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, opts->lines);
-    int step = SQLITE_DONE;
-    /* a done run has solved every instance the set had when it ran */
-    while (rc == 0 && !*out_found && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        uint64_t solved = 0;
-        int64_t id = sqlite3_column_int64(st, 0);
-        rc = cr_store_run_solved(&solved, store, id, err);
-        if (rc == 0 && solved == size && (rc = cr_store_run_find(out, store, id, CR_PICK_DONE, err)) == 0)
-            *out_found = 1;
-    }
-    if (rc == 0 && !*out_found && step != SQLITE_DONE)
-        rc = cr_store_fail(store, "reading the runs", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store_run_with_answers(out, out_found, store, opts->set_id, opts->variant, opts->lines, err);
 }
 
 /* Refuses a run whose answers for the variant include errors (a value
@@ -79,29 +51,15 @@ int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_ex
 static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
                              cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(cr_store_db(store),
-                           "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' AS q "
-                           "FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 AND "
-                           "r.variant = ?2 AND r.error IS NOT NULL ORDER BY r.instance_id LIMIT 5)), min(error) "
-                           "FROM result WHERE run_id = ?1 AND variant = ?2 AND error IS NOT NULL",
-                           -1, &st, NULL))
-        return cr_store_fail(store, "reading the results", err);
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
-    int rc = 0;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = cr_store_fail(store, "reading the results", err);
-    } else if (sqlite3_column_int64(st, 0) > 0) {
-        int64_t count = sqlite3_column_int64(st, 0);
-        rc = cr_errorf(err, CR_EINVAL, "set '%s': %lld instance%s no %s answer in run %lld, so %s cannot be "
-                                          "exported: %s%s (%s)",
-                          set_name, (long long)count, count == 1 ? " has" : "s have", cr_variant_name(variant),
-                          (long long)run_id, count == 1 ? "it" : "they", (const char *)sqlite3_column_text(st, 1),
-                          count > 5 ? ", ..." : "", (const char *)sqlite3_column_text(st, 2));
-    }
-    sqlite3_finalize(st);
-    return rc;
+    cr_store_unanswered u;
+    int rc = cr_store_run_unanswered(&u, store, run_id, variant, err);
+    if (rc || u.count == 0)
+        return rc;
+    return cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be exported: "
+                                     "%s%s (%s)",
+                     set_name, (unsigned long long)u.count, u.count == 1 ? " has" : "s have", cr_variant_name(variant),
+                     (long long)run_id, u.count == 1 ? "it" : "they", u.first_ids, u.count > 5 ? ", ..." : "",
+                     u.an_error);
 }
 
 /* ---- the destination ---- */
@@ -148,8 +106,8 @@ static int check_name(const dest *d, cr_export_format format, cr_error *err)
     if (format == CR_EXPORT_PLAIN || strspn(d->base, allowed) == strlen(d->base))
         return 0;
     return cr_errorf(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
-                        d->base,
-                        format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
+                     d->base,
+                     format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
                                                    : "letters, digits, '-' and '_'");
 }
 
@@ -192,7 +150,7 @@ static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts
             return cr_errorf(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
         if (lies_in(cr_store_path(store), d->dir))
             return cr_errorf(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
-                                cr_store_path(store));
+                             cr_store_path(store));
         if (lies_in(".", d->dir))
             return cr_errorf(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
     }
@@ -354,7 +312,7 @@ static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
     if (len > PLAIN_NAME_MAX)
         return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
                                             "for a file name",
-                            p->set_name, ext_id, PLAIN_NAME_MAX);
+                         p->set_name, ext_id, PLAIN_NAME_MAX);
     char key[PLAIN_NAME_MAX + 1];
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)ext_id[i];
@@ -372,7 +330,7 @@ static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
         return cr_errorf(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
                                             "names keep letters, digits, '.', '_' and '-', and letter case does "
                                             "not tell files apart everywhere)",
-                            p->set_name, other, ext_id, out);
+                         p->set_name, other, ext_id, out);
     return 0;
 }
 
@@ -435,7 +393,7 @@ static int write_input(package *p, const char *rel, const cr_instance *in, cr_er
         cr_contest_input_free(&parsed);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
-                                p->set_name, in->ext_id, why.msg);
+                             p->set_name, in->ext_id, why.msg);
     }
     return write_file(p, rel, p->text, p->text_len, err);
 }
@@ -445,7 +403,7 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     p->text_len = 0;
     if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
-                            in->ext_id, (long long)p->run_id);
+                         in->ext_id, (long long)p->run_id);
     int failed = append_int(p, r->value, '\n');
     if (p->opts->lines)
         failed |= append(p, r->moves, in->n) || append(p, "\n", 1);
@@ -474,8 +432,8 @@ static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *er
     if (!a->ended && a->at->instance_id == in->id)
         return 0;
     return cr_errorf(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
-                        cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
-                        p->set_name);
+                     cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
+                     p->set_name);
 }
 
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
@@ -668,12 +626,12 @@ static int check_tests(const char *set_name, uint64_t count, const cr_export_opt
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
         return cr_errorf(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
-                            set_name, (unsigned long long)count, count == 1 ? "" : "s",
-                            (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
+                         set_name, (unsigned long long)count, count == 1 ? "" : "s",
+                         (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
     if (opts->zip && entries > CR_ZIP_MAX_ENTRIES)
         return cr_errorf(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
                                             "than the %u a zip without ZIP64 holds",
-                            (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
+                         (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
     return 0;
 }
 

@@ -591,7 +591,7 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
 no_memory:;
     cr_error err;
     cr_errorf(&err, CR_ENOMEM, "no memory to queue row %llu of %s", (unsigned long long)row->line,
-                 row->source ? row->source : "the set");
+              row->source ? row->source : "the set");
     fail(p, &err);
     return CR_ENOMEM;
 }

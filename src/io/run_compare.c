@@ -109,10 +109,10 @@ int cr_run_compare(cr_run_comparison *out, cr_store *store_a, const cr_run *a, c
         return rc;
     if (strcmp(set_a, set_b) != 0)
         return cr_errorf(err, CR_EINVAL, "run %lld is of set '%s' and run %lld of set '%s': nothing to compare",
-                            (long long)a->id, set_a, (long long)b->id, set_b);
+                         (long long)a->id, set_a, (long long)b->id, set_b);
     if (!out->variants)
         return cr_errorf(err, CR_EINVAL, "runs %lld and %lld have no variant in common", (long long)a->id,
-                            (long long)b->id);
+                         (long long)b->id);
 
     merge m = {out, strict_moves, on_finding, ctx, {0}, NULL, 0};
     cr_store_results *it_a = NULL, *it_b = NULL;

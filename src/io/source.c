@@ -162,9 +162,9 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
     closedir(dir);
     if (rc == 0 && out->count == 0)
         rc = cr_errorf(err, CR_EINVAL, "the folder %s has no %s files", folder,
-                          forced == CR_FORMAT_CONTEST ? ".in"
-                          : forced == CR_FORMAT_TSV   ? ".tsv"
-                          : forced == CR_FORMAT_AUTO  ? ".csv, .tsv or .in"
+                       forced == CR_FORMAT_CONTEST ? ".in"
+                       : forced == CR_FORMAT_TSV   ? ".tsv"
+                       : forced == CR_FORMAT_AUTO  ? ".csv, .tsv or .in"
                                                       : ".csv");
     if (rc)
         free_list(out);

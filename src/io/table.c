@@ -59,7 +59,7 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
     if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
         sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", NULL, NULL, NULL) != SQLITE_OK) {
         rc = cr_errorf(err, CR_EIO, "cannot read the database %s: %s", db_path,
-                          db ? sqlite3_errmsg(db) : "out of memory");
+                       db ? sqlite3_errmsg(db) : "out of memory");
         goto done;
     }
     if (!(name = real_name(db, NULL, table))) {
@@ -72,8 +72,8 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
     if ((opts->id_col && !id_col) || !values_col) {
         list_names(names, sizeof names, db, name);
         rc = cr_errorf(err, CR_EINVAL, "%s: table %s has no %s column '%s' (columns: %s)", db_path, name,
-                          values_col ? "id" : "values", values_col ? opts->id_col
-                          : opts->values_col ? opts->values_col : "values, coins, piles or stones", names);
+                       values_col ? "id" : "values", values_col ? opts->id_col
+                       : opts->values_col ? opts->values_col : "values, coins, piles or stones", names);
         goto done;
     }
     /* %w doubles the quotes inside an identifier: the names stay names */
@@ -94,7 +94,7 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
             break;
         if (step != SQLITE_ROW) {
             rc = cr_errorf(err, CR_EIO, "cannot read %s row %llu: %s", source, (unsigned long long)number,
-                              sqlite3_errmsg(db));
+                           sqlite3_errmsg(db));
             break;
         }
         char numbered[24];

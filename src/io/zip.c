@@ -95,7 +95,7 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
     long offset = ftell(z->f);
     if (z->count == CR_ZIP_MAX_ENTRIES || offset < 0 || (uint64_t)offset > ZIP_MAX_OFFSET)
         return cr_errorf(err, CR_EINVAL, "%s: more than a zip without ZIP64 holds (%u entries, 4 GiB)", z->path,
-                            CR_ZIP_MAX_ENTRIES);
+                         CR_ZIP_MAX_ENTRIES);
     if (z->count == z->cap) {
         size_t cap = z->cap ? 2 * z->cap : 64;
         entry *bigger = realloc(z->entries, cap * sizeof *bigger);
