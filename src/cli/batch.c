@@ -14,7 +14,6 @@
 #include "io/shard.h"
 #include "io/source.h"
 #include "io/store.h"
-#include "io/table.h"
 
 #define SHOWN_REJECTS 10  /* rejected rows printed; all are in ingest_error */
 #define PROGRESS_NS 250000000LL
@@ -144,7 +143,7 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
         if (!a->from_db != !a->table)
             return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
-        if (cr_format_parse(&src->format, a->format, &err))
+        if (cr_source_format_parse(&src->format, a->format, &err))
             return cli_usage_error(cmd, "%s", err.msg);
         src->id_col = a->id_col;
         src->values_col = a->values_col;
@@ -304,7 +303,7 @@ int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, 
     rc = cr_pipeline_new(&p, store, &po, &err);
     if (rc == 0 && (steps & BATCH_INGEST)) {
         rc = a->read      ? a->read(a->read_ctx, cr_pipeline_row, p, &err)
-             : a->from_db ? cr_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
+             : a->from_db ? cr_source_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
                           : cr_source_read((const char *const *)pos, (size_t)npos, &src, cr_pipeline_row, p, &err);
         input_done = rc == 0;
     }

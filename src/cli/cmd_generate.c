@@ -1,7 +1,7 @@
 /* coinrow generate: a reproducible instance set, stored in the database or
  * written as CSV.
  *
- * The instances come from one stream (cr_gen_read) that goes to one of two
+ * The instances come from one stream (cr_source_gen_read) that goes to one of two
  * sinks: the batch pipeline, which stores them in batched transactions with
  * flat memory (the set keeps the arguments, cr_store_set_generated), or
  * write_row, one CSV line each. */
@@ -11,7 +11,7 @@
 
 #include "cli/batch.h"
 #include "coinrow/gen.h"
-#include "io/generated.h"
+#include "io/source.h"
 #include "io/store.h"
 #include "util/errorf.h"
 
@@ -48,7 +48,7 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
         return CR_EXIT_FATAL;
     }
     fputs("id,values\n", f);
-    int rc = cr_gen_read(spec, write_row, f, &err);
+    int rc = cr_source_gen_read(spec, write_row, f, &err);
     int failed = ferror(f);
     failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
     if ((rc == 0 || rc == CR_EIO) && failed)
@@ -61,7 +61,7 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
 /* batch_args.read: the generated rows. */
 static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
 {
-    return cr_gen_read(spec, fn, fn_ctx, err);
+    return cr_source_gen_read(spec, fn, fn_ctx, err);
 }
 
 /* Stores the set: the set and its arguments first (refused when the name is

@@ -1,4 +1,5 @@
-/* Inputs: files by format, folders, standard input. */
+/* Inputs: files by format, folders, standard input, each file handed to
+ * its reader. */
 #include "io/source.h"
 
 #include <dirent.h>
@@ -8,12 +9,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "io/coins_text.h"
+#include "io/source_readers.h"
 #include "util/errorf.h"
 
 static const char *const format_names[] = {"auto", "csv", "tsv", "wide", "contest"};
 
-int cr_format_parse(cr_format *out, const char *name, cr_error *err)
+int cr_source_format_parse(cr_format *out, const char *name, cr_error *err)
 {
     for (size_t k = 0; k < sizeof format_names / sizeof format_names[0]; k++)
         if (strcmp(name, format_names[k]) == 0) {
@@ -21,31 +22,6 @@ int cr_format_parse(cr_format *out, const char *name, cr_error *err)
             return 0;
         }
     return cr_errorf(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
-}
-
-int cr_source__is_values_name(const char *name, size_t len)
-{
-    static const char *const names[] = {"values", "coins", "piles", "stones"};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strlen(names[k]) == len && strncasecmp(name, names[k], len) == 0)
-            return 1;
-    return 0;
-}
-
-const char *cr_source__check_n(char *buf, size_t cap, const char *text, size_t len, size_t n)
-{
-    int64_t declared;
-    cr_error bad;
-    if (cr_coin_parse(&declared, text, len, 1, &bad) != 0) {
-        snprintf(buf, cap, "n ('%.*s') is not an integer", len > 40 ? 40 : (int)len, text);
-        return buf;
-    }
-    if (declared < 0 || (uint64_t)declared != n) {
-        snprintf(buf, cap, "n is %lld but there %s %zu value%s", (long long)declared, n == 1 ? "is" : "are", n,
-                 n == 1 ? "" : "s");
-        return buf;
-    }
-    return NULL;
 }
 
 /* The extension of a path's last component, with its dot ("" when none). */

@@ -1,10 +1,12 @@
-/* Instances from a table of another SQLite database. */
-#include "io/table.h"
+/* Instances from a table of another SQLite database (--from-db): besides
+ * the store, the one file that talks to SQLite. */
+#include "io/source.h"
 
 #include <sqlite3.h>
 #include <string.h>
 
 #include "io/coins_text.h"
+#include "io/source_readers.h"
 #include "util/errorf.h"
 
 /* The names of the database's tables and views, or of a table's columns,
@@ -48,8 +50,8 @@ static char *real_name(sqlite3 *db, const char *table, const char *want)
     return found;
 }
 
-int cr_table_read(const char *db_path, const char *table, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
-                  cr_error *err)
+int cr_source_table_read(const char *db_path, const char *table, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
+                         cr_error *err)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;

@@ -1,5 +1,5 @@
 /* Generated sets: rows from the generator. */
-#include "io/generated.h"
+#include "io/source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "io/coins_text.h"
 #include "util/errorf.h"
 
-int cr_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
+int cr_source_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
 {
     int64_t *made = malloc(spec->limits.n_max * sizeof *made);
     if (!made)

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "io/coins_text.h"
-#include "io/source.h"
+#include "io/source_readers.h"
 #include "util/errorf.h"
 
 #define NONE ((size_t)-1)
