@@ -73,7 +73,7 @@ static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
     int rc = queue_rows(p, 0, rows, "gen");
     if (rc == 0 && rest)
-        rc = cr_pipeline_rest(p, &err);
+        rc = cr_pipeline_queue_unsolved(p, &err);
     assert_true(rc == 0 || (stop && rc == CR_EINTERRUPTED));
     assert_int_equal(cr_pipeline_finish(p, &stats, &err), 0);
     cr_pipeline_free(p);
@@ -216,7 +216,7 @@ static void test_io_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(
     assert_int_equal(queue_rows(p, 0, 1500, "gen"), 0);
     atomic_store(&stop, 1);
     assert_int_equal(queue_rows(p, 1500, 10, "gen"), CR_EINTERRUPTED);
-    assert_int_equal(cr_pipeline_rest(p, &err), CR_EINTERRUPTED);
+    assert_int_equal(cr_pipeline_queue_unsolved(p, &err), CR_EINTERRUPTED);
     assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
     cr_pipeline_free(p);
     assert_int_equal(s.ingested, 1500);

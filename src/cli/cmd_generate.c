@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/batch.h"
+#include "cli/job.h"
 #include "coinrow/gen.h"
 #include "io/source.h"
 #include "io/store.h"
@@ -58,7 +58,7 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
     return rc ? cli_report(&err) : CR_EXIT_OK;
 }
 
-/* batch_args.read: the generated rows. */
+/* cli_job_args.read: the generated rows. */
 static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
 {
     return cr_source_gen_read(spec, fn, fn_ctx, err);
@@ -68,7 +68,7 @@ static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
  * taken by other arguments), then the instances through the pipeline, which
  * skips those already stored, so the same command again changes nothing and
  * completes an interrupted set. */
-static int store_set(const cli_command *self, batch_args *a, const cr_gen_spec *spec)
+static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec *spec)
 {
     cr_error err = {0};
     cr_store *store = NULL;
@@ -81,12 +81,12 @@ static int store_set(const cli_command *self, batch_args *a, const cr_gen_spec *
         return cli_report(&err);
     a->read = read_generated;
     a->read_ctx = (void *)spec;
-    return batch_run(self, a, BATCH_INGEST, 0, NULL);
+    return cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
 }
 
 int cmd_generate(const cli_command *self, int argc, char **argv)
 {
-    batch_args a = BATCH_ARGS_INIT;
+    cli_job_args a = CLI_JOB_ARGS_INIT;
     const char *db = NULL, *count = NULL, *n = NULL, *values = NULL, *seed = NULL, *profile = "random", *out = NULL;
     int even_n = 0, odd_sum = 0;
     const cli_option opts[] = {
@@ -101,8 +101,8 @@ int cmd_generate(const cli_command *self, int argc, char **argv)
         {"even-n", NULL, "every instance has an even n", NULL, &even_n},
         {"odd-sum", NULL, "every instance's coins add up to an odd number", NULL, &odd_sum},
         {"out", "FILE|-", "write the set as CSV (id,values) to FILE or standard output instead", &out, NULL},
-        BATCH_OPT_QUIET(&a),
-        BATCH_OPT_PROGRESS(&a),
+        CLI_JOB_OPT_QUIET(&a),
+        CLI_JOB_OPT_PROGRESS(&a),
         {0},
     };
     int status = cli_parse_options(self, opts, argc, argv);

@@ -601,7 +601,7 @@ int cr_pipeline_row(void *pipeline, const cr_row *row)
     return queue(pipeline, row->reason ? ENTRY_REJECT : ENTRY_ROW, row, 0);
 }
 
-int cr_pipeline_rest(cr_pipeline *p, cr_error *err)
+int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err)
 {
     if (p->opts.run_id == 0)
         return 0;

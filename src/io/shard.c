@@ -12,7 +12,7 @@
 #include "io/coins_text.h"
 #include "util/errorf.h"
 
-#define BATCH 256 /* instances per write */
+#define STAGED 256 /* instances per write */
 
 /* ---- hashing ---- */
 
@@ -45,20 +45,20 @@ static void fingerprint_add(fingerprint *f, const cr_instance *in)
     f->digest += fnv(fnv(FNV_OFFSET, in->ext_id, strlen(in->ext_id) + 1), in->coins_json, in->coins_json_len);
 }
 
-/* ---- batches of instances (and their results) on their way to a store ---- */
+/* ---- instances (and their results) staged on their way to a store ---- */
 
-typedef struct batch {
-    cr_store_instance rows[BATCH];
-    char *text[BATCH]; /* each row's ext_id and JSON, owned */
+typedef struct stage {
+    cr_store_instance rows[STAGED];
+    char *text[STAGED]; /* each row's ext_id and JSON, owned */
     size_t count;
-    cr_store_result results[BATCH * CR_VARIANT_COUNT];
-    size_t row_of[BATCH * CR_VARIANT_COUNT]; /* the row each result belongs to */
-    char *result_text[BATCH * CR_VARIANT_COUNT];
+    cr_store_result results[STAGED * CR_VARIANT_COUNT];
+    size_t row_of[STAGED * CR_VARIANT_COUNT]; /* the row each result belongs to */
+    char *result_text[STAGED * CR_VARIANT_COUNT];
     size_t result_count;
-} batch;
+} stage;
 
 /* Adds an instance to b (copying its strings); CR_ENOMEM. */
-static int batch_instance(batch *b, const cr_instance *in, cr_error *err)
+static int stage_instance(stage *b, const cr_instance *in, cr_error *err)
 {
     size_t ext_id_len = strlen(in->ext_id);
     char *text = malloc(ext_id_len + 1 + in->coins_json_len + 1);
@@ -75,8 +75,8 @@ static int batch_instance(batch *b, const cr_instance *in, cr_error *err)
     return 0;
 }
 
-/* Adds a result of the batch's last instance (copying its strings). */
-static int batch_result(batch *b, const cr_stored_result *r, cr_error *err)
+/* Adds a result of the last staged instance (copying its strings). */
+static int stage_result(stage *b, const cr_stored_result *r, cr_error *err)
 {
     size_t moves_len = r->moves ? strlen(r->moves) : 0, error_len = r->error ? strlen(r->error) : 0;
     char *text = malloc(moves_len + error_len + 2);
@@ -99,7 +99,7 @@ static int batch_result(batch *b, const cr_stored_result *r, cr_error *err)
     return 0;
 }
 
-static void batch_clear(batch *b)
+static void stage_clear(stage *b)
 {
     for (size_t i = 0; i < b->count; i++)
         free(b->text[i]);
@@ -108,9 +108,9 @@ static void batch_clear(batch *b)
     b->count = b->result_count = 0;
 }
 
-/* Writes the batch's instances to set_id and its results to run (0: none);
+/* Writes the staged instances to set_id and its results to run (0: none);
  * an instance the set has with other coins is CR_EINVAL. */
-static int batch_flush(batch *b, cr_store *store, int64_t set_id, int64_t run, cr_error *err)
+static int stage_flush(stage *b, cr_store *store, int64_t set_id, int64_t run, cr_error *err)
 {
     int rc = b->count ? cr_store_add_instances(store, set_id, b->rows, b->count, err) : 0;
     for (size_t i = 0; rc == 0 && i < b->count; i++)
@@ -121,7 +121,7 @@ static int batch_flush(batch *b, cr_store *store, int64_t set_id, int64_t run, c
         b->results[k].instance_id = b->rows[b->row_of[k]].id;
     if (rc == 0 && run && b->result_count)
         rc = cr_store_add_results(NULL, store, run, b->results, b->result_count, err);
-    batch_clear(b);
+    stage_clear(b);
     return rc;
 }
 
@@ -159,7 +159,7 @@ static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_s
                       const char *set_name, const cr_shard_spec *spec, cr_error *err)
 {
     cr_store_instances *it = NULL;
-    batch *b = calloc(1, sizeof *b);
+    stage *b = calloc(1, sizeof *b);
     int rc = b ? cr_store_instances_new(&it, input, input_set, 0, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     const cr_instance *in;
     while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
@@ -167,14 +167,14 @@ static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_s
         fingerprint_add(out, in);
         if (cr_shard_of(set_name, in->ext_id, strlen(in->ext_id), spec->n) != spec->k)
             continue;
-        rc = batch_instance(b, in, err);
-        if (rc == 0 && b->count == BATCH)
-            rc = batch_flush(b, shard, shard_set, 0, err);
+        rc = stage_instance(b, in, err);
+        if (rc == 0 && b->count == STAGED)
+            rc = stage_flush(b, shard, shard_set, 0, err);
     }
     if (rc == 0)
-        rc = batch_flush(b, shard, shard_set, 0, err);
+        rc = stage_flush(b, shard, shard_set, 0, err);
     if (b)
-        batch_clear(b);
+        stage_clear(b);
     free(b);
     cr_store_instances_free(it);
     return rc;
@@ -351,7 +351,7 @@ static int fingerprint_set(fingerprint *out, cr_store *store, int64_t set_id, cr
 }
 
 /* Copies one shard's results (and instances) into the target's run. */
-static int merge_shard(cr_merge_report *out, batch *b, cr_store *into, int64_t set_id, int64_t run, const shard_info *s,
+static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t set_id, int64_t run, const shard_info *s,
                        cr_error *err)
 {
     cr_store *store = NULL;
@@ -365,19 +365,19 @@ static int merge_shard(cr_merge_report *out, batch *b, cr_store *into, int64_t s
         rc = 0;
         size_t ext_len = strlen(r->ext_id);
         int new_instance = b->count == 0 || strcmp(b->rows[b->count - 1].ext_id, r->ext_id) != 0;
-        if (new_instance && b->count == BATCH)
-            rc = batch_flush(b, into, set_id, run, err);
+        if (new_instance && b->count == STAGED)
+            rc = stage_flush(b, into, set_id, run, err);
         if (rc == 0 && new_instance) {
             if (cr_shard_of(s->row.set_name, r->ext_id, ext_len, s->row.n) != s->row.k)
                 rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                s->row.k, s->row.n);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
                 cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
-                if ((rc = batch_instance(b, &in, err)) == 0)
+                if ((rc = stage_instance(b, &in, err)) == 0)
                     out->instances++;
             }
         }
-        if (rc == 0 && (rc = batch_result(b, r, err)) == 0)
+        if (rc == 0 && (rc = stage_result(b, r, err)) == 0)
             out->results++;
     }
     cr_coins_free(&coins);
@@ -414,7 +414,7 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
 }
 
 /* Writes the merged run: one transaction. */
-static int write_merge(cr_merge_report *out, batch *b, const char *into_path, const shard_info *shards, size_t count,
+static int write_merge(cr_merge_report *out, stage *b, const char *into_path, const shard_info *shards, size_t count,
                        cr_error *err)
 {
     cr_store *into = NULL;
@@ -440,7 +440,7 @@ static int write_merge(cr_merge_report *out, batch *b, const char *into_path, co
     for (size_t i = 0; rc == 0 && i < count; i++)
         rc = merge_shard(out, b, into, set_id, out->run, &shards[i], err);
     if (rc == 0)
-        rc = batch_flush(b, into, set_id, out->run, err);
+        rc = stage_flush(b, into, set_id, out->run, err);
     if (rc == 0)
         rc = cr_store_run_add_seconds(into, out->run, seconds, err);
     if (rc == 0)
@@ -460,7 +460,7 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "no shard databases to merge");
     shard_info *shards = calloc(count, sizeof *shards);
-    batch *b = calloc(1, sizeof *b);
+    stage *b = calloc(1, sizeof *b);
     int rc = shards && b ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     if (rc == 0)
         rc = check_job(shards, count, err);
@@ -473,7 +473,7 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (rc == 0 && !out->already)
         rc = write_merge(out, b, into_path, shards, count, err);
     if (b)
-        batch_clear(b);
+        stage_clear(b);
     free(b);
     free(shards);
     return rc;
