@@ -58,7 +58,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check-core deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -112,7 +112,7 @@ $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
-$(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE)
+$(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
@@ -120,11 +120,18 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(LDLIBS) -lcmocka -o $@
 
-# The core does no I/O: it must never include stdio.h or sqlite3.h.
-check-core:
-	@bad=$$(grep -lE '^\s*#\s*include\s*[<"](stdio|sqlite3)\.h[>"]' src/core/*.[ch] include/coinrow.h include/coinrow/*.h); \
-	if [ -n "$$bad" ]; then echo "core includes stdio.h or sqlite3.h: $$bad" >&2; exit 1; fi; \
-	echo "core includes: ok"
+# The tree's layering (docs/design.md, "Layers"), checked whenever a source
+# changes: a build that breaks it fails.  check-layers.sh: includes point
+# down, SQL stays in the store; check-core-symbols.sh: the core links only
+# against memory and string functions.
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok
+$(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]') scripts/check-layers.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-layers.sh && touch $@
+$(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-core-symbols.sh $(LIBCORE) && touch $@
+check: $(CHECKS)
 
 # Debian packages the build needs: installed here when run as root.
 deps:
@@ -141,7 +148,7 @@ deps:
 	    fi; \
 	fi
 
-test: deps check-core
+test: deps check
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
 	@failed=0; for t in $(TESTS); do \
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
