@@ -205,6 +205,8 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
                             "setting it up", err);
     if (rc == 0)
+        rc = cr_store__lines_register(s, err);
+    if (rc == 0)
         rc = migrate(s, err);
 done:
     if (rc) {
@@ -222,6 +224,7 @@ void cr_store_free(cr_store *store)
     for (int i = 0; i < CR_STORE__KEPT_COUNT; i++)
         sqlite3_finalize(store->kept[i]);
     sqlite3_close(store->db);
+    free(store->lines);
     free(store);
 }
 
