@@ -173,10 +173,13 @@ EXT_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins
 PIC_CORE := $(BUILD)/pic/libcoinrow.a
 EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
 
-.PHONY: bench-ext sqlite3-shell
+PREFIX   ?= /usr/local
+
+.PHONY: bench-ext check-ext sqlite3-shell install install-ext
 all: $(EXT)
-test: sqlite3-shell
+test: sqlite3-shell check-ext
 bench: bench-ext
+install: install-ext
 
 $(BUILD)/pic/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -188,6 +191,20 @@ $(BUILD)/pic/src/ext/ext.o: CPPFLAGS += -I$(BUILD)/gen
 $(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/ext/exports.map $(EXT_OBJ) $(PIC_CORE) -o $@
 $(EXT_TESTS): $(EXT)
+
+# The extension's layer: only src/ext/ includes sqlite3ext.h, and src/ext/
+# includes nothing of ours but the core, the values parser and itself.
+check-ext:
+	@bad=$$(grep -lE '^\s*#\s*include\s*[<"]sqlite3ext\.h[>"]' $$(find src include -name '*.[ch]' ! -path 'src/ext/*')); \
+	if [ -n "$$bad" ]; then echo "sqlite3ext.h included outside src/ext/: $$bad" >&2; exit 1; fi; \
+	bad=$$(grep -hE '^\s*#\s*include\s*"' src/ext/*.[ch] | \
+	       grep -vE '"(coinrow\.h|coinrow/[a-z_]+\.h|io/coins_text\.h|ext/ext\.h|version\.h)"'); \
+	if [ -n "$$bad" ]; then echo "src/ext/ includes more than the core and the values parser: $$bad" >&2; exit 1; fi; \
+	echo "extension includes: ok"
+
+install-ext: $(EXT)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(EXT) $(DESTDIR)$(PREFIX)/lib/coinrow.so
 
 # The shell the extension's tests (and bench-pipeline) run: Debian's sqlite3,
 # installed here when run as root.

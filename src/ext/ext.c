@@ -27,9 +27,14 @@ static const struct {
     int args;
     scalar_fn *fn;
 } functions[] = {
-    {"coinrow_value", 2, fn_value},   {"coinrow_moves", 2, fn_moves},         {"coinrow_moves", 3, fn_moves},
-    {"coinrow_winner", 2, fn_winner}, {"coinrow_scores", 2, fn_scores},       {"coinrow_check", 3, fn_check},
-    {"coinrow_check_message", 3, fn_check_message},                           {"coinrow_version", 0, fn_version},
+    {"coinrow_value", 2, fn_value},
+    {"coinrow_moves", 2, fn_moves},
+    {"coinrow_moves", 3, fn_moves},
+    {"coinrow_winner", 2, fn_winner},
+    {"coinrow_scores", 2, fn_scores},
+    {"coinrow_check", 3, fn_check},
+    {"coinrow_check_message", 3, fn_check_message},
+    {"coinrow_version", 0, fn_version},
 };
 enum { FUNCTIONS = sizeof functions / sizeof functions[0] };
 
@@ -76,7 +81,8 @@ int cr_ext__solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const cr_c
         size_t need = cr_moves_canonical_bytes(coins->n), mib = 1u << 20;
         if (limit > 0 && need > (sqlite3_uint64)limit)
             return cr_error_set(err, CR_ENOMEM,
-                                "canonical line of %zu coins needs %zu MiB, more than PRAGMA hard_heap_limit = %lld allows",
+                                "canonical line of %zu coins needs %zu MiB, more than PRAGMA hard_heap_limit = %lld "
+                                "allows",
                                 coins->n, need / mib + (need % mib != 0), (long long)limit);
     }
     cr_solve_opts opts = {variants, CR_ALGO_AUTO, policy};
@@ -170,7 +176,7 @@ static void fn_moves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     const cr_result *r = solve(ctx, ws, variant, policy);
     if (r)
-        sqlite3_result_text(ctx, r->moves, -1, SQLITE_TRANSIENT);
+        sqlite3_result_text(ctx, r->moves, (int)ws->coins.n, SQLITE_TRANSIENT);
 }
 
 static void fn_scores(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -240,6 +246,11 @@ __attribute__((visibility("default"))) int sqlite3_coinrow_init(sqlite3 *db, cha
 int sqlite3_coinrow_init(sqlite3 *db, char **out_error, const sqlite3_api_routines *api)
 {
     SQLITE_EXTENSION_INIT2(api);
+    if (sqlite3_libversion_number() < 3031000) { /* SQLITE_INNOCUOUS, hard heap limits */
+        if (out_error)
+            *out_error = sqlite3_mprintf("coinrow: needs SQLite 3.31 or later, not %s", sqlite3_libversion());
+        return SQLITE_ERROR;
+    }
     workspace *ws = sqlite3_malloc(sizeof *ws);
     if (!ws)
         return SQLITE_NOMEM;
