@@ -33,6 +33,7 @@ DEB_PACKAGES := libsqlite3-dev libcsv-dev libcmocka-dev
 DEB_HEADERS  := sqlite3.h csv.h cmocka.h
 
 CORE_SRC := $(wildcard src/core/*.c)
+UTIL_SRC := $(wildcard src/util/*.c)
 IO_SRC   := $(wildcard src/io/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 JUDGE_SRC := $(wildcard src/judge/*.c)
@@ -41,19 +42,24 @@ SUPPORT_SRC := $(wildcard tests/support/*.c)
 SCHEMA   := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o) \
-            $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
+JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBCORE  := $(BUILD)/libcoinrow.a
+LIBUTIL  := $(BUILD)/libcoinrow-util.a
+LIBJUDGE := $(BUILD)/libcoinrow-judge.a
 LIBIO    := $(BUILD)/libcoinrow-io.a
+# every layer above the core, in link order
+LIBS_UP  := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
 BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check-core deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -62,9 +68,13 @@ $(BUILD)/%.o: %.c | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBUTIL): $(UTIL_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBJUDGE): $(JUDGE_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBIO): $(IO_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The schema files, applied in order, become one array of strings in the binary.
 $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
@@ -76,7 +86,7 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # The judge programs as single C files that build alone (the core, the judge
 # runner and a main, amalgamated), embedded in coinrow for export.
 JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
-AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) src/io/read_all.c src/io/read_all.h \
+AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) $(wildcard src/util/*.[ch]) \
                src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
 $(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
 	@mkdir -p $(@D)
@@ -97,24 +107,32 @@ $(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
 $(BUILD)/src/cli/cmd_version.o: CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
+$(BUILD)/src/util/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
-$(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
+$(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) | $(BIN)
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) \
+	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(LDLIBS) -lcmocka -o $@
 
-# The core does no I/O: it must never include stdio.h or sqlite3.h.
-check-core:
-	@bad=$$(grep -lE '^\s*#\s*include\s*[<"](stdio|sqlite3)\.h[>"]' src/core/*.[ch] include/coinrow.h include/coinrow/*.h); \
-	if [ -n "$$bad" ]; then echo "core includes stdio.h or sqlite3.h: $$bad" >&2; exit 1; fi; \
-	echo "core includes: ok"
+# The tree's layering (docs/design.md, "Layers"), checked whenever a source
+# changes: a build that breaks it fails.  check-layers.sh: includes point
+# down, SQL stays in the store; check-core-symbols.sh: the core links only
+# against memory and string functions.
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok
+$(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]') scripts/check-layers.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-layers.sh && touch $@
+$(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-core-symbols.sh $(LIBCORE) && touch $@
+check: $(CHECKS)
 
 # Debian packages the build needs: installed here when run as root.
 deps:
@@ -131,7 +149,7 @@ deps:
 	    fi; \
 	fi
 
-test: deps check-core
+test: deps check
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
 	@failed=0; for t in $(TESTS); do \
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \

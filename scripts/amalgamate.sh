@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes one self-contained C file for a judge program: coinrow's pure core
-# (every src/core/*.c), what the judge programs add to it (src/io/read_all.c,
+# (every src/core/*.c), what the judge programs add to it (src/util/*.c,
 # src/judge/judge.c) and the given main, with each local #include "..."
 # replaced by the file itself, the way SQLite ships its amalgamation.  A header
 # with an include guard is inlined once; a template without one (the core's
@@ -15,7 +15,7 @@ emitted=" "
 resolve() {
     case $1 in
     coinrow/*) echo "include/$1" ;;
-    io/* | judge/*) echo "src/$1" ;;
+    util/* | judge/*) echo "src/$1" ;;
     *) echo "$(dirname "$2")/$1" ;;
     esac
 }
@@ -44,6 +44,6 @@ echo " * named in the markers; do not edit. */"
 # Judges build with warnings on (DOMjudge: gcc -Wall) and without -fopenmp,
 # which would flag every '#pragma omp simd' hint of the core.
 echo '#pragma GCC diagnostic ignored "-Wunknown-pragmas"'
-for f in src/core/*.c src/io/read_all.c src/judge/judge.c "$1"; do
+for f in src/core/*.c src/util/*.c src/judge/judge.c "$1"; do
     inline "$f"
 done

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/batch.h"
+#include "cli/job.h"
 #include "io/export.h"
 
 /* "coinrow: the diff answers come from run 3 (done; ...)" on stderr. */
@@ -27,13 +27,13 @@ static int answers_run(cr_run *out, const cli_command *self, cr_store *store, co
     if (!found) {
         cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
                  cr_variant_name(o->variant), o->lines ? " with canonical lines" : "");
-        batch_args a = BATCH_ARGS_INIT;
+        cli_job_args a = CLI_JOB_ARGS_INIT;
         a.db = db;
         a.set = set;
         a.variant = cr_variant_name(o->variant);
         a.moves = o->lines ? "canonical" : "none";
         a.label = "coinrow export";
-        int status = batch_run(self, &a, BATCH_SOLVE, 0, NULL);
+        int status = cli_job_run(self, &a, CLI_JOB_SOLVE, 0, NULL);
         if (status != CR_EXIT_OK)
             return status;
         if (cr_export_find_run(out, &found, store, o, &err))

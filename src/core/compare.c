@@ -17,7 +17,7 @@ const char *cr_category_name(cr_category c)
 static int verdict(cr_difference *out, cr_category category, const char *why)
 {
     out->category = category;
-    cr_format__(out->why, sizeof out->why, "%s", why);
+    cr_error__format(out->why, sizeof out->why, "%s", why);
     return 0;
 }
 
@@ -29,7 +29,8 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     if (a->error || b->error) {
         if (!a->error || !b->error) {
             out->category = CR_REGRESSION;
-            cr_format__(out->why, sizeof out->why, "%s fails: %s", a->error ? "a" : "b", a->error ? a->error : b->error);
+            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a->error ? "a" : "b",
+                             a->error ? a->error : b->error);
             return 0;
         }
         return strcmp(a->error, b->error) == 0 ? verdict(out, CR_SAME, "")
@@ -37,15 +38,16 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->value != b->value || a->winner != b->winner) {
         out->category = CR_REGRESSION;
-        cr_format__(out->why, sizeof out->why, "value %lld against %lld", (long long)a->value, (long long)b->value);
+        cr_error__format(out->why, sizeof out->why, "value %lld against %lld", (long long)a->value,
+                         (long long)b->value);
         return 0;
     }
     /* the remaining game's scores follow the line; the others' are the value's */
     int scores_differ = a->first_score != b->first_score || a->second_score != b->second_score;
     if (scores_differ && variant != CR_REMAINING) {
         out->category = CR_REGRESSION;
-        cr_format__(out->why, sizeof out->why, "scores %lld:%lld against %lld:%lld", (long long)a->first_score,
-                    (long long)a->second_score, (long long)b->first_score, (long long)b->second_score);
+        cr_error__format(out->why, sizeof out->why, "scores %lld:%lld against %lld:%lld", (long long)a->first_score,
+                         (long long)a->second_score, (long long)b->first_score, (long long)b->second_score);
         return 0;
     }
     if ((!a->moves && !b->moves) || (a->moves && b->moves && strcmp(a->moves, b->moves) == 0))
@@ -69,7 +71,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
             continue;
         if (!out->wrong) {
             out->wrong_turn = v.turn;
-            cr_format__(out->why, sizeof out->why, "%s's line: %s", s ? "b" : "a", v.why);
+            cr_error__format(out->why, sizeof out->why, "%s's line: %s", s ? "b" : "a", v.why);
         }
         out->wrong |= 1 << s;
     }
@@ -79,7 +81,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->moves && b->moves) {
         out->category = strict_moves ? CR_REGRESSION : CR_EQUIVALENT;
-        cr_format__(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at);
+        cr_error__format(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at);
         return 0;
     }
     return verdict(out, strict_moves ? CR_REGRESSION : CR_EQUIVALENT,

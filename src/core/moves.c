@@ -142,22 +142,22 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     if (check.bad != SIZE_MAX) {
         out->fault = CR_LINE_SUBOPTIMAL;
         out->turn = check.bad;
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad,
-                    player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad,
+                         player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): '%c' is not a move (L or R)", legal,
-                    player(legal), line[legal]);
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%c' is not a move (L or R)", legal,
+                         player(legal), line[legal]);
     } else if (len < n) {
         out->fault = CR_LINE_SHORT;
         out->turn = len;
-        cr_format__(out->why, sizeof out->why, "the line stops after %zu moves with %zu coins left", len,
-                    n - len);
+        cr_error__format(out->why, sizeof out->why, "the line stops after %zu moves with %zu coins left", len,
+                         n - len);
     } else if (len > n) {
         out->fault = CR_LINE_LONG;
         out->turn = n;
-        cr_format__(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
+        cr_error__format(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
     } else {
         out->fault = CR_LINE_OK;
         out->turn = n;
@@ -167,13 +167,13 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
 
 /* --- replay ---------------------------------------------------------------- */
 
-int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
-                      size_t len, cr_error *err)
+int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
+                     size_t len, cr_error *err)
 {
     if (len != n)
         return cr_error_set(err, CR_EINVAL, "the line has %zu moves for %zu coins", len, n);
     cr_i128 left_in_row, ignored;
-    cr_coins__sums(&left_in_row, &ignored, coins, n);
+    cr_figures__sums(&left_in_row, &ignored, coins, n);
     out[0] = out[1] = 0;
     for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
         int64_t taken;
@@ -196,8 +196,8 @@ int cr_moves_replay(cr_scores *out, const int64_t *coins, size_t n, cr_variant v
     if (!out || !coins || n == 0 || (!line && len))
         return cr_error_set(err, CR_EINVAL, "replay: no coins or no line");
     cr_i128 score[2];
-    int rc = cr_replay__scores(score, coins, n, variant, line, len, err);
+    int rc = cr_moves__scores(score, coins, n, variant, line, len, err);
     if (rc == 0)
-        rc = cr_fit__i64(&out->first, score[0], "the first player's score", err);
-    return rc ? rc : cr_fit__i64(&out->second, score[1], "the second player's score", err);
+        rc = cr_figures__fit_i64(&out->first, score[0], "the first player's score", err);
+    return rc ? rc : cr_figures__fit_i64(&out->second, score[1], "the second player's score", err);
 }

@@ -84,7 +84,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
         if (fast_line)
             cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         else
-            cr_coins__sums(&out->sum, &ignored, coins, n);
+            cr_figures__sums(&out->sum, &ignored, coins, n);
         if (cr_sweep__lead(&out->lead, coins, n, negate, NULL, NULL, &out->error))
             return out->error.code;
         break;
@@ -95,7 +95,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
         if (fast_line)
             cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         else
-            cr_coins__sums(&out->sum, &ignored, coins, n);
+            cr_figures__sums(&out->sum, &ignored, coins, n);
         out->lead = cr_naive__lead(coins, n, negate);
         break;
     default:
@@ -121,8 +121,8 @@ static int fit(int64_t *out, cr_i128 v, cr_variant variant, const char *figure, 
         return 0;
     }
     char what[64];
-    cr_format__(what, sizeof what, "the %s %s", cr_variant_name(variant), figure);
-    return cr_fit__i64(out, v, what, err);
+    cr_error__format(what, sizeof what, "the %s %s", cr_variant_name(variant), figure);
+    return cr_figures__fit_i64(out, v, what, err);
 }
 
 /* Fills one variant's figures from its game; CR_EOVERFLOW when one of them
@@ -132,7 +132,7 @@ static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_
     cr_i128 first = (gm->sum + gm->lead) / 2, second = (gm->sum - gm->lead) / 2, value = gm->lead;
     if (v == CR_REMAINING) {
         cr_i128 scores[2];
-        int rc = cr_replay__scores(scores, coins, n, v, gm->line, n, err);
+        int rc = cr_moves__scores(scores, coins, n, v, gm->line, n, err);
         if (rc)
             return rc;
         first = scores[0];

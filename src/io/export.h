@@ -1,7 +1,7 @@
 /* Exporting a stored set as a package a judging system takes as it is
  * (README, "Judge test data"): the inputs in the contest format, the
  * answers of a done run, and, but for plain, the metadata and the
- * self-contained checker and validator sources (judge/source.h).
+ * self-contained checker and validator sources (judge/program.h).
  *
  *   kattis   problem.yaml, data/sample/NN.{in,ans}, data/secret/NN.{in,ans},
  *            input_validators/validator/validator.c,

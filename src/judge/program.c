@@ -1,9 +1,11 @@
 /* The judge programs' sources: settings as #defines, then the embedded
  * amalgamation (build/gen/judge_sources.c, made by the Makefile). */
-#include "judge/source.h"
+#include "judge/program.h"
 
 #include <ctype.h>
 #include <inttypes.h>
+
+#include "util/errorf.h"
 
 extern const char cr_judge__checker_source[];
 extern const char cr_judge__validator_source[];
@@ -26,12 +28,12 @@ static void define_int64(FILE *f, const char *macro, int64_t v)
         fprintf(f, v < 0 ? "#define %s (%" PRId64 ")\n" : "#define %s %" PRId64 "\n", macro, v);
 }
 
-int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
+int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
 {
     const char *convention = cr_convention_name(settings->convention);
     const char *what = program == CR_JUDGE_CHECKER ? "checker" : "validator";
     if (!convention || (program == CR_JUDGE_VALIDATOR && settings->convention == CR_CMS))
-        return cr_error_set(err, CR_EINVAL, "no %s for the %s convention", what, convention ? convention : "unknown");
+        return cr_errorf(err, CR_EINVAL, "no %s for the %s convention", what, convention ? convention : "unknown");
     fprintf(f, "/* The %s of the \"coins in a row\" problem (%s convention), written by coinrow.\n"
                " * It builds alone with gcc or clang (64-bit): cc -O2 -o %s %s.c */\n",
             what, convention, what, what);
@@ -39,7 +41,7 @@ int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_sett
     if (program == CR_JUDGE_CHECKER) {
         const char *variant = cr_variant_name(settings->variant), *moves = cr_check_moves_name(settings->moves);
         if (!variant || !moves)
-            return cr_error_set(err, CR_EINVAL, "checker: bad variant or moves setting");
+            return cr_errorf(err, CR_EINVAL, "checker: bad variant or moves setting");
         define_enumerator(f, "CR_JUDGE_VARIANT", "CR_", variant);
         define_enumerator(f, "CR_JUDGE_MOVES", "CR_CHECK_MOVES_", moves);
     } else {
@@ -51,6 +53,6 @@ int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_sett
     }
     fputs(program == CR_JUDGE_CHECKER ? cr_judge__checker_source : cr_judge__validator_source, f);
     if (ferror(f))
-        return cr_error_set(err, CR_EIO, "cannot write the %s source", what);
+        return cr_errorf(err, CR_EIO, "cannot write the %s source", what);
     return 0;
 }

@@ -4,8 +4,8 @@
  * embeds it in coinrow; writing a program puts the problem's settings in
  * front of it as #defines.  The result builds with a plain C compiler and
  * nothing else (gcc or clang, 64-bit): cc -O2 -o checker checker.c */
-#ifndef CR_JUDGE_SOURCE_H
-#define CR_JUDGE_SOURCE_H
+#ifndef CR_JUDGE_PROGRAM_H
+#define CR_JUDGE_PROGRAM_H
 
 #include <stdio.h>
 
@@ -30,6 +30,6 @@ typedef struct cr_judge_settings {
 /* Writes the complete source of `program` built for `settings` to f.
  * Returns 0, CR_EINVAL for settings the program cannot take, or CR_EIO when
  * writing fails. */
-int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
+int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
 
 #endif
