@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "util/errorf.h"
 #include "version.h"
 
 SQLITE_EXTENSION_INIT1
@@ -69,7 +70,7 @@ int cr_ext__coins(cr_coins *out, sqlite3_value *arg, cr_error *err)
 {
     const char *text = (const char *)sqlite3_value_text(arg);
     if (!text)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the coins' text");
+        return cr_errorf(err, CR_ENOMEM, "no memory for the coins' text");
     return cr_coins_parse(out, text, (size_t)sqlite3_value_bytes(arg), err);
 }
 
@@ -80,10 +81,10 @@ int cr_ext__solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const cr_c
         sqlite3_int64 limit = sqlite3_hard_heap_limit64(-1);
         size_t need = cr_moves_canonical_bytes(coins->n), mib = 1u << 20;
         if (limit > 0 && need > (sqlite3_uint64)limit)
-            return cr_error_set(err, CR_ENOMEM,
-                                "canonical line of %zu coins needs %zu MiB, more than PRAGMA hard_heap_limit = %lld "
-                                "allows",
-                                coins->n, need / mib + (need % mib != 0), (long long)limit);
+            return cr_errorf(err, CR_ENOMEM,
+                             "canonical line of %zu coins needs %zu MiB, more than PRAGMA hard_heap_limit = %lld "
+                             "allows",
+                             coins->n, need / mib + (need % mib != 0), (long long)limit);
     }
     cr_solve_opts opts = {variants, CR_ALGO_AUTO, policy};
     return cr_solve(out, solver, coins->v, coins->n, &opts, err);
@@ -168,7 +169,7 @@ static void fn_moves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (argc == 3) {
         int rc = cr_moves_parse(&policy, (const char *)sqlite3_value_text(argv[2]), &err);
         if (rc == 0 && policy == CR_MOVES_NONE)
-            rc = cr_error_set(&err, CR_EINVAL, "moves policy 'none' gives no line (expected fast or canonical)");
+            rc = cr_errorf(&err, CR_EINVAL, "moves policy 'none' gives no line (expected fast or canonical)");
         if (rc) {
             fail(ctx, &err);
             return;
@@ -208,7 +209,7 @@ static int judged(cr_verdict *out, sqlite3_context *ctx, int argc, sqlite3_value
     cr_error err;
     cr_scores scores;
     int rc = line ? cr_moves_replay(&scores, ws->coins.v, ws->coins.n, variant, line, len, &err)
-                  : cr_error_set(&err, CR_ENOMEM, "no memory for the line's text");
+                  : cr_errorf(&err, CR_ENOMEM, "no memory for the line's text");
     if (rc == 0 || rc == CR_EOVERFLOW) /* legal, whatever its scores */
         rc = cr_moves_verify(out, ws->coins.v, ws->coins.n, variant, line, len, &err);
     if (rc)
