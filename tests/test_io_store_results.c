@@ -211,47 +211,90 @@ static void assert_view_row(sqlite3_stmt *st, const cr_store_result *want)
     }
 }
 
-static void add_instances(cr_store *store, int64_t set_id, int count)
+/* The rows of the view `result` for one run, through plain SQLite, in the
+ * order coinrow reads them. */
+typedef struct view_rows {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+} view_rows;
+
+static view_rows view_rows_open(const char *path, int64_t run)
 {
-    cr_store_instance *rows = calloc((size_t)count, sizeof *rows);
-    char(*ids)[16] = calloc((size_t)count, 16);
+    view_rows v = {NULL, NULL};
+    assert_int_equal(sqlite3_open_v2(path, &v.db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(v.db,
+                                        "SELECT instance_id, variant, value, first_score, second_score, winner, moves, "
+                                        "error FROM result WHERE run_id = ? ORDER BY instance_id, variant",
+                                        -1, &v.st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(v.st, 1, run);
+    return v;
+}
+
+/* Checks that every row was seen, and closes. */
+static void view_rows_close(view_rows *v)
+{
+    assert_int_equal(sqlite3_step(v->st), SQLITE_DONE);
+    sqlite3_finalize(v->st);
+    sqlite3_close(v->db);
+}
+
+/* Instances e1, e2, ... (one coin each) in the fixture's set, and a run of
+ * it with the given variants: the run's id. */
+static int64_t start_run(const fixture_state *f, int instances, unsigned variants, cr_moves moves)
+{
+    cr_store_instance *rows = calloc((size_t)instances, sizeof *rows);
+    char(*ids)[16] = calloc((size_t)instances, 16);
+    cr_solve_opts opts = {variants, CR_ALGO_AUTO, moves};
+    int64_t run;
     cr_error err = {0};
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < instances; i++)
         rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "e%d", i + 1), "[1]", 3, 1, 1, 1, 0, 0};
-    assert_int_equal(cr_store_begin(store, &err), 0);
-    assert_int_equal(cr_store_add_instances(store, set_id, rows, (size_t)count, &err), 0);
-    assert_int_equal(cr_store_commit(store, &err), 0);
+    assert_int_equal(cr_store_begin(f->store, &err), 0);
+    assert_int_equal(cr_store_add_instances(f->store, f->set_id, rows, (size_t)instances, &err), 0);
+    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
     free(rows);
     free(ids);
+    return run;
+}
+
+/* Adds rows[0..count) to run in a transaction of their own: how many
+ * instances were new. */
+static size_t write_results(const fixture_state *f, int64_t run, const cr_store_result *rows, size_t count)
+{
+    size_t added = 0;
+    cr_error err = {0};
+    assert_int_equal(cr_store_begin(f->store, &err), 0);
+    assert_int_equal(cr_store_add_results(&added, f->store, run, rows, count, &err), 0);
+    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    return added;
 }
 
 static void test_io_store_results__every_row_reads_back_as_written_from_c_and_from_the_view(void **state)
 {
     fixture_state *f = *state;
     enum { INSTANCES = 700 }; /* more than a chunk of inserts and a page of reads */
-    add_instances(f->store, f->set_id, INSTANCES);
-    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
-    int64_t run;
-    cr_error err = {0};
-    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
+    int64_t run = start_run(f, INSTANCES, CR_VARIANTS_ALL, CR_MOVES_FAST);
     written *w = calloc(INSTANCES, sizeof *w);
     cr_store_result *all = calloc(INSTANCES * CR_VARIANT_COUNT, sizeof *all), *batch = all;
     size_t total = 0, extras = 0;
+    cr_error err = {0};
     cr_rng rng;
     cr_rng_seed(&rng, 7, 0);
-    assert_int_equal(cr_store_begin(f->store, &err), 0);
     for (int i = 0; i < INSTANCES; i++) {
         random_instance(&w[i], &rng, i + 1, (size_t)cr_rng_below(&rng, 70) + 1);
         memcpy(all + total, w[i].rows, w[i].count * sizeof *all);
         total += w[i].count;
         /* batches of a few instances, as the pipeline and merge write them */
         if (cr_rng_below(&rng, 90) == 0 || i == INSTANCES - 1) {
-            size_t added = 0, rows = (size_t)(all + total - batch);
-            assert_int_equal(cr_store_add_results(&added, f->store, run, batch, rows, &err), 0);
+            size_t in_batch = (size_t)(all + total - batch), instances = 1;
+            for (size_t k = 1; k < in_batch; k++)
+                instances += batch[k].instance_id != batch[k - 1].instance_id;
+            assert_int_equal(write_results(f, run, batch, in_batch), instances);
             batch = all + total;
         }
     }
-    assert_int_equal(cr_store_commit(f->store, &err), 0);
     uint64_t solved = 0;
     assert_int_equal(cr_store_run_solved(&solved, f->store, run, &err), 0);
     assert_int_equal(solved, INSTANCES);
@@ -269,20 +312,10 @@ static void test_io_store_results__every_row_reads_back_as_written_from_c_and_fr
     assert_int_equal(cr_store_results_next(&r, it, &err), 0);
     cr_store_results_free(it);
 
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT instance_id, variant, value, first_score, second_score, winner, moves, "
-                                        "error FROM result WHERE run_id = ? ORDER BY instance_id, variant",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_int64(st, 1, run);
+    view_rows view = view_rows_open(f->path, run);
     for (size_t k = 0; k < total; k++)
-        assert_view_row(st, &all[k]);
-    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+        assert_view_row(view.st, &all[k]);
+    view_rows_close(&view);
     free(all);
     free(w);
 }
@@ -290,23 +323,13 @@ static void test_io_store_results__every_row_reads_back_as_written_from_c_and_fr
 static void test_io_store_results__an_instance_already_solved_keeps_its_rows(void **state)
 {
     fixture_state *f = *state;
-    add_instances(f->store, f->set_id, 1);
-    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
-    int64_t run;
-    size_t added = 0;
-    cr_error err = {0};
-    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
+    int64_t run = start_run(f, 1, CR_VARIANTS_ALL, CR_MOVES_FAST);
     cr_store_result first[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2),
                                 {1, CR_WINNER, "naive minimax takes at most 25 coins", 0, 0, 0, 0, NULL, 0}};
     cr_store_result again[2] = {row_from_game(1, CR_TOTAL, 6, 3, "RR", 2), row_from_game(1, CR_WINNER, 6, 3, NULL, 2)};
-    assert_int_equal(cr_store_begin(f->store, &err), 0);
-    assert_int_equal(cr_store_add_results(&added, f->store, run, first, 2, &err), 0);
-    assert_int_equal(added, 1);
-    assert_int_equal(cr_store_add_results(&added, f->store, run, again, 2, &err), 0);
-    assert_int_equal(added, 0);
-    assert_int_equal(cr_store_add_results(&added, f->store, run, again, 1, &err), 0);
-    assert_int_equal(added, 0);
-    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    assert_int_equal(write_results(f, run, first, 2), 1);
+    assert_int_equal(write_results(f, run, again, 2), 0);
+    assert_int_equal(write_results(f, run, again, 1), 0);
     char *rows = db_text(f->path, "SELECT group_concat(variant || ' ' || coalesce(value, error) || ' ' || "
                                   "coalesce(moves, '-'), '; ') FROM result");
     assert_string_equal(rows, "total 5 LR; winner naive minimax takes at most 25 coins -");
@@ -353,16 +376,10 @@ static void test_io_store_results__a_run_and_variant_are_searched_by_key_not_sca
 static void test_io_store_results__views_show_only_the_variants_a_run_solved(void **state)
 {
     fixture_state *f = *state;
-    add_instances(f->store, f->set_id, 2);
-    cr_solve_opts opts = {CR_VARIANT_BIT(CR_DIFF) | CR_VARIANT_BIT(CR_REMAINING), CR_ALGO_AUTO, CR_MOVES_NONE};
-    int64_t run;
-    cr_error err = {0};
-    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
+    int64_t run = start_run(f, 2, CR_VARIANT_BIT(CR_DIFF) | CR_VARIANT_BIT(CR_REMAINING), CR_MOVES_NONE);
     cr_store_result rows[4] = {row_from_game(1, CR_DIFF, 4, 1, NULL, 0), row_from_game(1, CR_REMAINING, 2, 7, NULL, 0),
                                row_from_game(2, CR_DIFF, 0, 0, NULL, 0), row_from_game(2, CR_REMAINING, 9, 9, NULL, 0)};
-    assert_int_equal(cr_store_begin(f->store, &err), 0);
-    assert_int_equal(cr_store_add_results(NULL, f->store, run, rows, 4, &err), 0);
-    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    assert_int_equal(write_results(f, run, rows, 4), 2);
     char *got = db_text(f->path, "SELECT group_concat(ext_id || ' ' || variant || ' ' || value || ' ' || winner || ' ' "
                                  "|| coalesce(moves, '-'), '; ') FROM (SELECT * FROM result_view ORDER BY ext_id, "
                                  "variant)");
@@ -373,15 +390,9 @@ static void test_io_store_results__views_show_only_the_variants_a_run_solved(voi
 static void test_io_store_results__editing_result_edits_the_tables_under_it(void **state)
 {
     fixture_state *f = *state;
-    add_instances(f->store, f->set_id, 1);
-    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
-    int64_t run;
-    cr_error err = {0};
-    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
+    int64_t run = start_run(f, 1, CR_VARIANTS_ALL, CR_MOVES_FAST);
     cr_store_result rows[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2), row_from_game(1, CR_DIFF, 5, 3, "LR", 2)};
-    assert_int_equal(cr_store_begin(f->store, &err), 0);
-    assert_int_equal(cr_store_add_results(NULL, f->store, run, rows, 2, &err), 0);
-    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    assert_int_equal(write_results(f, run, rows, 2), 1);
     const char *rows_sql = "SELECT group_concat(variant || ' ' || value || ' ' || moves, '; ') FROM result";
     assert_int_equal(db_exec(f->path, "UPDATE result SET value = 9, moves = 'RR' WHERE variant = 'diff'"), 0);
     char *got = db_text(f->path, rows_sql);
@@ -459,24 +470,14 @@ static void upgrade_and_compare(const char *path)
     for (int64_t run = 1; run <= 4; run++) {
         cr_store_results *it = NULL;
         const cr_stored_result *r;
-        sqlite3 *db = NULL;
-        sqlite3_stmt *st = NULL;
         assert_int_equal(cr_store_results_new(&it, store, run, CR_BY_INSTANCE, &err), 0);
-        assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-        assert_int_equal(sqlite3_prepare_v2(db,
-                                            "SELECT instance_id, variant, value, first_score, second_score, winner, "
-                                            "moves, error FROM result WHERE run_id = ? ORDER BY instance_id, variant",
-                                            -1, &st, NULL),
-                         SQLITE_OK);
-        sqlite3_bind_int64(st, 1, run);
+        view_rows view = view_rows_open(path, run);
         while (cr_store_results_next(&r, it, &err) == 1) {
             cr_store_result want = {r->instance_id, r->variant, r->error, r->value, r->first_score, r->second_score,
                                     r->winner, r->moves, r->moves ? strlen(r->moves) : 0};
-            assert_view_row(st, &want);
+            assert_view_row(view.st, &want);
         }
-        assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        view_rows_close(&view);
         cr_store_results_free(it);
     }
     cr_store_free(store);

@@ -11,19 +11,23 @@
 
 #define EACH_BYTE(b) (0x0101010101010101u * (b))
 
-/* Eight letters, the first in the lowest byte. */
+/* Eight letters as one word, the first in the lowest byte, and back. */
 static uint64_t load_letters(const char *p)
 {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; i--)
-        w = w << 8 | (unsigned char)p[i];
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
     return w;
 }
 
 static void store_letters(char *p, uint64_t w)
 {
-    for (int i = 0; i < 8; i++, w >>= 8)
-        p[i] = (char)(w & 0xff);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, sizeof w);
 }
 
 /* The byte of eight turns (the first in the highest bit); -1 when a letter

@@ -361,8 +361,8 @@ static int add_solutions(size_t *added, cr_store *store, int64_t run_id, const g
         sqlite3_bind_int(st, p + 4, (int)s->extra);
         if (bind_game(st, p + 5, s->game[STANDARD], &line) || bind_game(st, p + 8, s->game[REMAINING], &line)) {
             sqlite3_reset(st);
-            return cr_errorf(err, CR_EINVAL, "instance %lld: a line of play holds a letter other than L and R",
-                             (long long)s->instance_id);
+            return cr_errorf(err, CR_EINVAL, "%s: instance %lld: a line of play holds a letter other than L and R",
+                             store->path, (long long)s->instance_id);
         }
     }
     if ((rc = cr_store__step_done(store, st, "writing results", err)) == 0)
