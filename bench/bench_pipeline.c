@@ -11,8 +11,8 @@
  *     i2, ... i10 sorts before i2); with --against, another coinrow (an
  *     older build, say) is timed in the same alternation, so that the two
  *     are compared side by side;
- *  2. the three databases of the first turn: their bytes, with the WAL
- *     copied in, whole and per instance by table (dbstat);
+ *  2. the databases of the first turn: their bytes, with the WAL copied
+ *     in, whole and per instance by table (dbstat);
  *  3. peak memory of coinrow run for N and for --big-rows instances;
  *  4. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
  *     --algo dp.
@@ -206,7 +206,7 @@ static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, c
             wall[c][r] = m.seconds;
             cpu[c][r] = m.cpu_seconds;
             fprintf(stderr, "%s %s %.2f s (CPU %.2f s)", c ? "," : "", contender_names[c], m.seconds, m.cpu_seconds);
-            if (sizes && r == 0 && c <= ONE)
+            if (sizes && r == 0)
                 sizes[c] = size_of(db.text);
             remove_db(db.text);
         }
@@ -231,47 +231,50 @@ static long long table_bytes(const db_size *size, const char *name)
     return 0;
 }
 
-/* Bytes per instance by table: every table or index of the three databases
- * that takes a tenth of a byte per instance or more, then the rest together. */
-static void print_sizes(const db_size sizes[ONE + 1], long rows)
+/* Bytes per instance by table in the databases of contenders cols[0..count):
+ * every table or index that takes a tenth of a byte per instance or more in
+ * one of them, then the rest together. */
+static void print_sizes(const db_size sizes[CONTENDERS], const int *cols, int count, long rows)
 {
-    const int order[] = {ALL, ONE, IMPORT};
-    printf("\n| bytes per instance (dbstat, WAL checkpointed) | --variant all | --variant total | .import |\n");
-    printf("|---|---|---|---|\n");
-    long long rest[ONE + 1] = {0};
+    printf("\n| bytes per instance (dbstat, WAL checkpointed) |");
+    for (int e = 0; e < count; e++)
+        printf(" %s |", contender_names[cols[e]]);
+    printf("\n|---|");
+    for (int e = 0; e < count; e++)
+        printf("---|");
+    printf("\n");
+    long long rest[CONTENDERS] = {0};
     int small = 0;
-    for (int d = 0; d <= ONE; d++) {
-        for (int i = 0; i < sizes[order[d]].count; i++) {
-            const char *name = sizes[order[d]].tables[i].name;
-            int seen = 0;
+    for (int d = 0; d < count; d++) {
+        for (int i = 0; i < sizes[cols[d]].count; i++) {
+            const char *name = sizes[cols[d]].tables[i].name;
+            int seen = 0, big = 0;
             for (int e = 0; e < d; e++)
-                seen |= table_bytes(&sizes[order[e]], name) != 0;
+                seen |= table_bytes(&sizes[cols[e]], name) != 0;
+            for (int e = 0; e < count; e++)
+                big |= table_bytes(&sizes[cols[e]], name) >= rows / 10;
             if (seen)
                 continue;
-            long long bytes[3];
-            int big = 0;
-            for (int e = 0; e < 3; e++) {
-                bytes[e] = table_bytes(&sizes[order[e]], name);
-                big |= bytes[e] >= rows / 10;
-            }
             if (!big) {
                 small++;
-                for (int e = 0; e < 3; e++)
-                    rest[e] += bytes[e];
+                for (int e = 0; e < count; e++)
+                    rest[e] += table_bytes(&sizes[cols[e]], name);
                 continue;
             }
             printf("| %s |", name);
-            for (int e = 0; e < 3; e++)
-                printf(bytes[e] ? " %.1f |" : " |", (double)bytes[e] / (double)rows);
+            for (int e = 0; e < count; e++) {
+                long long bytes = table_bytes(&sizes[cols[e]], name);
+                printf(bytes ? " %.1f |" : " |", (double)bytes / (double)rows);
+            }
             printf("\n");
         }
     }
     printf("| the other %d tables and indexes |", small);
-    for (int e = 0; e < 3; e++)
+    for (int e = 0; e < count; e++)
         printf(" %.1f |", (double)rest[e] / (double)rows);
     printf("\n| the database file |");
-    for (int e = 0; e < 3; e++)
-        printf(" %.1f |", (double)sizes[order[e]].file / (double)rows);
+    for (int e = 0; e < count; e++)
+        printf(" %.1f |", (double)sizes[cols[e]].file / (double)rows);
     printf("\n");
 }
 
@@ -347,7 +350,7 @@ int main(int argc, char **argv)
     generate(unsorted, rows, 32, 1000000000u, 0);
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
     timing in_order[CONTENDERS], out_of_order[CONTENDERS];
-    db_size sizes[ONE + 1];
+    db_size sizes[CONTENDERS];
     compare(in_order, sizes, coinrow, against, sorted, reps);
     compare(out_of_order, NULL, coinrow, against, unsorted, reps);
     remove(unsorted);
@@ -390,7 +393,11 @@ int main(int argc, char **argv)
     printf("| peak memory, %ld instances, --variant all | %ld MiB | | |\n", big_rows, rss_big / 1024);
     printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,
            one / two);
-    print_sizes(sizes, rows);
+    const int measured[] = {ALL, ONE, AGAINST_ALL, AGAINST_ONE, IMPORT}, no_against[] = {ALL, ONE, IMPORT};
+    if (against)
+        print_sizes(sizes, measured, 5, rows);
+    else
+        print_sizes(sizes, no_against, 3, rows);
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");

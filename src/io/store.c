@@ -2,7 +2,7 @@
  * transactions, checkpoints, and the statement helpers of the other store
  * files (store_sql.h).  The tables' own SQL lives by concern in
  * store_sets.c, store_runs.c, store_generated.c, store_shards.c and
- * store_comparisons.c. */
+ * store_comparisons.c; how a line of play is packed, in store_lines.c. */
 #include "io/store_sql.h"
 
 #include <pthread.h>
