@@ -12,7 +12,8 @@
  *     older build, say) is timed in the same alternation, so that the two
  *     are compared side by side;
  *  2. the databases of the first turn: their bytes, with the WAL copied
- *     in, whole and per instance by table (dbstat);
+ *     in, whole and per instance by table (dbstat), and the time a few
+ *     queries take to read every variant's rows back;
  *  3. peak memory of coinrow run for N and for --big-rows instances;
  *  4. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
  *     --algo dp.
@@ -138,7 +139,18 @@ enum { IMPORT, ALL, ONE, AGAINST_ALL, AGAINST_ONE, CONTENDERS };
 static const char *const contender_names[CONTENDERS] = {".import", "coinrow, --variant all", "coinrow, --variant total",
                                                         "other, --variant all", "other, --variant total"};
 
-/* A database's bytes, whole and by table or index (dbstat). */
+/* Reading a run back with plain SQLite: every row of result_view, the same
+ * without the lines, and one variant of one run from result. */
+static const char *const scan_sql[] = {
+    "SELECT * FROM result_view",
+    "SELECT run_id, set_name, ext_id, n, variant, value, first_score, second_score, winner, error, algo, "
+    "moves_policy, solver_version, instance_id, label FROM result_view",
+    "SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'",
+};
+#define SCANS (int)(sizeof scan_sql / sizeof *scan_sql)
+
+/* A database's bytes, whole and by table or index (dbstat), and, for
+ * coinrow's with every variant, the seconds each scan takes. */
 #define MAX_TABLES 32
 typedef struct db_size {
     long long file;
@@ -147,6 +159,7 @@ typedef struct db_size {
         char name[64];
         long long bytes;
     } tables[MAX_TABLES];
+    double scans[SCANS];
 } db_size;
 
 /* Loads csv into the database db with contender c: `sqlite3 DB ".import
@@ -191,6 +204,27 @@ static db_size size_of(const char *path)
     return out;
 }
 
+/* Seconds to step through every row of sql on the database at path, each
+ * column read as text, as the sqlite3 shell would print it. */
+static double scan_seconds(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench_pipeline: %s: %s\n", path, sqlite3_errmsg(db));
+        exit(1);
+    }
+    double t0 = bench_now();
+    while (sqlite3_step(st) == SQLITE_ROW)
+        for (int c = 0; c < sqlite3_column_count(st); c++)
+            sqlite3_column_text(st, c);
+    double seconds = bench_now() - t0;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return seconds;
+}
+
 /* The contenders on the same file, alternately, reps times: their median
  * timings into t, and, when sizes is not NULL, the databases' sizes. */
 static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, const char *against, const char *csv,
@@ -206,8 +240,11 @@ static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, c
             wall[c][r] = m.seconds;
             cpu[c][r] = m.cpu_seconds;
             fprintf(stderr, "%s %s %.2f s (CPU %.2f s)", c ? "," : "", contender_names[c], m.seconds, m.cpu_seconds);
-            if (sizes && r == 0)
+            if (sizes && r == 0) {
                 sizes[c] = size_of(db.text);
+                for (int q = 0; q < SCANS && (c == ALL || c == AGAINST_ALL); q++)
+                    sizes[c].scans[q] = scan_seconds(db.text, scan_sql[q]);
+            }
             remove_db(db.text);
         }
         fputc('\n', stderr);
@@ -398,6 +435,14 @@ int main(int argc, char **argv)
         print_sizes(sizes, measured, 5, rows);
     else
         print_sizes(sizes, no_against, 3, rows);
+    printf("\n| reading back, --variant all (one scan each) | coinrow |%s\n", against ? " other | ratio |" : "");
+    printf("|---|---|%s\n", against ? "---|---|" : "");
+    for (int q = 0; q < SCANS; q++) {
+        printf("| `%s` | %.2f s |", scan_sql[q], sizes[ALL].scans[q]);
+        if (against)
+            printf(" %.2f s | %.2f |", sizes[AGAINST_ALL].scans[q], sizes[ALL].scans[q] / sizes[AGAINST_ALL].scans[q]);
+        printf("\n");
+    }
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");
