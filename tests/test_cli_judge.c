@@ -177,12 +177,16 @@ typedef struct check_case {
 static const check_case check_cases[] = {
     {"6\nRRRL\n", "6\nRRRL\n", 0, "accepted"},
     {"6\nRRRR", "6\n", 0, "accepted"},
-    {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 1 (second player): L is not optimal, R is"},
+    {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 2 (second player): L is not optimal, R is"},
     {"7\nRRRL\n", "6\n", 1, "wrong answer: line 1: the value 7 is wrong"},
-    {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 3 (second player): 'X' is not a move (L or R)"},
-    {"\x01garbage\n", "6\n", 2, "presentation error: line 1: expected the value, found '\\x01garbage'"},
+    {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 4 (second player): 'X' is not a move (L or R)"},
+    {"\x01garbage\n", "6\n", 2, "presentation error: line 1: the value '\\x01garbage' is not an integer"},
     {"6\n", "6\n", 2, "presentation error: no line of play after the value"},
     {"6\nRRRL\n", "5\n", 3, "judge error: the jury answer's value 5 is wrong: the total value is 6"},
+    /* golden: hostile bytes are shown escaped, so every message is one line of ASCII */
+    {"6\n\xc2\xa0RRL\n", "6\n", 1, "wrong answer: line of play: turn 1 (first player): '\\xc2' is not a move (L or R)"},
+    {"\x7f\x1b[2J\r\n", "6\n", 2, "presentation error: line 1: the value '\\x7f\\x1b[2J' is not an integer"},
+    {"6\nRRRL\n\xff\xfe\n", "6\n", 2, "presentation error: line 3: unexpected '\\xff\\xfe' after the answer"},
 };
 
 static void test_check__every_convention_reports_every_verdict(void **state)
@@ -221,6 +225,26 @@ static void test_check__every_convention_reports_every_verdict(void **state)
         assert_string_equal(r.err, accepted ? "translate:success\n" : line);
         run_result_free(&r);
     }
+}
+
+/* A path is the judge's, but it is shown escaped too: CMS cannot decode other bytes. */
+static void test_check__a_judge_error_shows_a_hostile_path_escaped(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", "--cms", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("out\xc3(\x01.txt"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "out\\xc3(\\x01.txt"));
+    assert_non_null(strstr(r.err, "judge error: cannot open "));
+    assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+    for (const char *p = r.err; *p != '\n'; p++)
+        assert_true(*p >= 0x20 && *p < 0x7f);
+    run_result_free(&r);
 }
 
 static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **state)
@@ -349,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
+        cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),

@@ -43,7 +43,7 @@ static void test_compare__other_optimal_lines_are_equivalent(void **state)
     assert_int_equal(d.category, CR_EQUIVALENT);
     assert_int_equal(d.parted_at, 0);
     assert_int_equal(d.wrong, 0);
-    assert_string_equal(d.why, "lines part at turn 0; both are optimal");
+    assert_string_equal(d.why, "lines part at turn 1; both are optimal");
     assert_int_equal(compare(equal, 4, CR_DIFF, a, b, 1).category, CR_REGRESSION);
     /* one run kept no line (--moves none) */
     b.moves = NULL;

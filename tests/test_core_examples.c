@@ -224,11 +224,11 @@ static void test_examples__verifier_reports_short_long_and_bad_lines(void **stat
     assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RLxL", 4, NULL), 0);
     assert_int_equal(v.fault, CR_LINE_BAD_MOVE);
     assert_int_equal(v.turn, 2);
-    /* turn 1: 4 and 2 are equally good for the second player; turn 2: 4 is worse than 6 */
+    /* turn 2: 4 and 2 are equally good for the second player; turn 3: 4 is worse than 6 */
     assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RRLL", 4, NULL), 0);
     assert_int_equal(v.fault, CR_LINE_SUBOPTIMAL);
     assert_int_equal(v.turn, 2);
-    assert_string_equal(v.why, "turn 2 (first player): L is not optimal, R is");
+    assert_string_equal(v.why, "turn 3 (first player): L is not optimal, R is");
     /* on the last coin L and R are the same move */
     assert_int_equal(cr_moves_verify(&v, ROW(4, 6, 2, 3), CR_TOTAL, "RLLR", 4, NULL), 0);
     assert_int_equal(v.fault, CR_LINE_OK);
@@ -247,7 +247,7 @@ static void test_examples__replay_scores_any_line(void **state)
     assert_int_equal(s.second, 16);
     assert_int_equal(cr_moves_replay(&s, ROW(4, 6, 2, 3), CR_TOTAL, "LLL", 3, &err), CR_EINVAL);
     assert_int_equal(cr_moves_replay(&s, ROW(4, 6, 2, 3), CR_TOTAL, "LLQL", 4, &err), CR_EINVAL);
-    assert_string_equal(err.msg, "turn 2 (first player): 'Q' is not a move (L or R)");
+    assert_string_equal(err.msg, "turn 3 (first player): 'Q' is not a move (L or R)");
 }
 
 /* Rows long enough to cross from 64-bit to 128-bit arithmetic half way. */

@@ -7,8 +7,15 @@
  *
  * Answer file: the variant's value and, when the problem asks for it, the
  * line of play (n letters L/R, see game.h) after it.  Answers are read as
- * tokens: any white space (spaces, tabs, line ends, CR) separates them and
- * none is required at the end. */
+ * testlib reads a contestant's output, one grammar in every checker:
+ *   - blanks are space, tab, CR and LF, any number of them, anywhere (none
+ *     is required at the end); every other byte belongs to a token;
+ *   - a UTF-8 BOM (EF BB BF) at the very start is skipped;
+ *   - the value is plain decimal: an optional '-', then digits, with no '+',
+ *     no leading zero and no "-0", within int64; anything else is a
+ *     presentation error;
+ *   - the line is the next token; a token after the answer is a
+ *     presentation error. */
 #ifndef CR_CONTEST_H
 #define CR_CONTEST_H
 
@@ -44,6 +51,12 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
  * that was never filled (zero-initialised). */
 void cr_contest_input_free(cr_contest_input *in);
 
+/* Writes text[0..len) for a message into out (cap > 0 bytes): printable
+ * ASCII (0x20..0x7e) as it is, every other byte as \xNN (lower-case hex),
+ * at most `shown` bytes of text, then "..." when some are left out.  The
+ * result is ASCII, so valid UTF-8 whatever the text holds. */
+void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown);
+
 /* Whether an answer must carry the line of play. */
 typedef enum cr_check_moves {
     CR_CHECK_MOVES_REQUIRED, /* value, then a line that must be legal and optimal at every move */
@@ -60,8 +73,9 @@ int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err);
 typedef enum cr_outcome {
     CR_ACCEPTED,
     CR_WRONG_ANSWER,       /* wrong value, or a line that is illegal or not optimal */
-    CR_PRESENTATION_ERROR, /* no value, a value that is not an integer, no line when
-                              one is required, or more tokens than the answer has */
+    CR_PRESENTATION_ERROR, /* no value, a value that is not a plain int64 (see
+                              "Answer file"), no line when one is required, or more
+                              tokens than the answer has */
     CR_OUTCOME_COUNT
 } cr_outcome;
 

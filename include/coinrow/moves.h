@@ -29,8 +29,10 @@ typedef enum cr_fault {
 
 typedef struct cr_verdict {
     cr_fault fault;
-    size_t turn;                /* the first bad turn (0-based); n when fault is OK */
-    char why[CR_ERROR_MSG_MAX]; /* the fault in words, naming the turn; "" when OK */
+    size_t turn;                /* the first bad turn as an index (0-based; messages count
+                                   turns from 1); n when fault is OK */
+    char why[CR_ERROR_MSG_MAX]; /* the fault in words, naming the turn (from 1) and showing a bad
+                                   character escaped (cr_contest_escape); "" when OK */
 } cr_verdict;
 
 /* Checks line[0..len) for coins[0..n): legal, complete and optimal at every

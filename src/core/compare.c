@@ -79,7 +79,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->moves && b->moves) {
         out->category = strict_moves ? CR_REGRESSION : CR_EQUIVALENT;
-        cr_format__(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at);
+        cr_format__(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at + 1);
         return 0;
     }
     return verdict(out, strict_moves ? CR_REGRESSION : CR_EQUIVALENT,

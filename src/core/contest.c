@@ -29,25 +29,29 @@ static int read_integer(int64_t *out, const char **out_unplain, const char *s, s
     return 0;
 }
 
-/* Writes text[0..len) for a message: printable ASCII as it is, other bytes as
- * \xNN, at most 24 bytes shown, "..." when cut. */
-static void quote(char *out, size_t cap, const char *text, size_t len)
+void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown)
 {
-    size_t k = 0, shown = 0;
-    for (; shown < len && shown < 24 && k + 5 < cap; shown++) {
-        unsigned char c = (unsigned char)text[shown];
-        if (c > ' ' && c < 0x7f) {
+    size_t k = 0, i = 0;
+    for (; i < len && i < shown && k + 5 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f) {
             out[k++] = (char)c;
         } else {
             cr_format__(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
             k += 4;
         }
     }
-    if (shown < len && k + 3 < cap) {
+    if (i < len && k + 3 < cap) {
         memcpy(out + k, "...", 3);
         k += 3;
     }
     out[k] = '\0';
+}
+
+/* A token as messages show it: escaped, at most 24 bytes. */
+static void quote(char *out, size_t cap, const char *text, size_t len)
+{
+    cr_contest_escape(out, cap, text, len, 24);
 }
 
 /* --- reading text with a position ------------------------------------------ */
@@ -60,7 +64,8 @@ typedef struct cursor {
 
 static size_t column(const cursor *c) { return c->at - c->line_start + 1; }
 
-static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+/* testlib's blanks; any other byte belongs to a token */
+static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
 /* The character at the cursor, in words, for "expected ..., found %s". */
 static void describe_here(char *out, size_t cap, const cursor *c)
@@ -302,9 +307,9 @@ int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err)
 
 const char *cr_outcome_name(cr_outcome o) { return (unsigned)o < CR_OUTCOME_COUNT ? outcome_names[o] : NULL; }
 
-/* An answer split into tokens. */
+/* An answer split into tokens (contest.h, "Answer file"). */
 typedef struct answer {
-    int value_status;    /* 0, CR_EINVAL (not an integer) or CR_EOVERFLOW */
+    const char *value_fault; /* NULL, or why the value token is not a plain int64 */
     int64_t value;
     char value_text[96]; /* the value token, quoted; "" when there is none */
     size_t value_line;
@@ -318,14 +323,17 @@ static void read_answer(answer *out, const char *text, size_t len)
 {
     memset(out, 0, sizeof *out);
     cursor c = {text, len, 0, 1, 0};
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        c.at = c.line_start = 3; /* testlib skips a BOM at the start */
     skip_blanks(&c);
     if (c.at == len)
         return;
     out->value_line = c.line;
     size_t start = take_token(&c);
-    const char *unplain; /* answers may write numbers any way */
     quote(out->value_text, sizeof out->value_text, text + start, c.at - start);
-    out->value_status = read_integer(&out->value, &unplain, text + start, c.at - start);
+    int rc = read_integer(&out->value, &out->value_fault, text + start, c.at - start);
+    if (rc)
+        out->value_fault = rc == CR_EOVERFLOW ? "is outside the 64-bit range" : "is not an integer";
     skip_blanks(&c);
     if (c.at < len) {
         start = take_token(&c);
@@ -354,9 +362,8 @@ static int check_jury(const answer *jury, const cr_contest_input *in, cr_variant
 {
     if (!jury->value_text[0])
         return cr_error_set(err, CR_EINVAL, "the jury answer is empty");
-    if (jury->value_status)
-        return cr_error_set(err, CR_EINVAL, "the jury answer's value '%s' is not a 64-bit integer",
-                            jury->value_text);
+    if (jury->value_fault)
+        return cr_error_set(err, CR_EINVAL, "the jury answer's value '%s' %s", jury->value_text, jury->value_fault);
     if (jury->value != value)
         return cr_error_set(err, CR_EINVAL, "the jury answer's value %lld is wrong: the %s value is %lld",
                             (long long)jury->value, cr_variant_name(variant), (long long)value);
@@ -400,11 +407,12 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     char why[CR_ERROR_MSG_MAX];
     if (!given.value_text[0])
         return judged(out, CR_PRESENTATION_ERROR, "the output is empty");
-    if (given.value_status == CR_EINVAL) {
-        cr_format__(why, sizeof why, "line %zu: expected the value, found '%s'", given.value_line, given.value_text);
+    if (given.value_fault) {
+        cr_format__(why, sizeof why, "line %zu: the value '%s' %s", given.value_line, given.value_text,
+                    given.value_fault);
         return judged(out, CR_PRESENTATION_ERROR, why);
     }
-    if (given.value_status == CR_EOVERFLOW || given.value != value) {
+    if (given.value != value) {
         cr_format__(why, sizeof why, "line %zu: the value %s is wrong", given.value_line, given.value_text);
         return judged(out, CR_WRONG_ANSWER, why);
     }

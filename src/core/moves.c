@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coinrow/contest.h"
 #include "internal.h"
 
 static int is_remaining(cr_variant variant) { return variant == CR_REMAINING; }
@@ -120,13 +121,15 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     if (check.bad != SIZE_MAX) {
         out->fault = CR_LINE_SUBOPTIMAL;
         out->turn = check.bad;
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad,
+        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad + 1,
                     player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): '%c' is not a move (L or R)", legal,
-                    player(legal), line[legal]);
+        char shown[8];
+        cr_contest_escape(shown, sizeof shown, line + legal, 1, 1);
+        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal + 1,
+                    player(legal), shown);
     } else if (len < n) {
         out->fault = CR_LINE_SHORT;
         out->turn = len;
@@ -160,8 +163,12 @@ int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant
         else if (line[k] == 'R')
             taken = coins[j--];
         else
-            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%c' is not a move (L or R)", k,
-                                player(k), line[k]);
+        {
+            char shown[8];
+            cr_contest_escape(shown, sizeof shown, line + k, 1, 1);
+            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%s' is not a move (L or R)", k + 1,
+                                player(k), shown);
+        }
         left_in_row -= taken;
         out[k % 2] += is_remaining(variant) ? left_in_row : taken;
     }

@@ -37,8 +37,12 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const ch
     int rc = read_file(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", path ? path : "standard input", err.msg);
+    if (rc) {
+        char text[CR_ERROR_MSG_MAX + 64], shown[4 * sizeof text];
+        snprintf(text, sizeof text, "%s: %s", path ? path : "standard input", err.msg);
+        cr_contest_escape(shown, sizeof shown, text, strlen(text), sizeof text);
+        fprintf(stderr, "%s\n", shown);
+    }
     cr_contest_input_free(&in);
     free(text);
     if (rc == CR_EIO || rc == CR_ENOMEM)
@@ -126,13 +130,16 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
     if (rc == 0)
         rc = judge(&verdict, &files, variant, moves, &err);
 
-    char message[CR_ERROR_MSG_MAX + 32];
+    /* One line of printable ASCII, whatever bytes the files or their paths
+     * held: CMS refuses text it cannot decode, judges show it to people. */
+    char text[CR_ERROR_MSG_MAX + 32], message[4 * sizeof text];
     if (rc)
-        snprintf(message, sizeof message, "judge error: %s", err.msg);
+        snprintf(text, sizeof text, "judge error: %s", err.msg);
     else if (verdict.outcome == CR_ACCEPTED)
-        snprintf(message, sizeof message, "%s", cr_outcome_name(CR_ACCEPTED));
+        snprintf(text, sizeof text, "%s", cr_outcome_name(CR_ACCEPTED));
     else
-        snprintf(message, sizeof message, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+        snprintf(text, sizeof text, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+    cr_contest_escape(message, sizeof message, text, strlen(text), sizeof text);
 
     switch (conv) {
     case CR_KATTIS:
