@@ -695,12 +695,21 @@ static void test_export__refusals_name_what_and_leave_everything_as_it_was(void 
             tmp_path(f->dir, "wide"));
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "coinrow: set 'wide': 1 instance has no total answer in run 2, so it cannot be "
-                                  "exported: 'huge' (the total value does not fit in int64"));
+                                  "exported: 'huge' (the total value (9223372036854775808) and first_score "
+                                  "(9223372036854775808) do not fit in int64)"));
     run_result_free(&r);
     char *left = tree(f->dir);
     assert_null(strstr(left, "wide/"));
     assert_null(strstr(left, "coinrow-"));
     free(left);
+    /* its diff (1) fits though a player's total does not: that exports */
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "wide", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "wide"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *answer = read_text(tmp_path(f->dir, "wide/huge.ans"));
+    assert_string_equal(answer, "1\n");
+    free(answer);
 }
 
 static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data(void **state)
@@ -716,7 +725,8 @@ static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_dat
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     char *source = read_text(tmp_path(pkg, "input_validators/validator/validator.c"));
-    assert_non_null(strstr(source, "#define CR_JUDGE_CONVENTION CR_KATTIS\n#define CR_JUDGE_N_MIN 2\n"
+    assert_non_null(strstr(source, "#define CR_JUDGE_CONVENTION CR_KATTIS\n#define CR_JUDGE_VARIANT CR_DIFF\n"
+                                   "#define CR_JUDGE_N_MIN 2\n"
                                    "#define CR_JUDGE_N_MAX 5\n#define CR_JUDGE_VALUE_MIN (-3)\n"
                                    "#define CR_JUDGE_VALUE_MAX 40\n#define CR_JUDGE_EVEN_N 0\n"
                                    "#define CR_JUDGE_ODD_SUM 0\n"));

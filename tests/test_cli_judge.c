@@ -165,6 +165,44 @@ static void test_validate__exit_statuses_and_messages_follow_the_convention(void
     run_result_free(&r);
 }
 
+/* validate, eval and check agree: an input is valid for a variant exactly
+ * when its value can be given, even when a player's total leaves int64. */
+static void test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for(void **state)
+{
+    (void)state;
+    static const char *const max3 = "3\n9223372036854775807 9223372036854775807 9223372036854775807\n";
+    static const struct {
+        const char *variants;
+        int status;
+    } cases[] = {{"diff", 0}, {"winner", 0}, {"remaining", 0}, {"diff,winner", 0}, {"total", 3}, {"all", 3}};
+    static const char *const range = "-9223372036854775808..9223372036854775807";
+    write_file("max3.in", max3);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r, e;
+        assert_int_equal(run_coinrow(&r, max3, "validate", "--n", "1..3", "--values", range, "--variant",
+                                     cases[i].variants, (char *)NULL),
+                         0);
+        assert_int_equal(run_coinrow(&e, max3 + 2, "eval", "--variant", cases[i].variants, (char *)NULL), 0);
+        if (r.status != cases[i].status || e.status != (cases[i].status ? 1 : 0))
+            fail_msg("%s: validate %d (%s), eval %d", cases[i].variants, r.status, r.err, e.status);
+        run_result_free(&r);
+        run_result_free(&e);
+    }
+    run_result r;
+    assert_int_equal(run_coinrow(&r, max3, "validate", "--n", "1..3", "--values", range, (char *)NULL), 0);
+    assert_int_equal(r.status, 3); /* every variant by default, as eval */
+    assert_string_equal(r.err, "standard input: line 2: no total answer can be given: the total value "
+                               "(18446744073709551614) and first_score (18446744073709551614) do not fit in int64\n");
+    run_result_free(&r);
+    /* check judges it: the answer is the value */
+    write_file("max3.ans", "9223372036854775807\n");
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "diff", "--moves", "ignored", path_of("max3.in"),
+                                 path_of("max3.ans"), path_of("max3.ans"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
 /* One check case: the contestant's output, the jury's answer and what each
  * convention must say. */
 typedef struct check_case {
@@ -338,9 +376,9 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
         build("validator", CR_JUDGE_VALIDATOR, &settings);
         for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
             run_result mine, exported;
-            char *coinrow_argv[] = {(char *)run_bin(),   "validate",   "--n",
-                                    "2..10",             "--values",   "-9223372036854775808..20",
-                                    "--even-n",          "--odd-sum",  conv == CR_KATTIS ? "--kattis" : "--",
+            char *coinrow_argv[] = {(char *)run_bin(), "validate",   "--n",      "2..10",
+                                    "--values",        "-9223372036854775808..20",  "--even-n", "--odd-sum",
+                                    "--variant",       "total",      conv == CR_KATTIS ? "--kattis" : "--",
                                     NULL};
             char *validator_argv[] = {(char *)path_of("validator"), NULL};
             assert_int_equal(run_capture(&mine, coinrow_argv, inputs[i]), 0);
@@ -372,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
+        cmocka_unit_test(test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
         cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),

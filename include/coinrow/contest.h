@@ -47,6 +47,12 @@ typedef struct cr_contest_input {
 int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, const cr_constraints *limits,
                            cr_error *err);
 
+/* Whether an answer can be given for `in` under every variant of the mask
+ * (CR_VARIANT_BIT()s): 0 when each value fits in int64 (a player's total
+ * need not), else CR_EOVERFLOW with err naming the variant and the figure;
+ * CR_ENOMEM.  O(n). */
+int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err);
+
 /* Frees what cr_contest_input_parse allocated; accepts NULL and an input
  * that was never filled (zero-initialised). */
 void cr_contest_input_free(cr_contest_input *in);

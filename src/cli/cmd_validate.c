@@ -5,13 +5,15 @@
 
 int cmd_validate(const cli_command *self, int argc, char **argv)
 {
-    const char *n = NULL, *values = NULL;
+    const char *n = NULL, *values = NULL, *variants = "all";
     int even_n = 0, odd_sum = 0, kattis = 0;
     const cli_option opts[] = {
         {"n", "MIN..MAX", "the sizes allowed (required)", &n, NULL},
         {"values", "MIN..MAX", "the coins' values allowed (required)", &values, NULL},
         {"even-n", NULL, "n must be even", NULL, &even_n},
         {"odd-sum", NULL, "the coins must add up to an odd number", NULL, &odd_sum},
+        {"variant", "LIST", "the answers that must fit in int64: variants, a comma list or all (default)", &variants,
+         NULL},
         {"kattis", NULL, "Kattis exit statuses: 42 valid, 43 invalid", NULL, &kattis},
         {0},
     };
@@ -24,7 +26,9 @@ int cmd_validate(const cli_command *self, int argc, char **argv)
         return cli_usage_error(self, "--n and --values are required");
     cr_error err = {0};
     cr_constraints limits;
-    if (cli_constraints_parse(&limits, n, values, even_n, odd_sum, &err))
+    unsigned answered;
+    if (cli_constraints_parse(&limits, n, values, even_n, odd_sum, &err) ||
+        cr_variants_parse(&answered, variants, &err))
         return cli_usage_error(self, "%s", err.msg);
-    return cr_judge_validate(kattis ? CR_KATTIS : CR_TESTLIB, &limits, npos ? argv[0] : NULL);
+    return cr_judge_validate(kattis ? CR_KATTIS : CR_TESTLIB, &limits, answered, npos ? argv[0] : NULL);
 }

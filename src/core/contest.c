@@ -277,6 +277,33 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
     return 0;
 }
 
+/* Solves `in` for the variants; 0 when every value is given. */
+static int solve_values(cr_result out[CR_VARIANT_COUNT], const cr_contest_input *in, unsigned variants,
+                        cr_error *err)
+{
+    cr_solver *solver = NULL;
+    cr_solve_opts opts = {variants, CR_ALGO_AUTO, CR_MOVES_NONE};
+    int rc = cr_solver_new(&solver, err);
+    if (rc == 0)
+        rc = cr_solve(out, solver, in->coins, in->n, &opts, err);
+    cr_solver_free(solver);
+    return rc;
+}
+
+int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err)
+{
+    cr_result results[CR_VARIANT_COUNT];
+    cr_error why = {0};
+    int rc = solve_values(results, in, variants, &why);
+    for (int v = 0; rc == CR_EOVERFLOW && v < CR_VARIANT_COUNT; v++)
+        if ((variants & CR_VARIANT_BIT(v)) && (results[v].missing & CR_FIGURE_VALUE))
+            return cr_error_set(err, rc, "line 2: no %s answer can be given: %s", cr_variant_name((cr_variant)v),
+                                why.msg);
+    if (rc && err)
+        *err = why;
+    return rc;
+}
+
 void cr_contest_input_free(cr_contest_input *in)
 {
     if (!in)
@@ -385,13 +412,8 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     if (!out || !in || !in->coins || in->n == 0 || (unsigned)variant >= CR_VARIANT_COUNT ||
         (unsigned)moves >= CR_CHECK_MOVES_COUNT || (!jury && jury_len) || (!output && output_len))
         return cr_error_set(err, CR_EINVAL, "check: bad arguments");
-    cr_solver *solver = NULL;
     cr_result results[CR_VARIANT_COUNT];
-    cr_solve_opts opts = {CR_VARIANT_BIT(variant), CR_ALGO_AUTO, CR_MOVES_NONE};
-    int rc = cr_solver_new(&solver, err);
-    if (rc == 0)
-        rc = cr_solve(results, solver, in->coins, in->n, &opts, err);
-    cr_solver_free(solver);
+    int rc = solve_values(results, in, CR_VARIANT_BIT(variant), err);
     if (rc)
         return rc;
     int64_t value = results[variant].value;

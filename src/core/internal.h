@@ -30,6 +30,9 @@ int cr_names__parse(int *out, const char *const *names, int count, const char *w
 /* Sum of the coins and sum of their absolute values. */
 void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
 
+/* v in decimal into out (cap bytes; 41 hold any value). */
+void cr_i128__format(char *out, size_t cap, cr_i128 v);
+
 /* Stores v in *out when it fits in int64; otherwise fills err naming `what`
  * and returns CR_EOVERFLOW. */
 int cr_fit__i64(int64_t *out, cr_i128 v, const char *what, cr_error *err);

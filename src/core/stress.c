@@ -35,9 +35,10 @@ static int check_line(cr_disagreement *out, const cr_contender *c, size_t k, con
                     verdict.why);
         return 0;
     }
-    cr_scores scores;
-    if (cr_moves_replay(&scores, coins, n, r->variant, r->moves, n, NULL) != 0 || scores.first != r->first_score ||
-        scores.second != r->second_score) {
+    cr_i128 scores[2];
+    if (cr_replay__scores(scores, coins, n, r->variant, r->moves, n, NULL) != 0 ||
+        (!(r->missing & CR_FIGURE_FIRST_SCORE) && scores[0] != r->first_score) ||
+        (!(r->missing & CR_FIGURE_SECOND_SCORE) && scores[1] != r->second_score)) {
         disagree(out, r->variant, k, k);
         cr_format__(out->what, sizeof out->what, "%s, %s: its line does not replay to its scores %lld and %lld",
                     cr_variant_name(r->variant), c->name, (long long)r->first_score, (long long)r->second_score);
@@ -48,25 +49,24 @@ static int check_line(cr_disagreement *out, const cr_contender *c, size_t k, con
 /* Compares contender k's result with contender 0's. */
 static void compare(cr_disagreement *out, const cr_contender *cs, size_t k, const cr_result *a, const cr_result *b)
 {
-    if (a->error.code != b->error.code) {
+    if (a->missing != b->missing || a->error.code != b->error.code) {
         disagree(out, a->variant, 0, k);
         cr_format__(out->what, sizeof out->what, "%s: %s %s, %s %s", cr_variant_name(a->variant), cs[0].name,
                     a->error.code ? a->error.msg : "solves it", cs[k].name, b->error.code ? b->error.msg : "solves it");
         return;
     }
-    if (a->error.code)
-        return;
     /* the remaining game's scores depend on the line; the others' do not */
     const struct {
         const char *name;
+        unsigned bit;
         int64_t x, y;
-    } figures[] = {{"value", a->value, b->value},
-                   {"winner", a->winner, b->winner},
-                   {"first_score", a->first_score, b->first_score},
-                   {"second_score", a->second_score, b->second_score}};
+    } figures[] = {{"value", CR_FIGURE_VALUE, a->value, b->value},
+                   {"winner", CR_FIGURE_WINNER, a->winner, b->winner},
+                   {"first_score", CR_FIGURE_FIRST_SCORE, a->first_score, b->first_score},
+                   {"second_score", CR_FIGURE_SECOND_SCORE, a->second_score, b->second_score}};
     size_t compared = a->variant == CR_REMAINING ? 2 : 4;
     for (size_t f = 0; f < compared; f++) {
-        if (figures[f].x == figures[f].y)
+        if ((a->missing & figures[f].bit) || figures[f].x == figures[f].y)
             continue;
         disagree(out, a->variant, 0, k);
         cr_format__(out->what, sizeof out->what, "%s %s: %s says %lld, %s says %lld", cr_variant_name(a->variant),

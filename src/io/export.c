@@ -82,8 +82,8 @@ static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant
     if (sqlite3_prepare_v2(cr_store_db(store),
                            "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' AS q "
                            "FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 AND "
-                           "r.variant = ?2 AND r.error IS NOT NULL ORDER BY r.instance_id LIMIT 5)), min(error) "
-                           "FROM result WHERE run_id = ?1 AND variant = ?2 AND error IS NOT NULL",
+                           "r.variant = ?2 AND r.value IS NULL ORDER BY r.instance_id LIMIT 5)), min(error) "
+                           "FROM result WHERE run_id = ?1 AND variant = ?2 AND value IS NULL",
                            -1, &st, NULL))
         return cr_store_fail(store, "reading the results", err);
     sqlite3_bind_int64(st, 1, run_id);

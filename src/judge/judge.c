@@ -41,7 +41,7 @@ static const char *safe_text(char out[MESSAGE_MAX], const char *text)
     return out;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const char *path)
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path)
 {
     cr_error err = {0};
     char *text = NULL;
@@ -50,6 +50,8 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const ch
     int rc = read_file(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
+    if (rc == 0 && answered)
+        rc = cr_contest_answerable(&in, answered, &err);
     if (rc) {
         char line[TEXT_MAX], message[MESSAGE_MAX];
         snprintf(line, sizeof line, "%s: %s", path ? path : "standard input", err.msg);

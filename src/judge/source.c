@@ -35,12 +35,12 @@ int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_sett
     fprintf(f, "/* The %s of the \"coins in a row\" problem (%s convention), written by coinrow.\n"
                " * It builds alone with gcc or clang (64-bit): cc -O2 -o %s %s.c */\n",
             what, convention, what, what);
+    const char *variant = cr_variant_name(settings->variant), *moves = cr_check_moves_name(settings->moves);
+    if (!variant || !moves)
+        return cr_error_set(err, CR_EINVAL, "%s: bad variant or moves setting", what);
     define_enumerator(f, "CR_JUDGE_CONVENTION", "CR_", convention);
+    define_enumerator(f, "CR_JUDGE_VARIANT", "CR_", variant);
     if (program == CR_JUDGE_CHECKER) {
-        const char *variant = cr_variant_name(settings->variant), *moves = cr_check_moves_name(settings->moves);
-        if (!variant || !moves)
-            return cr_error_set(err, CR_EINVAL, "checker: bad variant or moves setting");
-        define_enumerator(f, "CR_JUDGE_VARIANT", "CR_", variant);
         define_enumerator(f, "CR_JUDGE_MOVES", "CR_CHECK_MOVES_", moves);
     } else {
         const cr_constraints *l = &settings->limits;

@@ -22,7 +22,7 @@ typedef enum cr_judge_program {
 /* What a program is built for. */
 typedef struct cr_judge_settings {
     cr_convention convention; /* a validator takes CR_TESTLIB or CR_KATTIS */
-    cr_variant variant;       /* checker: the value asked for */
+    cr_variant variant;       /* the value asked for (a validator refuses inputs it does not fit for) */
     cr_check_moves moves;     /* checker: whether the answer carries the line */
     cr_constraints limits;    /* validator: what the input promises */
 } cr_judge_settings;
