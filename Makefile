@@ -109,11 +109,17 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) | $(BIN)
 	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) \
 	    $(LDLIBS) -lcmocka -o $@
 
-# The core does no I/O: it must never include stdio.h or sqlite3.h.
+# The core does no I/O: it must never include stdio.h or sqlite3.h.  It also
+# compiles as C++, inside the exported Polygon checker (files/check.cpp).
 check-core:
 	@bad=$$(grep -lE '^\s*#\s*include\s*[<"](stdio|sqlite3)\.h[>"]' src/core/*.[ch] include/coinrow.h include/coinrow/*.h); \
 	if [ -n "$$bad" ]; then echo "core includes stdio.h or sqlite3.h: $$bad" >&2; exit 1; fi; \
 	echo "core includes: ok"
+	@if command -v $(CXX) >/dev/null 2>&1; then \
+	    for f in $(CORE_SRC); do \
+	        $(CXX) -x c++ -std=c++11 $(CPPFLAGS) -fsyntax-only -Wall -Wextra -Wno-unknown-pragmas -Werror $$f || exit 1; \
+	    done; echo "core compiles as C++: ok"; \
+	else echo "core compiles as C++: not checked ($(CXX) not found)"; fi
 
 # Debian packages the build needs: installed here when run as root.
 deps:

@@ -261,7 +261,7 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
     /* k values take at least 2k - 1 bytes, so a short file cannot make us
      * allocate for a huge n: it fails on the count first. */
     size_t room = (len - c.at + 1) / 2, cap = n < room ? n : room;
-    out->coins = malloc((cap ? cap : 1) * sizeof *out->coins);
+    out->coins = (int64_t *)malloc((cap ? cap : 1) * sizeof *out->coins);
     if (!out->coins)
         return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
     rc = read_values(out->coins, &c, n, limits, err);
@@ -293,7 +293,7 @@ static int solve_values(cr_result out[CR_VARIANT_COUNT], const cr_contest_input 
 int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err)
 {
     cr_result results[CR_VARIANT_COUNT];
-    cr_error why = {0};
+    cr_error why = {CR_OK, ""};
     int rc = solve_values(results, in, variants, &why);
     for (int v = 0; rc == CR_EOVERFLOW && v < CR_VARIANT_COUNT; v++)
         if ((variants & CR_VARIANT_BIT(v)) && (results[v].missing & CR_FIGURE_VALUE))

@@ -8,6 +8,14 @@
 #include "coinrow/error.h"
 #include "coinrow/game.h"
 
+/* The core also compiles as C++ (inside the exported testlib checker), which
+ * spells restrict differently. */
+#ifdef __cplusplus
+#define CR_RESTRICT __restrict
+#else
+#define CR_RESTRICT restrict
+#endif
+
 /* Every figure of the game fits in 128 bits for n <= CR_N_MAX: leads are
  * bounded by the sum of |coin|, remaining-sum scores by n times that. */
 __extension__ typedef __int128 cr_i128;

@@ -18,7 +18,7 @@ typedef struct left_bits {
 
 static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t count)
 {
-    const left_bits *bits = ctx;
+    const left_bits *bits = (const left_bits *)ctx;
     uint8_t *out = bits->bytes + bits->row[m];
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
@@ -40,25 +40,25 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
 {
     if (!out || !coins || n == 0)
         return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
-    left_bits bits = {NULL, malloc((n + 1) * sizeof(size_t))};
+    left_bits bits = {NULL, (size_t *)malloc((n + 1) * sizeof(size_t))};
     size_t total = 0;
     if (bits.row) {
         for (size_t m = 2; m <= n; m++) {
             bits.row[m] = total;
             total += (n - m + 1 + 7) / 8;
         }
-        bits.bytes = malloc(total ? total : 1);
+        bits.bytes = (uint8_t *)malloc(total ? total : 1);
     }
     int rc = 0;
+    cr_i128 lead;
+    size_t i = 0;
     if (!bits.row || !bits.bytes) {
         rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n, total >> 20);
         goto done;
     }
-    cr_i128 lead;
     rc = cr_sweep__lead(&lead, coins, n, is_remaining(variant), n > 1 ? record_left_bits : NULL, &bits, err);
     if (rc)
         goto done;
-    size_t i = 0;
     for (size_t m = n; m >= 2; m--) {
         int left = (bits.bytes[bits.row[m] + i / 8] >> (i % 8)) & 1;
         out[n - m] = left ? 'L' : 'R';
@@ -83,7 +83,7 @@ typedef struct line_check {
 
 static void check_turn(void *ctx, size_t m, const uint8_t *opt, size_t count)
 {
-    line_check *check = ctx;
+    line_check *check = (line_check *)ctx;
     size_t turn = check->n - m;
     (void)count;
     if (turn >= check->checked)
@@ -104,7 +104,7 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     while (legal < limit && (line[legal] == 'L' || line[legal] == 'R'))
         legal++;
 
-    line_check check = {line, n, legal, malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
+    line_check check = {line, n, legal, (uint32_t *)malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
     if (!check.left)
         return cr_error_set(err, CR_ENOMEM, "verify: no memory for %zu turns", legal);
     for (size_t k = 0, left = 0; k < legal; k++) {

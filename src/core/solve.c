@@ -20,7 +20,7 @@ struct cr_solver {
 
 int cr_solver_new(cr_solver **out, cr_error *err)
 {
-    *out = calloc(1, sizeof **out);
+    *out = (cr_solver *)calloc(1, sizeof **out);
     return *out ? 0 : cr_error_set(err, CR_ENOMEM, "no memory for a solver");
 }
 
@@ -42,15 +42,15 @@ static int reserve(cr_solver *s, size_t n, cr_error *err)
     size_t want = n > 2 * s->capacity ? n : 2 * s->capacity;
     if (want > CR_N_MAX)
         want = CR_N_MAX;
-    cr_i128 *vals = realloc(s->vals, want * sizeof *vals);
+    cr_i128 *vals = (cr_i128 *)realloc(s->vals, want * sizeof *vals);
     if (vals)
         s->vals = vals;
-    uint32_t *counts = realloc(s->counts, want * sizeof *counts);
+    uint32_t *counts = (uint32_t *)realloc(s->counts, want * sizeof *counts);
     if (counts)
         s->counts = counts;
     int ok = vals && counts;
     for (int g = 0; g < GAMES && ok; g++) {
-        char *line = realloc(s->line[g], want + 1);
+        char *line = (char *)realloc(s->line[g], want + 1);
         if (line)
             s->line[g] = line;
         ok = line != NULL;

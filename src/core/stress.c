@@ -10,7 +10,7 @@
 int cr_stress_builtin(cr_result out[CR_VARIANT_COUNT], void *ctx, const int64_t *coins, size_t n,
                       const cr_solve_opts *opts, cr_error *err)
 {
-    return cr_solve(out, ctx, coins, n, opts, err);
+    return cr_solve(out, (cr_solver *)ctx, coins, n, opts, err);
 }
 
 static void disagree(cr_disagreement *out, cr_variant v, size_t first, size_t second)
@@ -134,7 +134,7 @@ static int shrink_step(int64_t *trial, size_t *m, const int64_t *coins, size_t n
 int cr_stress_shrink(cr_disagreement *out, int64_t *coins, size_t *n, const cr_contender *contenders,
                      size_t count, unsigned variants, cr_moves moves, cr_error *err)
 {
-    int64_t *trial = malloc(*n * sizeof *trial);
+    int64_t *trial = (int64_t *)malloc(*n * sizeof *trial);
     if (!trial)
         return cr_error_set(err, CR_ENOMEM, "stress: no memory to shrink %zu coins", *n);
     /* every accepted step lowers n or the sum of |coin|, so this ends */
@@ -170,7 +170,7 @@ int cr_stress_run(cr_stress_report *out, const cr_contender *contenders, size_t 
     int rc = cr_gen_check(spec, err);
     if (rc)
         return rc;
-    out->coins = malloc(spec->limits.n_max * sizeof *out->coins);
+    out->coins = (int64_t *)malloc(spec->limits.n_max * sizeof *out->coins);
     if (!out->coins)
         return cr_error_set(err, CR_ENOMEM, "stress: no memory for %zu coins", spec->limits.n_max);
     for (uint64_t k = 0; k < spec->count; k++) {
