@@ -72,18 +72,37 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c $< -o $@
 
-# The judge programs as single C files that build alone (the core, the judge
-# runner and a main, amalgamated), embedded in coinrow for export.
-JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
-AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) src/io/read_all.c src/io/read_all.h \
-               src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
-$(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
-	@mkdir -p $(@D)
-	sh scripts/amalgamate.sh $< > $@
-$(BUILD)/gen/judge_sources.c: $(JUDGE_PROGRAMS) scripts/embed-text.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-text.sh cr_judge__checker_source $(BUILD)/judge/checker.c \
-	    cr_judge__validator_source $(BUILD)/judge/validator.c > $@
+# The judge programs' pieces (the core, the readers, the judge runner, each
+# program's main), each amalgamated into one file and embedded in coinrow,
+# which writes a program as its settings followed by its pieces
+# (src/judge/source.c); with testlib.h, which the Polygon ones (C++) are
+# written against.
+JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/read_all.c $(BUILD)/judge/judge.c \
+                $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
+TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
+JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/io/*.h src/judge/*.h) scripts/amalgamate.sh
+$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+	@mkdir -p $(@D) && echo "amalgamate $@" && sh scripts/amalgamate.sh $(CORE_SRC) > $@
+# each piece leaves out the headers the pieces before it in its programs have
+$(BUILD)/judge/read_all.c: JUDGE_AFTER := $(CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c \
+    src/judge/judge.c
+$(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
+    JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
+AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $< > $@
+$(BUILD)/judge/read_all.c: src/io/read_all.c $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/main/%: src/judge/main/% $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/gen/judge_sources.c: $(JUDGE_PIECES) $(TESTLIB) scripts/embed-text.sh
+	@mkdir -p $(@D) && echo "embed $@"
+	@sh scripts/embed-text.sh $(foreach f,$(JUDGE_PIECES),cr_judge__$(subst .,_,$(subst /,_,$(f:$(BUILD)/judge/%=%))) $(f)) \
+	    cr_judge__testlib_h third_party/testlib/testlib.h cr_judge__testlib_license third_party/testlib/LICENSE > $@
 $(BUILD)/gen/judge_sources.o: $(BUILD)/gen/judge_sources.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 

@@ -311,6 +311,7 @@ static void build(const char *name, cr_judge_program program, const cr_judge_set
 {
     char source[64];
     snprintf(source, sizeof source, "%s.c", name);
+    assert_true(strchr(cr_judge_program_file(program), '.')[1] == 'c'); /* a C program */
     FILE *f = fopen(path_of(source), "w");
     assert_non_null(f);
     cr_error err = {0};
@@ -391,6 +392,58 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
     }
 }
 
+/* Runs the program at dir/name on input, its output in *out; returns its exit status. */
+static int run_program(run_result *out, const char *name, const char *input)
+{
+    char *argv[] = {(char *)path_of(name), NULL};
+    assert_int_equal(run_capture(out, argv, input), 0);
+    return out->status;
+}
+
+/* The exported submissions: the reference solution and the brute force give
+ * the same accepted answer (the canonical line), the greedy one a wrong
+ * answer where greedy play is not optimal. */
+static void test_export__submissions_build_alone_and_earn_their_verdicts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *input;
+        int greedy_wrong;
+    } inputs[] = {
+        {"4\n8 15 3 7\n", 1},
+        {"4\n1 2 3 4\n", 0},
+        {"1\n-5\n", 0},
+        {"4\n2 10 1 1\n", 1},
+        {"3\n9223372036854775807 9223372036854775807 9223372036854775807\n", 0},
+    };
+    cr_judge_settings settings = {CR_TESTLIB, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}};
+    build("solution", CR_JUDGE_SOLUTION, &settings);
+    build("greedy", CR_JUDGE_GREEDY, &settings);
+    build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        run_result reference, brute, greedy, verdict;
+        write_file("in.txt", inputs[i].input);
+        assert_int_equal(run_program(&reference, "solution", inputs[i].input), 0);
+        assert_int_equal(run_program(&brute, "brute_force", inputs[i].input), 0);
+        assert_int_equal(run_program(&greedy, "greedy", inputs[i].input), 0);
+        assert_string_equal(brute.out, reference.out);
+        write_file("ans.txt", reference.out);
+        write_file("out.txt", greedy.out);
+        assert_int_equal(run_coinrow(&verdict, NULL, "check", "--variant", "diff", path_of("in.txt"), path_of("ans.txt"),
+                                     path_of("ans.txt"), (char *)NULL),
+                         0);
+        assert_int_equal(verdict.status, 0);
+        run_result_free(&verdict);
+        assert_int_equal(run_coinrow(&verdict, NULL, "check", "--variant", "diff", path_of("in.txt"), path_of("out.txt"),
+                                     path_of("ans.txt"), (char *)NULL),
+                         0);
+        if (verdict.status != (inputs[i].greedy_wrong ? 1 : 0))
+            fail_msg("%s: greedy's %s judged %d (%s)", inputs[i].input, greedy.out, verdict.status, verdict.err);
+        run_result_free(&verdict);
+        run_result_free(&reference), run_result_free(&brute), run_result_free(&greedy);
+    }
+}
+
 static void test_export__a_validator_for_cms_is_refused(void **state)
 {
     (void)state;
@@ -400,7 +453,7 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
     assert_non_null(f);
     assert_int_equal(cr_judge_source_write(f, CR_JUDGE_VALIDATOR, &settings, &err), CR_EINVAL);
     fclose(f);
-    assert_string_equal(err.msg, "no validator for the cms convention");
+    assert_string_equal(err.msg, "no validator.c for the cms convention");
 }
 
 int main(void)
@@ -416,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
+        cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

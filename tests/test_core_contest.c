@@ -379,6 +379,33 @@ static void test_check__messages_escape_every_hostile_byte(void **state)
     }
 }
 
+/* The greedy player's answer, as the wrong_answer submission prints it: the
+ * checker rejects it where greedy play is not optimal. */
+static void test_check__the_greedy_answer_is_judged_wrong_where_greedy_is_not_optimal(void **state)
+{
+    (void)state;
+    int64_t coins[] = {8, 15, 3, 7};
+    cr_contest_input in = {coins, 4};
+    char out[4 + 48];
+    /* 8, then the second takes 15; the first ends with 8 + 7 */
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_TOTAL, 1), "15\nLLRL\n");
+    assert_int_equal(judge(&in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\nRLLL\n", out, NULL), CR_WRONG_ANSWER);
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_DIFF, 0), "-3\n");
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_WINNER, 0), "-1\n");
+    /* remaining: each removal scores what is left, so greedy removes the smaller end */
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_REMAINING, 1), "18\nRRLL\n");
+    int64_t max3[] = {INT64_MAX, INT64_MAX, INT64_MAX};
+    cr_contest_input big = {max3, 3};
+    char wide[3 + 48];
+    assert_string_equal(cr_contest_greedy_answer(wide, &big, CR_TOTAL, 0), "18446744073709551614\n");
+    /* where greedy play is optimal, the checker accepts it */
+    int64_t sorted[] = {1, 2, 3, 4};
+    cr_contest_input easy = {sorted, 4};
+    assert_int_equal(judge(&easy, CR_DIFF, CR_CHECK_MOVES_REQUIRED, "2\nRRRL\n",
+                           cr_contest_greedy_answer(out, &easy, CR_DIFF, 1), NULL),
+                     CR_ACCEPTED);
+}
+
 static void test_check__a_wrong_or_unreadable_jury_answer_fails_the_check(void **state)
 {
     (void)state;
@@ -421,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_check__tolerates_white_space_but_not_missing_or_extra_tokens),
         cmocka_unit_test(test_check__reads_tokens_the_way_testlib_does),
         cmocka_unit_test(test_check__messages_escape_every_hostile_byte),
+        cmocka_unit_test(test_check__the_greedy_answer_is_judged_wrong_where_greedy_is_not_optimal),
         cmocka_unit_test(test_check__a_wrong_or_unreadable_jury_answer_fails_the_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

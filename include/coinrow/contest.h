@@ -53,6 +53,12 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
  * CR_ENOMEM.  O(n). */
 int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err);
 
+/* Writes into out (at least in->n + 48 bytes) the answer file of a greedy
+ * player (cr_moves_greedy): the variant's value along its line, in decimal
+ * (128 bits: it may leave int64), and the line after it when `lines`.
+ * Returns out. */
+char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines);
+
 /* Frees what cr_contest_input_parse allocated; accepts NULL and an input
  * that was never filled (zero-initialised). */
 void cr_contest_input_free(cr_contest_input *in);

@@ -19,6 +19,12 @@
  * CR_ENOMEM when that cannot be had. */
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
 
+/* Writes the greedy line for coins[0..n) into out (n chars + NUL): at every
+ * turn the end that scores more at once, L on a tie; that is the larger coin,
+ * or for remaining the smaller one (the removal that leaves more in the row).
+ * The wrong answer strong tests catch.  O(n). */
+void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant);
+
 typedef enum cr_fault {
     CR_LINE_OK,         /* legal, complete, every move optimal */
     CR_LINE_BAD_MOVE,   /* the character at `turn` is not L or R */

@@ -304,6 +304,26 @@ int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_erro
     return rc;
 }
 
+char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines)
+{
+    char *line = out + 44; /* after the value (at most 41 characters) and its newline */
+    cr_moves_greedy(line, in->coins, in->n, variant);
+    cr_i128 scores[2];
+    (void)cr_replay__scores(scores, in->coins, in->n, variant, line, in->n, NULL); /* a legal, full line */
+    cr_i128 lead = scores[0] - scores[1];
+    cr_i128 value = variant == CR_TOTAL ? scores[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
+    cr_i128__format(out, 42, value);
+    size_t len = strlen(out);
+    out[len++] = '\n';
+    if (lines) {
+        memmove(out + len, line, in->n);
+        len += in->n;
+        out[len++] = '\n';
+    }
+    out[len] = '\0';
+    return out;
+}
+
 void cr_contest_input_free(cr_contest_input *in)
 {
     if (!in)

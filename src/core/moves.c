@@ -72,6 +72,21 @@ done:
     return rc;
 }
 
+/* --- greedy ------------------------------------------------------------------ */
+
+void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant)
+{
+    for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
+        int left = is_remaining(variant) ? coins[i] <= coins[j] : coins[i] >= coins[j];
+        out[k] = left ? 'L' : 'R';
+        if (left)
+            i++;
+        else
+            j--;
+    }
+    out[n] = '\0';
+}
+
 /* --- verifier: check each turn when the sweep reaches its interval length - */
 
 typedef struct line_check {

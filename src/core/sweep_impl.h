@@ -15,14 +15,14 @@ static void STEP_NAME(T *lead, const T *CR_RESTRICT v, size_t m, size_t count, u
      * vectorizes), and with v it stays in the core's own cache longer. */
     const T *CR_RESTRICT right = v + m - 1;
     if (opt) {
-#pragma omp simd
+        CR_OMP_SIMD
         for (size_t i = 0; i < count; i++) {
             T take_left = v[i] - lead[i + 1], take_right = right[i] - lead[i];
             lead[i] = take_left >= take_right ? take_left : take_right;
             opt[i] = (uint8_t)((take_left >= take_right) * CR_OPT_L + (take_right >= take_left) * CR_OPT_R);
         }
     } else {
-#pragma omp simd
+        CR_OMP_SIMD
         for (size_t i = 0; i < count; i++) {
             T take_left = v[i] - lead[i + 1], take_right = right[i] - lead[i];
             lead[i] = take_left >= take_right ? take_left : take_right;
