@@ -47,11 +47,30 @@ static int answers_run(cr_run *out, const cli_command *self, cr_store *store, co
     return -1;
 }
 
+/* SECONDS (up to three decimals, 0 < SECONDS <= 3600) in milliseconds. */
+static int parse_seconds(unsigned *out, const char *text, cr_error *err)
+{
+    unsigned long whole = 0, ms = 0, scale = 100;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && whole <= 3600; p++)
+        whole = 10 * whole + (unsigned long)(*p - '0');
+    if (*p == '.' && p > text)
+        for (p++; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+            ms += scale * (unsigned long)(*p - '0');
+    unsigned long total = whole * 1000 + ms;
+    if (p == text || *p || total == 0 || total > 3600 * 1000)
+        return cr_error_set(err, CR_EINVAL, "--time-limit '%s' is not a number of seconds in (0, 3600] with at most "
+                                            "three decimals",
+                            text);
+    *out = (unsigned)total;
+    return 0;
+}
+
 int cmd_export(const cli_command *self, int argc, char **argv)
 {
     const char *db = "coinrow.db", *set = NULL, *variant = NULL, *format = NULL, *out = NULL, *moves = "none",
-               *samples = NULL;
-    int zip = 0, force = 0;
+               *samples = NULL, *title = NULL, *license = NULL, *rights_owner = NULL, *time_limit = NULL;
+    int zip = 0, force = 0, no_build = 0;
     const cli_option opts[] = {
         {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
         {"set", "NAME", "the instance set (required)", &set, NULL},
@@ -60,6 +79,15 @@ int cmd_export(const cli_command *self, int argc, char **argv)
         {"out", "DIR", "the package's folder, made beside it and renamed into place (required)", &out, NULL},
         {"moves", "POLICY", "none (default): answers hold the value; canonical: and the canonical line", &moves, NULL},
         {"samples", "K", "the first K instances are samples (default 1; not for plain)", &samples, NULL},
+        {"title", "TEXT", "the problem's name in the statement and metadata (default: the set's name)", &title, NULL},
+        {"time-limit", "SECONDS", "the time limit (default: the reference solution's time on the slowest test, "
+                                  "times 3, in whole seconds, at least 1)",
+         &time_limit, NULL},
+        {"license", "NAME", "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, "
+                            "permission; default unknown)",
+         &license, NULL},
+        {"rights-owner", "TEXT", "kattis: problem.yaml's rights_owner", &rights_owner, NULL},
+        {"no-build", NULL, "cms: write check/checker.c without building check/checker", NULL, &no_build},
         {"zip", NULL, "also write DIR.zip of the folder (DOMjudge imports it)", NULL, &zip},
         {"force", NULL, "replace an existing DIR (and DIR.zip)", NULL, &force},
         {0},
@@ -70,10 +98,19 @@ int cmd_export(const cli_command *self, int argc, char **argv)
     if (!set || !variant || !format || !out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = zip, .force = force};
+    cr_export_opts o = {.samples = 1, .zip = zip, .force = force, .title = title, .license = license,
+                        .rights_owner = rights_owner, .no_build = no_build};
     if (cr_export_format_parse(&o.format, format, &err) || cr_variant_parse(&o.variant, variant, &err) ||
-        (samples && cli_u64_parse(&o.samples, samples, "--samples", &err)))
+        (samples && cli_u64_parse(&o.samples, samples, "--samples", &err)) ||
+        (time_limit && parse_seconds(&o.time_limit_ms, time_limit, &err)) ||
+        (license && cr_export_license_check(license, &err)))
         return cli_usage_error(self, "%s", err.msg);
+    if ((license || rights_owner) && o.format != CR_EXPORT_KATTIS)
+        return cli_usage_error(self, "--license and --rights-owner are for --format kattis (its problem.yaml)");
+    if (no_build && o.format != CR_EXPORT_CMS)
+        return cli_usage_error(self, "--no-build is for --format cms (its checker)");
+    if ((title || time_limit) && o.format == CR_EXPORT_PLAIN)
+        return cli_usage_error(self, "--title and --time-limit have no meaning for --format plain");
     if (strcmp(moves, "canonical") != 0 && strcmp(moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", moves);
     o.lines = strcmp(moves, "canonical") == 0;
@@ -103,7 +140,12 @@ int cmd_export(const cli_command *self, int argc, char **argv)
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
-    printf("exported %llu tests (%llu sample%s) of set '%s' to %s%s\n", (unsigned long long)stats.tests,
+    printf("exported %llu tests (%llu sample%s) of set '%s' to %s%s", (unsigned long long)stats.tests,
            (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", set, out, zip ? ", zipped too" : "");
+    if (stats.time_limit_ms)
+        printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
+    printf("\n");
+    if (o.format == CR_EXPORT_KATTIS && !license)
+        cli_fail("problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner");
     return CR_EXIT_OK;
 }
