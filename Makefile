@@ -5,6 +5,8 @@
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
 #   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
 #                        and starts slurm and munge)
+#   make test-judges     exports checked with the judges' own tools (../shared/judge-tools
+#                        or JUDGE_TOOLS=DIR; skipped when absent)
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make demo            the main job on sample-data/
@@ -52,7 +54,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check-core deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster test-judges check-core deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -166,6 +168,13 @@ test: deps check-core
 # (tests/cluster/run.sh); skipped, saying why, when not root.
 test-cluster: $(BIN)
 	@COINROW="$${COINROW:-$(BIN)}" bash tests/cluster/run.sh
+
+# Fresh exports of every variant checked by Kattis' verifyproblem, the Polygon
+# checker built with testlib and run, its Polygon2DOMjudge conversion judged,
+# and the CMS checker (tests/judges/run.sh); skipped, saying why, without the
+# tools.
+test-judges: $(BIN)
+	@COINROW="$${COINROW:-$(BIN)}" bash tests/judges/run.sh
 
 # The main job on the sample data, into a fresh database, and a look at it.
 DEMO_DB := $(BUILD)/demo.db
