@@ -1,6 +1,6 @@
 # coinrow — build, test and benchmark.
 #
-#   make                 build/coinrow
+#   make                 build/coinrow and build/coinrow.so (the SQLite extension)
 #   make test            every test (installs missing Debian packages as root)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
 #   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
@@ -9,6 +9,7 @@
 #                        or JUDGE_TOOLS=DIR; skipped when absent)
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
 
@@ -34,6 +35,7 @@ DEB_PACKAGES := libsqlite3-dev libcsv-dev libcmocka-dev
 DEB_HEADERS  := sqlite3.h csv.h cmocka.h
 
 CORE_SRC := $(wildcard src/core/*.c)
+UTIL_SRC := $(wildcard src/util/*.c)
 IO_SRC   := $(wildcard src/io/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
 JUDGE_SRC := $(wildcard src/judge/*.c)
@@ -42,19 +44,24 @@ SUPPORT_SRC := $(wildcard tests/support/*.c)
 SCHEMA   := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o) \
-            $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
+JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
+IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBCORE  := $(BUILD)/libcoinrow.a
+LIBUTIL  := $(BUILD)/libcoinrow-util.a
+LIBJUDGE := $(BUILD)/libcoinrow-judge.a
 LIBIO    := $(BUILD)/libcoinrow-io.a
+# every layer above the core, in link order
+LIBS_UP  := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
 BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster test-judges check-core deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster test-judges check deps demo bench bench-core bench-pipeline clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -63,9 +70,13 @@ $(BUILD)/%.o: %.c | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBUTIL): $(UTIL_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+$(LIBJUDGE): $(JUDGE_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
 $(LIBIO): $(IO_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # The schema files, applied in order, become one array of strings in the binary.
 $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
@@ -74,28 +85,29 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c $< -o $@
 
-# The judge programs' pieces (the core, the readers, the judge runner, each
+# The judge programs' pieces (the core, the utilities, the judge runner, each
 # program's main), each amalgamated into one file and embedded in coinrow,
 # which writes a program as its settings followed by its pieces
-# (src/judge/source.c); with testlib.h, which the Polygon ones (C++) are
+# (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
-JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/read_all.c $(BUILD)/judge/judge.c \
+JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
-JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/io/*.h src/judge/*.h) scripts/amalgamate.sh
-$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
-	@mkdir -p $(@D) && echo "amalgamate $@" && sh scripts/amalgamate.sh $(CORE_SRC) > $@
+JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
-$(BUILD)/judge/read_all.c: JUDGE_AFTER := $(CORE_SRC)
-$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c
-$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c \
+$(BUILD)/judge/util.c: JUDGE_AFTER := $(CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC) \
     src/judge/judge.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
-    JUDGE_AFTER := $(CORE_SRC) src/io/read_all.c
+    JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
 $(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
-AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $< > $@
-$(BUILD)/judge/read_all.c: src/io/read_all.c $(JUDGE_HEADERS)
+AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
+    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS),$^) > $@
+$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
 	$(AMALGAMATE)
@@ -117,30 +129,41 @@ $(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
 $(BUILD)/src/cli/cmd_version.o: CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
+$(BUILD)/src/util/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
 $(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
 
-$(BIN): $(CLI_OBJ) $(LIBIO) $(LIBCORE)
+$(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) | $(BIN)
+$(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBIO) $(LIBCORE) \
+	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(LDLIBS) -lcmocka -o $@
 
-# The core does no I/O: it must never include stdio.h or sqlite3.h.  It also
-# compiles as C++, inside the exported Polygon checker (files/check.cpp).
-check-core:
-	@bad=$$(grep -lE '^\s*#\s*include\s*[<"](stdio|sqlite3)\.h[>"]' src/core/*.[ch] include/coinrow.h include/coinrow/*.h); \
-	if [ -n "$$bad" ]; then echo "core includes stdio.h or sqlite3.h: $$bad" >&2; exit 1; fi; \
-	echo "core includes: ok"
+# The tree's layering (docs/design.md, "Layers"), checked whenever a source
+# changes: a build that breaks it fails.  check-layers.sh: includes point
+# down, SQL stays in the store; check-core-symbols.sh: the core links only
+# against memory and string functions.
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/core-cxx.ok
+$(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]') scripts/check-layers.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-layers.sh && touch $@
+$(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-core-symbols.sh $(LIBCORE) && touch $@
+# The core also compiles as C++, inside the exported Polygon checker
+# (files/check.cpp); without a C++ compiler this is said and not checked.
+$(BUILD)/check/core-cxx.ok: $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h)
+	@mkdir -p $(@D)
 	@if command -v $(CXX) >/dev/null 2>&1; then \
 	    for f in $(CORE_SRC); do \
 	        $(CXX) -x c++ -std=c++11 $(CPPFLAGS) -fsyntax-only -Wall -Wextra -Wno-unknown-pragmas -Werror $$f || exit 1; \
-	    done; echo "core compiles as C++: ok"; \
-	else echo "core compiles as C++: not checked ($(CXX) not found)"; fi
+	    done; touch $@; \
+	else echo "the core as C++: not checked ($(CXX) not found)"; fi
+check: $(CHECKS)
 
 # Debian packages the build needs: installed here when run as root.
 deps:
@@ -157,7 +180,7 @@ deps:
 	    fi; \
 	fi
 
-test: deps check-core
+test: deps check
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
 	@failed=0; for t in $(TESTS); do \
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
@@ -190,15 +213,59 @@ bench-core: $(BUILD)/bench/bench_core
 
 # coinrow run against the sqlite3 shell's .import of the same CSV (README,
 # "Batch pipeline"); the sqlite3 shell is installed here when run as root.
-bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
-	@command -v sqlite3 >/dev/null || { \
-	    if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
-	    else echo "the benchmark needs the sqlite3 shell: sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+bench-pipeline: sqlite3-shell $(BIN) $(BUILD)/bench/bench_pipeline
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(LDFLAGS) $< $(LIBCORE) $(LDLIBS) -o $@
+
+# ---- the SQLite extension, build/coinrow.so (docs/sql.md) --------------------
+# It links position-independent copies of the core, of the values parser and
+# of the error formatter it uses, built under $(BUILD)/pic/ with hidden
+# symbols (calls inside the library stay direct); exports.map exports the
+# entry point alone, and -z defs refuses a symbol left undefined.
+EXT      := $(BUILD)/coinrow.so
+EXT_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
+PIC_CORE := $(BUILD)/pic/libcoinrow.a
+EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
+
+PREFIX   ?= /usr/local
+
+.PHONY: bench-ext sqlite3-shell install install-ext
+all: $(EXT)
+test: sqlite3-shell
+bench: bench-ext
+install: install-ext
+
+$(BUILD)/pic/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC_CORE): $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/pic/src/ext/ext.o: $(BUILD)/gen/version.h
+$(BUILD)/pic/src/ext/ext.o: CPPFLAGS += -I$(BUILD)/gen
+$(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map | $(CHECKS)
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/ext/exports.map -Wl,-z,defs $(EXT_OBJ) $(PIC_CORE) -o $@
+$(EXT_TESTS): $(EXT)
+
+install-ext: $(EXT)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(EXT) $(DESTDIR)$(PREFIX)/lib/coinrow.so
+
+# The shell the extension's tests (and bench-pipeline) run: Debian's sqlite3,
+# installed here when run as root.
+sqlite3-shell:
+	@command -v sqlite3 >/dev/null || { \
+	    if [ "$$(id -u)" = 0 ]; then echo "installing: sqlite3"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
+	    else echo "missing the sqlite3 shell; run: sudo apt-get update && sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+
+# SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
+# rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".
+bench-ext: $(EXT) $(BUILD)/bench/bench_ext
+	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
+# ---- end of the SQLite extension -----------------------------------------------
 
 clean:
 	rm -rf build

@@ -2,8 +2,8 @@
 # Writes the given source files as one, with each local #include "..."
 # replaced by the file itself, the way SQLite ships its amalgamation: a piece
 # of a self-contained judge program.  coinrow embeds the pieces (the pure core,
-# the file readers, the judge runner, each program's main) and writes a
-# program as its settings followed by its pieces (src/judge/source.c).  A
+# the utilities, the judge runner, each program's main) and writes a
+# program as its settings followed by its pieces (src/judge/program.c).  A
 # header with an include guard is inlined once, and not at all when one of
 # the pieces that come before it in every program (--after) has it; a
 # template without one (the core's *_impl.h) every time it is included.
@@ -28,7 +28,7 @@ fi
 resolve() {
     case $1 in
     coinrow/*) echo "include/$1" ;;
-    core/* | io/* | judge/*) echo "src/$1" ;;
+    core/* | util/* | judge/*) echo "src/$1" ;;
     *) echo "$(dirname "$2")/$1" ;;
     esac
 }

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "judge/source.h"
+#include "judge/program.h"
 #include "support/cc.h"
 #include "support/run.h"
 
@@ -315,7 +315,7 @@ static void build(const char *name, cr_judge_program program, const cr_judge_set
     FILE *f = fopen(path_of(source), "w");
     assert_non_null(f);
     cr_error err = {0};
-    assert_int_equal(cr_judge_source_write(f, program, settings, &err), 0);
+    assert_int_equal(cr_judge_program_write(f, program, settings, &err), 0);
     assert_int_equal(fclose(f), 0);
     cc_build(path_of(name), path_of(source));
 }
@@ -451,7 +451,7 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
     cr_error err = {0};
     FILE *f = fopen(path_of("cms-validator.c"), "w");
     assert_non_null(f);
-    assert_int_equal(cr_judge_source_write(f, CR_JUDGE_VALIDATOR, &settings, &err), CR_EINVAL);
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_VALIDATOR, &settings, &err), CR_EINVAL);
     fclose(f);
     assert_string_equal(err.msg, "no validator.c for the cms convention");
 }

@@ -13,6 +13,7 @@
 #include "io/coins_text.h"
 #include "io/pipeline.h"
 #include "io/store.h"
+#include "io/store_sql.h" /* white box: the connection, to fill the disk */
 #include "support/core_check.h"
 #include "support/files.h"
 
@@ -72,7 +73,7 @@ static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
     int rc = queue_rows(p, 0, rows, "gen");
     if (rc == 0 && rest)
-        rc = cr_pipeline_rest(p, &err);
+        rc = cr_pipeline_queue_unsolved(p, &err);
     assert_true(rc == 0 || (stop && rc == CR_EINTERRUPTED));
     assert_int_equal(cr_pipeline_finish(p, &stats, &err), 0);
     cr_pipeline_free(p);
@@ -215,7 +216,7 @@ static void test_io_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(
     assert_int_equal(queue_rows(p, 0, 1500, "gen"), 0);
     atomic_store(&stop, 1);
     assert_int_equal(queue_rows(p, 1500, 10, "gen"), CR_EINTERRUPTED);
-    assert_int_equal(cr_pipeline_rest(p, &err), CR_EINTERRUPTED);
+    assert_int_equal(cr_pipeline_queue_unsolved(p, &err), CR_EINTERRUPTED);
     assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
     cr_pipeline_free(p);
     assert_int_equal(s.ingested, 1500);
@@ -237,7 +238,7 @@ static void test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(v
     int64_t pages = db_int(f->path, "PRAGMA page_count");
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages + 3);
-    assert_int_equal(sqlite3_exec(cr_store_db(f->store), sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(f->store->db, sql, NULL, NULL, NULL), SQLITE_OK);
 
     cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;

@@ -12,7 +12,7 @@
 
 #include "io/coins_text.h"
 #include "io/source.h"
-#include "io/table.h"
+#include "io/source_readers.h"
 #include "support/files.h"
 
 /* Rows as text, one line each: "L3 id: [4,6,2,3]" or "L3 id: rejected: why". */
@@ -271,9 +271,9 @@ static void test_io_source__default_set_names(void **state)
     assert_string_equal(name, ".hidden");
     cr_format format;
     cr_error err;
-    assert_int_equal(cr_format_parse(&format, "wide", &err), 0);
+    assert_int_equal(cr_source_format_parse(&format, "wide", &err), 0);
     assert_int_equal(format, CR_FORMAT_WIDE);
-    assert_int_equal(cr_format_parse(&format, "xml", &err), CR_EINVAL);
+    assert_int_equal(cr_source_format_parse(&format, "xml", &err), CR_EINVAL);
 }
 
 /* ---- tables of another database ---- */
@@ -296,7 +296,7 @@ static int read_table(seen *s, cr_error *err, const char *db, const char *table,
 {
     cr_source_opts opts = {CR_FORMAT_AUTO, id_col, values_col, NULL};
     memset(s, 0, sizeof *s);
-    return cr_table_read(db, table, &opts, collect, s, err);
+    return cr_source_table_read(db, table, &opts, collect, s, err);
 }
 
 static void test_io_table__quotes_names_and_reads_rows(void **state)

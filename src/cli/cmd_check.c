@@ -2,6 +2,7 @@
  * convention (judge/judge.c, the code the exported checker runs too). */
 #include "cli/cli.h"
 #include "judge/judge.h"
+#include "util/errorf.h"
 
 int cmd_check(const cli_command *self, int argc, char **argv)
 {
@@ -23,9 +24,9 @@ int cmd_check(const cli_command *self, int argc, char **argv)
     cr_variant variant;
     cr_check_moves moves;
     if (!variant_arg)
-        cr_error_set(&err, CR_EINVAL, "--variant is required");
+        cr_errorf(&err, CR_EINVAL, "--variant is required");
     else if (kattis && cms)
-        cr_error_set(&err, CR_EINVAL, "--kattis and --cms exclude each other");
+        cr_errorf(&err, CR_EINVAL, "--kattis and --cms exclude each other");
     else if (cr_variant_parse(&variant, variant_arg, &err) == 0)
         cr_check_moves_parse(&moves, moves_arg, &err);
     if (err.code) {

@@ -91,7 +91,7 @@ static void print_run(const char *name, const side *s, int json)
         printf(",\"run\":%" PRId64 ",\"set\":", s->run.id);
         json_string(s->set);
         printf(",\"status\":\"%s\",\"algo\":\"%s\",\"moves_policy\":\"%s\",\"solver_version\":",
-               cr_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo), cr_moves_name(s->run.opts.moves));
+               cr_store_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo), cr_moves_name(s->run.opts.moves));
         json_string(s->run.solver_version);
         printf(",\"instances\":%" PRIu64 ",\"seconds\":%.6f,\"per_second\":%.1f},\n", s->solved, s->run.seconds,
                per_second(s));
@@ -99,7 +99,7 @@ static void print_run(const char *name, const side *s, int json)
     }
     printf("%s: run %" PRId64 " of set '%s' in %s (%s; %s, moves %s; coinrow %s): %" PRIu64
            " instances in %.3f s, %.0f/s\n",
-           name, s->run.id, s->set, s->db, cr_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo),
+           name, s->run.id, s->set, s->db, cr_store_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo),
            cr_moves_name(s->run.opts.moves), s->run.solver_version, s->solved, s->run.seconds, per_second(s));
 }
 
@@ -158,23 +158,11 @@ static int passed(const cr_run_comparison *c)
 /* Records the comparison in a's database (compare --record). */
 static int record(const side *a, const side *b, int strict_moves, const cr_run_comparison *c, cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    sqlite3 *db = cr_store_db(a->store);
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO comparison (run_a, db_b, run_b, strict_moves, same, equivalent, regression, "
-                           "missing, changed, passed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           -1, &st, NULL) != SQLITE_OK)
-        return cr_store_fail(a->store, "recording the comparison", err);
-    sqlite3_bind_int64(st, 1, a->run.id);
-    sqlite3_bind_text(st, 2, a->store == b->store ? NULL : b->db, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, b->run.id);
-    sqlite3_bind_int(st, 4, strict_moves);
+    cr_store_comparison row = {a->run.id, b->run.id, a->store == b->store ? NULL : b->db, strict_moves, {0},
+                               passed(c)};
     for (int k = 0; k < CR_CATEGORY_COUNT; k++)
-        sqlite3_bind_int64(st, 5 + k, (int64_t)total(c, (cr_category)k));
-    sqlite3_bind_int(st, 10, passed(c));
-    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : cr_store_fail(a->store, "recording the comparison", err);
-    sqlite3_finalize(st);
-    return rc;
+        row.counts[k] = total(c, (cr_category)k);
+    return cr_store_comparison_add(a->store, &row, err);
 }
 
 /* Opens s->db (or uses `shared`, the other side's store) and finds run id,

@@ -7,7 +7,8 @@
 #include "cli/cli.h"
 #include "coinrow.h"
 #include "io/coins_text.h"
-#include "io/read_all.h"
+#include "util/errorf.h"
+#include "util/read_all.h"
 
 /* The values of the command line, joined by spaces so that one parser (and
  * one way of counting positions) serves both sources. */
@@ -105,7 +106,7 @@ int cmd_eval(const cli_command *self, int argc, char **argv)
 
     char *text = NULL;
     size_t len = 0;
-    int rc = npos > 0 ? (text = join(npos, argv, &len)) ? 0 : cr_error_set(&err, CR_ENOMEM, "no memory")
+    int rc = npos > 0 ? (text = join(npos, argv, &len)) ? 0 : cr_errorf(&err, CR_ENOMEM, "no memory")
                       : cr_read_all(&text, &len, stdin, "standard input", &err);
     cr_coins coins = {0};
     if (rc == 0)

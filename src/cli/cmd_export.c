@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/batch.h"
+#include "cli/job.h"
 #include "io/export.h"
+#include "util/errorf.h"
 
 /* "coinrow: the diff answers come from run 3 (done; ...)" on stderr. */
 static void say_run(const cr_run *run, const cr_export_opts *o)
@@ -27,13 +28,13 @@ static int answers_run(cr_run *out, const cli_command *self, cr_store *store, co
     if (!found) {
         cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
                  cr_variant_name(o->variant), o->lines ? " with canonical lines" : "");
-        batch_args a = BATCH_ARGS_INIT;
+        cli_job_args a = CLI_JOB_ARGS_INIT;
         a.db = db;
         a.set = set;
         a.variant = cr_variant_name(o->variant);
         a.moves = o->lines ? "canonical" : "none";
         a.label = "coinrow export";
-        int status = batch_run(self, &a, BATCH_SOLVE, 0, NULL);
+        int status = cli_job_run(self, &a, CLI_JOB_SOLVE, 0, NULL);
         if (status != CR_EXIT_OK)
             return status;
         if (cr_export_find_run(out, &found, store, o, &err))
@@ -59,7 +60,7 @@ static int parse_seconds(unsigned *out, const char *text, cr_error *err)
             ms += scale * (unsigned long)(*p - '0');
     unsigned long total = whole * 1000 + ms;
     if (p == text || *p || total == 0 || total > 3600 * 1000)
-        return cr_error_set(err, CR_EINVAL, "--time-limit '%s' is not a number of seconds in (0, 3600] with at most "
+        return cr_errorf(err, CR_EINVAL, "--time-limit '%s' is not a number of seconds in (0, 3600] with at most "
                                             "three decimals",
                             text);
     *out = (unsigned)total;

@@ -1,7 +1,7 @@
 /* coinrow generate: a reproducible instance set, stored in the database or
  * written as CSV.
  *
- * The instances come from one stream (cr_gen_read) that goes to one of two
+ * The instances come from one stream (cr_source_gen_read) that goes to one of two
  * sinks: the batch pipeline, which stores them in batched transactions with
  * flat memory (the set keeps the arguments, cr_store_set_generated), or
  * write_row, one CSV line each. */
@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/batch.h"
+#include "cli/job.h"
 #include "coinrow/gen.h"
-#include "io/generated.h"
+#include "io/source.h"
+#include "io/store.h"
+#include "util/errorf.h"
 
 /* Set names: letters, digits, '.', '_' and '-', like file names everywhere. */
 static int valid_set_name(const char *name)
@@ -46,27 +48,27 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
         return CR_EXIT_FATAL;
     }
     fputs("id,values\n", f);
-    int rc = cr_gen_read(spec, write_row, f, &err);
+    int rc = cr_source_gen_read(spec, write_row, f, &err);
     int failed = ferror(f);
     failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
     if ((rc == 0 || rc == CR_EIO) && failed)
-        rc = cr_error_set(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
+        rc = cr_errorf(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
     if (rc && !to_stdout)
         remove(out); /* no half-written set is left behind */
     return rc ? cli_report(&err) : CR_EXIT_OK;
 }
 
-/* batch_args.read: the generated rows. */
+/* cli_job_args.read: the generated rows. */
 static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
 {
-    return cr_gen_read(spec, fn, fn_ctx, err);
+    return cr_source_gen_read(spec, fn, fn_ctx, err);
 }
 
 /* Stores the set: the set and its arguments first (refused when the name is
  * taken by other arguments), then the instances through the pipeline, which
  * skips those already stored, so the same command again changes nothing and
  * completes an interrupted set. */
-static int store_set(const cli_command *self, batch_args *a, const cr_gen_spec *spec)
+static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec *spec)
 {
     cr_error err = {0};
     cr_store *store = NULL;
@@ -79,12 +81,12 @@ static int store_set(const cli_command *self, batch_args *a, const cr_gen_spec *
         return cli_report(&err);
     a->read = read_generated;
     a->read_ctx = (void *)spec;
-    return batch_run(self, a, BATCH_INGEST, 0, NULL);
+    return cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
 }
 
 int cmd_generate(const cli_command *self, int argc, char **argv)
 {
-    batch_args a = BATCH_ARGS_INIT;
+    cli_job_args a = CLI_JOB_ARGS_INIT;
     const char *db = NULL, *count = NULL, *n = NULL, *values = NULL, *seed = NULL, *profile = "random", *out = NULL;
     int even_n = 0, odd_sum = 0;
     const cli_option opts[] = {
@@ -99,8 +101,8 @@ int cmd_generate(const cli_command *self, int argc, char **argv)
         {"even-n", NULL, "every instance has an even n", NULL, &even_n},
         {"odd-sum", NULL, "every instance's coins add up to an odd number", NULL, &odd_sum},
         {"out", "FILE|-", "write the set as CSV (id,values) to FILE or standard output instead", &out, NULL},
-        BATCH_OPT_QUIET(&a),
-        BATCH_OPT_PROGRESS(&a),
+        CLI_JOB_OPT_QUIET(&a),
+        CLI_JOB_OPT_PROGRESS(&a),
         {0},
     };
     int status = cli_parse_options(self, opts, argc, argv);

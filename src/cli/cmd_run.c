@@ -1,14 +1,14 @@
 /* coinrow run: ingest, then solve the set, in one pass. */
-#include "cli/batch.h"
+#include "cli/job.h"
 
 int cmd_run(const cli_command *self, int argc, char **argv)
 {
-    batch_args a = BATCH_ARGS_INIT;
+    cli_job_args a = CLI_JOB_ARGS_INIT;
     const cli_option opts[] = {
-        BATCH_OPT_DB(&a),      BATCH_OPT_SET(&a),        BATCH_OPT_VARIANT(&a), BATCH_OPT_MOVES(&a),
-        BATCH_OPT_ALGO(&a),    BATCH_OPT_JOBS(&a),       BATCH_OPT_LABEL(&a),   BATCH_OPT_FORMAT(&a),
-        BATCH_OPT_ID_COL(&a),  BATCH_OPT_VALUES_COL(&a), BATCH_OPT_FROM_DB(&a), BATCH_OPT_TABLE(&a),
-        BATCH_OPT_QUIET(&a),   BATCH_OPT_PROGRESS(&a),   {0},
+        CLI_JOB_OPT_DB(&a),      CLI_JOB_OPT_SET(&a),        CLI_JOB_OPT_VARIANT(&a), CLI_JOB_OPT_MOVES(&a),
+        CLI_JOB_OPT_ALGO(&a),    CLI_JOB_OPT_JOBS(&a),       CLI_JOB_OPT_LABEL(&a),   CLI_JOB_OPT_FORMAT(&a),
+        CLI_JOB_OPT_ID_COL(&a),  CLI_JOB_OPT_VALUES_COL(&a), CLI_JOB_OPT_FROM_DB(&a), CLI_JOB_OPT_TABLE(&a),
+        CLI_JOB_OPT_QUIET(&a),   CLI_JOB_OPT_PROGRESS(&a),   {0},
     };
-    return batch_main(self, opts, &a, BATCH_INGEST | BATCH_SOLVE, argc, argv);
+    return cli_job_main(self, opts, &a, CLI_JOB_INGEST | CLI_JOB_SOLVE, argc, argv);
 }

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "coinrow.h"
 #include "coinrow/stress.h"
+#include "util/errorf.h"
 
 enum { MAX_CONTENDERS = CR_ALGO_COUNT };
 
@@ -18,7 +19,7 @@ static int parse_algos(cr_contender *out, cr_solver **solvers, size_t *count, co
     for (const char *p = list;;) {
         size_t len = strcspn(p, ",");
         if (len >= sizeof name)
-            return cr_error_set(err, CR_EINVAL, "unknown algorithm '%.*s'", (int)len, p);
+            return cr_errorf(err, CR_EINVAL, "unknown algorithm '%.*s'", (int)len, p);
         memcpy(name, p, len);
         name[len] = '\0';
         cr_algo algo;
@@ -26,7 +27,7 @@ static int parse_algos(cr_contender *out, cr_solver **solvers, size_t *count, co
         if (rc)
             return rc;
         if (*count == MAX_CONTENDERS)
-            return cr_error_set(err, CR_EINVAL, "--algos lists more than %d algorithms", MAX_CONTENDERS);
+            return cr_errorf(err, CR_EINVAL, "--algos lists more than %d algorithms", MAX_CONTENDERS);
         if ((rc = cr_solver_new(&solvers[*count], err)) != 0)
             return rc;
         out[*count] = (cr_contender){cr_algo_name(algo), cr_stress_builtin, solvers[*count], algo};
@@ -78,13 +79,13 @@ int cmd_stress(const cli_command *self, int argc, char **argv)
         (rc = cli_u64_parse(&spec.seed, seed, "--seed", &err)) == 0 &&
         (rc = cr_variants_parse(&variants, variant, &err)) == 0 && (rc = cr_moves_parse(&moves, moves_arg, &err)) == 0 &&
         moves == CR_MOVES_NONE)
-        rc = cr_error_set(&err, CR_EINVAL, "--moves none checks no line; use fast or canonical");
+        rc = cr_errorf(&err, CR_EINVAL, "--moves none checks no line; use fast or canonical");
     if (rc == 0)
         rc = parse_algos(contenders, solvers, &contender_count, algos, &err);
     for (size_t k = 0; rc == 0 && k < contender_count; k++)
         if (contenders[k].algo == CR_ALGO_NAIVE && spec.limits.n_max > CR_NAIVE_MAX_N)
-            rc = cr_error_set(&err, CR_EINVAL, "naive takes at most %d coins: lower --n or drop naive from --algos",
-                              CR_NAIVE_MAX_N);
+            rc = cr_errorf(&err, CR_EINVAL, "naive takes at most %d coins: lower --n or drop naive from --algos",
+                           CR_NAIVE_MAX_N);
     if (rc) {
         for (size_t k = 0; k < contender_count; k++)
             cr_solver_free(solvers[k]);

@@ -4,19 +4,20 @@
 
 #include "cli/cli.h"
 #include "coinrow/number.h"
+#include "util/errorf.h"
 
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err)
 {
     uint64_t v = 0;
     if (!*text)
-        return cr_error_set(err, CR_EINVAL, "%s is empty", what);
+        return cr_errorf(err, CR_EINVAL, "%s is empty", what);
     for (const char *p = text; *p; p++) {
         if (*p < '0' || *p > '9')
-            return cr_error_set(err, CR_EINVAL, "%s '%s' is not a whole number", what, text);
+            return cr_errorf(err, CR_EINVAL, "%s '%s' is not a whole number", what, text);
         unsigned digit = (unsigned)(*p - '0');
         if (v > (UINT64_MAX - digit) / 10)
-            return cr_error_set(err, CR_EINVAL, "%s '%s' is larger than %llu", what, text,
-                                (unsigned long long)UINT64_MAX);
+            return cr_errorf(err, CR_EINVAL, "%s '%s' is larger than %llu", what, text,
+                             (unsigned long long)UINT64_MAX);
         v = v * 10 + digit;
     }
     *out = v;
@@ -38,9 +39,9 @@ int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const 
     size_t len = strlen(text), min_len = dots ? (size_t)(dots - text) : len;
     const char *max_text = dots ? dots + 2 : text;
     if (cr_int64_parse(out_min, text, min_len) != 0 || cr_int64_parse(out_max, max_text, strlen(max_text)) != 0)
-        return cr_error_set(err, CR_EINVAL, "%s '%s' is not a range MIN..MAX of 64-bit integers", what, text);
+        return cr_errorf(err, CR_EINVAL, "%s '%s' is not a range MIN..MAX of 64-bit integers", what, text);
     if (*out_min > *out_max)
-        return cr_error_set(err, CR_EINVAL, "%s '%s' is an empty range (MIN > MAX)", what, text);
+        return cr_errorf(err, CR_EINVAL, "%s '%s' is an empty range (MIN > MAX)", what, text);
     return 0;
 }
 
@@ -50,7 +51,7 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
     int64_t n_min, n_max;
     int rc = cli_range_parse(&n_min, &n_max, n, "--n", err);
     if (rc == 0 && (n_min < 1 || (uint64_t)n_max > CR_N_MAX))
-        rc = cr_error_set(err, CR_EINVAL, "--n '%s' must lie within 1..%zu", n, CR_N_MAX);
+        rc = cr_errorf(err, CR_EINVAL, "--n '%s' must lie within 1..%zu", n, CR_N_MAX);
     if (rc == 0)
         rc = cli_range_parse(&out->value_min, &out->value_max, values, "--values", err);
     if (rc)

@@ -18,7 +18,7 @@ const char *cr_category_name(cr_category c)
 static int verdict(cr_difference *out, cr_category category, const char *why)
 {
     out->category = category;
-    cr_format__(out->why, sizeof out->why, "%s", why);
+    cr_error__format(out->why, sizeof out->why, "%s", why);
     return 0;
 }
 
@@ -27,10 +27,10 @@ static void score_text(char *out, size_t cap, const cr_side *side)
 {
     char first[24] = "null", second[24] = "null";
     if (!(side->missing & CR_FIGURE_FIRST_SCORE))
-        cr_format__(first, sizeof first, "%lld", (long long)side->first_score);
+        cr_error__format(first, sizeof first, "%lld", (long long)side->first_score);
     if (!(side->missing & CR_FIGURE_SECOND_SCORE))
-        cr_format__(second, sizeof second, "%lld", (long long)side->second_score);
-    cr_format__(out, cap, "%s:%s", first, second);
+        cr_error__format(second, sizeof second, "%lld", (long long)side->second_score);
+    cr_error__format(out, cap, "%s:%s", first, second);
 }
 
 int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_variant variant, const cr_side *a,
@@ -42,7 +42,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     if (a_fails || b_fails) {
         if (a_fails != b_fails) {
             out->category = CR_REGRESSION;
-            cr_format__(out->why, sizeof out->why, "%s fails: %s", a_fails ? "a" : "b", a_fails ? a->error : b->error);
+            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a_fails ? "a" : "b", a_fails ? a->error : b->error);
             return 0;
         }
         return strcmp(a->error, b->error) == 0 ? verdict(out, CR_SAME, "")
@@ -50,7 +50,8 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->value != b->value || a->winner != b->winner) {
         out->category = CR_REGRESSION;
-        cr_format__(out->why, sizeof out->why, "value %lld against %lld", (long long)a->value, (long long)b->value);
+        cr_error__format(out->why, sizeof out->why, "value %lld against %lld", (long long)a->value,
+                         (long long)b->value);
         return 0;
     }
     /* the remaining game's scores follow the line; the others' are the value's */
@@ -61,7 +62,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     int scores_differ = strcmp(scores[0], scores[1]) != 0;
     if (scores_differ && variant != CR_REMAINING) {
         out->category = CR_REGRESSION;
-        cr_format__(out->why, sizeof out->why, "scores %s against %s", scores[0], scores[1]);
+        cr_error__format(out->why, sizeof out->why, "scores %s against %s", scores[0], scores[1]);
         return 0;
     }
     if ((!a->moves && !b->moves) || (a->moves && b->moves && strcmp(a->moves, b->moves) == 0))
@@ -84,7 +85,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
             continue;
         if (!out->wrong) {
             out->wrong_turn = v.turn;
-            cr_format__(out->why, sizeof out->why, "%s's line: %s", s ? "b" : "a", v.why);
+            cr_error__format(out->why, sizeof out->why, "%s's line: %s", s ? "b" : "a", v.why);
         }
         out->wrong |= 1 << s;
     }
@@ -94,7 +95,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->moves && b->moves) {
         out->category = strict_moves ? CR_REGRESSION : CR_EQUIVALENT;
-        cr_format__(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at + 1);
+        cr_error__format(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at + 1);
         return 0;
     }
     return verdict(out, strict_moves ? CR_REGRESSION : CR_EQUIVALENT,

@@ -37,7 +37,7 @@ void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size
         if (c >= 0x20 && c < 0x7f) {
             out[k++] = (char)c;
         } else {
-            cr_format__(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
+            cr_error__format(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
             k += 4;
         }
     }
@@ -71,18 +71,18 @@ static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || c
 static void describe_here(char *out, size_t cap, const cursor *c)
 {
     if (c->at == c->len) {
-        cr_format__(out, cap, "the end of the file");
+        cr_error__format(out, cap, "the end of the file");
         return;
     }
     switch (c->text[c->at]) {
-    case ' ': cr_format__(out, cap, "a space"); break;
-    case '\t': cr_format__(out, cap, "a tab"); break;
-    case '\n': cr_format__(out, cap, "the end of the line"); break;
-    case '\r': cr_format__(out, cap, "a carriage return (lines must end in LF alone)"); break;
+    case ' ': cr_error__format(out, cap, "a space"); break;
+    case '\t': cr_error__format(out, cap, "a tab"); break;
+    case '\n': cr_error__format(out, cap, "the end of the line"); break;
+    case '\r': cr_error__format(out, cap, "a carriage return (lines must end in LF alone)"); break;
     default: {
         char shown[16];
         quote(shown, sizeof shown, c->text + c->at, 1);
-        cr_format__(out, cap, "'%s'", shown);
+        cr_error__format(out, cap, "'%s'", shown);
     }
     }
 }
@@ -118,7 +118,7 @@ static int unexpected(cr_error *err, const cursor *c, const char *expected)
 {
     char found[64], what[160];
     describe_here(found, sizeof found, c);
-    cr_format__(what, sizeof what, "expected %s, found %s", expected, found);
+    cr_error__format(what, sizeof what, "expected %s, found %s", expected, found);
     return input_error(err, c, column(c), what);
 }
 
@@ -135,7 +135,7 @@ static int input_integer(int64_t *out, cursor *c, const char *what, cr_error *er
     const char *why = rc == CR_EINVAL ? "is not an integer" : rc == CR_EOVERFLOW ? "is outside the 64-bit range" : unplain;
     if (!why)
         return 0;
-    cr_format__(msg, sizeof msg, "%s ('%s') %s", what, shown, why);
+    cr_error__format(msg, sizeof msg, "%s ('%s') %s", what, shown, why);
     return input_error(err, c, col, msg);
 }
 
@@ -144,12 +144,12 @@ static int end_line(cursor *c, const char *after, cr_error *err)
 {
     if (c->at == c->len) {
         char msg[96];
-        cr_format__(msg, sizeof msg, "missing newline after %s at the end of the file", after);
+        cr_error__format(msg, sizeof msg, "missing newline after %s at the end of the file", after);
         return input_error(err, c, column(c), msg);
     }
     if (c->text[c->at] != '\n') {
         char expected[96];
-        cr_format__(expected, sizeof expected, "the end of the line after %s", after);
+        cr_error__format(expected, sizeof expected, "the end of the line after %s", after);
         return unexpected(err, c, expected);
     }
     c->at++;
@@ -170,11 +170,11 @@ static int read_n(size_t *out, cursor *c, const cr_constraints *limits, cr_error
     size_t n_min = limits ? limits->n_min : 1, n_max = limits ? limits->n_max : CR_N_MAX;
     char msg[160];
     if (n < 0 || (uint64_t)n < n_min || (uint64_t)n > n_max) {
-        cr_format__(msg, sizeof msg, "n = %lld is out of range %zu..%zu", (long long)n, n_min, n_max);
+        cr_error__format(msg, sizeof msg, "n = %lld is out of range %zu..%zu", (long long)n, n_min, n_max);
         return input_error(err, c, col, msg);
     }
     if (limits && limits->even_n && n % 2 != 0) {
-        cr_format__(msg, sizeof msg, "n = %lld is odd, the problem wants an even n", (long long)n);
+        cr_error__format(msg, sizeof msg, "n = %lld is odd, the problem wants an even n", (long long)n);
         return input_error(err, c, col, msg);
     }
     *out = (size_t)n;
@@ -192,7 +192,7 @@ static int separator(cursor *c, size_t k, size_t n, cr_error *err)
     }
     if (c->at == c->len || c->text[c->at] == '\n') {
         char msg[128];
-        cr_format__(msg, sizeof msg, "the line has %zu values, n = %zu says it should have %zu", k - 1, n, n);
+        cr_error__format(msg, sizeof msg, "the line has %zu values, n = %zu says it should have %zu", k - 1, n, n);
         return input_error(err, c, column(c), msg);
     }
     return unexpected(err, c, "a single space between values");
@@ -207,9 +207,9 @@ static int after_values(cursor *c, size_t n, cr_error *err)
             ahead.at++;
         char msg[128];
         if (ahead.at < ahead.len && !is_blank(ahead.text[ahead.at]))
-            cr_format__(msg, sizeof msg, "more values than n = %zu", n);
+            cr_error__format(msg, sizeof msg, "more values than n = %zu", n);
         else
-            cr_format__(msg, sizeof msg, "a space at the end of the line");
+            cr_error__format(msg, sizeof msg, "a space at the end of the line");
         return input_error(err, c, column(c), msg);
     }
     return end_line(c, "the last value", err);
@@ -221,10 +221,10 @@ static int read_values(int64_t *coins, cursor *c, size_t n, const cr_constraints
     for (size_t k = 1; k <= n; k++) {
         int rc = k > 1 ? separator(c, k, n, err) : 0;
         char what[48];
-        cr_format__(what, sizeof what, "value %zu", k);
+        cr_error__format(what, sizeof what, "value %zu", k);
         if (rc == 0 && k == 1 && (c->at == c->len || c->text[c->at] == '\n')) {
             char msg[128];
-            cr_format__(msg, sizeof msg, "the line has no values, n = %zu says it should have %zu", n, n);
+            cr_error__format(msg, sizeof msg, "the line has no values, n = %zu says it should have %zu", n, n);
             rc = input_error(err, c, column(c), msg);
         }
         size_t col = column(c);
@@ -235,8 +235,8 @@ static int read_values(int64_t *coins, cursor *c, size_t n, const cr_constraints
             return rc;
         if (limits && (v < limits->value_min || v > limits->value_max)) {
             char msg[160];
-            cr_format__(msg, sizeof msg, "value %zu (%lld) is out of range %lld..%lld", k, (long long)v,
-                        (long long)limits->value_min, (long long)limits->value_max);
+            cr_error__format(msg, sizeof msg, "value %zu (%lld) is out of range %lld..%lld", k, (long long)v,
+                             (long long)limits->value_min, (long long)limits->value_max);
             return input_error(err, c, col, msg);
         }
         coins[k - 1] = v; /* k values read fill k <= cap slots (see the caller) */
@@ -309,10 +309,10 @@ char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant
     char *line = out + 44; /* after the value (at most 41 characters) and its newline */
     cr_moves_greedy(line, in->coins, in->n, variant);
     cr_i128 scores[2];
-    (void)cr_replay__scores(scores, in->coins, in->n, variant, line, in->n, NULL); /* a legal, full line */
+    (void)cr_moves__scores(scores, in->coins, in->n, variant, line, in->n, NULL); /* a legal, full line */
     cr_i128 lead = scores[0] - scores[1];
     cr_i128 value = variant == CR_TOTAL ? scores[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
-    cr_i128__format(out, 42, value);
+    cr_figures__format(out, 42, value);
     size_t len = strlen(out);
     out[len++] = '\n';
     if (lines) {
@@ -345,8 +345,8 @@ const char *cr_check_moves_name(cr_check_moves m)
 
 int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err)
 {
-    int i, rc = cr_names__parse(&i, check_moves_names, CR_CHECK_MOVES_COUNT, "moves requirement",
-                                "required or ignored", name, err);
+    int i, rc = cr_game__parse_name(&i, check_moves_names, CR_CHECK_MOVES_COUNT, "moves requirement",
+                                    "required or ignored", name, err);
     if (rc == 0)
         *out = (cr_check_moves)i;
     return rc;
@@ -398,7 +398,7 @@ static void read_answer(answer *out, const char *text, size_t len)
 static int judged(cr_judgement *out, cr_outcome outcome, const char *why)
 {
     out->outcome = outcome;
-    cr_format__(out->why, sizeof out->why, "%s", why);
+    cr_error__format(out->why, sizeof out->why, "%s", why);
     return 0;
 }
 
@@ -450,12 +450,12 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     if (!given.value_text[0])
         return judged(out, CR_PRESENTATION_ERROR, "the output is empty");
     if (given.value_fault) {
-        cr_format__(why, sizeof why, "line %zu: the value '%s' %s", given.value_line, given.value_text,
+        cr_error__format(why, sizeof why, "line %zu: the value '%s' %s", given.value_line, given.value_text,
                     given.value_fault);
         return judged(out, CR_PRESENTATION_ERROR, why);
     }
     if (given.value != value) {
-        cr_format__(why, sizeof why, "line %zu: the value %s is wrong", given.value_line, given.value_text);
+        cr_error__format(why, sizeof why, "line %zu: the value %s is wrong", given.value_line, given.value_text);
         return judged(out, CR_WRONG_ANSWER, why);
     }
     if (moves == CR_CHECK_MOVES_REQUIRED) {
@@ -469,12 +469,12 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
             (rc = cr_moves_verify(&verdict, in->coins, in->n, variant, given.line, given.line_len, err)) != 0)
             return rc;
         if (verdict.fault != CR_LINE_OK) {
-            cr_format__(why, sizeof why, "line of play: %s", verdict.why);
+            cr_error__format(why, sizeof why, "line of play: %s", verdict.why);
             return judged(out, CR_WRONG_ANSWER, why);
         }
     }
     if (given.extra_line) {
-        cr_format__(why, sizeof why, "line %zu: unexpected '%s' after the answer", given.extra_line, given.extra);
+        cr_error__format(why, sizeof why, "line %zu: unexpected '%s' after the answer", given.extra_line, given.extra);
         return judged(out, CR_PRESENTATION_ERROR, why);
     }
     out->why[0] = '\0';

@@ -135,7 +135,7 @@ static void format_into(char *buf, size_t cap, const char *fmt, va_list ap)
     buf[s.len] = '\0';
 }
 
-void cr_format__(char *buf, size_t cap, const char *fmt, ...)
+void cr_error__format(char *buf, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -1,7 +1,7 @@
 /* Small arithmetic shared by the core: sums in 128 bits, checked narrowing. */
 #include "internal.h"
 
-void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n)
+void cr_figures__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n)
 {
     cr_i128 sum = 0, abs_sum = 0;
     for (size_t i = 0; i < n; i++) {
@@ -12,7 +12,7 @@ void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins
     *out_abs_sum = abs_sum;
 }
 
-int cr_fit__i64(int64_t *out, cr_i128 v, const char *what, cr_error *err)
+int cr_figures__fit_i64(int64_t *out, cr_i128 v, const char *what, cr_error *err)
 {
     if (v < INT64_MIN || v > INT64_MAX)
         return cr_error_set(err, CR_EOVERFLOW, "%s does not fit in int64 (it is %s%s)", what,
@@ -21,7 +21,7 @@ int cr_fit__i64(int64_t *out, cr_i128 v, const char *what, cr_error *err)
     return 0;
 }
 
-void cr_i128__format(char *out, size_t cap, cr_i128 v)
+void cr_figures__format(char *out, size_t cap, cr_i128 v)
 {
     char digits[48];
     size_t k = 0;

@@ -14,7 +14,7 @@ static const char *name_of(const char *const *names, int count, int v)
     return v >= 0 && v < count ? names[v] : NULL;
 }
 
-int cr_names__find(const char *const *names, int count, const char *text, size_t len)
+int cr_game__find_name(const char *const *names, int count, const char *text, size_t len)
 {
     for (int i = 0; i < count; i++)
         if (strlen(names[i]) == len && memcmp(names[i], text, len) == 0)
@@ -22,10 +22,10 @@ int cr_names__find(const char *const *names, int count, const char *text, size_t
     return -1;
 }
 
-int cr_names__parse(int *out, const char *const *names, int count, const char *what, const char *expected,
-                    const char *text, cr_error *err)
+int cr_game__parse_name(int *out, const char *const *names, int count, const char *what, const char *expected,
+                        const char *text, cr_error *err)
 {
-    int i = text ? cr_names__find(names, count, text, strlen(text)) : -1;
+    int i = text ? cr_game__find_name(names, count, text, strlen(text)) : -1;
     if (i < 0)
         return cr_error_set(err, CR_EINVAL, "unknown %s '%s' (expected %s)", what, text ? text : "",
                             expected);
@@ -44,7 +44,8 @@ const char *cr_winner_name(int winner)
 
 int cr_variant_parse(cr_variant *out, const char *name, cr_error *err)
 {
-    int i, rc = cr_names__parse(&i, variant_names, CR_VARIANT_COUNT, "variant", "total, diff, remaining or winner", name, err);
+    int i, rc = cr_game__parse_name(&i, variant_names, CR_VARIANT_COUNT, "variant", "total, diff, remaining or winner",
+                                    name, err);
     if (rc == 0)
         *out = (cr_variant)i;
     return rc;
@@ -52,7 +53,7 @@ int cr_variant_parse(cr_variant *out, const char *name, cr_error *err)
 
 int cr_algo_parse(cr_algo *out, const char *name, cr_error *err)
 {
-    int i, rc = cr_names__parse(&i, algo_names, CR_ALGO_COUNT, "algorithm", "auto, linear, dp or naive", name, err);
+    int i, rc = cr_game__parse_name(&i, algo_names, CR_ALGO_COUNT, "algorithm", "auto, linear, dp or naive", name, err);
     if (rc == 0)
         *out = (cr_algo)i;
     return rc;
@@ -60,7 +61,8 @@ int cr_algo_parse(cr_algo *out, const char *name, cr_error *err)
 
 int cr_moves_parse(cr_moves *out, const char *name, cr_error *err)
 {
-    int i, rc = cr_names__parse(&i, moves_names, CR_MOVES_COUNT, "moves policy", "fast, canonical or none", name, err);
+    int i, rc = cr_game__parse_name(&i, moves_names, CR_MOVES_COUNT, "moves policy", "fast, canonical or none", name,
+                                    err);
     if (rc == 0)
         *out = (cr_moves)i;
     return rc;
@@ -78,7 +80,7 @@ int cr_variants_parse(unsigned *out, const char *list, cr_error *err)
     for (const char *p = list;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        int i = cr_names__find(variant_names, CR_VARIANT_COUNT, p, len);
+        int i = cr_game__find_name(variant_names, CR_VARIANT_COUNT, p, len);
         if (i < 0)
             return cr_error_set(err, CR_EINVAL,
                                 "unknown variant '%.*s' in '%s' (expected total, diff, remaining, winner or all)",

@@ -20,9 +20,9 @@ const char *cr_profile_name(cr_profile p) { return (unsigned)p < CR_PROFILE_COUN
 
 int cr_profile_parse(cr_profile *out, const char *name, cr_error *err)
 {
-    int i, rc = cr_names__parse(&i, profile_names, CR_PROFILE_COUNT, "profile",
-                                "random, sorted, reversed, equal, zigzag, antigreedy, peaks, extreme or small", name,
-                                err);
+    int i, rc = cr_game__parse_name(&i, profile_names, CR_PROFILE_COUNT, "profile",
+                                    "random, sorted, reversed, equal, zigzag, antigreedy, peaks, extreme or small",
+                                    name, err);
     if (rc == 0)
         *out = (cr_profile)i;
     return rc;

@@ -30,29 +30,29 @@
 __extension__ typedef __int128 cr_i128;
 
 /* snprintf for the core, with cr_error_set's conversions; cap > 0. */
-void cr_format__(char *buf, size_t cap, const char *fmt, ...)
+void cr_error__format(char *buf, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* Index of the name among names[0..count) equal to text[0..len), or -1. */
-int cr_names__find(const char *const *names, int count, const char *text, size_t len);
+int cr_game__find_name(const char *const *names, int count, const char *text, size_t len);
 
 /* Parses text as one of names[0..count) into *out; CR_EINVAL otherwise, the
  * message naming `what` and listing `expected` ("total, diff or winner"). */
-int cr_names__parse(int *out, const char *const *names, int count, const char *what, const char *expected,
-                    const char *text, cr_error *err);
+int cr_game__parse_name(int *out, const char *const *names, int count, const char *what, const char *expected,
+                        const char *text, cr_error *err);
 
 /* Sum of the coins and sum of their absolute values. */
-void cr_coins__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
+void cr_figures__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
 
 /* v in decimal into out (cap bytes; 41 hold any value). */
-void cr_i128__format(char *out, size_t cap, cr_i128 v);
+void cr_figures__format(char *out, size_t cap, cr_i128 v);
 
 /* Stores v in *out when it fits in int64; otherwise fills err naming `what`
  * and returns CR_EOVERFLOW. */
-int cr_fit__i64(int64_t *out, cr_i128 v, const char *what, cr_error *err);
+int cr_figures__fit_i64(int64_t *out, cr_i128 v, const char *what, cr_error *err);
 
 /* The lead of the standard game (the mover's total minus the other's, both
  * maximizing it) on coins[0..n), or on their negations when `negate` is set:
@@ -75,8 +75,8 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
                    void *ctx, cr_error *err);
 
 /* Both players' scores along a line of exactly n legal moves, in 128 bits. */
-int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,
-                      cr_error *err);
+int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,
+                     cr_error *err);
 
 /* Plain exponential minimax; the caller keeps n <= CR_NAIVE_MAX_N. */
 cr_i128 cr_naive__lead(const int64_t *coins, size_t n, int negate);

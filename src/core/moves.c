@@ -36,25 +36,47 @@ static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t cou
     }
 }
 
+/* The bytes of the bits: the intervals of length m = 2..n take
+ * ceil((n - m + 1) / 8) bytes each, that is ceil(k / 8) summed over
+ * k = 1..n-1, which is (q + 1)(4q + r) for n - 1 = 8q + r. */
+static size_t bits_bytes(size_t n)
+{
+    size_t q = (n - 1) / 8, r = (n - 1) % 8;
+    return (q + 1) * (4 * q + r);
+}
+
+size_t cr_moves_canonical_bytes(size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > CR_N_MAX)
+        return SIZE_MAX;
+    return bits_bytes(n) + (n + 1) * sizeof(size_t);
+}
+
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err)
 {
     if (!out || !coins || n == 0)
         return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
-    left_bits bits = {NULL, (size_t *)malloc((n + 1) * sizeof(size_t))};
-    size_t total = 0;
-    if (bits.row) {
-        for (size_t m = 2; m <= n; m++) {
-            bits.row[m] = total;
-            total += (n - m + 1 + 7) / 8;
-        }
-        bits.bytes = (uint8_t *)malloc(total ? total : 1);
+    /* the need is known before anything is allocated, so the message says
+     * it whichever allocation fails */
+    size_t need = cr_moves_canonical_bytes(n), bytes = n <= CR_N_MAX ? bits_bytes(n) : SIZE_MAX;
+    left_bits bits = {NULL, NULL};
+    if (bytes != SIZE_MAX) {
+        bits.bytes = (uint8_t *)malloc(bytes ? bytes : 1);
+        bits.row = (size_t *)malloc((n + 1) * sizeof(size_t));
     }
     int rc = 0;
     cr_i128 lead;
     size_t i = 0;
     if (!bits.row || !bits.bytes) {
-        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n, total >> 20);
+        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n,
+                          need / (1u << 20) + (need % (1u << 20) != 0));
         goto done;
+    }
+    for (size_t m = 2, total = 0; m <= n; m++) {
+        bits.row[m] = total;
+        total += (n - m + 1 + 7) / 8;
     }
     rc = cr_sweep__lead(&lead, coins, n, is_remaining(variant), n > 1 ? record_left_bits : NULL, &bits, err);
     if (rc)
@@ -136,24 +158,24 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     if (check.bad != SIZE_MAX) {
         out->fault = CR_LINE_SUBOPTIMAL;
         out->turn = check.bad;
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad + 1,
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad + 1,
                     player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
         char shown[8];
         cr_contest_escape(shown, sizeof shown, line + legal, 1, 1);
-        cr_format__(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal + 1,
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal + 1,
                     player(legal), shown);
     } else if (len < n) {
         out->fault = CR_LINE_SHORT;
         out->turn = len;
-        cr_format__(out->why, sizeof out->why, "the line stops after %zu moves with %zu coins left", len,
-                    n - len);
+        cr_error__format(out->why, sizeof out->why, "the line stops after %zu moves with %zu coins left", len,
+                         n - len);
     } else if (len > n) {
         out->fault = CR_LINE_LONG;
         out->turn = n;
-        cr_format__(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
+        cr_error__format(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
     } else {
         out->fault = CR_LINE_OK;
         out->turn = n;
@@ -163,13 +185,13 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
 
 /* --- replay ---------------------------------------------------------------- */
 
-int cr_replay__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
-                      size_t len, cr_error *err)
+int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
+                     size_t len, cr_error *err)
 {
     if (len != n)
         return cr_error_set(err, CR_EINVAL, "the line has %zu moves for %zu coins", len, n);
     cr_i128 left_in_row, ignored;
-    cr_coins__sums(&left_in_row, &ignored, coins, n);
+    cr_figures__sums(&left_in_row, &ignored, coins, n);
     out[0] = out[1] = 0;
     for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
         int64_t taken;
@@ -196,8 +218,8 @@ int cr_moves_replay(cr_scores *out, const int64_t *coins, size_t n, cr_variant v
     if (!out || !coins || n == 0 || (!line && len))
         return cr_error_set(err, CR_EINVAL, "replay: no coins or no line");
     cr_i128 score[2];
-    int rc = cr_replay__scores(score, coins, n, variant, line, len, err);
+    int rc = cr_moves__scores(score, coins, n, variant, line, len, err);
     if (rc == 0)
-        rc = cr_fit__i64(&out->first, score[0], "the first player's score", err);
-    return rc ? rc : cr_fit__i64(&out->second, score[1], "the second player's score", err);
+        rc = cr_figures__fit_i64(&out->first, score[0], "the first player's score", err);
+    return rc ? rc : cr_figures__fit_i64(&out->second, score[1], "the second player's score", err);
 }

@@ -2,7 +2,6 @@
 #include "coinrow/solve.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "coinrow/moves.h"
 #include "internal.h"
@@ -85,7 +84,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
         if (fast_line)
             cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         else
-            cr_coins__sums(&out->sum, &ignored, coins, n);
+            cr_figures__sums(&out->sum, &ignored, coins, n);
         if (cr_sweep__lead(&out->lead, coins, n, negate, NULL, NULL, &out->error))
             return out->error.code;
         break;
@@ -96,7 +95,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
         if (fast_line)
             cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         else
-            cr_coins__sums(&out->sum, &ignored, coins, n);
+            cr_figures__sums(&out->sum, &ignored, coins, n);
         out->lead = cr_naive__lead(coins, n, negate);
         break;
     default:
@@ -127,9 +126,9 @@ static void name_missing(cr_result *r, const cr_i128 figures[3])
         if (!(r->missing & 1u << f))
             continue;
         count++;
-        cr_i128__format(number, sizeof number, figures[f]);
-        cr_format__(list + len, sizeof list - len, "%s%s (%s)", count == 1 ? "" : count == total ? " and " : ", ",
-                    names[f], number);
+        cr_figures__format(number, sizeof number, figures[f]);
+        cr_error__format(list + len, sizeof list - len, "%s%s (%s)",
+                         count == 1 ? "" : count == total ? " and " : ", ", names[f], number);
         while (list[len])
             len++;
     }
@@ -144,7 +143,7 @@ static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_
     cr_i128 first = (gm->sum + gm->lead) / 2, second = (gm->sum - gm->lead) / 2, value = gm->lead;
     if (v == CR_REMAINING) {
         cr_i128 scores[2];
-        int rc = cr_replay__scores(scores, coins, n, v, gm->line, n, err);
+        int rc = cr_moves__scores(scores, coins, n, v, gm->line, n, err);
         if (rc)
             return rc;
         first = scores[0];
@@ -159,10 +158,9 @@ static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_
     const cr_i128 figures[3] = {value, first, second};
     int64_t *fields[3] = {&r->value, &r->first_score, &r->second_score};
     for (int f = 0; f < 3; f++) {
-        if (fits(figures[f]))
-            *fields[f] = (int64_t)figures[f];
-        else
-            r->missing |= 1u << f;
+        int fit = fits(figures[f]);
+        *fields[f] = fit ? (int64_t)figures[f] : 0;
+        r->missing |= fit ? 0 : 1u << f;
     }
     if (r->missing)
         name_missing(r, figures);
@@ -197,14 +195,19 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
         for (int v = 0; v < CR_VARIANT_COUNT; v++) {
             if (!(opts->variants & served & CR_VARIANT_BIT(v)))
                 continue;
+            /* field by field: a result is mostly its error's message, which
+             * is copied only on failure (this runs once per instance) */
             cr_result *r = &out[v];
-            memset(r, 0, sizeof *r);
             r->variant = (cr_variant)v;
             r->algo = gm.algo;
-            r->error = gm.error;
+            r->moves = NULL;
+            r->missing = 0;
+            cr_error_clear(&r->error);
             if (game_rc == 0 && fill_result(r, &gm, coins, n, (cr_variant)v, &r->error) == 0) {
                 r->moves = opts->moves == CR_MOVES_NONE ? NULL : gm.line;
             } else {
+                if (game_rc)
+                    r->error = gm.error;
                 r->value = r->first_score = r->second_score = 0;
                 r->winner = 0;
                 r->missing = CR_FIGURES_ALL;

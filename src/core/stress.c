@@ -31,17 +31,17 @@ static int check_line(cr_disagreement *out, const cr_contender *c, size_t k, con
         return rc;
     if (verdict.fault != CR_LINE_OK) {
         disagree(out, r->variant, k, k);
-        cr_format__(out->what, sizeof out->what, "%s, %s: %s", cr_variant_name(r->variant), c->name,
-                    verdict.why);
+        cr_error__format(out->what, sizeof out->what, "%s, %s: %s", cr_variant_name(r->variant), c->name,
+                         verdict.why);
         return 0;
     }
     cr_i128 scores[2];
-    if (cr_replay__scores(scores, coins, n, r->variant, r->moves, n, NULL) != 0 ||
+    if (cr_moves__scores(scores, coins, n, r->variant, r->moves, n, NULL) != 0 ||
         (!(r->missing & CR_FIGURE_FIRST_SCORE) && scores[0] != r->first_score) ||
         (!(r->missing & CR_FIGURE_SECOND_SCORE) && scores[1] != r->second_score)) {
         disagree(out, r->variant, k, k);
-        cr_format__(out->what, sizeof out->what, "%s, %s: its line does not replay to its scores %lld and %lld",
-                    cr_variant_name(r->variant), c->name, (long long)r->first_score, (long long)r->second_score);
+        cr_error__format(out->what, sizeof out->what, "%s, %s: its line does not replay to its scores %lld and %lld",
+                         cr_variant_name(r->variant), c->name, (long long)r->first_score, (long long)r->second_score);
     }
     return 0;
 }
@@ -51,8 +51,9 @@ static void compare(cr_disagreement *out, const cr_contender *cs, size_t k, cons
 {
     if (a->missing != b->missing || a->error.code != b->error.code) {
         disagree(out, a->variant, 0, k);
-        cr_format__(out->what, sizeof out->what, "%s: %s %s, %s %s", cr_variant_name(a->variant), cs[0].name,
-                    a->error.code ? a->error.msg : "solves it", cs[k].name, b->error.code ? b->error.msg : "solves it");
+        cr_error__format(out->what, sizeof out->what, "%s: %s %s, %s %s", cr_variant_name(a->variant), cs[0].name,
+                         a->error.code ? a->error.msg : "solves it", cs[k].name,
+                         b->error.code ? b->error.msg : "solves it");
         return;
     }
     /* the remaining game's scores depend on the line; the others' do not */
@@ -69,8 +70,8 @@ static void compare(cr_disagreement *out, const cr_contender *cs, size_t k, cons
         if ((a->missing & figures[f].bit) || figures[f].x == figures[f].y)
             continue;
         disagree(out, a->variant, 0, k);
-        cr_format__(out->what, sizeof out->what, "%s %s: %s says %lld, %s says %lld", cr_variant_name(a->variant),
-                    figures[f].name, cs[0].name, (long long)figures[f].x, cs[k].name, (long long)figures[f].y);
+        cr_error__format(out->what, sizeof out->what, "%s %s: %s says %lld, %s says %lld", cr_variant_name(a->variant),
+                         figures[f].name, cs[0].name, (long long)figures[f].x, cs[k].name, (long long)figures[f].y);
         return;
     }
 }

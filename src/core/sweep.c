@@ -40,7 +40,7 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
                    void *ctx, cr_error *err)
 {
     cr_i128 sum, abs_sum;
-    cr_coins__sums(&sum, &abs_sum, coins, n);
+    cr_figures__sums(&sum, &abs_sum, coins, n);
     /* Every lead and every v[i] - lead is bounded by the sum of |coin|. */
     int wide = abs_sum <= INT64_MAX;
     size_t width = wide ? sizeof(int64_t) : sizeof(cr_i128);

@@ -14,6 +14,7 @@
 
 #include "io/package.h"
 #include "io/statement.h"
+#include "util/errorf.h"
 
 extern char **environ;
 
@@ -45,7 +46,7 @@ int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *
 {
     if (opts->no_build || runnable(compiler()))
         return 0;
-    return cr_error_set(err, CR_EINVAL, "no C compiler (%s) to build %s/check/checker, which CMS runs (without it "
+    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s/check/checker, which CMS runs (without it "
                                         "CMS compares bytes): install one (Debian: apt-get install gcc), or give "
                                         "--no-build and build it before importing: cc -O2 -static -o "
                                         "%s/check/checker %s/check/checker.c",
@@ -109,7 +110,7 @@ static int build_checker(cr_package *p, cr_error *err)
     }
     int rc = 0;
     if (status != 0)
-        rc = cr_error_set(err, CR_EIO, "%s could not build check/checker (%s %d): %.120s", cc,
+        rc = cr_errorf(err, CR_EIO, "%s could not build check/checker (%s %d): %.120s", cc,
                           status < 0 ? "it cannot be run" : "exit status", status, output ? output : "");
     free(output);
     return rc;

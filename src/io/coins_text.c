@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errorf.h"
+
 void cr_coins_free(cr_coins *coins)
 {
     if (!coins)
@@ -23,7 +25,7 @@ static int reserve(cr_coins *coins, size_t values, size_t chars, cr_error *err)
             cap *= 2;
         int64_t *v = realloc(coins->v, cap * sizeof *v);
         if (!v)
-            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
+            return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", cap);
         coins->v = v;
         coins->cap = cap;
     }
@@ -34,7 +36,7 @@ static int reserve(cr_coins *coins, size_t values, size_t chars, cr_error *err)
             cap *= 2;
         char *json = realloc(coins->json, cap);
         if (!json)
-            return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", coins->n + values);
+            return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", coins->n + values);
         coins->json = json;
         coins->json_cap = cap;
     }
@@ -77,8 +79,8 @@ static int is_delimiter(char c) { return c == ',' || c == ';'; }
 static int bad_value(cr_error *err, size_t position, const char *token, size_t len, const char *why)
 {
     int shown = len > 40 ? 40 : (int)len;
-    return cr_error_set(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
-                        (size_t)shown < len ? "..." : "", why);
+    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
+                     (size_t)shown < len ? "..." : "", why);
 }
 
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err)
@@ -88,7 +90,7 @@ int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, c
     while (len > 0 && is_space(text[len - 1]))
         len--;
     if (len == 0)
-        return cr_error_set(err, CR_EINVAL, "value %zu is empty", position);
+        return cr_errorf(err, CR_EINVAL, "value %zu is empty", position);
     int rc = cr_int64_parse(out, text, len);
     if (rc == CR_EINVAL)
         return bad_value(err, position, text, len, "is not an integer");
@@ -194,7 +196,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         end--;
     if (i < end && text[i] == '[') {
         if (text[end - 1] != ']')
-            return cr_error_set(err, CR_EINVAL, "'[' without a closing ']'");
+            return cr_errorf(err, CR_EINVAL, "'[' without a closing ']'");
         i++;
         end--;
     }
@@ -204,7 +206,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
             i++;
         if (i == end || is_delimiter(text[i])) {
             if (after_delimiter || (i < end && out->n == 0))
-                return cr_error_set(err, CR_EINVAL, "value %zu is empty", out->n + 1);
+                return cr_errorf(err, CR_EINVAL, "value %zu is empty", out->n + 1);
             if (i == end)
                 break;
             after_delimiter = 1;
@@ -240,7 +242,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
         after_delimiter = 0;
     }
     if (out->n == 0)
-        return cr_error_set(err, CR_EINVAL, "no values");
+        return cr_errorf(err, CR_EINVAL, "no values");
     return 0;
 }
 

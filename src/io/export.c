@@ -16,11 +16,11 @@
 #include "coinrow/contest.h"
 #include "coinrow/gen.h"
 #include "io/coins_text.h"
-#include "io/generated.h"
 #include "io/package.h"
 #include "io/survey.h"
 #include "io/zip.h"
-#include "judge/source.h"
+#include "judge/program.h"
+#include "util/errorf.h"
 
 /* Longest instance id plain turns into a file name (NAME.ans stays far
  * below the usual 255-byte limit). */
@@ -38,7 +38,7 @@ int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *er
             *out = (cr_export_format)k;
             return 0;
         }
-    return cr_error_set(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
 }
 
 int cr_export_license_check(const char *name, cr_error *err)
@@ -47,7 +47,7 @@ int cr_export_license_check(const char *name, cr_error *err)
     for (size_t k = 0; k < sizeof licenses / sizeof licenses[0]; k++)
         if (strcmp(name, licenses[k]) == 0)
             return 0;
-    return cr_error_set(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
+    return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
                                         "permission)",
                         name);
 }
@@ -56,34 +56,7 @@ int cr_export_license_check(const char *name, cr_error *err)
 
 int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    uint64_t size = 0;
-    *out_found = 0;
-    int rc = cr_store_set_size(&size, store, opts->set_id, err);
-    if (rc)
-        return rc;
-    if (sqlite3_prepare_v2(cr_store_db(store),
-                           "SELECT id FROM run WHERE set_id = ?1 AND status = 'done' "
-                           "AND instr(',' || variants || ',', ',' || ?2 || ',') > 0 "
-                           "AND (?3 = 0 OR moves_policy = 'canonical') ORDER BY id DESC",
-                           -1, &st, NULL))
-        return cr_store_fail(store, "reading the runs", err);
-    sqlite3_bind_int64(st, 1, opts->set_id);
-    sqlite3_bind_text(st, 2, cr_variant_name(opts->variant), -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, opts->lines);
-    int step = SQLITE_DONE;
-    /* a done run has solved every instance the set had when it ran */
-    while (rc == 0 && !*out_found && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        uint64_t solved = 0;
-        int64_t id = sqlite3_column_int64(st, 0);
-        rc = cr_store_run_solved(&solved, store, id, err);
-        if (rc == 0 && solved == size && (rc = cr_store_run_find(out, store, id, CR_PICK_DONE, err)) == 0)
-            *out_found = 1;
-    }
-    if (rc == 0 && !*out_found && step != SQLITE_DONE)
-        rc = cr_store_fail(store, "reading the runs", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store_run_with_answers(out, out_found, store, opts->set_id, opts->variant, opts->lines, err);
 }
 
 /* Refuses a run whose answers for the variant include errors (a value
@@ -91,29 +64,15 @@ int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_ex
 static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
                              cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(cr_store_db(store),
-                           "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' AS q "
-                           "FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 AND "
-                           "r.variant = ?2 AND r.value IS NULL ORDER BY r.instance_id LIMIT 5)), min(error) "
-                           "FROM result WHERE run_id = ?1 AND variant = ?2 AND value IS NULL",
-                           -1, &st, NULL))
-        return cr_store_fail(store, "reading the results", err);
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
-    int rc = 0;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = cr_store_fail(store, "reading the results", err);
-    } else if (sqlite3_column_int64(st, 0) > 0) {
-        int64_t count = sqlite3_column_int64(st, 0);
-        rc = cr_error_set(err, CR_EINVAL, "set '%s': %lld instance%s no %s answer in run %lld, so %s cannot be "
-                                          "exported: %s%s (%s)",
-                          set_name, (long long)count, count == 1 ? " has" : "s have", cr_variant_name(variant),
-                          (long long)run_id, count == 1 ? "it" : "they", (const char *)sqlite3_column_text(st, 1),
-                          count > 5 ? ", ..." : "", (const char *)sqlite3_column_text(st, 2));
-    }
-    sqlite3_finalize(st);
-    return rc;
+    cr_store_unanswered u;
+    int rc = cr_store_run_unanswered(&u, store, run_id, variant, err);
+    if (rc || u.count == 0)
+        return rc;
+    return cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be exported: "
+                                     "%s%s (%s)",
+                     set_name, (unsigned long long)u.count, u.count == 1 ? " has" : "s have", cr_variant_name(variant),
+                     (long long)run_id, u.count == 1 ? "it" : "they", u.first_ids, u.count > 5 ? ", ..." : "",
+                     u.an_error);
 }
 
 /* ---- the destination ---- */
@@ -145,7 +104,7 @@ static int dest_split(dest *d, const char *dir, cr_error *err)
     d->base = strndup(dir + base_at, len - base_at);
     d->parent = slash == dir ? strdup("/") : slash ? strndup(dir, (size_t)(slash - dir)) : strdup(".");
     if (!d->dir || !d->base || !d->parent)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the path %s", dir);
+        return cr_errorf(err, CR_ENOMEM, "no memory for the path %s", dir);
     return 0;
 }
 
@@ -154,14 +113,14 @@ static int dest_split(dest *d, const char *dir, cr_error *err)
 static int check_name(const dest *d, cr_export_format format, cr_error *err)
 {
     if (strcmp(d->base, ".") == 0 || strcmp(d->base, "..") == 0 || strcmp(d->base, "/") == 0 || !*d->base)
-        return cr_error_set(err, CR_EINVAL, "--out '%s' must name the package's own folder", d->dir);
+        return cr_errorf(err, CR_EINVAL, "--out '%s' must name the package's own folder", d->dir);
     const char *allowed = format == CR_EXPORT_KATTIS ? "abcdefghijklmnopqrstuvwxyz0123456789"
                                                      : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
     if (format == CR_EXPORT_PLAIN || strspn(d->base, allowed) == strlen(d->base))
         return 0;
-    return cr_error_set(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
-                        d->base,
-                        format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
+    return cr_errorf(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
+                     d->base,
+                     format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
                                                    : "letters, digits, '-' and '_'");
 }
 
@@ -196,26 +155,26 @@ static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts
     if (rc)
         return rc;
     if (stat(d->parent, &st) || !S_ISDIR(st.st_mode))
-        return cr_error_set(err, CR_EINVAL, "cannot write %s: its folder %s does not exist", d->dir, d->parent);
+        return cr_errorf(err, CR_EINVAL, "cannot write %s: its folder %s does not exist", d->dir, d->parent);
     if (stat(d->dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
-            return cr_error_set(err, CR_EINVAL, "%s exists and is not a folder", d->dir);
+            return cr_errorf(err, CR_EINVAL, "%s exists and is not a folder", d->dir);
         if (!opts->force && has_entries(d->dir))
-            return cr_error_set(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
+            return cr_errorf(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
         if (lies_in(cr_store_path(store), d->dir))
-            return cr_error_set(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
-                                cr_store_path(store));
+            return cr_errorf(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
+                             cr_store_path(store));
         if (lies_in(".", d->dir))
-            return cr_error_set(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
+            return cr_errorf(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
     }
     if (opts->zip && !opts->force) {
         size_t len = strlen(d->dir) + sizeof ".zip";
         char *zip = malloc(len);
         if (!zip)
-            return cr_error_set(err, CR_ENOMEM, "no memory for the path %s.zip", d->dir);
+            return cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", d->dir);
         snprintf(zip, len, "%s.zip", d->dir);
         if (stat(zip, &st) == 0)
-            rc = cr_error_set(err, CR_EINVAL, "%s exists (--force replaces it)", zip);
+            rc = cr_errorf(err, CR_EINVAL, "%s exists (--force replaces it)", zip);
         free(zip);
     }
     return rc;
@@ -338,7 +297,7 @@ const char *cr_export__path(package *p, const char *rel)
 
 static int write_error(const package *p, const char *rel, cr_error *err)
 {
-    return cr_error_set(err, CR_EIO, "cannot write %s/%s: %s", p->dest->dir, rel, strerror(errno));
+    return cr_errorf(err, CR_EIO, "cannot write %s/%s: %s", p->dest->dir, rel, strerror(errno));
 }
 
 int cr_export__mkdir(package *p, const char *rel, cr_error *err)
@@ -393,7 +352,7 @@ int cr_export__program(package *p, const char *rel, cr_judge_program program, cr
     FILE *f = cr_export__create(p, rel, err);
     if (!f)
         return CR_EIO;
-    int rc = cr_judge_source_write(f, program, &settings, err);
+    int rc = cr_judge_program_write(f, program, &settings, err);
     int done = cr_export__finish(p, f, rel, err);
     return rc ? rc : done;
 }
@@ -405,9 +364,9 @@ static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
 {
     size_t len = strlen(ext_id);
     if (len > PLAIN_NAME_MAX)
-        return cr_error_set(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
                                             "for a file name",
-                            p->set_name, ext_id, PLAIN_NAME_MAX);
+                         p->set_name, ext_id, PLAIN_NAME_MAX);
     char key[PLAIN_NAME_MAX + 1];
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)ext_id[i];
@@ -420,12 +379,12 @@ static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
     const char *other = NULL;
     int rc = name_set_add(&p->names, key, ext_id, &other);
     if (rc < 0)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the file names");
+        return cr_errorf(err, CR_ENOMEM, "no memory for the file names");
     if (rc > 0)
-        return cr_error_set(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
+        return cr_errorf(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
                                             "names keep letters, digits, '.', '_' and '-', and letter case does "
                                             "not tell files apart everywhere)",
-                            p->set_name, other, ext_id, out);
+                         p->set_name, other, ext_id, out);
     return 0;
 }
 
@@ -479,7 +438,7 @@ static int write_input(package *p, const char *rel, const cr_instance *in, cr_er
     for (size_t i = 0; i < in->n; i++)
         failed |= append_int(b, in->coins[i], i + 1 < in->n ? ' ' : '\n');
     if (failed)
-        return cr_error_set(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+        return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
     if (!p->generated) {
         span(&p->limits, in);
     } else {
@@ -488,8 +447,8 @@ static int write_input(package *p, const char *rel, const cr_instance *in, cr_er
         int rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
         cr_contest_input_free(&parsed);
         if (rc)
-            return cr_error_set(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
-                                p->set_name, in->ext_id, why.msg);
+            return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
+                             p->set_name, in->ext_id, why.msg);
     }
     return write_file(p, rel, b->text, b->len, err);
 }
@@ -499,13 +458,13 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     buffer *b = &p->answer;
     b->len = 0;
     if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
-        return cr_error_set(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
-                            in->ext_id, (long long)p->run_id);
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
+                         in->ext_id, (long long)p->run_id);
     int failed = append_int(b, r->value, '\n');
     if (p->opts->lines)
         failed |= append(b, r->moves, in->n) || append(b, "\n", 1);
     if (failed)
-        return cr_error_set(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
+        return cr_errorf(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
     return write_file(p, rel, b->text, b->len, err);
 }
 
@@ -528,9 +487,9 @@ static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *er
     }
     if (!a->ended && a->at->instance_id == in->id)
         return 0;
-    return cr_error_set(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
-                        cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
-                        p->set_name);
+    return cr_errorf(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
+                     cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
+                     p->set_name);
 }
 
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
@@ -664,15 +623,15 @@ static int check_tests(const char *set_name, uint64_t count, const cr_export_opt
 {
     uint64_t entries = 2 * count + layouts[opts->format].entries;
     if (count == 0)
-        return cr_error_set(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
+        return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
-        return cr_error_set(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
-                            set_name, (unsigned long long)count, count == 1 ? "" : "s",
-                            (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
+        return cr_errorf(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
+                         set_name, (unsigned long long)count, count == 1 ? "" : "s",
+                         (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
     if (opts->zip && entries > CR_ZIP_MAX_ENTRIES)
-        return cr_error_set(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
+        return cr_errorf(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
                                             "than the %u a zip without ZIP64 holds",
-                            (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
+                         (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
     return 0;
 }
 
@@ -729,7 +688,7 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
     char *old = malloc(len), *zip = malloc(strlen(d->dir) + sizeof ".zip");
     int rc = 0, moved_aside = 0;
     if (!old || !zip) {
-        rc = cr_error_set(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
+        rc = cr_errorf(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
         goto done;
     }
     snprintf(old, len, "%s.old", tmp);
@@ -737,11 +696,11 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
     if (rename(d->dir, old) == 0)
         moved_aside = 1;
     else if (errno != ENOENT) {
-        rc = cr_error_set(err, CR_EIO, "cannot replace %s: %s", d->dir, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot replace %s: %s", d->dir, strerror(errno));
         goto done;
     }
     if (rename(tmp, d->dir) != 0) {
-        rc = cr_error_set(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
         if (moved_aside)
             rename(old, d->dir);
         goto done;
@@ -749,7 +708,7 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
     if (moved_aside)
         remove_tree(old);
     if (tmp_zip && rename(tmp_zip, zip) != 0)
-        rc = cr_error_set(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
 done:
     free(old);
     free(zip);
@@ -782,7 +741,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     p.path_cap = (p.root ? strlen(p.root) : 0) + PLAIN_NAME_MAX + 64;
     p.path = malloc(p.path_cap);
     if (!p.root || !p.path) {
-        rc = cr_error_set(err, CR_ENOMEM, "no memory for the paths of %s", d.dir);
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for the paths of %s", d.dir);
         goto done;
     }
     /* mkdtemp and mkstemp make private files; the package gets the usual
@@ -790,7 +749,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     mode_t mask = umask(0);
     umask(mask);
     if (!mkdtemp(p.root) || chmod(p.root, 0777 & ~mask) != 0) {
-        rc = cr_error_set(err, CR_EIO, "cannot create a folder beside %s: %s", d.dir, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", d.dir, strerror(errno));
         goto done;
     }
     cr_survey_init(&p.survey, opts->variant, opts->lines, opts->samples);
@@ -805,7 +764,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         int fd = (tmp_zip = temp_name(&d, ".zip")) ? mkstemp(tmp_zip) : -1;
         int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
         if (!made)
-            rc = cr_error_set(err, CR_EIO, "cannot create a file beside %s: %s", d.dir, strerror(errno));
+            rc = cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", d.dir, strerror(errno));
         if (fd >= 0)
             close(fd);
         if (made)

@@ -1,7 +1,7 @@
 /* Exporting a stored set as a package a judging system takes as it is
  * (docs/judges.md): the inputs in the contest format, the answers of a done
  * run, and, but for plain, the metadata, a statement, and the judge programs
- * as sources that build alone (judge/source.h).
+ * as sources that build alone (judge/program.h).
  *
  *   kattis   problem.yaml, .timelimit, problem_statement/problem.en.tex,
  *            data/sample/NN.{in,ans}, data/secret/NN.{in,ans},

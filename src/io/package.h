@@ -12,7 +12,7 @@
 #include "coinrow/error.h"
 #include "coinrow/game.h"
 #include "io/export.h"
-#include "judge/source.h"
+#include "judge/program.h"
 
 /* The problem, as the tests written show it. */
 typedef struct cr_problem {

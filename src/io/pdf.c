@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errorf.h"
+
 /* A4 in points, the text block within it, Courier's advance (0.6 em). */
 enum { PAGE_W = 595, PAGE_H = 842, LEFT = 56, TOP = 786, BOTTOM = 56, SIZE = 10, LEADING = 12 };
 enum { LINES_PER_PAGE = (TOP - BOTTOM) / LEADING, TITLE_LINES = 3 };
@@ -114,7 +116,7 @@ int cr_pdf_write(FILE *f, const char *title, const char *text, cr_error *err)
     pdf d = {0};
     int rc = 0;
     if (split(&l, text) != 0) {
-        rc = cr_error_set(err, CR_ENOMEM, "no memory for a PDF of %zu bytes", strlen(text));
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for a PDF of %zu bytes", strlen(text));
         goto done;
     }
     size_t first_page = LINES_PER_PAGE - TITLE_LINES, pages = 1;
@@ -123,7 +125,7 @@ int cr_pdf_write(FILE *f, const char *title, const char *text, cr_error *err)
     /* 1 catalog, 2 page tree, 3 and 4 fonts, then a page and its content each */
     size_t objects = 4 + 2 * pages;
     if (!(d.offsets = calloc(objects + 1, sizeof *d.offsets))) {
-        rc = cr_error_set(err, CR_ENOMEM, "no memory for a PDF of %zu pages", pages);
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for a PDF of %zu pages", pages);
         goto done;
     }
     put(&d, "%%PDF-1.4\n%%\xe2\xe3\xcf\xd3\n");
@@ -163,9 +165,9 @@ int cr_pdf_write(FILE *f, const char *title, const char *text, cr_error *err)
         put(&d, "%010zu 00000 n \n", d.offsets[i]);
     put(&d, "trailer\n<< /Size %zu /Root 1 0 R >>\nstartxref\n%zu\n%%%%EOF\n", objects + 1, xref);
     if (d.failed)
-        rc = cr_error_set(err, CR_ENOMEM, "no memory for a PDF of %zu pages", pages);
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for a PDF of %zu pages", pages);
     else if (fwrite(d.bytes, 1, d.len, f) != d.len)
-        rc = cr_error_set(err, CR_EIO, "cannot write the PDF");
+        rc = cr_errorf(err, CR_EIO, "cannot write the PDF");
 done:
     free(l.at);
     free(l.len);

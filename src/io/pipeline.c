@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "io/coins_text.h"
+#include "util/errorf.h"
 
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
@@ -208,7 +209,7 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         if (rc == CR_ENOMEM || rc == CR_EINVAL)
             return rc; /* no answer to record: the run stops, resume retries */
         if (keep_answers(b, e, results, p->opts.solve.variants))
-            return cr_error_set(err, CR_ENOMEM, "no memory for the results of %zu coins", e->n);
+            return cr_errorf(err, CR_ENOMEM, "no memory for the results of %zu coins", e->n);
         e->solved = 1;
     }
     return 0;
@@ -348,7 +349,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         if (e->kind != ENTRY_ROW)
             continue;
         if ((rc = grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins)) != 0)
-            return cr_error_set(err, CR_ENOMEM, "no memory to write instances");
+            return cr_errorf(err, CR_ENOMEM, "no memory to write instances");
         p->ins[rows++] = (cr_store_instance){text_at(b, e->ext_id), e->ext_id_len, text_at(b, e->json), e->json_len,
                                              e->n, e->total, e->total_fits, 0, 0};
     }
@@ -366,7 +367,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         if (e->kind == ENTRY_STORED) {
             p->txn_stored++;
             if (e->solved && queue_results(p, &results, b, e, e->instance_id))
-                rc = cr_error_set(err, CR_ENOMEM, "no memory to write results");
+                rc = cr_errorf(err, CR_ENOMEM, "no memory to write results");
             continue;
         }
         const cr_store_instance *in = &p->ins[rows++];
@@ -385,7 +386,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
             continue;
         if (in->state == CR_STORE_ADDED) {
             if (queue_results(p, &results, b, e, in->id))
-                rc = cr_error_set(err, CR_ENOMEM, "no memory to write results");
+                rc = cr_errorf(err, CR_ENOMEM, "no memory to write results");
             continue;
         }
         /* the set had it: solved only when the run does not have it yet
@@ -395,7 +396,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         rc = cr_store_add_results(NULL, p->store, p->opts.run_id, p->res, results, err);
         results = 0;
         if (rc == 0 && queue_results(p, &results, b, e, in->id))
-            rc = cr_error_set(err, CR_ENOMEM, "no memory to write results");
+            rc = cr_errorf(err, CR_ENOMEM, "no memory to write results");
         else if (rc == 0)
             rc = cr_store_add_results(&added, p->store, p->opts.run_id, p->res, results, err);
         results = 0;
@@ -591,8 +592,8 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
     return 0;
 no_memory:;
     cr_error err;
-    cr_error_set(&err, CR_ENOMEM, "no memory to queue row %llu of %s", (unsigned long long)row->line,
-                 row->source ? row->source : "the set");
+    cr_errorf(&err, CR_ENOMEM, "no memory to queue row %llu of %s", (unsigned long long)row->line,
+              row->source ? row->source : "the set");
     fail(p, &err);
     return CR_ENOMEM;
 }
@@ -602,7 +603,7 @@ int cr_pipeline_row(void *pipeline, const cr_row *row)
     return queue(pipeline, row->reason ? ENTRY_REJECT : ENTRY_ROW, row, 0);
 }
 
-int cr_pipeline_rest(cr_pipeline *p, cr_error *err)
+int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err)
 {
     if (p->opts.run_id == 0)
         return 0;
@@ -659,7 +660,7 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     cr_pipeline *p = calloc(1, sizeof *p);
     int jobs = opts->jobs < 1 ? 1 : opts->jobs > MAX_JOBS ? MAX_JOBS : opts->jobs;
     if (!p)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the pipeline");
+        return cr_errorf(err, CR_ENOMEM, "no memory for the pipeline");
     p->store = store;
     p->opts = *opts;
     p->ring_size = 2 * (size_t)jobs + 4;
@@ -675,7 +676,7 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     pthread_cond_init(&p->to_checkpoint, NULL);
     pthread_condattr_destroy(&attr);
     p->finished = 1; /* until the threads run */
-    int rc = p->ring && p->solvers ? 0 : cr_error_set(err, CR_ENOMEM, "no memory for the pipeline");
+    int rc = p->ring && p->solvers ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for the pipeline");
     for (size_t i = 0; rc == 0 && i < p->ring_size; i++)
         batch_clear(&p->ring[i]);
     if (rc == 0)
@@ -691,19 +692,19 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
         p->finished = 0;
         cr_store_wal_limit(store, WAL_LIMIT);
         if (start(&p->checkpointer, checkpointer_main, p) != 0)
-            rc = cr_error_set(err, CR_ENOMEM, "cannot start the checkpointer thread");
+            rc = cr_errorf(err, CR_ENOMEM, "cannot start the checkpointer thread");
         else
             p->checkpointer_started = 1;
     }
     if (rc == 0) {
         if (start(&p->writer, writer_main, p) != 0)
-            rc = cr_error_set(err, CR_ENOMEM, "cannot start the writer thread");
+            rc = cr_errorf(err, CR_ENOMEM, "cannot start the writer thread");
         else
             p->writer_started = 1;
     }
     for (int i = 0; rc == 0 && i < jobs; i++) {
         if (start(&p->solvers[i], solver_main, p) != 0)
-            rc = cr_error_set(err, CR_ENOMEM, "cannot start solver thread %d", i + 1);
+            rc = cr_errorf(err, CR_ENOMEM, "cannot start solver thread %d", i + 1);
         else
             p->solver_count++;
     }

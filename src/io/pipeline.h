@@ -67,7 +67,7 @@ int cr_pipeline_row(void *pipeline, const cr_row *row);
  * resumed one, what the input did not cover after rows.  Waits for the rows
  * queued so far to be committed first.  Returns as cr_pipeline_row does,
  * or a read error. */
-int cr_pipeline_rest(cr_pipeline *p, cr_error *err);
+int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err);
 
 /* Writes everything queued, commits, stops the threads and fills *out with
  * the final counts.  Returns 0 or the writer's first error (the database

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/coins_text.h"
+#include "util/errorf.h"
 
 /* strcmp order of (ext_id, variant name): SQLite's BINARY order, the order
  * both iterators deliver. */
@@ -46,14 +47,14 @@ static int coins_of(merge *m, const cr_stored_result *r, cr_error *err)
     if (len + 1 > m->coins_of_cap) {
         char *bigger = realloc(m->coins_of, len + 1);
         if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory to compare");
+            return cr_errorf(err, CR_ENOMEM, "no memory to compare");
         m->coins_of = bigger;
         m->coins_of_cap = len + 1;
     }
     m->coins_of[0] = '\0'; /* not parsed until it is */
     cr_error bad;
     if (cr_coins_parse(&m->coins, r->coins, strlen(r->coins), &bad))
-        return cr_error_set(err, CR_EDB, "instance '%s': coins: %s", r->ext_id, bad.msg);
+        return cr_errorf(err, CR_EDB, "instance '%s': coins: %s", r->ext_id, bad.msg);
     memcpy(m->coins_of, r->ext_id, len + 1);
     return 0;
 }
@@ -107,11 +108,11 @@ int cr_run_compare(cr_run_comparison *out, cr_store *store_a, const cr_run *a, c
     if (rc)
         return rc;
     if (strcmp(set_a, set_b) != 0)
-        return cr_error_set(err, CR_EINVAL, "run %lld is of set '%s' and run %lld of set '%s': nothing to compare",
-                            (long long)a->id, set_a, (long long)b->id, set_b);
+        return cr_errorf(err, CR_EINVAL, "run %lld is of set '%s' and run %lld of set '%s': nothing to compare",
+                         (long long)a->id, set_a, (long long)b->id, set_b);
     if (!out->variants)
-        return cr_error_set(err, CR_EINVAL, "runs %lld and %lld have no variant in common", (long long)a->id,
-                            (long long)b->id);
+        return cr_errorf(err, CR_EINVAL, "runs %lld and %lld have no variant in common", (long long)a->id,
+                         (long long)b->id);
 
     merge m = {out, strict_moves, on_finding, ctx, {0}, NULL, 0};
     cr_store_results *it_a = NULL, *it_b = NULL;

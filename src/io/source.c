@@ -1,4 +1,5 @@
-/* Inputs: files by format, folders, standard input. */
+/* Inputs: files by format, folders, standard input, each file handed to
+ * its reader. */
 #include "io/source.h"
 
 #include <dirent.h>
@@ -8,43 +9,19 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "io/coins_text.h"
+#include "io/source_readers.h"
+#include "util/errorf.h"
 
 static const char *const format_names[] = {"auto", "csv", "tsv", "wide", "contest"};
 
-int cr_format_parse(cr_format *out, const char *name, cr_error *err)
+int cr_source_format_parse(cr_format *out, const char *name, cr_error *err)
 {
     for (size_t k = 0; k < sizeof format_names / sizeof format_names[0]; k++)
         if (strcmp(name, format_names[k]) == 0) {
             *out = (cr_format)k;
             return 0;
         }
-    return cr_error_set(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
-}
-
-int cr_source__is_values_name(const char *name, size_t len)
-{
-    static const char *const names[] = {"values", "coins", "piles", "stones"};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strlen(names[k]) == len && strncasecmp(name, names[k], len) == 0)
-            return 1;
-    return 0;
-}
-
-const char *cr_source__check_n(char *buf, size_t cap, const char *text, size_t len, size_t n)
-{
-    int64_t declared;
-    cr_error bad;
-    if (cr_coin_parse(&declared, text, len, 1, &bad) != 0) {
-        snprintf(buf, cap, "n ('%.*s') is not an integer", len > 40 ? 40 : (int)len, text);
-        return buf;
-    }
-    if (declared < 0 || (uint64_t)declared != n) {
-        snprintf(buf, cap, "n is %lld but there %s %zu value%s", (long long)declared, n == 1 ? "is" : "are", n,
-                 n == 1 ? "" : "s");
-        return buf;
-    }
-    return NULL;
+    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
 }
 
 /* The extension of a path's last component, with its dot ("" when none). */
@@ -127,7 +104,7 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
 {
     DIR *dir = opendir(folder);
     if (!dir)
-        return cr_error_set(err, CR_EIO, "cannot read the folder %s: %s", folder, strerror(errno));
+        return cr_errorf(err, CR_EIO, "cannot read the folder %s: %s", folder, strerror(errno));
     size_t cap = 0, flen = strlen(folder);
     int slash = flen > 0 && folder[flen - 1] == '/', rc = 0;
     struct dirent *e;
@@ -153,17 +130,17 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
         }
         if (!path || out->count == cap) {
             free(path);
-            rc = cr_error_set(err, CR_ENOMEM, "no memory to list %s", folder);
+            rc = cr_errorf(err, CR_ENOMEM, "no memory to list %s", folder);
             break;
         }
         out->paths[out->count++] = path;
     }
     closedir(dir);
     if (rc == 0 && out->count == 0)
-        rc = cr_error_set(err, CR_EINVAL, "the folder %s has no %s files", folder,
-                          forced == CR_FORMAT_CONTEST ? ".in"
-                          : forced == CR_FORMAT_TSV   ? ".tsv"
-                          : forced == CR_FORMAT_AUTO  ? ".csv, .tsv or .in"
+        rc = cr_errorf(err, CR_EINVAL, "the folder %s has no %s files", folder,
+                       forced == CR_FORMAT_CONTEST ? ".in"
+                       : forced == CR_FORMAT_TSV   ? ".tsv"
+                       : forced == CR_FORMAT_AUTO  ? ".csv, .tsv or .in"
                                                       : ".csv");
     if (rc)
         free_list(out);
@@ -201,7 +178,7 @@ static int read_file(const char *path, cr_format format, const cr_source_opts *o
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cr_error_set(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
+        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
     int rc = read_stream(f, path, format, opts, sink, err);
     struct stat sb;
     sink->base += fstat(fileno(f), &sb) == 0 ? (uint64_t)sb.st_size : 0;
@@ -231,7 +208,7 @@ int cr_source_check(const char *const *inputs, size_t count, cr_error *err)
     struct stat sb;
     for (size_t i = 0; i < count; i++)
         if (strcmp(inputs[i], "-") != 0 && stat(inputs[i], &sb) != 0)
-            return cr_error_set(err, CR_EIO, "cannot read %s: %s", inputs[i], strerror(errno));
+            return cr_errorf(err, CR_EIO, "cannot read %s: %s", inputs[i], strerror(errno));
     return 0;
 }
 

@@ -1,6 +1,7 @@
-/* Reading instances from inputs: CSV, TSV and wide CSV files, contest .in
- * files, folders of them, standard input (source.c), and tables of other
- * SQLite databases (table.h).  Readers stream: they hand each row to a
+/* Reading instances: CSV, TSV and wide CSV files, contest .in files,
+ * folders of them and standard input (source.c, source_csv.c,
+ * source_contest.c), tables of other SQLite databases (source_table.c) and
+ * the generator (source_gen.c).  Readers stream: they hand each row to a
  * callback and keep only the row at hand. */
 #ifndef CR_IO_SOURCE_H
 #define CR_IO_SOURCE_H
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include "coinrow/error.h"
+#include "coinrow/gen.h"
 
 /* How much of a rejected row's text is kept (in ingest_error.raw). */
 #define CR_RAW_MAX 200
@@ -46,7 +48,7 @@ typedef enum cr_format {
 } cr_format;
 
 /* "auto", "csv", "tsv", "wide" or "contest" into *out; CR_EINVAL naming it. */
-int cr_format_parse(cr_format *out, const char *name, cr_error *err);
+int cr_source_format_parse(cr_format *out, const char *name, cr_error *err);
 
 typedef struct cr_source_opts {
     cr_format format;
@@ -79,21 +81,23 @@ uint64_t cr_source_size(const char *const *inputs, size_t count, const cr_source
  * "stdin" for "-". */
 void cr_source_set_name(char *out, size_t cap, const char *input);
 
-/* ---- for the readers ---- */
+/* Reads every row of `table` in the database at db_path (opened read-only)
+ * and calls fn for each, as cr_source_read does; rows are named
+ * "DB_PATH:TABLE" and numbered from 1 in the table's order.  The id column is
+ * opts->id_col or "id" (else the row number), the values column
+ * opts->values_col or values/coins/piles/stones; its cells are text as for
+ * CSV, or single integers.  The table and column names are matched against
+ * the database's own (any case) and quoted, so no name the user gives is
+ * ever run as SQL.  Errors name the database: CR_EIO (cannot open it),
+ * CR_EINVAL (no such table or column, listing those there are).
+ * (source_table.c, the one reader that talks to SQLite.) */
+int cr_source_table_read(const char *db_path, const char *table, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
+                         cr_error *err);
 
-/* Checks a declared count, text[0..len), against the n values read: NULL
- * when they agree, else the reason, written to buf. */
-const char *cr_source__check_n(char *buf, size_t cap, const char *text, size_t len, size_t n);
-
-/* True when name matches one of the default values columns. */
-int cr_source__is_values_name(const char *name, size_t len);
-
-/* Reads CSV, TSV or wide CSV from f, named `name` in rows and errors. */
-int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
-                   cr_error *err);
-
-/* Reads one contest instance from f; its id is ext_id. */
-int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_source_opts *opts, cr_row_fn fn,
-                       void *ctx, cr_error *err);
+/* Generates the instances of spec in order and calls fn for each, as the
+ * other readers do: rows named "generate", numbered from 1, whose ids are
+ * cr_gen_id's.  Returns 0, fn's non-zero return, or the generator's error
+ * (CR_ENOMEM when n_max coins do not fit in memory). */
+int cr_source_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "io/pdf.h"
+#include "util/errorf.h"
 
 /* A statement being written: LaTeX goes straight to f; plain text gathers a
  * paragraph and wraps it at its end. */
@@ -311,12 +312,12 @@ int cr_statement_write_pdf(FILE *f, const cr_problem *pb, cr_error *err)
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the statement");
+        return cr_errorf(err, CR_ENOMEM, "no memory for the statement");
     unsigned ms = pb->time_limit_ms;
     fprintf(mem, "Time limit: %u.%03u s. Memory limit: %u MiB.\n\n", ms / 1000, ms % 1000, pb->memory_mib);
     cr_statement_write(mem, pb, CR_STATEMENT_TEXT);
     int failed = fclose(mem) != 0 || !text;
-    int rc = failed ? cr_error_set(err, CR_ENOMEM, "no memory for the statement") : cr_pdf_write(f, pb->title, text, err);
+    int rc = failed ? cr_errorf(err, CR_ENOMEM, "no memory for the statement") : cr_pdf_write(f, pb->title, text, err);
     free(text);
     return rc;
 }

@@ -1,5 +1,7 @@
 /* The store: coinrow's SQLite database of instance sets, instances, runs,
- * results and ingest errors (the SQL files in schema/).
+ * results, ingest errors, shards and comparisons (the SQL files in schema/).
+ * All of coinrow's SQL is in the store's files (store*.c, by concern); the
+ * rest of coinrow asks the store in C.
  *
  * A cr_store is one connection.  It serves one thread at a time (it is
  * opened without SQLite's own mutexes); open a second store on the same path
@@ -10,12 +12,14 @@
 #ifndef CR_IO_STORE_H
 #define CR_IO_STORE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
+#include "coinrow/compare.h"
+#include "coinrow/contest.h"
 #include "coinrow/error.h"
+#include "coinrow/gen.h"
 #include "coinrow/solve.h"
 #include "io/source.h"
 
@@ -38,17 +42,6 @@ void cr_store_free(cr_store *store);
 
 /* The path the store was opened with. */
 const char *cr_store_path(const cr_store *store);
-
-/* The SQLite connection, for queries of the store's tables and for the
- * tables of later schema files.  It stays owned by the store. */
-sqlite3 *cr_store_db(cr_store *store);
-
-/* Fills err from the connection's last SQLite error: the file, what went
- * wrong in words (disk full, read-only, locked by another writer, ...) and
- * `doing` ("writing results"); returns the code (CR_EDB, or CR_EIO for disk
- * and permission trouble).  For callers that run their own SQL on
- * cr_store_db(). */
-int cr_store_fail(cr_store *store, const char *doing, cr_error *err);
 
 /* ---- instance sets ---- */
 
@@ -76,7 +69,7 @@ typedef enum cr_run_status {
 } cr_run_status;
 
 /* "running", "done", "interrupted", "failed". */
-const char *cr_run_status_name(cr_run_status status);
+const char *cr_store_run_status_name(cr_run_status status);
 
 typedef struct cr_run {
     int64_t id, set_id;
@@ -115,6 +108,28 @@ int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_er
 
 /* How many instances run run_id has solved (with or without an error). */
 int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error *err);
+
+/* The latest done run of set set_id whose variants include variant (with
+ * canonical, whose moves policy is canonical) and that solved every
+ * instance of the set, into *out with *out_found = 1; *out_found = 0 when
+ * there is none. */
+int cr_store_run_with_answers(cr_run *out, int *out_found, cr_store *store, int64_t set_id, cr_variant variant,
+                              int canonical, cr_error *err);
+
+/* The results of a run for one variant that are errors (a value beyond
+ * int64): how many, the first few instances' ids, and one of the errors. */
+typedef struct cr_store_unanswered {
+    uint64_t count;
+    char first_ids[160]; /* 'a', 'b', ... (up to 5, by instance id) */
+    char an_error[128];
+} cr_store_unanswered;
+
+int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t run_id, cr_variant variant,
+                            cr_error *err);
+
+/* The done run that holds sharded job `tag` (a merge of its shards) into
+ * *out, or 0 when there is none. */
+int cr_store_run_of_job(int64_t *out, cr_store *store, const char *tag, cr_error *err);
 
 /* ---- writing, inside cr_store_begin .. cr_store_commit ---- */
 
@@ -251,5 +266,54 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
 int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr_error *err);
 
 void cr_store_results_free(cr_store_results *it);
+
+/* ---- generated sets (store_generated.c) ---- */
+
+/* Finds set `name` made by spec, or creates it, in one transaction; its id
+ * in *out_id.  A new set keeps spec as its generator (JSON) and, as its
+ * source, the command line that makes it again.  CR_EINVAL naming the set
+ * when it exists but was generated with other arguments (quoting them) or
+ * was not generated at all. */
+int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, const cr_gen_spec *spec,
+                           cr_error *err);
+
+/* What the generator of set set_id kept: its constraints (n and value
+ * ranges, even n, odd sum) into *out and, when command is not NULL, the
+ * command line that makes the set again into command (cap bytes, cut to
+ * fit); *out_found = 1.  *out_found = 0 when the set was not generated.
+ * CR_EDB when the stored arguments are unreadable. */
+int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *out_found, cr_store *store,
+                           int64_t set_id, cr_error *err);
+
+/* ---- shards and comparisons (store_shards.c, store_comparisons.c) ---- */
+
+/* A shard database's record of what it holds. */
+typedef struct cr_store_shard {
+    int64_t run_id;      /* the shard's run */
+    uint32_t k, n;       /* shard k of n */
+    uint64_t set_size;   /* the whole set when it was split: its size ... */
+    uint64_t set_digest; /* ... and the digest of its (ext_id, coins) */
+    char input[PATH_MAX]; /* the input database, as given */
+    char set_name[256];  /* read only: the shard's set ... */
+    uint64_t instances;  /* ... and how many instances it holds */
+} cr_store_shard;
+
+/* Reads the shard row of a shard database: 1 with *out filled, 0 when the
+ * database holds no shard, or a negative code. */
+int cr_store_shard_read(cr_store_shard *out, cr_store *store, cr_error *err);
+
+/* Records that the database holds shard->run_id as shard k of n. */
+int cr_store_shard_add(cr_store *store, const cr_store_shard *shard, cr_error *err);
+
+/* One comparison of two runs (compare --record). */
+typedef struct cr_store_comparison {
+    int64_t run_a, run_b;
+    const char *db_b; /* the database of run b; NULL when it is the store's own */
+    int strict_moves;
+    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category */
+    int passed;                         /* no regression, nothing missing or changed */
+} cr_store_comparison;
+
+int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_error *err);
 
 #endif

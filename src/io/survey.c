@@ -9,6 +9,7 @@
 
 #include "coinrow/contest.h"
 #include "coinrow/solve.h"
+#include "util/errorf.h"
 
 void cr_survey_init(cr_survey *s, cr_variant variant, int lines, uint64_t samples)
 {
@@ -69,7 +70,7 @@ static int judge_greedy(cr_survey *s, const cr_contest_input *in, const char *an
 {
     char *greedy = malloc(in->n + 48);
     if (!greedy)
-        return cr_error_set(err, CR_ENOMEM, "no memory for a greedy answer of %zu moves", in->n);
+        return cr_errorf(err, CR_ENOMEM, "no memory for a greedy answer of %zu moves", in->n);
     cr_contest_greedy_answer(greedy, in, s->variant, s->lines);
     cr_judgement verdict;
     int rc = cr_contest_check(&verdict, in, s->variant, s->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED,
@@ -110,11 +111,11 @@ int cr_survey_add(cr_survey *s, const char *ext_id, const char *input, size_t in
     if (rc == 0 && s->tests < s->samples) {
         if (s->tests == 0 && (!(s->sample_in = calloc(s->samples, sizeof *s->sample_in)) ||
                               !(s->sample_ans = calloc(s->samples, sizeof *s->sample_ans))))
-            return cr_error_set(err, CR_ENOMEM, "no memory for the samples");
+            return cr_errorf(err, CR_ENOMEM, "no memory for the samples");
         int shown = input_len <= CR_SURVEY_SAMPLE_MAX && answer_len <= CR_SURVEY_SAMPLE_MAX;
         if (shown && (!(s->sample_in[s->tests] = copy_of(input, input_len)) ||
                       !(s->sample_ans[s->tests] = copy_of(answer, answer_len))))
-            return cr_error_set(err, CR_ENOMEM, "no memory for the samples");
+            return cr_errorf(err, CR_ENOMEM, "no memory for the samples");
     }
     s->tests += rc == 0;
     return rc;

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/errorf.h"
+
 #define ZIP_MAX_OFFSET 0xFFFFFFFFu
 #define DOS_DATE_1980_01_01 ((1u << 5) | 1u) /* (year - 1980) << 9 | month << 5 | day */
 #define VERSION_NEEDED 20                    /* 2.0: folders */
@@ -84,7 +86,7 @@ static int write_local_header(zip_writer *z, const entry *e)
 
 static int io_error(cr_error *err, const char *doing, const char *path)
 {
-    return cr_error_set(err, CR_EIO, "cannot %s %s: %s", doing, path, strerror(errno));
+    return cr_errorf(err, CR_EIO, "cannot %s %s: %s", doing, path, strerror(errno));
 }
 
 /* Adds an entry for path (relative name `name`), copying a file's data. */
@@ -92,13 +94,13 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
 {
     long offset = ftell(z->f);
     if (z->count == CR_ZIP_MAX_ENTRIES || offset < 0 || (uint64_t)offset > ZIP_MAX_OFFSET)
-        return cr_error_set(err, CR_EINVAL, "%s: more than a zip without ZIP64 holds (%u entries, 4 GiB)", z->path,
-                            CR_ZIP_MAX_ENTRIES);
+        return cr_errorf(err, CR_EINVAL, "%s: more than a zip without ZIP64 holds (%u entries, 4 GiB)", z->path,
+                         CR_ZIP_MAX_ENTRIES);
     if (z->count == z->cap) {
         size_t cap = z->cap ? 2 * z->cap : 64;
         entry *bigger = realloc(z->entries, cap * sizeof *bigger);
         if (!bigger)
-            return cr_error_set(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
+            return cr_errorf(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
         z->entries = bigger, z->cap = cap;
     }
     int is_dir = S_ISDIR(st->st_mode);
@@ -106,7 +108,7 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
     entry *e = &z->entries[z->count];
     *e = (entry){malloc(len + 2), 0, 0, (uint32_t)offset, (uint32_t)st->st_mode};
     if (!e->name)
-        return cr_error_set(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
+        return cr_errorf(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
     snprintf(e->name, len + 2, "%s%s", name, is_dir ? "/" : "");
     z->count++;
     if (write_local_header(z, e))
@@ -131,7 +133,7 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
     if (write_failed)
         return io_error(err, "write", z->path);
     if (size > ZIP_MAX_OFFSET)
-        return cr_error_set(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", path);
+        return cr_errorf(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", path);
     e->size = (uint32_t)size;
     long end = ftell(z->f);
     if (end < 0 || fseek(z->f, offset, SEEK_SET) || write_local_header(z, e) || fseek(z->f, end, SEEK_SET))
@@ -157,7 +159,7 @@ static int add_tree(zip_writer *z, const char *path, const char *name, cr_error 
         char *sub = malloc(sub_len), *rel = malloc(rel_len);
         struct stat st;
         if (!sub || !rel) {
-            rc = cr_error_set(err, CR_ENOMEM, "no memory for the paths of %s", path);
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for the paths of %s", path);
         } else {
             snprintf(sub, sub_len, "%s/%s", path, d);
             snprintf(rel, rel_len, "%s%s%s", name, *name ? "/" : "", d);
@@ -181,7 +183,7 @@ static int write_central_directory(zip_writer *z, cr_error *err)
 {
     long start = ftell(z->f);
     if (start < 0 || (uint64_t)start > ZIP_MAX_OFFSET)
-        return cr_error_set(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", z->path);
+        return cr_errorf(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", z->path);
     for (size_t i = 0; i < z->count; i++) {
         const entry *e = &z->entries[i];
         unsigned char h[46], *p = put32(h, 0x02014b50);
@@ -197,7 +199,7 @@ static int write_central_directory(zip_writer *z, cr_error *err)
     }
     long end = ftell(z->f);
     if (end < 0 || (uint64_t)end > ZIP_MAX_OFFSET)
-        return cr_error_set(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", z->path);
+        return cr_errorf(err, CR_EINVAL, "%s: larger than a zip without ZIP64 holds (4 GiB)", z->path);
     unsigned char h[22], *p = put32(h, 0x06054b50);
     p = put16(p, 0); /* this disk */
     p = put16(p, 0); /* the directory's disk */
@@ -213,7 +215,7 @@ int cr_zip_dir(const char *zip_path, const char *dir, cr_error *err)
 {
     zip_writer *z = calloc(1, sizeof *z);
     if (!z)
-        return cr_error_set(err, CR_ENOMEM, "no memory to write %s", zip_path);
+        return cr_errorf(err, CR_ENOMEM, "no memory to write %s", zip_path);
     z->path = zip_path;
     z->f = fopen(zip_path, "wb");
     int rc = z->f ? 0 : io_error(err, "write", zip_path);

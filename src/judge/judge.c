@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/read_all.h"
+#include "util/errorf.h"
+#include "util/read_all.h"
 
 static const char *const convention_names[CR_CONVENTION_COUNT] = {"testlib", "kattis", "cms"};
 
@@ -22,7 +23,7 @@ static int read_file(char **out, size_t *out_len, const char *path, cr_error *er
         return cr_read_all(out, out_len, stdin, "standard input", err);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cr_error_set(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
+        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
     int rc = cr_read_all(out, out_len, f, path, err);
     fclose(f);
     return rc;
@@ -80,7 +81,7 @@ static int locate_files(check_files *out, cr_convention conv, int nargs, char *c
         "INPUT JURY_ANSWER CONTESTANT_OUTPUT"};
     /* Polygon may pass a result file and Kattis flags after the three: ignored */
     if (nargs < 3 || (nargs > 3 && conv == CR_CMS))
-        return cr_error_set(err, CR_EINVAL, "expected the arguments %s, got %d arguments", usage[conv], nargs);
+        return cr_errorf(err, CR_EINVAL, "expected the arguments %s, got %d arguments", usage[conv], nargs);
     out->input = args[0];
     out->answer = conv == CR_TESTLIB ? args[2] : args[1];
     out->output = conv == CR_TESTLIB ? args[1] : conv == CR_CMS ? args[2] : NULL;
@@ -105,7 +106,7 @@ static int judge(cr_judgement *out, const check_files *files, cr_variant variant
     if ((rc = cr_contest_input_parse(&in, input, input_len, NULL, err)) != 0) {
         char msg[CR_ERROR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        rc = cr_error_set(err, rc, "the input file %s: %s", files->input, msg);
+        rc = cr_errorf(err, rc, "the input file %s: %s", files->input, msg);
         goto done;
     }
     rc = cr_contest_check(out, &in, variant, moves, answer, answer_len, output, output_len, err);

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 #include "coinrow/contest.h"
-#include "io/read_all.h"
+#include "util/errorf.h"
+#include "util/read_all.h"
 
 #if !defined(CR_JUDGE_VARIANT) || !defined(CR_JUDGE_MOVES)
 #error "define CR_JUDGE_VARIANT and CR_JUDGE_MOVES above (coinrow writes them)"
@@ -24,7 +25,7 @@ int main(void)
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, NULL, &err);
     if (rc == 0 && !(answer = (char *)malloc(in.n + 48)))
-        rc = cr_error_set(&err, CR_ENOMEM, "no memory");
+        rc = cr_errorf(&err, CR_ENOMEM, "no memory");
     if (rc == 0)
         fputs(cr_contest_greedy_answer(answer, &in, CR_JUDGE_VARIANT, CR_JUDGE_MOVES == CR_CHECK_MOVES_REQUIRED),
               stdout);

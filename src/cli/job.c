@@ -1,114 +1,21 @@
 /* Carrying out ingest, solve and run: one job, steps chosen by the command. */
-#include "cli/batch.h"
+#include "cli/job.h"
 
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cli/progress.h"
+#include "cli/signals.h"
 #include "coinrow.h"
 #include "io/pipeline.h"
 #include "io/shard.h"
 #include "io/source.h"
 #include "io/store.h"
-#include "io/table.h"
-
-#define SHOWN_REJECTS 10  /* rejected rows printed; all are in ingest_error */
-#define PROGRESS_NS 250000000LL
-
-static atomic_int stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    atomic_store(&stop_requested, 1);
-}
-
-/* SIGINT and SIGTERM ask for a clean stop; a second one stops at once (the
- * database stays consistent either way).  No SA_RESTART: a read waiting for
- * input returns, so that the stop is seen. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-typedef struct job {
-    int steps, show_progress, progress_shown;
-    struct timespec start, last_progress;
-    uint64_t input_bytes;
-    uint64_t rejects_shown;
-} job;
-
-static double seconds_since(const struct timespec *t)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
-static void clear_progress(job *j)
-{
-    if (j->progress_shown)
-        fputs("\r\033[K", stderr);
-    j->progress_shown = 0;
-}
-
-/* "solved 120000 of 1000000 (12%), 45678/s, ETA 0:00:19" on the writer's thread. */
-static void on_progress(void *ctx, const cr_pipeline_stats *s)
-{
-    job *j = ctx;
-    if (!j->show_progress || (j->progress_shown && seconds_since(&j->last_progress) < PROGRESS_NS / 1e9))
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &j->last_progress);
-    double t = seconds_since(&j->start), fraction = -1;
-    uint64_t done = j->steps & BATCH_SOLVE ? s->solved : s->ingested + s->skipped;
-    char line[200];
-    int len = 0;
-    if (j->steps & BATCH_INGEST)
-        len += snprintf(line + len, sizeof line - (size_t)len, "ingested %llu, ",
-                        (unsigned long long)(s->ingested + s->skipped));
-    if (j->steps & BATCH_SOLVE) {
-        len += snprintf(line + len, sizeof line - (size_t)len, "solved %llu", (unsigned long long)s->solved);
-        if (s->pending)
-            len += snprintf(line + len, sizeof line - (size_t)len, " of %llu",
-                            (unsigned long long)(s->solved + s->pending));
-        len += snprintf(line + len, sizeof line - (size_t)len, ", ");
-    }
-    if (s->pending)
-        fraction = (double)s->solved / (double)(s->solved + s->pending);
-    else if (j->input_bytes)
-        fraction = (double)s->bytes / (double)j->input_bytes;
-    if (fraction >= 0)
-        len += snprintf(line + len, sizeof line - (size_t)len, "%.0f%%, ", 100 * fraction);
-    len += snprintf(line + len, sizeof line - (size_t)len, "%.0f/s", t > 0 ? (double)done / t : 0.0);
-    if (fraction > 0 && fraction < 1) {
-        long eta = (long)(t * (1 - fraction) / fraction + 0.5);
-        snprintf(line + len, sizeof line - (size_t)len, ", ETA %ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
-    }
-    fprintf(stderr, "\r%s\033[K", line);
-    j->progress_shown = 1;
-}
-
-static void on_rejected(void *ctx, const cr_row *row)
-{
-    job *j = ctx;
-    if (j->rejects_shown++ >= SHOWN_REJECTS)
-        return;
-    clear_progress(j);
-    cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
-}
 
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
-static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const batch_args *a)
+static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)
 {
     unsigned k, n;
     char end;
@@ -128,7 +35,7 @@ static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const batch
 /* Checks the command line; the options it takes are in `solve`, `format`,
  * `jobs` and (with --shard) `shard`.  Returns -1 to go on, or the exit status. */
 static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *src, int *jobs, cr_shard_spec *shard,
-                      const cli_command *cmd, const batch_args *a, int steps, int npos, char **pos)
+                      const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
     *out_run = 0;
@@ -137,14 +44,14 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
         return status;
     if (!a->shard && (a->out || a->run_tag))
         return cli_usage_error(cmd, "--out and --run-tag go with --shard K/N");
-    if (steps & BATCH_INGEST) {
+    if (steps & CLI_JOB_INGEST) {
         if (a->from_db && npos)
             return cli_usage_error(cmd, "give input files or --from-db, not both");
         if (!a->from_db && !a->read && npos == 0)
             return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
         if (!a->from_db != !a->table)
             return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
-        if (cr_format_parse(&src->format, a->format, &err))
+        if (cr_source_format_parse(&src->format, a->format, &err))
             return cli_usage_error(cmd, "%s", err.msg);
         src->id_col = a->id_col;
         src->values_col = a->values_col;
@@ -158,7 +65,7 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
     } else if (npos) {
         return cli_usage_error(cmd, "'%s': solve takes no inputs (ingest them first, or use run)", pos[0]);
     }
-    if (steps & BATCH_SOLVE) {
+    if (steps & CLI_JOB_SOLVE) {
         if (cr_variants_parse(&solve->variants, a->variant ? a->variant : "all", &err) ||
             cr_moves_parse(&solve->moves, a->moves ? a->moves : "fast", &err) ||
             cr_algo_parse(&solve->algo, a->algo ? a->algo : "auto", &err))
@@ -175,10 +82,10 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
 
 /* The set the job works on: created by an ingest of inputs, found for a
  * solve or the rows a command makes. */
-static int find_set(int64_t *out, cr_store *store, const batch_args *a, int steps, int npos, char **pos,
+static int find_set(int64_t *out, cr_store *store, const cli_job_args *a, int steps, int npos, char **pos,
                     cr_error *err)
 {
-    if (!(steps & BATCH_INGEST) || a->read)
+    if (!(steps & CLI_JOB_INGEST) || a->read)
         return cr_store_set_find(out, store, a->set, 0, NULL, err);
     char name[256], source[512];
     if (a->from_db) {
@@ -195,7 +102,7 @@ static int find_set(int64_t *out, cr_store *store, const batch_args *a, int step
 }
 
 /* The run results go to: a new one, or the unfinished one to resume. */
-static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_store *store, const batch_args *a,
+static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_store *store, const cli_job_args *a,
                     int64_t resume_id, cr_error *err)
 {
     if (!a->resume)
@@ -215,22 +122,22 @@ static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_stor
     return rc;
 }
 
-static void summary(const job *j, const batch_args *a, const cr_pipeline_stats *s, const char *set_name,
-                    int64_t run_id)
+static void summary(const cli_progress *progress, const cli_job_args *a, int steps, const cr_pipeline_stats *s,
+                    const char *set_name, int64_t run_id)
 {
-    if (j->steps & BATCH_INGEST)
+    if (steps & CLI_JOB_INGEST)
         printf("ingested %llu, skipped %llu, rejected %llu, ", (unsigned long long)s->ingested,
                (unsigned long long)s->skipped, (unsigned long long)s->rejected);
-    if (j->steps & BATCH_SOLVE)
+    if (steps & CLI_JOB_SOLVE)
         printf("solved %llu, failed %llu, ", (unsigned long long)s->solved, (unsigned long long)s->failed);
     printf("set '%s'", set_name);
     if (run_id)
         printf(", run %lld", (long long)run_id);
-    printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, seconds_since(&j->start));
+    printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, cli_progress_seconds(progress));
 }
 
 /* After a clean stop: how to carry on. */
-static void resume_hint(const batch_args *a, const char *set_name, int64_t run_id, int input_done)
+static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run_id, int input_done)
 {
     if (a->shard) {
         cli_fail("interrupted; run the same command again to finish shard %s into %s", a->shard, a->out);
@@ -247,29 +154,27 @@ static void resume_hint(const batch_args *a, const char *set_name, int64_t run_i
         fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
 }
 
-int batch_main(const cli_command *cmd, const cli_option *opts, batch_args *a, int steps, int argc, char **argv)
+int cli_job_main(const cli_command *cmd, const cli_option *opts, cli_job_args *a, int steps, int argc, char **argv)
 {
     int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
-    return status >= 0 ? status : batch_run(cmd, a, steps, npos, argv);
+    return status >= 0 ? status : cli_job_run(cmd, a, steps, npos, argv);
 }
 
-int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, char **pos)
+int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     int status;
-    job j = {.steps = steps};
-    clock_gettime(CLOCK_MONOTONIC, &j.start);
     int64_t run_id = 0, set_id = 0, resume_id;
     cr_solve_opts solve = {0};
-    cr_source_opts src = {.stop = &stop_requested};
+    cr_source_opts src = {0};
     cr_shard_spec shard;
     int jobs = 1, shard_done = 0;
     if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, pos)) >= 0)
         return status;
-    j.show_progress = !a->quiet && (a->progress || isatty(STDERR_FILENO));
-    int from_files = (steps & BATCH_INGEST) && !a->from_db && !a->read;
-    if (from_files)
-        j.input_bytes = cr_source_size((const char *const *)pos, (size_t)npos, &src);
-    catch_signals();
+    int from_files = (steps & CLI_JOB_INGEST) && !a->from_db && !a->read;
+    cli_progress progress;
+    cli_progress_start(&progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
+                       steps & CLI_JOB_SOLVE, from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0);
+    src.stop = cli_signals_catch();
 
     cr_error err = {0};
     cr_store *store = NULL;
@@ -287,7 +192,7 @@ int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, 
     } else {
         if (rc == 0 && !a->resume)
             rc = find_set(&set_id, store, a, steps, npos, pos, &err);
-        if (rc == 0 && (steps & BATCH_SOLVE))
+        if (rc == 0 && (steps & CLI_JOB_SOLVE))
             rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
     }
     if (rc == 0)
@@ -299,37 +204,38 @@ int batch_run(const cli_command *cmd, const batch_args *a, int steps, int npos, 
         return rc ? cli_report(&err) : CR_EXIT_OK;
     }
 
-    cr_pipeline_opts po = {set_id, run_id, solve, jobs, &stop_requested, on_progress, on_rejected, &j};
-    int input_done = !(steps & BATCH_INGEST);
+    cr_pipeline_opts po = {.set_id = set_id, .run_id = run_id, .solve = solve, .jobs = jobs, .stop = src.stop,
+                           .progress = cli_progress_update, .rejected = cli_progress_rejected, .ctx = &progress};
+    int input_done = !(steps & CLI_JOB_INGEST);
     rc = cr_pipeline_new(&p, store, &po, &err);
-    if (rc == 0 && (steps & BATCH_INGEST)) {
+    if (rc == 0 && (steps & CLI_JOB_INGEST)) {
         rc = a->read      ? a->read(a->read_ctx, cr_pipeline_row, p, &err)
-             : a->from_db ? cr_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
+             : a->from_db ? cr_source_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
                           : cr_source_read((const char *const *)pos, (size_t)npos, &src, cr_pipeline_row, p, &err);
         input_done = rc == 0;
     }
-    if (rc == 0 && (steps & BATCH_SOLVE))
-        rc = cr_pipeline_rest(p, &err);
+    if (rc == 0 && (steps & CLI_JOB_SOLVE))
+        rc = cr_pipeline_queue_unsolved(p, &err);
     cr_error late = {0};
     if (p && cr_pipeline_finish(p, &stats, &late) != 0)
         rc = late.code, err = late; /* the pipeline's own failure is the cause */
     cr_pipeline_free(p);
-    clear_progress(&j);
+    cli_progress_clear(&progress);
 
-    int interrupted = atomic_load(&stop_requested) && (rc == 0 || rc == CR_EINTERRUPTED);
+    int interrupted = cli_signals_caught() && (rc == 0 || rc == CR_EINTERRUPTED);
     if (run_id) {
         cr_error status_err = {0};
         cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-        if ((cr_store_run_add_seconds(store, run_id, seconds_since(&j.start), &status_err) ||
+        if ((cr_store_run_add_seconds(store, run_id, cli_progress_seconds(&progress), &status_err) ||
              cr_store_run_set_status(store, run_id, final, final == CR_RUN_FAILED ? err.msg : NULL, &status_err)) &&
             rc == 0)
             rc = status_err.code, err = status_err;
     }
     if (!a->quiet)
-        summary(&j, a, &stats, set_name, run_id);
+        summary(&progress, a, steps, &stats, set_name, run_id);
     if (stats.rejected)
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
-                 stats.rejected == 1 ? "" : "s", stats.rejected > SHOWN_REJECTS ? " (the first ones are above)" : "");
+                 stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(store);
     if (interrupted) {
         resume_hint(a, set_name, run_id, input_done);

@@ -6,8 +6,8 @@
  * its pieces as #defines.  A C program then builds with a C compiler and
  * nothing else (gcc or clang, 64-bit): cc -O2 -o checker checker.c; a testlib
  * program (C++) with testlib.h beside it: g++ -O2 -o check check.cpp */
-#ifndef CR_JUDGE_SOURCE_H
-#define CR_JUDGE_SOURCE_H
+#ifndef CR_JUDGE_PROGRAM_H
+#define CR_JUDGE_PROGRAM_H
 
 #include <stdio.h>
 
@@ -41,7 +41,7 @@ const char *cr_judge_program_file(cr_judge_program program);
 /* Writes the complete source of `program` built for `settings` to f.
  * Returns 0, CR_EINVAL for settings the program cannot take, or CR_EIO when
  * writing fails. */
-int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
+int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
 
 /* testlib.h and its licence (MIT), as shipped beside the testlib programs. */
 extern const char cr_judge__testlib_h[];

@@ -1,10 +1,13 @@
-/* Instances from a table of another SQLite database. */
-#include "io/table.h"
+/* Instances from a table of another SQLite database (--from-db): besides
+ * the store, the one file that talks to SQLite. */
+#include "io/source.h"
 
 #include <sqlite3.h>
 #include <string.h>
 
 #include "io/coins_text.h"
+#include "io/source_readers.h"
+#include "util/errorf.h"
 
 /* The names of the database's tables and views, or of a table's columns,
  * for messages ("a, b, c"). */
@@ -47,8 +50,8 @@ static char *real_name(sqlite3 *db, const char *table, const char *want)
     return found;
 }
 
-int cr_table_read(const char *db_path, const char *table, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
-                  cr_error *err)
+int cr_source_table_read(const char *db_path, const char *table, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
+                         cr_error *err)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
@@ -57,22 +60,22 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
     int rc = 0;
     if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
         sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", NULL, NULL, NULL) != SQLITE_OK) {
-        rc = cr_error_set(err, CR_EIO, "cannot read the database %s: %s", db_path,
-                          db ? sqlite3_errmsg(db) : "out of memory");
+        rc = cr_errorf(err, CR_EIO, "cannot read the database %s: %s", db_path,
+                       db ? sqlite3_errmsg(db) : "out of memory");
         goto done;
     }
     if (!(name = real_name(db, NULL, table))) {
         list_names(names, sizeof names, db, NULL);
-        rc = cr_error_set(err, CR_EINVAL, "%s has no table '%s' (tables: %s)", db_path, table, names);
+        rc = cr_errorf(err, CR_EINVAL, "%s has no table '%s' (tables: %s)", db_path, table, names);
         goto done;
     }
     id_col = real_name(db, name, opts->id_col ? opts->id_col : "id");
     values_col = real_name(db, name, opts->values_col);
     if ((opts->id_col && !id_col) || !values_col) {
         list_names(names, sizeof names, db, name);
-        rc = cr_error_set(err, CR_EINVAL, "%s: table %s has no %s column '%s' (columns: %s)", db_path, name,
-                          values_col ? "id" : "values", values_col ? opts->id_col
-                          : opts->values_col ? opts->values_col : "values, coins, piles or stones", names);
+        rc = cr_errorf(err, CR_EINVAL, "%s: table %s has no %s column '%s' (columns: %s)", db_path, name,
+                       values_col ? "id" : "values", values_col ? opts->id_col
+                       : opts->values_col ? opts->values_col : "values, coins, piles or stones", names);
         goto done;
     }
     /* %w doubles the quotes inside an identifier: the names stay names */
@@ -80,11 +83,11 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
                  : sqlite3_mprintf("SELECT NULL, \"%w\" FROM \"%w\"", values_col, name);
     source = sqlite3_mprintf("%s:%s", db_path, name);
     if (!sql || !source) {
-        rc = cr_error_set(err, CR_ENOMEM, "no memory to read %s", db_path);
+        rc = cr_errorf(err, CR_ENOMEM, "no memory to read %s", db_path);
         goto done;
     }
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        rc = cr_error_set(err, CR_EIO, "cannot read %s: %s", source, sqlite3_errmsg(db));
+        rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", source, sqlite3_errmsg(db));
         goto done;
     }
     for (uint64_t number = 1;; number++) {
@@ -92,8 +95,8 @@ int cr_table_read(const char *db_path, const char *table, const cr_source_opts *
         if (step == SQLITE_DONE)
             break;
         if (step != SQLITE_ROW) {
-            rc = cr_error_set(err, CR_EIO, "cannot read %s row %llu: %s", source, (unsigned long long)number,
-                              sqlite3_errmsg(db));
+            rc = cr_errorf(err, CR_EIO, "cannot read %s row %llu: %s", source, (unsigned long long)number,
+                           sqlite3_errmsg(db));
             break;
         }
         char numbered[24];

@@ -1,12 +1,14 @@
 /* The judge programs' sources: settings as #defines, then the embedded
  * pieces (build/gen/judge_sources.c, made by the Makefile). */
-#include "judge/source.h"
+#include "judge/program.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
-extern const char cr_judge__core_c[], cr_judge__read_all_c[], cr_judge__judge_c[];
+#include "util/errorf.h"
+
+extern const char cr_judge__core_c[], cr_judge__util_c[], cr_judge__judge_c[];
 extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_judge__main_solution_c[],
     cr_judge__main_greedy_c[], cr_judge__main_brute_force_c[], cr_judge__main_check_cpp[], cr_judge__main_val_cpp[];
 
@@ -19,13 +21,13 @@ static const struct {
     const char *pieces[4]; /* in order, after the settings */
 } programs[CR_JUDGE_PROGRAM_COUNT] = {
     [CR_JUDGE_CHECKER] = {"checker.c", CONVENTION | MOVES,
-                          {cr_judge__core_c, cr_judge__read_all_c, cr_judge__judge_c, cr_judge__main_checker_c}},
+                          {cr_judge__core_c, cr_judge__util_c, cr_judge__judge_c, cr_judge__main_checker_c}},
     [CR_JUDGE_VALIDATOR] = {"validator.c", CONVENTION | LIMITS,
-                            {cr_judge__core_c, cr_judge__read_all_c, cr_judge__judge_c, cr_judge__main_validator_c}},
-    [CR_JUDGE_SOLUTION] = {"solution.c", MOVES, {cr_judge__core_c, cr_judge__read_all_c, cr_judge__main_solution_c}},
-    [CR_JUDGE_GREEDY] = {"greedy.c", MOVES, {cr_judge__core_c, cr_judge__read_all_c, cr_judge__main_greedy_c}},
+                            {cr_judge__core_c, cr_judge__util_c, cr_judge__judge_c, cr_judge__main_validator_c}},
+    [CR_JUDGE_SOLUTION] = {"solution.c", MOVES, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_solution_c}},
+    [CR_JUDGE_GREEDY] = {"greedy.c", MOVES, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_greedy_c}},
     [CR_JUDGE_BRUTE_FORCE] = {"brute_force.c", MOVES,
-                              {cr_judge__core_c, cr_judge__read_all_c, cr_judge__main_brute_force_c}},
+                              {cr_judge__core_c, cr_judge__util_c, cr_judge__main_brute_force_c}},
     [CR_JUDGE_TESTLIB_CHECKER] = {"check.cpp", MOVES | TESTLIB, {cr_judge__core_c, cr_judge__main_check_cpp}},
     [CR_JUDGE_TESTLIB_VALIDATOR] = {"val.cpp", LIMITS | TESTLIB, {cr_judge__core_c, cr_judge__main_val_cpp}},
 };
@@ -53,17 +55,17 @@ static void define_int64(FILE *f, const char *macro, int64_t v)
         fprintf(f, v < 0 ? "#define %s (%" PRId64 ")\n" : "#define %s %" PRId64 "\n", macro, v);
 }
 
-int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
+int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
 {
     if ((unsigned)program >= CR_JUDGE_PROGRAM_COUNT)
-        return cr_error_set(err, CR_EINVAL, "no such judge program (%d)", (int)program);
+        return cr_errorf(err, CR_EINVAL, "no such judge program (%d)", (int)program);
     const char *file = programs[program].file, *convention = cr_convention_name(settings->convention);
     const char *variant = cr_variant_name(settings->variant), *moves = cr_check_moves_name(settings->moves);
     unsigned takes = programs[program].takes;
     if (!variant || !moves)
-        return cr_error_set(err, CR_EINVAL, "%s: bad variant or moves setting", file);
+        return cr_errorf(err, CR_EINVAL, "%s: bad variant or moves setting", file);
     if ((takes & CONVENTION) && (!convention || (program == CR_JUDGE_VALIDATOR && settings->convention == CR_CMS)))
-        return cr_error_set(err, CR_EINVAL, "no %s for the %s convention", file, convention ? convention : "unknown");
+        return cr_errorf(err, CR_EINVAL, "no %s for the %s convention", file, convention ? convention : "unknown");
 
     if (takes & TESTLIB)
         fprintf(f, "// %s of the \"coins in a row\" problem (testlib), written by coinrow.\n"
@@ -94,6 +96,6 @@ int cr_judge_source_write(FILE *f, cr_judge_program program, const cr_judge_sett
     for (int i = 0; i < 4 && programs[program].pieces[i]; i++)
         fputs(programs[program].pieces[i], f);
     if (ferror(f))
-        return cr_error_set(err, CR_EIO, "cannot write %s", file);
+        return cr_errorf(err, CR_EIO, "cannot write %s", file);
     return 0;
 }

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "io/coins_text.h"
-#include "io/read_all.h"
-#include "io/source.h"
+#include "io/source_readers.h"
+#include "util/read_all.h"
 
 int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_source_opts *opts, cr_row_fn fn,
                        void *ctx, cr_error *err)

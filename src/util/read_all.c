@@ -1,8 +1,11 @@
-#include "io/read_all.h"
+/* Reading a whole stream into memory. */
+#include "util/read_all.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/errorf.h"
 
 int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err)
 {
@@ -12,7 +15,7 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
         len += fread(buf + len, 1, cap - len - 1, f);
         if (ferror(f)) {
             free(buf);
-            return cr_error_set(err, CR_EIO, "cannot read %s: %s", name, strerror(errno));
+            return cr_errorf(err, CR_EIO, "cannot read %s: %s", name, strerror(errno));
         }
         if (feof(f)) {
             buf[len] = '\0';
@@ -28,5 +31,5 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
             cap *= 2;
         }
     }
-    return cr_error_set(err, CR_ENOMEM, "no memory to read %s", name);
+    return cr_errorf(err, CR_ENOMEM, "no memory to read %s", name);
 }

@@ -1,46 +1,13 @@
-/* Generated sets: rows from the generator, and the generator's arguments in
- * the store. */
-#include "io/generated.h"
+/* Generated sets: the generator's arguments a set keeps (the column
+ * generator of instance_set), so that it can be made again, audited, and
+ * described to judges by its constraints. */
+#include "io/store_sql.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "io/coins_text.h"
-
-int cr_gen_read(const cr_gen_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
-{
-    int64_t *made = malloc(spec->limits.n_max * sizeof *made);
-    if (!made)
-        return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", spec->limits.n_max);
-    cr_coins coins = {0}; /* the same values, with their JSON */
-    int rc = 0;
-    for (uint64_t k = 0; k < spec->count && rc == 0; k++) {
-        char id[CR_GEN_ID_MAX];
-        size_t n;
-        if ((rc = cr_gen_instance(made, &n, spec, k, err)) != 0)
-            break;
-        coins.n = 0;
-        for (size_t i = 0; i < n && rc == 0; i++)
-            rc = cr_coins_push(&coins, made[i], err);
-        if (rc)
-            break;
-        cr_gen_id(id, spec->count, k);
-        cr_row row = {.source = "generate",
-                      .line = k + 1,
-                      .ext_id = id,
-                      .ext_id_len = strlen(id),
-                      .coins = coins.v,
-                      .n = n,
-                      .coins_json = coins.json,
-                      .coins_json_len = coins.json_len};
-        rc = fn(ctx, &row);
-    }
-    cr_coins_free(&coins);
-    free(made);
-    return rc;
-}
+#include "util/errorf.h"
 
 /* The spec as the generator column holds it: keys in a fixed order, so that
  * the same arguments always give the same text. */
@@ -70,11 +37,11 @@ static void spec_command(char *out, size_t cap, const char *name, const cr_gen_s
 static int find_or_create(int64_t *out_id, cr_store *store, const char *name, const char *json, const char *command,
                           cr_error *err)
 {
-    sqlite3 *db = cr_store_db(store);
     sqlite3_stmt *st = NULL;
-    int rc = 0;
-    if (sqlite3_prepare_v2(db, "SELECT id, generator, source FROM instance_set WHERE name = ?", -1, &st, NULL))
-        return cr_store_fail(store, "reading the sets", err);
+    int rc = cr_store__prepare(&st, store, "SELECT id, generator, source FROM instance_set WHERE name = ?",
+                               "reading the sets", err);
+    if (rc)
+        return rc;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
@@ -82,14 +49,14 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
         const char *source = (const char *)sqlite3_column_text(st, 2);
         *out_id = sqlite3_column_int64(st, 0);
         if (!generator)
-            rc = cr_error_set(err, CR_EINVAL, "%s: set '%s' was not generated (its instances come from %s); "
-                                              "generate into another set name",
-                              cr_store_path(store), name, source ? source : "ingest");
+            rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' was not generated (its instances come from %s); "
+                                           "generate into another set name",
+                           store->path, name, source ? source : "ingest");
         else if (strcmp(generator, json) != 0)
-            rc = cr_error_set(err, CR_EINVAL, "%s: set '%s' was generated with other arguments: %s",
-                              cr_store_path(store), name, source ? source : generator);
+            rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' was generated with other arguments: %s", store->path, name,
+                           source ? source : generator);
     } else if (step != SQLITE_DONE) {
-        rc = cr_store_fail(store, "reading the sets", err);
+        rc = cr_store__fail(store, "reading the sets", err);
     }
     sqlite3_finalize(st);
     if (rc || step == SQLITE_ROW)
@@ -97,12 +64,12 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
     /* a new set: the store makes it, with the command as its source */
     if ((rc = cr_store_set_find(out_id, store, name, 1, command, err)) != 0)
         return rc;
-    if (sqlite3_prepare_v2(db, "UPDATE instance_set SET generator = ? WHERE id = ?", -1, &st, NULL))
-        return cr_store_fail(store, "creating a set", err);
+    rc = cr_store__prepare(&st, store, "UPDATE instance_set SET generator = ? WHERE id = ?", "creating a set", err);
+    if (rc)
+        return rc;
     sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 2, *out_id);
-    if (sqlite3_step(st) != SQLITE_DONE)
-        rc = cr_store_fail(store, "creating a set", err);
+    rc = cr_store__step_done(store, st, "creating a set", err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -127,15 +94,16 @@ int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *
 {
     sqlite3_stmt *st = NULL;
     *out_found = 0;
-    if (sqlite3_prepare_v2(cr_store_db(store),
-                           "SELECT generator IS NOT NULL, json_extract(generator, '$.n_min'), "
-                           "json_extract(generator, '$.n_max'), json_extract(generator, '$.value_min'), "
-                           "json_extract(generator, '$.value_max'), json_extract(generator, '$.even_n'), "
-                           "json_extract(generator, '$.odd_sum'), source FROM instance_set WHERE id = ?",
-                           -1, &st, NULL))
-        return cr_store_fail(store, "reading a set's generator", err);
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT generator IS NOT NULL, json_extract(generator, '$.n_min'), "
+                               "json_extract(generator, '$.n_max'), json_extract(generator, '$.value_min'), "
+                               "json_extract(generator, '$.value_max'), json_extract(generator, '$.even_n'), "
+                               "json_extract(generator, '$.odd_sum'), source FROM instance_set WHERE id = ?",
+                               "reading a set's generator", err);
+    if (rc)
+        return rc;
     sqlite3_bind_int64(st, 1, set_id);
-    int rc = 0, step = sqlite3_step(st);
+    int step = sqlite3_step(st);
     if (step == SQLITE_ROW && sqlite3_column_int(st, 0)) {
         int readable = 1;
         for (int c = 1; c <= 6; c++)
@@ -144,14 +112,14 @@ int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *
         *out = (cr_constraints){(size_t)n_min, (size_t)n_max, sqlite3_column_int64(st, 3),
                                 sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5), sqlite3_column_int(st, 6)};
         if (!readable || n_min < 1 || n_max < n_min || (uint64_t)n_max > CR_N_MAX || out->value_min > out->value_max)
-            rc = cr_error_set(err, CR_EDB, "%s: set %lld: the generator's arguments cannot be read",
-                              cr_store_path(store), (long long)set_id);
+            rc = cr_errorf(err, CR_EDB, "%s: set %lld: the generator's arguments cannot be read", store->path,
+                           (long long)set_id);
         else
             *out_found = 1;
         if (command)
             snprintf(command, cap, "%s", sqlite3_column_text(st, 7) ? (const char *)sqlite3_column_text(st, 7) : "");
     } else if (step != SQLITE_ROW && step != SQLITE_DONE) {
-        rc = cr_store_fail(store, "reading a set's generator", err);
+        rc = cr_store__fail(store, "reading a set's generator", err);
     }
     sqlite3_finalize(st);
     return rc;

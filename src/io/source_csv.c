@@ -11,7 +11,8 @@
 #include <strings.h>
 
 #include "io/coins_text.h"
-#include "io/source.h"
+#include "io/source_readers.h"
+#include "util/errorf.h"
 
 #define NONE ((size_t)-1)
 #define BLOCK (1u << 20)
@@ -91,8 +92,8 @@ static void header_field(reader *r, const char *s, size_t len)
 
 static int fatal(reader *r, int code, const char *what)
 {
-    r->stop = cr_error_set(r->err, code, "%s line %llu: %s (the header has: %s)", r->name,
-                           (unsigned long long)r->record_line, what, r->names);
+    r->stop = cr_errorf(r->err, code, "%s line %llu: %s (the header has: %s)", r->name,
+                        (unsigned long long)r->record_line, what, r->names);
     return r->stop;
 }
 
@@ -115,7 +116,7 @@ static void check_header(reader *r)
 static void mark_bad(reader *r, int code, const char *msg)
 {
     if (r->bad.code == 0)
-        cr_error_set(&r->bad, code, "%s", msg);
+        cr_errorf(&r->bad, code, "%s", msg);
 }
 
 static void copy_id(reader *r, const char *s, size_t len)
@@ -146,7 +147,7 @@ static void wide_cell(reader *r, const char *s, size_t len)
         return;
     }
     if (r->empty_cells) {
-        cr_error_set(&r->bad, CR_EINVAL, "value %zu is empty", r->coins.n + 1);
+        cr_errorf(&r->bad, CR_EINVAL, "value %zu is empty", r->coins.n + 1);
         return;
     }
     int64_t value;
@@ -312,9 +313,9 @@ static int fill(size_t *got, char *buf, size_t room, FILE *f, reader *r)
         if (*got > 0 || !ferror(f))
             return 0;
         if (errno != EINTR)
-            return cr_error_set(r->err, CR_EIO, "cannot read %s: %s", r->name, strerror(errno));
+            return cr_errorf(r->err, CR_EIO, "cannot read %s: %s", r->name, strerror(errno));
         if (stopped(r))
-            return cr_error_set(r->err, CR_EINTERRUPTED, "interrupted while reading %s", r->name);
+            return cr_errorf(r->err, CR_EINTERRUPTED, "interrupted while reading %s", r->name);
         clearerr(f);
     }
 }
@@ -325,7 +326,7 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
     char *buf = malloc(cap);
     int rc = 0, at_eof = 0, first = 1;
     if (!buf)
-        return cr_error_set(r->err, CR_ENOMEM, "no memory to read %s", r->name);
+        return cr_errorf(r->err, CR_ENOMEM, "no memory to read %s", r->name);
     while (!r->stop) {
         char *nl = memchr(buf + pos, '\n', len - pos);
         if (nl) {
@@ -345,8 +346,8 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
         if (len == cap) { /* a line longer than the buffer */
             char *bigger = realloc(buf, 2 * cap);
             if (!bigger) {
-                rc = cr_error_set(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line,
-                                  r->name);
+                rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line,
+                               r->name);
                 break;
             }
             buf = bigger;
@@ -385,7 +386,7 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
     };
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0)
-        return cr_error_set(err, CR_ENOMEM, "no memory to read %s", name);
+        return cr_errorf(err, CR_ENOMEM, "no memory to read %s", name);
     if (format == CR_FORMAT_TSV)
         csv_set_delim(&p, CSV_TAB);
     int rc = read_lines(&r, &p, f);
@@ -404,7 +405,7 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
         }
     }
     if (rc == 0 && !r.stop && !r.have_header)
-        rc = cr_error_set(err, CR_EINVAL, "%s: no header row (the file is empty)", name);
+        rc = cr_errorf(err, CR_EINVAL, "%s: no header row (the file is empty)", name);
     csv_free(&p);
     free(r.id);
     cr_coins_free(&r.coins);

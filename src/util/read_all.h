@@ -1,6 +1,6 @@
 /* Reading a whole stream into memory. */
-#ifndef CR_IO_READ_ALL_H
-#define CR_IO_READ_ALL_H
+#ifndef CR_UTIL_READ_ALL_H
+#define CR_UTIL_READ_ALL_H
 
 #include <stdio.h>
 

@@ -1,0 +1,74 @@
+/* The progress line and the rejected rows shown while a batch job runs. */
+#include "cli/progress.h"
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+#define REDRAW_SECONDS 0.25
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+void cli_progress_start(cli_progress *p, int show, int ingest, int solve, uint64_t input_bytes)
+{
+    *p = (cli_progress){.show = show, .ingest = ingest, .solve = solve, .input_bytes = input_bytes};
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+double cli_progress_seconds(const cli_progress *p) { return seconds_since(&p->start); }
+
+void cli_progress_clear(cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+    p->shown = 0;
+}
+
+void cli_progress_update(void *ctx, const cr_pipeline_stats *s)
+{
+    cli_progress *p = ctx;
+    if (!p->show || (p->shown && seconds_since(&p->last) < REDRAW_SECONDS))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    double t = seconds_since(&p->start), fraction = -1;
+    uint64_t done = p->solve ? s->solved : s->ingested + s->skipped;
+    char line[200];
+    int len = 0;
+    if (p->ingest)
+        len += snprintf(line + len, sizeof line - (size_t)len, "ingested %llu, ",
+                        (unsigned long long)(s->ingested + s->skipped));
+    if (p->solve) {
+        len += snprintf(line + len, sizeof line - (size_t)len, "solved %llu", (unsigned long long)s->solved);
+        if (s->pending)
+            len += snprintf(line + len, sizeof line - (size_t)len, " of %llu",
+                            (unsigned long long)(s->solved + s->pending));
+        len += snprintf(line + len, sizeof line - (size_t)len, ", ");
+    }
+    if (s->pending)
+        fraction = (double)s->solved / (double)(s->solved + s->pending);
+    else if (p->input_bytes)
+        fraction = (double)s->bytes / (double)p->input_bytes;
+    if (fraction >= 0)
+        len += snprintf(line + len, sizeof line - (size_t)len, "%.0f%%, ", 100 * fraction);
+    len += snprintf(line + len, sizeof line - (size_t)len, "%.0f/s", t > 0 ? (double)done / t : 0.0);
+    if (fraction > 0 && fraction < 1) {
+        long eta = (long)(t * (1 - fraction) / fraction + 0.5);
+        snprintf(line + len, sizeof line - (size_t)len, ", ETA %ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
+    }
+    fprintf(stderr, "\r%s\033[K", line);
+    p->shown = 1;
+}
+
+void cli_progress_rejected(void *ctx, const cr_row *row)
+{
+    cli_progress *p = ctx;
+    if (p->rejects_shown++ >= CLI_PROGRESS_SHOWN_REJECTS)
+        return;
+    cli_progress_clear(p);
+    cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
+}

@@ -1,0 +1,83 @@
+/* Inside the store: the connection and the helpers every statement of the
+ * store*.c files goes through.  Only those files include this header (and
+ * with it sqlite3.h): coinrow's SQL has no other home. */
+#ifndef CR_IO_STORE_SQL_H
+#define CR_IO_STORE_SQL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "io/store.h"
+
+/* Rows per multi-row INSERT: one statement step per chunk instead of per row
+ * roughly halves the writer's time on small instances. */
+#define CR_STORE__CHUNK 64
+/* Rows read per read transaction by the iterators. */
+#define CR_STORE__PAGE 512
+
+/* The statements a connection keeps prepared, the writer's. */
+enum {
+    CR_STORE__INSTANCES_CHUNK, /* the CHUNK-row insert, then its one-row twin */
+    CR_STORE__INSTANCES_ONE,
+    CR_STORE__FIND_INSTANCE,
+    CR_STORE__RESULTS_CHUNK,
+    CR_STORE__RESULTS_ONE,
+    CR_STORE__INGEST_ERROR,
+    CR_STORE__KEPT_COUNT
+};
+
+struct cr_store {
+    sqlite3 *db;
+    sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
+    int64_t next_instance_id;                 /* inside a write transaction */
+    char path[];
+};
+
+/* Fills err from the connection's last SQLite error: the file, what went
+ * wrong in words (disk full, read-only, locked by another writer, ...) and
+ * `doing` ("writing results"); returns the code (CR_EDB, or CR_EIO for disk
+ * and permission trouble). */
+int cr_store__fail(cr_store *s, const char *doing, cr_error *err);
+
+/* Runs SQL without results (several statements allowed). */
+int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err);
+
+/* Prepares one-off SQL; the caller finalizes it. */
+int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const char *doing, cr_error *err);
+
+/* The kept statement `which`, prepared from sql on first use. */
+int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, cr_error *err);
+
+/* The kept statement "INSERT OR IGNORE INTO head VALUES row,row,..." for
+ * `rows` rows: the CHUNK-row one (which) or, for a single row, which + 1. */
+int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char *head, const char *row,
+                          size_t rows, cr_error *err);
+
+/* Steps a statement that returns no row, then resets it. */
+int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err);
+
+/* One integer from a one-row query (bound with up to two int64s). */
+int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, int64_t b, const char *doing,
+                        cr_error *err);
+
+/* A statement read a page at a time: after PAGE rows (or fewer, at the end)
+ * it is reset, which ends its read transaction, and bound again to go on
+ * after the last key, until a page comes empty. */
+typedef struct cr_store__pager {
+    cr_store *store;
+    sqlite3_stmt *st;
+    int rows;  /* rows stepped in this page */
+    int ended; /* the last page came short */
+} cr_store__pager;
+
+int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, const char *doing, cr_error *err);
+
+/* Steps to the next row: 1, 0 at the end, or an error.  bind() binds the
+ * statement's key parameters from the last row before each new page. */
+int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
+
+/* Copies the text of column col of the current row into *buf (grown as
+ * needed to *cap bytes): the iterators keep a row's key past the next step. */
+int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
+
+#endif
