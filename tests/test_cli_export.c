@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -737,6 +738,56 @@ static void test_export__refusals_name_what_and_leave_everything_as_it_was(void 
     free(answer);
 }
 
+/* An extreme set at the full int64 range: the winner, a sign, answers every
+ * instance, where the totals of most leave int64. */
+static void test_export__winner_answers_a_set_at_the_full_int64_range(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", f->db, "--set", "demo", "--count", "20", "--n", "1..8", "--values",
+            "-9223372036854775808..9223372036854775807", "--seed", "5", "--profile", "extreme", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "winner", "--format", "plain", "--out", tmp_path(f->dir, "w")));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "exported 20 tests"));
+    run_result_free(&r);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", tmp_path(f->dir, "t")));
+    assert_int_equal(r.status, 1); /* but their totals do not fit */
+    assert_non_null(strstr(r.err, "no total answer in run"));
+    run_result_free(&r);
+}
+
+/* CMS runs check/checker: without a compiler to build it export refuses,
+ * saying so, unless --no-build, which writes the source alone. */
+static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    run_result r;
+    setenv("CC", "/nonexistent/cc", 1);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no C compiler (/nonexistent/cc) to build "));
+    assert_non_null(strstr(r.err, "give --no-build"));
+    run_result_free(&r);
+    assert_null(read_text(tmp_path(f->dir, "task/task.yaml")));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task"),
+                             "--no-build"));
+    unsetenv("CC");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *source = read_text(tmp_path(f->dir, "task/check/checker.c"));
+    assert_non_null(source);
+    free(source);
+    assert_int_equal(access(tmp_path(f->dir, "task/check/checker"), F_OK), -1);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", tmp_path(f->dir, "k"),
+                             "--no-build"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--no-build is for --format cms"));
+    run_result_free(&r);
+}
+
 static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data(void **state)
 {
     tmp_db *f = *state;
@@ -778,6 +829,8 @@ int main(void)
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
+        TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
+        TEST(test_export__cms_without_a_compiler_is_refused_unless_no_build),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
