@@ -773,10 +773,14 @@ static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void 
     run_result_free(&r);
     assert_null(read_text(tmp_path(f->dir, "task/task.yaml")));
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task"),
-                             "--no-build"));
+                             "--no-build", "--time-limit", "2.5"));
     unsetenv("CC");
     assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", time limit 2.500 s\n"));
     run_result_free(&r);
+    char *yaml = read_text(tmp_path(f->dir, "task/task.yaml"));
+    assert_non_null(strstr(yaml, "\ntime_limit: 2.500\n"));
+    free(yaml);
     char *source = read_text(tmp_path(f->dir, "task/check/checker.c"));
     assert_non_null(source);
     free(source);
