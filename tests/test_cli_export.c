@@ -542,6 +542,27 @@ static void test_export__plain_names_files_after_ids_and_refuses_clashes(void **
     free(left);
 }
 
+/* The message quotes the start of the id and says the limit (it once read
+ * the limit from the wrong argument). */
+static void test_export__plain_refuses_an_id_too_long_for_a_file_name(void **state)
+{
+    tmp_db *f = *state;
+    char csv[400] = "id,values\n", id[202];
+    memset(id, 'i', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%s,1 2\n", id);
+    run_result r;
+    COINROW(&r, csv, "ingest", "-", "--db", f->db, "--set", "demo", "--quiet");
+    run_result_free(&r);
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plain"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", pkg));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: set 'demo': instance id 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii...' is "
+                                  "longer than 200 bytes, too long for a file name\n"));
+    run_result_free(&r);
+}
+
 static void test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one(void **state)
 {
     tmp_db *f = *state;
@@ -741,6 +762,7 @@ int main(void)
         TEST(test_export__polygon_layout_patterns_and_testlib_programs),
         TEST(test_export__cms_layout_task_yaml_and_checker),
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
+    TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),
