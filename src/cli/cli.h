@@ -67,6 +67,10 @@ int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *e
  * the range): 0, or -1 for anything else. */
 int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max);
 
+/* Parses a shard's "K/N": two numbers without sign or blank (the core's
+ * cr_int64_parse), 0 <= K < N <= UINT32_MAX.  0, or -1 for anything else. */
+int cli_shard_parse(uint32_t *out_k, uint32_t *out_n, const char *text);
+
 /* Parses "MIN..MAX" (or "N", meaning N..N) of 64-bit integers; CR_EINVAL
  * naming `what` when it is malformed or empty. */
 int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const char *what, cr_error *err);

@@ -17,9 +17,8 @@
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)
 {
-    unsigned k, n;
-    char end;
-    if (sscanf(a->shard, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n)
+    uint32_t k, n;
+    if (cli_shard_parse(&k, &n, a->shard) != 0)
         return cli_usage_error(cmd, "--shard takes K/N with 0 <= K < N, not '%s'", a->shard);
     if (!a->out)
         return cli_usage_error(cmd, "--shard K/N writes to its own database: give --out SHARD.db");
