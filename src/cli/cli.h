@@ -18,6 +18,13 @@ enum {
     CR_EXIT_INTERRUPTED = 130
 };
 
+/* The commands that compare (compare, stress) exit as diff(1) does. */
+enum {
+    CR_EXIT_SAME = 0,      /* no difference */
+    CR_EXIT_DIFFERENT = 1, /* differences: regressions, disagreements */
+    CR_EXIT_TROUBLE = 2    /* a usage error, or anything that stopped the command */
+};
+
 /* One option of a command.  Exactly one of `value` (an option taking an
  * argument) and `flag` (set to 1 when present) is set. */
 typedef struct cli_option {
@@ -58,6 +65,10 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__(
 
 /* Prints err as "coinrow: <msg>" and returns the exit status for its code. */
 int cli_report(const cr_error *err);
+
+/* Prints err as cli_report does, for a command that compares: returns
+ * CR_EXIT_TROUBLE, whatever stopped it. */
+int cli_report_trouble(const cr_error *err);
 
 /* Parses an unsigned decimal (digits only) such as a count or a seed;
  * CR_EINVAL naming `what` (the option) otherwise. */

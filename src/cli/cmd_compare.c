@@ -250,6 +250,6 @@ int cmd_compare(const cli_command *self, int argc, char **argv)
         cr_store_free(b.store);
     cr_store_free(a.store);
     if (rc)
-        return cli_report(&err);
-    return passed(&c) ? CR_EXIT_OK : CR_EXIT_FATAL;
+        return cli_report_trouble(&err);
+    return passed(&c) ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
 }

@@ -95,7 +95,7 @@ int cmd_stress(const cli_command *self, int argc, char **argv)
     cr_stress_report report;
     rc = cr_stress_run(&report, contenders, contender_count, &spec, variants, moves, &err);
     if (rc) {
-        status = cli_report(&err);
+        status = cli_report_trouble(&err);
     } else if (report.found.found) {
         printf("stress: instance %" PRIu64 " of %" PRIu64 " (seed %" PRIu64 ") fails: %s\n", report.index + 1,
                spec.count, spec.seed, report.found.what);
@@ -103,14 +103,14 @@ int cmd_stress(const cli_command *self, int argc, char **argv)
         print_eval_line(&report, &contenders[report.found.first], moves);
         if (report.found.second != report.found.first)
             print_eval_line(&report, &contenders[report.found.second], moves);
-        status = CR_EXIT_FATAL;
+        status = CR_EXIT_DIFFERENT;
     } else {
         printf("stress: %" PRIu64 " rows (n %s, values %s, seed %" PRIu64 "): %s", report.agreed, n, values,
                spec.seed, contenders[0].name);
         for (size_t k = 1; k < contender_count; k++)
             printf("%s%s", k + 1 == contender_count ? " and " : ", ", contenders[k].name);
         printf(" agree on every value, and every %s line passed the verifier\n", cr_moves_name(moves));
-        status = CR_EXIT_OK;
+        status = CR_EXIT_SAME;
     }
     cr_stress_report_free(&report);
     for (size_t k = 0; k < contender_count; k++)

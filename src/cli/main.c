@@ -119,8 +119,9 @@ static const cli_command commands[] = {
      "or not optimal, or only one side failed); missing on one side; or changed (the\n"
      "instance's coins differ: not compared).  Without run ids --against takes the\n"
      "latest done run of each database.\n"
-     "Exit status: 0 no regression and nothing missing or changed, 1 otherwise or an\n"
-     "error, 2 usage."},
+     "Exit status, as diff(1): 0 no difference, 1 differences (a regression, or a pair\n"
+     "missing or changed), 2 trouble (a usage error, or anything that stopped the\n"
+     "comparison)."},
     {"stress", cmd_stress, "cross-check algorithms on random rows; shrink the first disagreement",
      "stress [--algos linear,dp,naive] [--variant LIST|all] [--moves fast|canonical]\n"
      "              --count K --n MIN..MAX --values MIN..MAX --seed S",
@@ -129,7 +130,8 @@ static const cli_command commands[] = {
      "every line must pass the verifier and replay to its scores.  The first row\n"
      "that fails is shrunk (coins dropped, values moved towards zero, while it still\n"
      "fails) and printed as 'coinrow eval' command lines.\n"
-     "Exit status: 0 all agree, 1 a disagreement (or an error), 2 usage."},
+     "Exit status, as diff(1): 0 all agree, 1 a disagreement, 2 trouble (a usage error,\n"
+     "or anything that stopped the run)."},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];

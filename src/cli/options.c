@@ -36,6 +36,12 @@ int cli_report(const cr_error *err)
     return err->code == CR_EINTERRUPTED ? CR_EXIT_INTERRUPTED : CR_EXIT_FATAL;
 }
 
+int cli_report_trouble(const cr_error *err)
+{
+    cli_report(err);
+    return CR_EXIT_TROUBLE;
+}
+
 void cli_print_help(const cli_command *cmd, const cli_option *opts)
 {
     printf("usage: coinrow %s\n\n%s\n", cmd->usage, cmd->summary);
