@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -179,26 +177,17 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
     tmp_db *f = *state;
     const char *whole = tmp_path(f->dir, "whole.db");
     char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--count", "400000", "--n", "2",
-                    "--values", "1..99", "--seed", "5", NULL};
-    pid_t pid = run_start(argv, tmp_path(f->dir, "log.txt"));
+                    "--values", "1..99", "--seed", "5", "--progress", NULL};
+    int held; /* held after its first commit (run_start_held) */
+    pid_t pid = run_start_held(argv, &held);
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most: until the first commit */
-        int64_t stored = db_int(f->db, "SELECT count(*) FROM instance");
-        if (stored > 0 && stored != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is large enough */
+    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance") > 0);
     kill(pid, SIGINT);
+    char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);
-    FILE *log = fopen(tmp_path(f->dir, "log.txt"), "r");
-    char text[4096] = "";
-    assert_non_null(log);
-    text[fread(text, 1, sizeof text - 1, log)] = '\0';
-    fclose(log);
     assert_non_null(strstr(text, "interrupted before the end of the input: the same command for set 'big' again adds "
                                  "the rest (stored rows are skipped)\n"));
+    free(text);
     assert_true(db_int(f->db, "SELECT count(*) FROM instance") < 400000);
 
     run_result r;
