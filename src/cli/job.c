@@ -153,10 +153,11 @@ static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run
         fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
 }
 
-int cli_job_main(const cli_command *cmd, const cli_option *opts, cli_job_args *a, int steps, int argc, char **argv)
+int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
 {
-    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
-    return status >= 0 ? status : cli_job_run(cmd, a, steps, npos, argv);
+    cli_job_args a = CLI_JOB_ARGS_INIT;
+    int npos, status = cli_parse(&npos, cmd, &a, argc, argv);
+    return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
@@ -170,9 +171,10 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, pos)) >= 0)
         return status;
     int from_files = (steps & CLI_JOB_INGEST) && !a->from_db && !a->read;
+    uint64_t input_bytes = from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0;
     cli_progress progress;
     cli_progress_start(&progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
-                       steps & CLI_JOB_SOLVE, from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0);
+                       steps & CLI_JOB_SOLVE, input_bytes);
     src.stop = cli_signals_catch();
 
     cr_error err = {0};
@@ -234,7 +236,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         summary(&progress, a, steps, &stats, set_name, run_id);
     if (stats.rejected)
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
-                 stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
+                 stats.rejected == 1 ? "" : "s",
+                 stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(store);
     if (interrupted) {
         resume_hint(a, set_name, run_id, input_done);
