@@ -1,6 +1,7 @@
 # coinrow — build, test, install and benchmark.
 #
-#   make                   build/coinrow and the core library, checking the layering;
+#   make                   build/coinrow, the core library, the man page and the bash
+#                          completion, checking the layering;
 #                          installs nothing (a missing package is named, with the command)
 #   make test              every test; runs `make deps` first
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (in build/san)
@@ -8,7 +9,8 @@
 #   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
 #                          and starts slurm and munge)
 #   make install           PREFIX=/usr/local DESTDIR= : bin/coinrow, lib/libcoinrow.a,
-#                          include/coinrow.h and include/coinrow/*.h, lib/pkgconfig/coinrow.pc
+#                          include/coinrow.h and include/coinrow/*.h, lib/pkgconfig/coinrow.pc,
+#                          the man page coinrow(1) and the bash completion
 #   make uninstall         removes what install installed
 #   make deps              installs the Debian packages the build and the tests need (as root)
 #   make bench             the benchmarks (docs/performance.md)
@@ -50,7 +52,7 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -85,13 +87,16 @@ LIBS_UP := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
 BIN := $(BUILD)/coinrow
 # stamps of the tree's checks (below), which the build waits for
 CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok
+DOC_GEN := $(BUILD)/tools/coinrow-doc
+MAN := $(BUILD)/doc/coinrow.1
+COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test test-cluster check deps deps-check install uninstall demo bench bench-core bench-pipeline \
         clean FORCE
 .SECONDARY:
-all: $(BIN) $(LIBCORE) check
+all: $(BIN) $(LIBCORE) $(MAN) $(COMPLETION) check
 
 $(BUILD)/%.o: %.c | deps-check
 	@mkdir -p $(@D)
@@ -149,6 +154,25 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
 
+# The man page and the bash completion, written by coinrow-doc from the
+# command tables --help prints (src/cli/doc/main.c); dated by the last commit.
+DOC_DATE := $(shell git log -1 --format=%cs 2>/dev/null || echo 1970-01-01)
+$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
+$(MAN): $(DOC_GEN)
+	@mkdir -p $(@D)
+	$(DOC_GEN) man "$(VERSION)" "$(DOC_DATE)" > $@
+$(COMPLETION): $(DOC_GEN)
+	@mkdir -p $(@D)
+	$(DOC_GEN) bash > $@
+
+# The man page read by mandoc -T lint (and groff -ww when there is one):
+# nothing to report, style included (scripts/check-man.sh).
+$(BUILD)/check/man.ok: $(MAN) scripts/check-man.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-man.sh $(MAN) && touch $@
+
 # The tree's rules, checked whenever what they look at changes; a build that
 # breaks one fails.  check-layers.sh: includes point down, SQL stays in the
 # store; check-core-symbols.sh: the core links only against memory and string
@@ -174,7 +198,7 @@ deps:
 # The build's own promises (tests/build.sh): flags, installing nothing, and
 # `make install` into a temporary DESTDIR used through pkg-config alone.
 test: deps
-	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@failed=0; for t in $(TESTS); do \
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
 	done; \
@@ -192,6 +216,8 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 # the libraries that go to LIBDIR (the SQLite extension of src/ext joins the core here)
 INSTALL_LIBS := $(LIBCORE)
@@ -204,18 +230,21 @@ $(BUILD)/coinrow.pc: FORCE
 	    'Libs: -L$${libdir} -lcoinrow' 'Cflags: -I$${includedir}' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-install: $(BIN) $(INSTALL_LIBS) $(BUILD)/coinrow.pc
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/coinrow $(DESTDIR)$(PKGCONFIGDIR)
+install: $(BIN) $(INSTALL_LIBS) $(BUILD)/coinrow.pc $(MAN) $(COMPLETION)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/coinrow $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/coinrow
 	$(INSTALL) -m 644 $(INSTALL_LIBS) $(DESTDIR)$(LIBDIR)
 	$(INSTALL) -m 644 include/coinrow.h $(DESTDIR)$(INCLUDEDIR)/coinrow.h
 	$(INSTALL) -m 644 $(INSTALLED_HEADERS) $(DESTDIR)$(INCLUDEDIR)/coinrow
 	$(INSTALL) -m 644 $(BUILD)/coinrow.pc $(DESTDIR)$(PKGCONFIGDIR)/coinrow.pc
+	$(INSTALL) -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/coinrow.1
+	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(COMPLETIONDIR)/coinrow
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/coinrow $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(INSTALL_LIBS))) \
 	    $(DESTDIR)$(INCLUDEDIR)/coinrow.h $(addprefix $(DESTDIR)$(INCLUDEDIR)/coinrow/,$(notdir $(INSTALLED_HEADERS))) \
-	    $(DESTDIR)$(PKGCONFIGDIR)/coinrow.pc
+	    $(DESTDIR)$(PKGCONFIGDIR)/coinrow.pc $(DESTDIR)$(MANDIR)/man1/coinrow.1 $(DESTDIR)$(COMPLETIONDIR)/coinrow
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/coinrow 2>/dev/null
 
 # The main job on the sample data, into a fresh database, and a look at it.

@@ -5,7 +5,8 @@
 #   - `make` and `make all` install no package;
 #   - `make install` into a temporary DESTDIR gives a core that a small C
 #     program builds against with `pkg-config --cflags --libs coinrow` alone,
-#     and `make uninstall` takes it all back.
+#     the man page and a bash completion that completes, and `make
+#     uninstall` takes it all back.
 # Run by `make test` from the repository (MAKE, CC and SANITIZE from it).
 set -eu
 cd "$(dirname "$0")/.."
@@ -46,10 +47,14 @@ trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root prefix=/usr/local
 $make -s --no-print-directory install DESTDIR="$root" PREFIX=$prefix >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log" >&2; fail "make install failed"; exit 1; }
-for f in bin/coinrow lib/libcoinrow.a include/coinrow.h include/coinrow/solve.h lib/pkgconfig/coinrow.pc; do
+for f in bin/coinrow lib/libcoinrow.a include/coinrow.h include/coinrow/solve.h lib/pkgconfig/coinrow.pc \
+    share/man/man1/coinrow.1 share/bash-completion/completions/coinrow; do
     [ -f "$root$prefix/$f" ] || fail "make install did not install $prefix/$f"
 done
 "$root$prefix/bin/coinrow" --version >/dev/null || fail "the installed coinrow does not run"
+completed=$(bash -c '. "$1"; COMP_WORDS=(coinrow export --f); COMP_CWORD=2; _coinrow; echo "${COMPREPLY[*]}"' \
+    sh "$root$prefix/share/bash-completion/completions/coinrow")
+[ "$completed" = "--format --force" ] || fail "the bash completion of 'coinrow export --f' is '$completed'"
 
 cat >"$tmp/best.c" <<'EOF'
 /* The best line of play for the first player, as an embedder writes it. */

@@ -49,6 +49,9 @@ typedef struct cli_command {
     const cli_option *options;  /* terminated by a zeroed entry */
 } cli_command;
 
+/* What coinrow is, in one line, for `coinrow help` and the man page. */
+extern const char cli_about[];
+
 /* Every command, in the order `coinrow help` lists them (commands.c). */
 extern const cli_command *const cli_commands[];
 extern const size_t cli_command_count;

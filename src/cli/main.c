@@ -7,8 +7,7 @@
 
 static void print_overview(FILE *to)
 {
-    fprintf(to, "usage: coinrow COMMAND [OPTIONS] [ARGS]\n\n"
-                "Solves the two-player \"coins in a row\" game in bulk.\n\ncommands:\n");
+    fprintf(to, "usage: coinrow COMMAND [OPTIONS] [ARGS]\n\n%s\n\ncommands:\n", cli_about);
     for (size_t i = 0; i < cli_command_count; i++)
         fprintf(to, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
     fprintf(to, "  %-10s %s\n", "help", "show the help of a command: coinrow help COMMAND");
