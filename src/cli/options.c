@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 
-static void vfail(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void vfail(const char *fmt, va_list ap)
 {
     fputs("coinrow: ", stderr);
     vfprintf(stderr, fmt, ap);
