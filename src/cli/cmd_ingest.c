@@ -4,11 +4,7 @@
 static const cli_option options[] = {
     CLI_JOB_OPT_DB,
     CLI_JOB_OPT_SET,
-    CLI_JOB_OPT_FORMAT,
-    CLI_JOB_OPT_ID_COL,
-    CLI_JOB_OPT_VALUES_COL,
-    CLI_JOB_OPT_FROM_DB,
-    CLI_JOB_OPT_TABLE,
+    CLI_JOB_OPTS_INPUT,
     CLI_JOB_OPT_QUIET,
     CLI_JOB_OPT_PROGRESS,
     {0},

@@ -51,6 +51,10 @@ typedef struct cli_job_args {
 #define CLI_JOB_OPT_PROGRESS \
     CLI_FLAG(cli_job_args, progress, "progress", "progress on stderr even when it is not a terminal")
 
+/* Where a job that ingests reads its input. */
+#define CLI_JOB_OPTS_INPUT                                                                                         \
+    CLI_JOB_OPT_FORMAT, CLI_JOB_OPT_ID_COL, CLI_JOB_OPT_VALUES_COL, CLI_JOB_OPT_FROM_DB, CLI_JOB_OPT_TABLE
+
 /* The exit statuses of a job, for the commands' details. */
 #define CLI_JOB_EXIT_HELP                                                                                          \
     "Exit status: 0 done, 3 done but some rows were rejected, 1 a fatal error, 2 usage,\n"                     \
