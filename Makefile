@@ -1,7 +1,7 @@
 # coinrow — build, test, install and benchmark.
 #
-#   make                   build/coinrow, the core library, the man page and the bash
-#                          completion, checking the layering;
+#   make                   build/coinrow, the core library, build/coinrow.so (the SQLite
+#                          extension), the man page and the bash completion, checking the layering;
 #                          installs nothing (a missing package is named, with the command)
 #   make test              every test; runs `make deps` first
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (in build/san)
@@ -9,12 +9,13 @@
 #   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
 #                          and starts slurm and munge)
 #   make install           PREFIX=/usr/local DESTDIR= : bin/coinrow, lib/libcoinrow.a,
-#                          include/coinrow.h and include/coinrow/*.h, lib/pkgconfig/coinrow.pc,
-#                          the man page coinrow(1) and the bash completion
+#                          lib/coinrow.so, include/coinrow.h and include/coinrow/*.h,
+#                          lib/pkgconfig/coinrow.pc, the man page coinrow(1) and the bash completion
 #   make uninstall         removes what install installed
 #   make deps              installs the Debian packages the build and the tests need (as root)
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo              the main job on sample-data/
 #   WERROR=1               warnings are errors (CI)
 #
@@ -53,7 +54,7 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -89,15 +90,16 @@ BIN := $(BUILD)/coinrow
 # stamps of the tree's checks (below), which the build waits for
 CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok
 DOC_GEN := $(BUILD)/tools/coinrow-doc
+EXT := $(BUILD)/coinrow.so
 MAN := $(BUILD)/doc/coinrow.1
 COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test test-cluster check deps deps-check install uninstall demo bench bench-core bench-pipeline \
-        clean FORCE
+        bench-ext clean FORCE
 .SECONDARY:
-all: $(BIN) $(LIBCORE) $(MAN) $(COMPLETION) check
+all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
 $(BUILD)/%.o: %.c | deps-check
 	@mkdir -p $(@D)
@@ -154,6 +156,26 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
 	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
+
+# The SQLite extension, build/coinrow.so (docs/sql.md).  It links
+# position-independent copies of the core, of the values parser and of the
+# error formatter it uses, built under $(BUILD)/pic/ with hidden symbols
+# (calls inside the library stay direct); exports.map exports the entry
+# point alone, and -z defs refuses a symbol left undefined.
+EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
+PIC_CORE := $(BUILD)/pic/libcoinrow.a
+EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
+$(BUILD)/pic/%.o: %.c | deps-check
+	@mkdir -p $(@D)
+	$(COMPILE) -Isrc -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC_CORE): $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/pic/src/ext/ext.o: $(BUILD)/gen/version.h
+$(BUILD)/pic/src/ext/ext.o: CR_CPPFLAGS += -I$(BUILD)/gen
+$(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map | $(CHECKS)
+	$(CC) -shared $(CR_LDFLAGS) $(LDFLAGS) -Wl,--version-script=src/ext/exports.map -Wl,-z,defs $(EXT_OBJ) \
+	    $(PIC_CORE) -o $@
+$(EXT_TESTS): $(EXT)
 
 # The man page and the bash completion, written by coinrow-doc from the
 # command tables --help prints (src/cli/doc/main.c); dated by the last commit.
@@ -220,8 +242,8 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
-# the libraries that go to LIBDIR (the SQLite extension of src/ext joins the core here)
-INSTALL_LIBS := $(LIBCORE)
+# the libraries that go to LIBDIR: the core and the SQLite extension
+INSTALL_LIBS := $(LIBCORE) $(EXT)
 INSTALLED_HEADERS := $(wildcard include/coinrow/*.h)
 
 $(BUILD)/coinrow.pc: FORCE
@@ -255,7 +277,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline
+bench: bench-core bench-pipeline bench-ext
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -265,6 +287,12 @@ bench-core: $(BUILD)/bench/bench_core
 bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
+
+# SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
+# rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".
+bench-ext: $(EXT) $(BUILD)/bench/bench_ext
+	@sh scripts/deps.sh install sqlite3:sqlite3
+	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)

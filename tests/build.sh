@@ -47,7 +47,7 @@ trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root prefix=/usr/local
 $make -s --no-print-directory install DESTDIR="$root" PREFIX=$prefix >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log" >&2; fail "make install failed"; exit 1; }
-for f in bin/coinrow lib/libcoinrow.a include/coinrow.h include/coinrow/solve.h lib/pkgconfig/coinrow.pc \
+for f in bin/coinrow lib/libcoinrow.a lib/coinrow.so include/coinrow.h include/coinrow/solve.h lib/pkgconfig/coinrow.pc \
     share/man/man1/coinrow.1 share/bash-completion/completions/coinrow; do
     [ -f "$root$prefix/$f" ] || fail "make install did not install $prefix/$f"
 done
