@@ -141,8 +141,8 @@ $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define CR_VERSION "$(VERSION)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
-$(BUILD)/src/cli/cmd_version.o: CR_CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/src/cli/version.o: $(BUILD)/gen/version.h
+$(BUILD)/src/cli/version.o: CR_CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
 # Every layer but the core sees src/: the core sees only include/.
