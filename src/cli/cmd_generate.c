@@ -148,7 +148,7 @@ const cli_command cli_cmd_generate = {
     "only on them and k.  Ids are k + 1 zero-padded to the width of K (01, 02, ...).\n"
     "Profiles: random, sorted, reversed, equal, zigzag, antigreedy (greedy loses,\n"
     "optimal play wins; even n >= 4), peaks, extreme (values at the range limits),\n"
-    "small (instance k has the k-th size of MIN..MAX in turn).  See the README.\n"
+    "small (instance k has the k-th size of MIN..MAX in turn).  See docs/judges.md.\n"
     "The set is stored in the database with its arguments (the column generator of\n"
     "instance_set); the same command again changes nothing, and the name of a set made\n"
     "otherwise is refused.  --out writes CSV instead (id,values), '-' to standard output.\n"

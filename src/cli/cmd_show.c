@@ -83,6 +83,6 @@ const cli_command cli_cmd_show = {
     "print the first results of a run",
     "show [--db PATH] [--run ID] [--limit N]",
     "Rows of result_view in instance order; for anything more, query the database\n"
-    "with SQL (see the README).",
+    "with SQL (see docs/batch.md).",
     options,
 };
