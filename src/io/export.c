@@ -564,7 +564,7 @@ static const struct {
     [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret"}, cr_export__kattis, CR_EXPORT_KATTIS_ENTRIES},
     [CR_EXPORT_POLYGON] = {{"tests"}, cr_export__polygon, CR_EXPORT_POLYGON_ENTRIES},
     [CR_EXPORT_CMS] = {{"input", "output"}, cr_export__cms, CR_EXPORT_CMS_ENTRIES},
-    [CR_EXPORT_PLAIN] = {{NULL}, NULL, 0},
+    /* plain: no folders, no other files (the zero default) */
 };
 
 static int make_folders(package *p, cr_error *err)

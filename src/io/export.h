@@ -1,5 +1,5 @@
 /* Exporting a stored set as a package a judging system takes as it is
- * (docs/judges.md): the inputs in the contest format, the answers of a done
+ * (docs/judges.md, "Export"): the inputs in the contest format, the answers of a done
  * run, and, but for plain, the metadata, a statement, and the judge programs
  * as sources that build alone (judge/program.h).
  *

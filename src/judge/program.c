@@ -59,7 +59,7 @@ int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_set
 {
     if ((unsigned)program >= CR_JUDGE_PROGRAM_COUNT)
         return cr_errorf(err, CR_EINVAL, "no such judge program (%d)", (int)program);
-    const char *file = programs[program].file, *convention = cr_convention_name(settings->convention);
+    const char *file = programs[program].file, *convention = cr_judge_convention_name(settings->convention);
     const char *variant = cr_variant_name(settings->variant), *moves = cr_check_moves_name(settings->moves);
     unsigned takes = programs[program].takes;
     if (!variant || !moves)
