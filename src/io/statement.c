@@ -210,22 +210,22 @@ static int answer_may_overflow(const cr_problem *pb)
 static void compose(out *o, const cr_problem *pb)
 {
     static const char *const question[CR_VARIANT_COUNT] = {
-        [CR_TOTAL] = "Each player scores the values of the coins they take. What is the largest total the first "
-                     "player can be sure to score?",
-        [CR_DIFF] = "Each player scores the values of the coins they take, and each wants to end as far ahead of "
-                    "the other as possible. What is the first player's total minus the second player's total?",
-        [CR_REMAINING] = "When a player takes a coin, they score the sum of the values of the coins still in the "
-                         "row after it, and each player wants to end as far ahead of the other as possible. What is "
-                         "the first player's score minus the second player's score?",
-        [CR_WINNER] = "Each player scores the values of the coins they take, and each wants to end as far ahead of "
-                      "the other as possible. Who ends with the larger total?",
+        [CR_TOTAL] = ("Each player scores the values of the coins they take. What is the largest total the first "
+                      "player can be sure to score?"),
+        [CR_DIFF] = ("Each player scores the values of the coins they take, and each wants to end as far ahead of "
+                     "the other as possible. What is the first player's total minus the second player's total?"),
+        [CR_REMAINING] = ("When a player takes a coin, they score the sum of the values of the coins still in the "
+                          "row after it, and each player wants to end as far ahead of the other as possible. What is "
+                          "the first player's score minus the second player's score?"),
+        [CR_WINNER] = ("Each player scores the values of the coins they take, and each wants to end as far ahead of "
+                       "the other as possible. Who ends with the larger total?"),
     };
     static const char *const output[CR_VARIANT_COUNT] = {
         [CR_TOTAL] = "Print the largest total the first player can be sure to score.",
         [CR_DIFF] = "Print the first player's total minus the second player's total.",
         [CR_REMAINING] = "Print the first player's score minus the second player's score.",
-        [CR_WINNER] = "Print 1 when the first player ends with the larger total, -1 when the second player does, "
-                      "and 0 when the totals are equal.",
+        [CR_WINNER] = ("Print 1 when the first player ends with the larger total, -1 when the second player does, "
+                        "and 0 when the totals are equal."),
     };
     const cr_constraints *l = &pb->limits;
     words(o, "Coins lie in a row, each with an integer value. Two players take turns, the first player first: in "
