@@ -63,15 +63,20 @@ static void test_io_store_results__lines_pack_one_bit_per_turn_behind_a_leading_
 
 static int lead_of(int64_t first, int64_t second) { return (first > second) - (first < second); }
 
-/* A variant's row as one game, with scores first and second and a line, gives it. */
+/* A variant's row as one game, with scores first and second and a line,
+ * gives it (a difference beyond int64 is a missing value, as the core says). */
 static cr_store_result row_from_game(int64_t id, cr_variant v, int64_t first, int64_t second, const char *line,
                                      size_t n)
 {
-    int lead = lead_of(first, second);
-    int64_t value = v == CR_TOTAL ? first : v == CR_WINNER ? lead : 0;
-    if ((v == CR_DIFF || v == CR_REMAINING) && __builtin_sub_overflow(first, second, &value))
-        return (cr_store_result){id, v, "the diff value does not fit in int64", 0, 0, 0, 0, line, line ? n : 0};
-    return (cr_store_result){id, v, NULL, value, first, second, lead, line, line ? n : 0};
+    cr_store_result r = {.instance_id = id, .variant = v, .first_score = first, .second_score = second,
+                         .winner = lead_of(first, second), .moves = line, .moves_len = line ? n : 0};
+    r.value = v == CR_TOTAL ? first : v == CR_WINNER ? r.winner : 0;
+    if ((v == CR_DIFF || v == CR_REMAINING) && __builtin_sub_overflow(first, second, &r.value)) {
+        r.value = 0;
+        r.missing = CR_FIGURE_VALUE;
+        r.error = "the diff value does not fit in int64";
+    }
+    return r;
 }
 
 static int64_t random_score(cr_rng *rng)
@@ -95,7 +100,7 @@ typedef struct written {
 
 /* An instance's rows in a random order: each game's scores and line shared
  * by its variants, and now and then a row that is not what its game gives
- * (an error, another value, winner, score or line, no line). */
+ * (figures missing, another value, winner, score or line, no line). */
 static void random_instance(written *w, cr_rng *rng, int64_t id, size_t n)
 {
     memset(w, 0, sizeof *w);
@@ -119,8 +124,13 @@ static void random_instance(written *w, cr_rng *rng, int64_t id, size_t n)
         cr_store_result r = row_from_game(id, (cr_variant)v, scores[g][0], scores[g][1], line[g], n);
         switch (cr_rng_below(rng, 24)) {
         case 0:
-            snprintf(w->error, sizeof w->error, "the %s value does not fit in int64", cr_variant_name(r.variant));
-            r = (cr_store_result){id, r.variant, w->error, 0, 0, 0, 0, NULL, 0};
+            snprintf(w->error, sizeof w->error, "some %s figures do not fit in int64", cr_variant_name(r.variant));
+            r.error = w->error;
+            r.missing = 1 + (unsigned)cr_rng_below(rng, CR_FIGURES_ALL);
+            r.value = r.missing & CR_FIGURE_VALUE ? 0 : r.value;
+            r.first_score = r.missing & CR_FIGURE_FIRST_SCORE ? 0 : r.first_score;
+            r.second_score = r.missing & CR_FIGURE_SECOND_SCORE ? 0 : r.second_score;
+            r.winner = r.missing & CR_FIGURE_WINNER ? 0 : r.winner;
             break;
         case 1:
             r.value ^= 1;
@@ -165,15 +175,15 @@ static void assert_same_result(const cr_stored_result *got, const cr_store_resul
 {
     assert_int_equal(got->instance_id, want->instance_id);
     assert_int_equal(got->variant, want->variant);
-    if (want->error) {
+    if (want->error)
         assert_string_equal(got->error, want->error);
-    } else {
+    else
         assert_null(got->error);
-        assert_int_equal(got->value, want->value);
-        assert_int_equal(got->first_score, want->first_score);
-        assert_int_equal(got->second_score, want->second_score);
-        assert_int_equal(got->winner, want->winner);
-    }
+    assert_int_equal(got->missing, want->missing);
+    assert_int_equal(got->value, want->value); /* 0 when missing */
+    assert_int_equal(got->first_score, want->first_score);
+    assert_int_equal(got->second_score, want->second_score);
+    assert_int_equal(got->winner, want->winner);
     if (want->moves) {
         assert_non_null(got->moves);
         assert_int_equal(strlen(got->moves), want->moves_len);
@@ -192,17 +202,21 @@ static void assert_view_row(sqlite3_stmt *st, const cr_store_result *want)
     assert_int_equal(sqlite3_column_int64(st, 0), want->instance_id);
     assert_int_equal(cr_variant_parse(&v, (const char *)sqlite3_column_text(st, 1), &err), 0);
     assert_int_equal(v, want->variant);
-    if (want->error) {
+    if (want->error)
         assert_string_equal((const char *)sqlite3_column_text(st, 7), want->error);
-        for (int c = 2; c <= 5; c++)
-            assert_int_equal(sqlite3_column_type(st, c), SQLITE_NULL);
-    } else {
+    else
         assert_int_equal(sqlite3_column_type(st, 7), SQLITE_NULL);
-        assert_int_equal(sqlite3_column_int64(st, 2), want->value);
-        assert_int_equal(sqlite3_column_int64(st, 3), want->first_score);
-        assert_int_equal(sqlite3_column_int64(st, 4), want->second_score);
-        assert_string_equal((const char *)sqlite3_column_text(st, 5), cr_winner_name(want->winner));
+    const int64_t figures[3] = {want->value, want->first_score, want->second_score};
+    for (int f = 0; f < 3; f++) {
+        if (want->missing & 1u << f)
+            assert_int_equal(sqlite3_column_type(st, 2 + f), SQLITE_NULL);
+        else
+            assert_int_equal(sqlite3_column_int64(st, 2 + f), figures[f]);
     }
+    if (want->missing & CR_FIGURE_WINNER)
+        assert_int_equal(sqlite3_column_type(st, 5), SQLITE_NULL);
+    else
+        assert_string_equal((const char *)sqlite3_column_text(st, 5), cr_winner_name(want->winner));
     if (want->moves) {
         assert_int_equal(sqlite3_column_bytes(st, 6), (int)want->moves_len);
         assert_memory_equal(sqlite3_column_text(st, 6), want->moves, want->moves_len);
@@ -325,7 +339,8 @@ static void test_io_store_results__an_instance_already_solved_keeps_its_rows(voi
     fixture_state *f = *state;
     int64_t run = start_run(f, 1, CR_VARIANTS_ALL, CR_MOVES_FAST);
     cr_store_result first[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2),
-                                {1, CR_WINNER, "naive minimax takes at most 25 coins", 0, 0, 0, 0, NULL, 0}};
+                                {.instance_id = 1, .variant = CR_WINNER, .missing = CR_FIGURES_ALL,
+                                 .error = "naive minimax takes at most 25 coins"}};
     cr_store_result again[2] = {row_from_game(1, CR_TOTAL, 6, 3, "RR", 2), row_from_game(1, CR_WINNER, 6, 3, NULL, 2)};
     assert_int_equal(write_results(f, run, first, 2), 1);
     assert_int_equal(write_results(f, run, again, 2), 0);
@@ -473,8 +488,8 @@ static void upgrade_and_compare(const char *path)
         assert_int_equal(cr_store_results_new(&it, store, run, CR_BY_INSTANCE, &err), 0);
         view_rows view = view_rows_open(path, run);
         while (cr_store_results_next(&r, it, &err) == 1) {
-            cr_store_result want = {r->instance_id, r->variant, r->error, r->value, r->first_score, r->second_score,
-                                    r->winner, r->moves, r->moves ? strlen(r->moves) : 0};
+            cr_store_result want = {r->instance_id, r->variant,  r->error, r->missing, r->value, r->first_score,
+                                    r->second_score, r->winner,  r->moves, r->moves ? strlen(r->moves) : 0};
             assert_view_row(view.st, &want);
         }
         view_rows_close(&view);

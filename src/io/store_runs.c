@@ -195,9 +195,9 @@ int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t r
     int rc = cr_store__prepare(&st, store,
                                "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' "
                                "AS q FROM result_extra AS r JOIN instance AS i ON i.id = r.instance_id WHERE "
-                               "r.run_id = ?1 AND r.variant = ?2 AND r.error IS NOT NULL ORDER BY r.instance_id "
+                               "r.run_id = ?1 AND r.variant = ?2 AND r.value IS NULL ORDER BY r.instance_id "
                                "LIMIT 5)), min(error) FROM result_extra WHERE run_id = ?1 AND variant = ?2 AND "
-                               "error IS NOT NULL",
+                               "value IS NULL",
                                "reading the results", err);
     if (rc)
         return rc;
@@ -254,8 +254,8 @@ static int same_line(const cr_store_result *a, const cr_store_result *b)
  * first row without an error), gives r exactly as it is. */
 static int solution_gives(const cr_store_result *g, const cr_store_result *r)
 {
-    if (r->error || r->first_score != g->first_score || r->second_score != g->second_score || !same_line(r, g) ||
-        r->winner != lead_sign(r->first_score, r->second_score))
+    if (r->error || r->missing || r->first_score != g->first_score || r->second_score != g->second_score ||
+        !same_line(r, g) || r->winner != lead_sign(r->first_score, r->second_score))
         return 0;
     int64_t value;
     if (r->variant == CR_TOTAL)
@@ -285,10 +285,10 @@ static size_t gather(gathered *out, const cr_store_result *rows, size_t count)
     for (; k < count && rows[k].instance_id == out->instance_id; k++) {
         const cr_store_result *r = &rows[k];
         const cr_store_result **g = &out->game[game_of(r->variant)];
-        if (!*g && !r->error)
+        if (!*g && !r->error && !r->missing)
             *g = r;
         out->variants |= CR_VARIANT_BIT(r->variant);
-        if (r->error || !solution_gives(*g, r))
+        if (!*g || !solution_gives(*g, r))
             out->extra |= CR_VARIANT_BIT(r->variant);
     }
     out->count = k;
@@ -383,15 +383,17 @@ static int add_extra(cr_store *store, int64_t run_id, const cr_store_result *r, 
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_int64(st, 2, r->instance_id);
     sqlite3_bind_text(st, 3, cr_variant_name(r->variant), -1, SQLITE_STATIC);
-    if (r->error) {
-        for (int c = 4; c <= 7; c++)
-            sqlite3_bind_null(st, c);
-    } else {
-        sqlite3_bind_int64(st, 4, r->value);
-        sqlite3_bind_int64(st, 5, r->first_score);
-        sqlite3_bind_int64(st, 6, r->second_score);
-        sqlite3_bind_text(st, 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
+    const int64_t figures[3] = {r->value, r->first_score, r->second_score};
+    for (int f = 0; f < 3; f++) {
+        if (r->missing & 1u << f)
+            sqlite3_bind_null(st, 4 + f);
+        else
+            sqlite3_bind_int64(st, 4 + f, figures[f]);
     }
+    if (r->missing & CR_FIGURE_WINNER)
+        sqlite3_bind_null(st, 7);
+    else
+        sqlite3_bind_text(st, 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
     if (r->moves)
         sqlite3_bind_text(st, 8, r->moves, (int)r->moves_len, SQLITE_STATIC);
     else
@@ -561,13 +563,18 @@ static int read_extra(cr_store_results *it, cr_stored_result *r, cr_error *err)
     if (step != SQLITE_ROW)
         return cr_store__fail(it->pager.store, "reading results", err);
     r->error = (const char *)sqlite3_column_text(st, 5);
-    if (!r->error) {
-        r->value = sqlite3_column_int64(st, 0);
-        r->first_score = sqlite3_column_int64(st, 1);
-        r->second_score = sqlite3_column_int64(st, 2);
-        const char *winner = (const char *)sqlite3_column_text(st, 3);
-        r->winner = !winner ? 0 : strcmp(winner, "first") == 0 ? 1 : strcmp(winner, "second") == 0 ? -1 : 0;
+    int64_t *figures[3] = {&r->value, &r->first_score, &r->second_score};
+    for (int f = 0; f < 3; f++) {
+        if (sqlite3_column_type(st, f) == SQLITE_NULL)
+            r->missing |= 1u << f;
+        else
+            *figures[f] = sqlite3_column_int64(st, f);
     }
+    const char *winner = (const char *)sqlite3_column_text(st, 3);
+    if (!winner)
+        r->missing |= CR_FIGURE_WINNER;
+    else
+        r->winner = strcmp(winner, "first") == 0 ? 1 : strcmp(winner, "second") == 0 ? -1 : 0;
     r->moves = (const char *)sqlite3_column_text(st, 4);
     return 0;
 }
