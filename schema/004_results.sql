@@ -162,4 +162,8 @@ WHERE NOT EXISTS (SELECT 1 FROM result AS r
                     AND (r.value, r.first_score, r.second_score, r.winner, r.moves, r.error)
                         IS (o.value, o.first_score, o.second_score, o.winner, o.moves, o.error));
 DROP TABLE upgrade_check;
+-- Its pages hold what the new tables hold: zeroing them as they are freed
+-- (Debian's SQLite has secure_delete on) would write the table once more
+-- and keep it in memory until the commit.
+PRAGMA secure_delete = FAST;
 DROP TABLE result_v3;
