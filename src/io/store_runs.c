@@ -146,8 +146,8 @@ int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_er
 int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error *err)
 {
     int64_t v = 0;
-    int rc = cr_store__query_int(&v, store, "SELECT count(*) FROM solution WHERE run_id = ?", run_id,
-                                 0, "counting results", err);
+    int rc = cr_store__query_int(&v, store, "SELECT count(*) FROM solution WHERE run_id = ?", run_id, 0,
+                                 "counting results", err);
     *out = (uint64_t)v;
     return rc;
 }
