@@ -60,12 +60,13 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     COINROW(&r, NULL, "run", fixture("bad_rows.csv"), "--db", f->db, "--variant", "total,diff", "--moves", "none",
             "--jobs", "1", "--label", "night 1");
     assert_int_equal(r.status, 3);
-    assert_starts(r.out, "ingested 2, skipped 1, rejected 8, solved 2, failed 0, set 'bad_rows', run 1");
+    assert_starts(r.out, "ingested 2, skipped 1, rejected 9, solved 2, failed 0, set 'bad_rows', run 1");
     assert_non_null(strstr(r.err, "coinrow: tests/fixtures/bad_rows.csv line 3: value 2 ('x') is not an integer\n"));
     assert_non_null(strstr(r.err, "line 11: id 'good-1' is already in set 'bad_rows' with other coins\n"));
-    assert_non_null(strstr(r.err, "coinrow: 8 rows rejected; every one is in the table ingest_error\n"));
+    assert_non_null(strstr(r.err, "coinrow: 9 rows rejected; every one is in the table ingest_error\n"));
     run_result_free(&r);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 9);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE reason = 'n is 2 but there are 3 values'"), 1);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE moves IS NULL AND label = 'night 1'"), 4);
     assert_int_equal(check_run_against_core(f->db, 1, NULL), 4);
@@ -75,7 +76,7 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     assert_int_equal(r.status, 3);
     assert_string_equal(r.out, "");
     run_result_free(&r);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 9);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
 }
 

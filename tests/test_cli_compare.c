@@ -119,6 +119,23 @@ static void test_compare_cli__an_altered_value_is_a_regression(void **state)
     run_result_free(&r);
 }
 
+/* remaining's scores follow its line; the same line scored otherwise is a regression. */
+static void test_compare_cli__the_same_line_with_other_scores_is_a_regression(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "UPDATE result SET first_score = first_score + 1, second_score = second_score + 1 "
+                                   "WHERE run_id = 2 AND variant = 'remaining' AND "
+                                   "instance_id = (SELECT id FROM instance WHERE ext_id = 'r017')"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r017 (n 6) remaining: regression: the same line scored differently\n"));
+    assert_non_null(strstr(r.out, counts_row("remaining", 200, 0, 1, 0, 0)));
+    run_result_free(&r);
+}
+
 static void test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression(void **state)
 {
     fixture_state *f = *state;
@@ -188,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent),
         cmocka_unit_test(test_compare_cli__across_two_files_latest_done_runs),
         cmocka_unit_test(test_compare_cli__an_altered_value_is_a_regression),
+        cmocka_unit_test(test_compare_cli__the_same_line_with_other_scores_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
         cmocka_unit_test(test_compare_cli__trouble_exits_2_and_differences_1),

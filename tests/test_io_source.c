@@ -105,7 +105,8 @@ static void test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest(void **s
             "L9 quote: rejected: malformed quote at character 11\n"
             "L10 good-2: [8,15,3,7]\n"
             "L11 good-1: [9,9]\n"
-            "L12 good-1: [4,6,2,3]\n");
+            "L12 good-1: [4,6,2,3]\n"
+            "L13 small-n: rejected: n is 2 but there are 3 values\n");
 }
 
 static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void **state)
@@ -205,9 +206,11 @@ static void test_io_source__contest_file_names_a_bad_value_and_an_empty_file(voi
     char *dir = tmp_dir_new();
     assert_int_equal(write_file(tmp_path(dir, "bad.in"), "3\n1 2 z\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "empty.in"), ""), 0);
+    assert_int_equal(write_file(tmp_path(dir, "short.in"), "2\n1 2 3\n"), 0);
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir,
             "L2 bad: rejected: value 3 ('z') is not an integer\n"
-            "L1 empty: rejected: the file is empty (expected n, then n integers)\n");
+            "L1 empty: rejected: the file is empty (expected n, then n integers)\n"
+            "L1 short: rejected: n is 2 but there are 3 values\n");
     tmp_dir_free(dir);
 }
 
