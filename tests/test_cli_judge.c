@@ -216,6 +216,8 @@ static const check_case check_cases[] = {
     {"6\nRRRL\n", "6\nRRRL\n", 0, "accepted"},
     {"6\nRRRR", "6\n", 0, "accepted"},
     {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 2 (second player): L is not optimal, R is"},
+    /* a prefix of the jury's line is no copy of it */
+    {"6\nRRR\n", "6\nRRRL\n", 1, "wrong answer: line of play: the line stops after 3 moves with 1 coins left"},
     {"7\nRRRL\n", "6\n", 1, "wrong answer: line 1: the value 7 is wrong"},
     {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 4 (second player): 'X' is not a move (L or R)"},
     {"\x01garbage\n", "6\n", 2, "presentation error: line 1: the value '\\x01garbage' is not an integer"},
@@ -370,6 +372,7 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
     static const char *const inputs[] = {
         "4\n8 15 3 7\n",   "4\n8 15 3 7",   "4\n8  15 3 7\n", "3\n8 15 3\n", "4\n8 15 3 21\n",  "4\r\n8 15 3 7\r\n",
         "4\n8 15 3 7 9\n", "4\n8 15 3\n",   "", "4\n8 15 3 7\n\n", "2\n-9223372036854775808 3\n", "4\n8 15 3 8\n",
+        "2\n-04 3\n", /* valid but for the leading zero after the sign */
     };
     for (int conv = CR_TESTLIB; conv <= CR_KATTIS; conv++) {
         cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED,
