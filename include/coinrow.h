@@ -10,5 +10,6 @@
 #include "coinrow/number.h"
 #include "coinrow/rng.h"
 #include "coinrow/solve.h"
+#include "coinrow/strategy.h"
 
 #endif
