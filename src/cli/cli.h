@@ -15,6 +15,7 @@ enum {
     CR_EXIT_FATAL = 1,       /* the message says what and where */
     CR_EXIT_USAGE = 2,       /* bad command line; a hint follows */
     CR_EXIT_REJECTED = 3,    /* done, but some input was rejected */
+    CR_EXIT_TROUBLE = 2,     /* commands that compare or judge (as diff(1)): it could not be done */
     CR_EXIT_INTERRUPTED = 130
 };
 
@@ -89,6 +90,8 @@ int cmd_check(const cli_command *self, int argc, char **argv);
 int cmd_stress(const cli_command *self, int argc, char **argv);
 int cmd_compare(const cli_command *self, int argc, char **argv);
 int cmd_merge(const cli_command *self, int argc, char **argv);
+int cmd_invoke(const cli_command *self, int argc, char **argv);
+int cmd_strength(const cli_command *self, int argc, char **argv);
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

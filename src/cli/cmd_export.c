@@ -1,51 +1,12 @@
 /* coinrow export: a set's tests with a done run's answers, as a package a
  * judging system takes (io/export.h).  When no done run has the answers,
- * the set is solved first, in a new run stored like any other. */
+ * the set is solved first, in a new run stored like any other
+ * (cli_answers_run). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/job.h"
 #include "io/export.h"
-
-/* "coinrow: the diff answers come from run 3 (done; ...)" on stderr. */
-static void say_run(const cr_run *run, const cr_export_opts *o)
-{
-    cli_fail("the %s answers%s come from run %lld (done; algo %s, moves %s, coinrow %s)", cr_variant_name(o->variant),
-             o->lines ? " and lines" : "", (long long)run->id, cr_algo_name(run->opts.algo),
-             cr_moves_name(run->opts.moves), run->solver_version);
-}
-
-/* The run the answers come from: a done one, or a new one solved here.
- * Returns -1 to go on, or the exit status. */
-static int answers_run(cr_run *out, const cli_command *self, cr_store *store, const char *db, const char *set,
-                       const cr_export_opts *o)
-{
-    cr_error err = {0};
-    int found;
-    if (cr_export_find_run(out, &found, store, o, &err))
-        return cli_report(&err);
-    if (!found) {
-        cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
-                 cr_variant_name(o->variant), o->lines ? " with canonical lines" : "");
-        cli_job_args a = CLI_JOB_ARGS_INIT;
-        a.db = db;
-        a.set = set;
-        a.variant = cr_variant_name(o->variant);
-        a.moves = o->lines ? "canonical" : "none";
-        a.label = "coinrow export";
-        int status = cli_job_run(self, &a, CLI_JOB_SOLVE, 0, NULL);
-        if (status != CR_EXIT_OK)
-            return status;
-        if (cr_export_find_run(out, &found, store, o, &err))
-            return cli_report(&err);
-        if (!found) {
-            cli_fail("the new run of set '%s' did not answer every instance", set);
-            return CR_EXIT_FATAL;
-        }
-    }
-    say_run(out, o);
-    return -1;
-}
 
 int cmd_export(const cli_command *self, int argc, char **argv)
 {
@@ -94,7 +55,7 @@ int cmd_export(const cli_command *self, int argc, char **argv)
         return cli_report(&err);
     }
     cr_run run;
-    if ((status = answers_run(&run, self, store, db, set, &o)) >= 0) {
+    if ((status = cli_answers_run(&run, self, store, db, set, o.set_id, o.variant, o.lines)) >= 0) {
         cr_store_free(store);
         return status;
     }

@@ -100,6 +100,38 @@ static const cli_command commands[] = {
      "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
      "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
      "on standard output and one message line on standard error, 1 judge error."},
+    {"invoke", cmd_invoke, "judge a program (or a built-in strategy) on every instance of a set",
+     "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
+     "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
+     "            [--label TEXT] [--expect VERDICT] -- COMMAND [ARG...]\n"
+     "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
+     "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT]",
+     "COMMAND runs once per instance, the instance in the contest format on its\n"
+     "standard input, in its own process group; its standard output is judged by the\n"
+     "checker of 'coinrow check' against the answers of a done run of the variant\n"
+     "(else one solved first; stderr names it).  A COMMAND that is one source file\n"
+     "(.c, .cc, .cpp, .cxx, .py) is built (cc / c++ -O2) or run with python3 first.\n"
+     "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
+     "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
+     "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
+     "and verdict (and verdict_view) with CPU and wall time, peak memory, exit code,\n"
+     "signal, the checker's message and the first bytes of stderr.\n"
+     "--jobs: programs running at once share the cores' caches, memory bandwidth and\n"
+     "clock boost with each other and with coinrow, so their CPU times grow and wall\n"
+     "times scatter: keep the default 1 for timings you rely on, raise it to find\n"
+     "wrong answers fast.  Not a sandbox: run only programs you trust (docs/invoke.md).\n"
+     "Ctrl-C stops cleanly; --resume judges only what is left.\n"
+     "Exit status: 0 every verdict is --expect (default AC), 1 not, 2 usage or\n"
+     "trouble (the program cannot be built or run, the database), 130 interrupted."},
+    {"strength", cmd_strength, "how many tests break each built-in strategy, and which tests break none",
+     "strength --set NAME --variant V [--db PATH] [--moves required|ignored] [--limit N]",
+     "Judges every built-in strategy (greedy, left, parity, lookahead2; see 'coinrow\n"
+     "invoke --builtin') on every instance of the set, in coinrow, against the answers\n"
+     "of a done run of the variant (else one solved first), and prints for each\n"
+     "strategy how many tests break it and the first that does, then the weak tests:\n"
+     "those that break no strategy.  Nothing is stored.\n"
+     "Exit status: 0 every strategy is broken by some test, 1 some strategy survives\n"
+     "every test, 2 usage or trouble, 130 interrupted."},
     {"merge", cmd_merge, "merge the shard databases of one job into one run",
      "merge [--db INTO.db] SHARD.db...",
      "The shards (from 'coinrow solve --shard K/N --run-tag TAG') must be one job's:\n"

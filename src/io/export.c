@@ -39,29 +39,6 @@ int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *er
     return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
 }
 
-/* ---- the run ---- */
-
-int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err)
-{
-    return cr_store_run_with_answers(out, out_found, store, opts->set_id, opts->variant, opts->lines, err);
-}
-
-/* Refuses a run whose answers for the variant include errors (a value
- * beyond int64), naming the first instances. */
-static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
-                             cr_error *err)
-{
-    cr_store_unanswered u;
-    int rc = cr_store_run_unanswered(&u, store, run_id, variant, err);
-    if (rc || u.count == 0)
-        return rc;
-    return cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be exported: "
-                                     "%s%s (%s)",
-                     set_name, (unsigned long long)u.count, u.count == 1 ? " has" : "s have", cr_variant_name(variant),
-                     (long long)run_id, u.count == 1 ? "it" : "they", u.first_ids, u.count > 5 ? ", ..." : "",
-                     u.an_error);
-}
-
 /* ---- the destination ---- */
 
 /* dir without its trailing slashes, split into the folder it lies in and
@@ -378,18 +355,15 @@ static void span(cr_constraints *l, const cr_instance *in)
  * validator makes. */
 static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
 {
-    p->text_len = 0;
-    int failed = append_int(p, (int64_t)in->n, '\n');
-    for (size_t i = 0; i < in->n; i++)
-        failed |= append_int(p, in->coins[i], i + 1 < in->n ? ' ' : '\n');
-    if (failed)
-        return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+    int rc = cr_contest_text(&p->text_len, &p->text, &p->text_cap, in->coins, in->n, err);
+    if (rc)
+        return rc;
     if (!p->generated) {
         span(&p->limits, in);
     } else {
         cr_contest_input parsed = {0};
         cr_error why = {0};
-        int rc = cr_contest_input_parse(&parsed, p->text, p->text_len, &p->limits, &why);
+        rc = cr_contest_input_parse(&parsed, p->text, p->text_len, &p->limits, &why);
         cr_contest_input_free(&parsed);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
@@ -412,25 +386,14 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     return write_file(p, rel, p->text, p->text_len, err);
 }
 
-/* The results of the run, read beside the instances in id order. */
-typedef struct answers {
-    cr_store_results *it;
-    const cr_stored_result *at;
-    int ended;
-} answers;
-
-/* Moves a to the result of instance `in` for the variant. */
-static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *err)
+/* The run's result for instance `in`, from the run's results read beside
+ * the instances in id order. */
+static int answer_of(const cr_stored_result **out, cr_store_results *answers, package *p, const cr_instance *in,
+                     cr_error *err)
 {
-    while (!a->ended && (!a->at || a->at->instance_id < in->id ||
-                         (a->at->instance_id == in->id && a->at->variant != p->opts->variant))) {
-        int rc = cr_store_results_next(&a->at, a->it, err);
-        if (rc < 0)
-            return rc;
-        a->ended = rc == 0;
-    }
-    if (!a->ended && a->at->instance_id == in->id)
-        return 0;
+    int rc = cr_store_results_seek(out, answers, in->id, p->opts->variant, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     return cr_errorf(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
                      cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
                      p->set_name);
@@ -439,26 +402,27 @@ static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *er
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 {
     cr_store_instances *instances = NULL;
-    answers a = {0};
+    cr_store_results *answers = NULL;
+    const cr_stored_result *answer = NULL;
     int rc = cr_store_instances_new(&instances, p->store, p->opts->set_id, 0, err);
     if (rc == 0)
-        rc = cr_store_results_new(&a.it, p->store, p->run_id, CR_BY_INSTANCE, err);
+        rc = cr_store_results_new(&answers, p->store, p->run_id, CR_BY_INSTANCE, err);
     const cr_instance *in;
     for (uint64_t k = 0; rc == 0; k++) {
         if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
         char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
-        rc = answer_of(&a, p, in, err);
+        rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
             rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in->ext_id, err);
         if (rc == 0)
             rc = write_input(p, in_path, in, err);
         if (rc == 0)
-            rc = write_answer(p, ans_path, in, a.at, err);
+            rc = write_answer(p, ans_path, in, answer, err);
         stats->tests++;
         stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
     }
-    cr_store_results_free(a.it);
+    cr_store_results_free(answers);
     cr_store_instances_free(instances);
     return rc;
 }
@@ -730,7 +694,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0)
         rc = cr_store_set_generator(&p.limits, NULL, 0, &p.generated, store, opts->set_id, err);
     if (rc == 0)
-        rc = refuse_unanswered(store, run_id, opts->variant, p.set_name, err);
+        rc = cr_store_run_refuse_unanswered(store, run_id, opts->variant, p.set_name, "exported", err);
     if (rc)
         goto done;
     if (!p.generated)

@@ -42,12 +42,6 @@ typedef struct cr_export_opts {
     int force;          /* replace an existing DIR (and DIR.zip) */
 } cr_export_opts;
 
-/* Finds the run the answers come from: the latest done run of the set whose
- * variants include opts->variant (with opts->lines, whose moves policy is
- * canonical) and that has solved every instance of the set.  Fills *out and
- * sets *out_found, or sets *out_found = 0 when there is none. */
-int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err);
-
 /* Checks, before anything is computed, that a package of the set can go
  * to dir: the set has instances, and more than opts->samples of them (but
  * for plain), and with zip no more than a zip holds (CR_ZIP_MAX_ENTRIES
@@ -65,7 +59,7 @@ typedef struct cr_export_stats {
 } cr_export_stats;
 
 /* Checks as cr_export_check does, then writes the package of the set with
- * the answers of run run_id (one that cr_export_find_run gives) into a new
+ * the answers of run run_id (one that cr_store_run_with_answers gives) into a new
  * folder beside dir, which then replaces dir (and, with zip, dir.zip is
  * written from it): on failure nothing is left.  The validator takes the
  * constraints the set's generator kept, or for an ingested set the n and

@@ -187,11 +187,10 @@ int cr_store_run_with_answers(cr_run *out, int *out_found, cr_store *store, int6
     return rc;
 }
 
-int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t run_id, cr_variant variant,
-                            cr_error *err)
+int cr_store_run_refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
+                                   const char *what, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
-    memset(out, 0, sizeof *out);
     int rc = cr_store__prepare(&st, store,
                                "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' "
                                "AS q FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 "
@@ -202,12 +201,15 @@ int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t r
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    uint64_t count;
+    if (sqlite3_step(st) != SQLITE_ROW)
         rc = cr_store__fail(store, "reading the results", err);
-    } else if ((out->count = (uint64_t)sqlite3_column_int64(st, 0)) > 0) {
-        snprintf(out->first_ids, sizeof out->first_ids, "%s", (const char *)sqlite3_column_text(st, 1));
-        snprintf(out->an_error, sizeof out->an_error, "%s", (const char *)sqlite3_column_text(st, 2));
-    }
+    else if ((count = (uint64_t)sqlite3_column_int64(st, 0)) > 0)
+        rc = cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be %s: "
+                                       "%s%s (%s)",
+                       set_name, (unsigned long long)count, count == 1 ? " has" : "s have", cr_variant_name(variant),
+                       (long long)run_id, count == 1 ? "it" : "they", what, (const char *)sqlite3_column_text(st, 1),
+                       count > 5 ? ", ..." : "", (const char *)sqlite3_column_text(st, 2));
     sqlite3_finalize(st);
     return rc;
 }
@@ -288,6 +290,8 @@ struct cr_store_results {
     size_t last_cap;
     cr_variant last_variant;
     cr_stored_result row;
+    const cr_stored_result *at; /* where cr_store_results_seek stopped */
+    int ended;
 };
 
 static void bind_results(void *ctx, sqlite3_stmt *st)
@@ -366,6 +370,21 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
     r->moves = (const char *)sqlite3_column_text(st, 8);
     *out = r;
     return 1;
+}
+
+int cr_store_results_seek(const cr_stored_result **out, cr_store_results *it, int64_t instance_id,
+                          cr_variant variant, cr_error *err)
+{
+    const cr_stored_result *r = it->ended ? NULL : it->at;
+    while (!it->ended && (!r || r->instance_id < instance_id || (r->instance_id == instance_id && r->variant != variant))) {
+        int rc = cr_store_results_next(&r, it, err);
+        if (rc < 0)
+            return rc;
+        it->ended = rc == 0;
+    }
+    it->at = it->ended ? NULL : r;
+    *out = it->at;
+    return it->at && it->at->instance_id == instance_id && it->at->variant == variant;
 }
 
 void cr_store_results_free(cr_store_results *it)

@@ -71,33 +71,51 @@ static int locate_files(check_files *out, cr_convention conv, int nargs, char *c
     return 0;
 }
 
+int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, const char *input_name, const char *jury,
+                    size_t jury_len, const char *output, size_t output_len, cr_variant variant, cr_check_moves moves,
+                    cr_error *err)
+{
+    cr_contest_input in = {0};
+    int rc = cr_contest_input_parse(&in, input, input_len, NULL, err);
+    if (rc) {
+        char msg[CR_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        rc = cr_errorf(err, rc, "the input file %s: %s", input_name, msg);
+    } else {
+        rc = cr_contest_check(out, &in, variant, moves, jury, jury_len, output, output_len, err);
+    }
+    cr_contest_input_free(&in);
+    return rc;
+}
+
 /* Runs the check proper; 0 with the judgement, or why it could not be done. */
 static int judge(cr_judgement *out, const check_files *files, cr_variant variant, cr_check_moves moves,
                  cr_error *err)
 {
     char *input = NULL, *answer = NULL, *output = NULL;
     size_t input_len = 0, answer_len = 0, output_len = 0;
-    cr_contest_input in = {0};
     int rc = read_file(&input, &input_len, files->input, err);
     if (rc == 0)
         rc = read_file(&answer, &answer_len, files->answer, err);
     if (rc == 0)
         rc = read_file(&output, &output_len, files->output, err);
-    if (rc)
-        goto done;
-    if ((rc = cr_contest_input_parse(&in, input, input_len, NULL, err)) != 0) {
-        char msg[CR_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        rc = cr_errorf(err, rc, "the input file %s: %s", files->input, msg);
-        goto done;
-    }
-    rc = cr_contest_check(out, &in, variant, moves, answer, answer_len, output, output_len, err);
-done:
-    cr_contest_input_free(&in);
+    if (rc == 0)
+        rc = cr_judge_answer(out, input, input_len, files->input, answer, answer_len, output, output_len, variant,
+                             moves, err);
     free(input);
     free(answer);
     free(output);
     return rc;
+}
+
+void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err)
+{
+    if (rc)
+        snprintf(out, CR_JUDGE_MESSAGE_MAX, "judge error: %s", err->msg);
+    else if (verdict->outcome == CR_ACCEPTED)
+        snprintf(out, CR_JUDGE_MESSAGE_MAX, "%s", cr_outcome_name(CR_ACCEPTED));
+    else
+        snprintf(out, CR_JUDGE_MESSAGE_MAX, "%s: %s", cr_outcome_name(verdict->outcome), verdict->why);
 }
 
 /* Writes FEEDBACK_DIR/judgemessage.txt; 0, or -1 when it cannot. */
@@ -127,13 +145,8 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
     if (rc == 0)
         rc = judge(&verdict, &files, variant, moves, &err);
 
-    char message[CR_ERROR_MSG_MAX + 32];
-    if (rc)
-        snprintf(message, sizeof message, "judge error: %s", err.msg);
-    else if (verdict.outcome == CR_ACCEPTED)
-        snprintf(message, sizeof message, "%s", cr_outcome_name(CR_ACCEPTED));
-    else
-        snprintf(message, sizeof message, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+    char message[CR_JUDGE_MESSAGE_MAX];
+    cr_judge_message(message, rc, &verdict, &err);
 
     switch (conv) {
     case CR_KATTIS:
