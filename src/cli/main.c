@@ -71,7 +71,7 @@ static const cli_command commands[] = {
      "completes the set)."},
     {"export", cmd_export, "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
      "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
-     "            [--moves canonical|none] [--samples K] [--zip] [--force]",
+     "            [--moves canonical|none] [--samples K] [--zip] [--force] [--submissions]",
      "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
      "the canonical line of play) from the latest done run of the set that has them for\n"
      "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
@@ -79,6 +79,9 @@ static const cli_command commands[] = {
      "name is the short name: lowercase letters and digits); polygon: problem.xml, tests/,\n"
      "files/check.c, files/val.c; cms: task.yaml, input/, output/, check/checker.c;\n"
      "plain: ID.in and ID.ans.  The package is written beside DIR and renamed into place.\n"
+     "--submissions adds the sources of the set's done invocations of V labelled\n"
+     "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
+     "source file: kattis submissions/LABEL/, polygon solutions/ (tagged in problem.xml).\n"
      "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
      "130 interrupted while solving."},
     {"validate", cmd_validate, "strict check of a contest input file (testlib or Kattis statuses)",
@@ -143,7 +146,8 @@ static const cli_command commands[] = {
      "Exit status: 0 merged (or merged before), 1 refused or an error, 2 usage."},
     {"compare", cmd_compare, "compare two runs: regressions, missing results, speed",
      "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
-     "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",
+     "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]\n"
+     "       coinrow compare --invocations A B [--db PATH] [--limit N] [--record]",
      "Results are matched by set name, external id and variant (the variants both runs\n"
      "have), streaming both sides.  Each pair is same; equivalent (equal figures, lines\n"
      "that differ but are both legal and optimal, checked with the verifier: not a\n"
@@ -151,8 +155,12 @@ static const cli_command commands[] = {
      "or not optimal, or only one side failed); missing on one side; or changed (the\n"
      "instance's coins differ: not compared).  Without run ids --against takes the\n"
      "latest done run of each database.\n"
+     "--invocations: two invocations of one set (coinrow invoke), instance by instance:\n"
+     "each verdict change (AC -> WA is a regression, WA -> AC improved, WA -> TLE\n"
+     "changed, missing on one side), then CPU time ratios b/a, slowest changes first.\n"
      "Exit status: 0 no regression and nothing missing or changed, 1 otherwise or an\n"
-     "error, 2 usage."},
+     "error, 2 usage; with --invocations 0 no regression and nothing missing, 1\n"
+     "otherwise, 2 usage or trouble."},
     {"stress", cmd_stress, "cross-check algorithms on random rows; shrink the first disagreement",
      "stress [--algos linear,dp,naive] [--variant LIST|all] [--moves fast|canonical]\n"
      "              --count K --n MIN..MAX --values MIN..MAX --seed S",

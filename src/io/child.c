@@ -1,6 +1,7 @@
 /* Running a program once under limits: fork, limits and exec in the child;
  * one poll loop in the parent that feeds its input, reads its output and
- * watches the clock and its exit (a pidfd); wait4 for its resources. */
+ * watches the clock and its exit (a pidfd); wait4 for its resources, then
+ * the rest of its group reaped (coinrow is their subreaper). */
 #define _GNU_SOURCE /* pipe2, close_range, pidfd_open */
 #include "io/child.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -70,11 +72,11 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
         return cr_errorf(err, CR_EINVAL, "the command is empty");
     if (strchr(name, '/')) {
         char *path = join(dir, name);
-        int ok = path && executable(path);
+        int ok = path && executable(path), there = path && access(path, F_OK) == 0;
         free(path);
         if (!ok)
             return cr_errorf(err, CR_EINVAL, "cannot run '%s': %s", name,
-                             access(name, F_OK) == 0 || errno != ENOENT ? "not an executable file" : "no such file");
+                             there ? "not an executable file" : "no such file");
         *out = strdup(name); /* relative to dir, where the child starts */
         return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for a path");
     }
@@ -115,9 +117,12 @@ static double now_seconds(void)
 /* In the child, between fork and exec: only async-signal-safe calls.  On
  * failure errno goes back through status_fd. */
 static void start_program(const char *path, char *const argv[], const char *dir, const int fds[3], int status_fd,
-                          const cr_child_limits *lim)
+                          const cr_child_limits *lim, pid_t parent)
 {
     setpgid(0, 0);
+    /* killed with coinrow, even by SIGKILL (if coinrow is gone already, at once) */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
     for (int k = 0; k < 3; k++) {
         if (fds[k] == k)
             fcntl(k, F_SETFD, 0); /* dup2 onto itself would keep close-on-exec */
@@ -288,6 +293,9 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
         w.fds[k] = (struct pollfd){.fd = -1};
     int rc = 0;
     double start = now_seconds();
+    pid_t parent = getpid();
+    /* what the program leaves behind becomes ours when it exits, to reap */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(status, O_CLOEXEC)) {
         rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", argv[0], strerror(errno));
         goto done;
@@ -297,7 +305,7 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
         goto done;
     }
     if (w.pid == 0)
-        start_program(path, argv, dir, (const int[3]){in[0], outp[1], errp[1]}, status[1], limits);
+        start_program(path, argv, dir, (const int[3]){in[0], outp[1], errp[1]}, status[1], limits, parent);
     setpgid(w.pid, w.pid); /* the child does it too: whoever comes first */
     close(in[0]), close(outp[1]), close(errp[1]), close(status[1]);
     in[0] = outp[1] = errp[1] = status[1] = -1;
@@ -336,6 +344,10 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     while (wait4(w.pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+        ;
+    /* and what it left in its group, killed when it exited */
+    siginfo_t left;
+    while (waitid(P_PGID, (id_t)w.pid, &left, WEXITED) == 0 || errno == EINTR)
         ;
     out->wall_seconds = now_seconds() - start;
     out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +

@@ -16,7 +16,9 @@
 #include "coinrow/contest.h"
 #include "coinrow/gen.h"
 #include "io/coins_text.h"
+#include "io/submission.h"
 #include "io/zip.h"
+#include "util/read_all.h"
 #include "judge/program.h"
 #include "util/errorf.h"
 
@@ -218,6 +220,7 @@ typedef struct package {
     char *text;        /* one file's contents */
     size_t text_len, text_cap;
     name_set names;    /* plain */
+    cr_submission_list sources; /* --submissions */
 } package;
 
 static const char *at(package *p, const char *rel)
@@ -481,6 +484,32 @@ static void write_kattis(package *p, FILE *f)
     fputs("\nvalidation: custom\n", f);
 }
 
+/* <solutions>: Polygon's tag for each source's folder, "main" for the
+ * first accepted one. */
+static void write_polygon_solutions(const package *p, FILE *f)
+{
+    static const char *const tags[][2] = {{"accepted", "accepted"}, {"wrong_answer", "wrong-answer"},
+                                          {"time_limit_exceeded", "time-limit-exceeded"},
+                                          {"run_time_error", "rejected"}};
+    if (!p->sources.count)
+        return;
+    fputs("        <solutions>\n", f);
+    int main_given = 0;
+    for (size_t k = 0; k < p->sources.count; k++) {
+        const cr_submission_source *s = &p->sources.v[k];
+        const char *tag = "rejected";
+        for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)
+            if (strcmp(s->folder, tags[t][0]) == 0)
+                tag = tags[t][1];
+        if (strcmp(tag, "accepted") == 0 && !main_given++)
+            tag = "main";
+        fprintf(f, "            <solution tag=\"%s\">\n                <source path=\"solutions/", tag);
+        put_xml(f, s->name);
+        fprintf(f, "\" type=\"%s\"/>\n            </solution>\n", cr_submission_polygon_type(s->lang));
+    }
+    fputs("        </solutions>\n", f);
+}
+
 static void write_polygon(package *p, FILE *f)
 {
     char num[CR_GEN_ID_MAX];
@@ -503,8 +532,10 @@ static void write_polygon(package *p, FILE *f)
           "        <checker type=\"testlib\">\n            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
           "        </checker>\n        <validators>\n            <validator>\n"
           "                <source path=\"files/val.c\" type=\"c.gcc\"/>\n            </validator>\n"
-          "        </validators>\n    </assets>\n</problem>\n",
+          "        </validators>\n",
           f);
+    write_polygon_solutions(p, f);
+    fputs("    </assets>\n</problem>\n", f);
 }
 
 static void write_cms(package *p, FILE *f)
@@ -572,6 +603,38 @@ static int write_metadata(package *p, cr_error *err)
     }
     for (int i = 0; rc == 0 && i < 2 && l->programs[i].path; i++)
         rc = write_program(p, l->programs[i].path, l->programs[i].program, l->programs[i].convention, err);
+    return rc;
+}
+
+/* Copies the labelled invocations' sources into the package. */
+static int write_sources(package *p, cr_error *err)
+{
+    int kattis = p->opts->format == CR_EXPORT_KATTIS;
+    int rc = p->sources.count && mkdir(at(p, kattis ? "submissions" : "solutions"), 0777) != 0
+                 ? write_error(p, kattis ? "submissions" : "solutions", err)
+                 : 0;
+    for (size_t k = 0; rc == 0 && k < p->sources.count; k++) {
+        const cr_submission_source *s = &p->sources.v[k];
+        char rel[512];
+        if (kattis) {
+            snprintf(rel, sizeof rel, "submissions/%s", s->folder);
+            struct stat st;
+            if (stat(at(p, rel), &st) != 0 && mkdir(at(p, rel), 0777) != 0)
+                return write_error(p, rel, err);
+        }
+        snprintf(rel, sizeof rel, "%s/%s%s%s", kattis ? "submissions" : "solutions", kattis ? s->folder : "",
+                 kattis ? "/" : "", s->name);
+        FILE *in = fopen(s->path, "rb");
+        if (!in)
+            return cr_errorf(err, CR_EIO, "cannot read the source %s: %s", s->path, strerror(errno));
+        free(p->text);
+        p->text = NULL;
+        rc = cr_read_all(&p->text, &p->text_len, in, s->path, err);
+        p->text_cap = p->text_len;
+        fclose(in);
+        if (rc == 0)
+            rc = write_file(p, rel, p->text, p->text_len, err);
+    }
     return rc;
 }
 
@@ -695,8 +758,14 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         rc = cr_store_set_generator(&p.limits, NULL, 0, &p.generated, store, opts->set_id, err);
     if (rc == 0)
         rc = cr_store_run_refuse_unanswered(store, run_id, opts->variant, p.set_name, "exported", err);
+    if (rc == 0 && opts->submissions)
+        rc = cr_submission_list_new(&p.sources, store, opts->set_id, opts->variant,
+                                    opts->format == CR_EXPORT_POLYGON, err);
     if (rc)
         goto done;
+    out->submissions = p.sources.count;
+    out->skipped = p.sources.skipped;
+    snprintf(out->skipped_example, sizeof out->skipped_example, "%s", p.sources.skipped_example);
     if (!p.generated)
         p.limits = (cr_constraints){SIZE_MAX, 0, INT64_MAX, INT64_MIN, 0, 0};
     p.root = temp_name(&d, "");
@@ -717,6 +786,8 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     rc = make_folders(&p, err);
     if (rc == 0)
         rc = write_tests(&p, out, err);
+    if (rc == 0)
+        rc = write_sources(&p, err);
     if (rc == 0)
         rc = write_metadata(&p, err);
     if (rc == 0 && opts->zip) {
@@ -742,6 +813,7 @@ done:
     free(p.path);
     free(p.text);
     name_set_free(&p.names);
+    cr_submission_list_free(&p.sources);
     dest_free(&d);
     return rc;
 }

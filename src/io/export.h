@@ -5,8 +5,10 @@
  *
  *   kattis   problem.yaml, data/sample/NN.{in,ans}, data/secret/NN.{in,ans},
  *            input_validators/validator/validator.c,
- *            output_validators/checker/checker.c          (Kattis, DOMjudge)
- *   polygon  problem.xml, tests/NN, tests/NN.a, files/check.c, files/val.c
+ *            output_validators/checker/checker.c,
+ *            submissions/LABEL/SOURCE (--submissions)     (Kattis, DOMjudge)
+ *   polygon  problem.xml, tests/NN, tests/NN.a, files/check.c, files/val.c,
+ *            solutions/SOURCE (--submissions)
  *   cms      task.yaml, input/inputK.txt, output/outputK.txt, check/checker.c
  *   plain    ID.in, ID.ans (the instance's id made a safe file name)
  *
@@ -40,6 +42,7 @@ typedef struct cr_export_opts {
     uint64_t samples;   /* the first instances are samples (kattis, polygon, cms) */
     int zip;            /* also write DIR.zip of the folder */
     int force;          /* replace an existing DIR (and DIR.zip) */
+    int submissions;    /* kattis, polygon: the sources of the set's labelled invocations too */
 } cr_export_opts;
 
 /* Checks, before anything is computed, that a package of the set can go
@@ -56,6 +59,9 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
 /* Counts of what a package holds. */
 typedef struct cr_export_stats {
     uint64_t tests, samples;
+    uint64_t submissions;      /* sources put in the package */
+    uint64_t skipped;          /* labelled invocations that are not one source file */
+    char skipped_example[160]; /* the first one's command */
 } cr_export_stats;
 
 /* Checks as cr_export_check does, then writes the package of the set with

@@ -309,13 +309,18 @@ int cr_store_shard_read(cr_store_shard *out, cr_store *store, cr_error *err);
 /* Records that the database holds shard->run_id as shard k of n. */
 int cr_store_shard_add(cr_store *store, const cr_store_shard *shard, cr_error *err);
 
-/* One comparison of two runs (compare --record). */
+/* One comparison of two runs, or of two invocations (compare --record). */
 typedef struct cr_store_comparison {
     int64_t run_a, run_b;
     const char *db_b; /* the database of run b; NULL when it is the store's own */
     int strict_moves;
-    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category */
+    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category; for invocations,
+                                           instances: same verdict, AC turned into another
+                                           (regression), a failing verdict into another (changed),
+                                           judged on one side only (missing) */
     int passed;                         /* no regression, nothing missing or changed */
+    int invocations;                    /* run_a and run_b are invocations, and: */
+    uint64_t improved;                  /* instances whose failing verdict turned into AC */
 } cr_store_comparison;
 
 int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_error *err);
@@ -337,6 +342,43 @@ typedef struct cr_invocation {
     cr_run_status status;
     char coinrow_version[64];
 } cr_invocation;
+
+/* One instance whose verdict differs between two invocations of a set. */
+typedef struct cr_verdict_change {
+    const char *ext_id;
+    size_t n;
+    int judged_a, judged_b;          /* whether each side has a verdict */
+    cr_invoke_verdict a, b;
+    const char *message_a, *message_b;
+} cr_verdict_change;
+
+/* Calls fn, in instance order, for every instance of set set_id whose
+ * verdicts in invocations a and b differ (or that only one has judged); the
+ * change is valid during the call.  The number of instances with the same
+ * verdict goes to *out_same. */
+int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
+                             void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err);
+
+/* One instance's CPU times in two invocations. */
+typedef struct cr_time_change {
+    char ext_id[128];
+    size_t n;
+    double cpu_a, cpu_b;
+    double ratio; /* cpu_b / cpu_a, each at least the floor */
+} cr_time_change;
+
+/* The CPU times of the instances both invocations a and b judged: their
+ * count and sums into *out_common, *out_a and *out_b, and into out[0..cap)
+ * (their number in *out_count) those whose ratio, each time taken as at
+ * least `floor` seconds, is the largest, largest first. */
+int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, uint64_t *out_common, double *out_a,
+                          double *out_b, cr_store *store, int64_t a, int64_t b, double floor, cr_error *err);
+
+/* The ids of the done invocations of set set_id for the variant that are
+ * labelled with one of labels[0..count) (export's submission folders), in
+ * id order, into *out (count in *out_count; the caller frees it). */
+int cr_store_labelled_invocations(int64_t **out, size_t *out_count, cr_store *store, int64_t set_id,
+                                  cr_variant variant, const char *const *labels, size_t count, cr_error *err);
 
 /* Frees what a found invocation holds (its argv); accepts a zeroed one. */
 void cr_invocation_clear(cr_invocation *inv);

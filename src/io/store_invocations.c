@@ -353,3 +353,125 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
     }
     return rc;
 }
+
+int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
+                             void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err)
+{
+    int64_t same = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__query_int(&same, store,
+                                 "SELECT count(*) FROM verdict AS a JOIN verdict AS b ON b.invocation_id = ?2 "
+                                 "AND b.instance_id = a.instance_id WHERE a.invocation_id = ?1 AND a.verdict = b.verdict",
+                                 a, b, "comparing verdicts", err);
+    if (rc == 0)
+        rc = cr_store__prepare(&st, store,
+                               "SELECT i.ext_id, i.n, a.verdict, b.verdict, a.message, b.message FROM instance AS i "
+                               "LEFT JOIN verdict AS a ON a.invocation_id = ?2 AND a.instance_id = i.id "
+                               "LEFT JOIN verdict AS b ON b.invocation_id = ?3 AND b.instance_id = i.id "
+                               "WHERE +i.set_id = ?1 AND a.verdict IS NOT b.verdict ORDER BY i.id",
+                               "comparing verdicts", err);
+    if (rc)
+        return rc;
+    *out_same = (uint64_t)same;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_int64(st, 2, a);
+    sqlite3_bind_int64(st, 3, b);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        cr_verdict_change c = {(const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_int64(st, 1),
+                               sqlite3_column_type(st, 2) != SQLITE_NULL, sqlite3_column_type(st, 3) != SQLITE_NULL,
+                               column_verdict(st, 2), column_verdict(st, 3), (const char *)sqlite3_column_text(st, 4),
+                               (const char *)sqlite3_column_text(st, 5)};
+        fn(ctx, &c);
+    }
+    if (step != SQLITE_DONE)
+        rc = cr_store__fail(store, "comparing verdicts", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, uint64_t *out_common, double *out_a,
+                          double *out_b, cr_store *store, int64_t a, int64_t b, double floor, cr_error *err)
+{
+    static const char *const sql[] = {
+        "SELECT count(*), total(a.cpu_seconds), total(b.cpu_seconds) FROM verdict AS a JOIN verdict AS b "
+        "ON b.invocation_id = ?2 AND b.instance_id = a.instance_id WHERE a.invocation_id = ?1",
+        "SELECT i.ext_id, i.n, a.cpu_seconds, b.cpu_seconds, max(b.cpu_seconds, ?3) / max(a.cpu_seconds, ?3) AS r "
+        "FROM verdict AS a JOIN verdict AS b ON b.invocation_id = ?2 AND b.instance_id = a.instance_id "
+        "JOIN instance AS i ON i.id = a.instance_id WHERE a.invocation_id = ?1 ORDER BY r DESC, a.instance_id "
+        "LIMIT ?4",
+    };
+    *out_count = 0;
+    int rc = 0;
+    for (int q = 0; rc == 0 && q < 2; q++) {
+        sqlite3_stmt *st = NULL;
+        if ((rc = cr_store__prepare(&st, store, sql[q], "comparing times", err)) != 0)
+            break;
+        sqlite3_bind_int64(st, 1, a);
+        sqlite3_bind_int64(st, 2, b);
+        if (q == 1) {
+            sqlite3_bind_double(st, 3, floor);
+            sqlite3_bind_int64(st, 4, (int64_t)cap);
+        }
+        int step;
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            if (q == 0) {
+                *out_common = (uint64_t)sqlite3_column_int64(st, 0);
+                *out_a = sqlite3_column_double(st, 1);
+                *out_b = sqlite3_column_double(st, 2);
+                continue;
+            }
+            cr_time_change *t = &out[(*out_count)++];
+            column_text(t->ext_id, sizeof t->ext_id, st, 0);
+            t->n = (size_t)sqlite3_column_int64(st, 1);
+            t->cpu_a = sqlite3_column_double(st, 2);
+            t->cpu_b = sqlite3_column_double(st, 3);
+            t->ratio = sqlite3_column_double(st, 4);
+        }
+        if (step != SQLITE_DONE)
+            rc = cr_store__fail(store, "comparing times", err);
+        sqlite3_finalize(st);
+    }
+    return rc;
+}
+
+int cr_store_labelled_invocations(int64_t **out, size_t *out_count, cr_store *store, int64_t set_id,
+                                  cr_variant variant, const char *const *labels, size_t count, cr_error *err)
+{
+    *out = NULL;
+    *out_count = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT u.id FROM invocation AS u, json_each(?3) AS l WHERE u.set_id = ?1 "
+                               "AND u.variant = ?2 AND u.status = 'done' AND u.label = l.value ORDER BY u.id",
+                               "reading the invocations", err);
+    if (rc)
+        return rc;
+    /* the labels as a JSON array: they are plain words */
+    sqlite3_str *json = sqlite3_str_new(NULL);
+    for (size_t k = 0; k < count; k++)
+        sqlite3_str_appendf(json, "%s\"%w\"", k ? "," : "[", labels[k]);
+    sqlite3_str_appendall(json, "]");
+    char *list = sqlite3_str_finish(json);
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, list, -1, sqlite3_free);
+    size_t cap = 0;
+    int step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*out_count == cap) {
+            cap = cap ? 2 * cap : 16;
+            int64_t *bigger = realloc(*out, cap * sizeof *bigger);
+            if (!bigger) {
+                rc = cr_errorf(err, CR_ENOMEM, "no memory for the invocations");
+                break;
+            }
+            *out = bigger;
+        }
+        (*out)[(*out_count)++] = sqlite3_column_int64(st, 0);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "reading the invocations", err);
+    sqlite3_finalize(st);
+    return rc;
+}

@@ -148,3 +148,91 @@ void cr_submission_free(cr_submission *s)
     free(s->path);
     free(s);
 }
+
+/* ---- the sources of labelled invocations ---- */
+
+void cr_submission_list_free(cr_submission_list *list)
+{
+    for (size_t k = 0; k < list->count; k++)
+        free(list->v[k].path);
+    free(list->v);
+    memset(list, 0, sizeof *list);
+}
+
+/* Adds inv's source unless the folder has it already: 0, or an error for
+ * a clash or a source that cannot be read. */
+static int add_source(cr_submission_list *l, const cr_invocation *inv, const char *folder, int one_folder,
+                      cr_error *err)
+{
+    const char *command = inv->argv[0];
+    size_t len = strlen(inv->directory) + strlen(command) + 2;
+    char *path = malloc(len);
+    if (!path)
+        return cr_errorf(err, CR_ENOMEM, "no memory for a path");
+    snprintf(path, len, "%s%s%s", command[0] == '/' ? "" : inv->directory, command[0] == '/' ? "" : "/", command);
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    for (size_t k = 0; k < l->count; k++) {
+        const cr_submission_source *o = &l->v[k];
+        int same_folder = one_folder || strcmp(o->folder, folder) == 0;
+        if (same_folder && strcmp(o->path, path) == 0 && strcmp(o->folder, folder) == 0) {
+            free(path); /* the same source again */
+            return 0;
+        }
+        if (same_folder && strcmp(o->name, name) == 0) {
+            int rc = cr_errorf(err, CR_EINVAL, "the sources %s (%s) and %s (%s) would both be %s in the package",
+                               o->path, o->folder, path, folder, name);
+            free(path);
+            return rc;
+        }
+    }
+    if (access(path, R_OK) != 0) {
+        int rc = cr_errorf(err, CR_EINVAL, "invocation %lld (label %s): cannot read its source %s",
+                           (long long)inv->id, folder, path);
+        free(path);
+        return rc;
+    }
+    cr_submission_source *bigger = realloc(l->v, (l->count + 1) * sizeof *bigger);
+    if (!bigger) {
+        free(path);
+        return cr_errorf(err, CR_ENOMEM, "no memory for the sources");
+    }
+    l->v = bigger;
+    l->v[l->count++] = (cr_submission_source){folder, path, strrchr(path, '/') + 1, cr_submission_language(inv->argv)};
+    return 0;
+}
+
+int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
+                           int one_folder, cr_error *err)
+{
+    static const char *const folders[] = CR_SUBMISSION_FOLDERS;
+    const size_t nfolders = sizeof folders / sizeof folders[0];
+    memset(out, 0, sizeof *out);
+    int64_t *ids = NULL;
+    size_t count = 0;
+    int rc = cr_store_labelled_invocations(&ids, &count, store, set_id, variant, folders, nfolders, err);
+    for (size_t k = 0; rc == 0 && k < count; k++) {
+        cr_invocation inv;
+        if ((rc = cr_store_invocation_find(&inv, store, ids[k], CR_PICK_ANY, err)) != 0)
+            break;
+        const char *folder = NULL;
+        for (size_t f = 0; f < nfolders; f++)
+            if (strcmp(inv.label, folders[f]) == 0)
+                folder = folders[f];
+        if (cr_submission_language(inv.argv) != CR_LANG_NONE) {
+            rc = add_source(out, &inv, folder, one_folder, err);
+        } else if (out->skipped++ == 0) {
+            size_t len = 0;
+            for (char *const *a = inv.argv; a && *a && len < sizeof out->skipped_example; a++)
+                len += (size_t)snprintf(out->skipped_example + len, sizeof out->skipped_example - len, "%s%s",
+                                        len ? " " : "", *a);
+            if (!inv.argv)
+                snprintf(out->skipped_example, sizeof out->skipped_example, "--builtin %s",
+                         cr_strategy_name(inv.strategy));
+        }
+        cr_invocation_clear(&inv);
+    }
+    free(ids);
+    if (rc)
+        cr_submission_list_free(out);
+    return rc;
+}
