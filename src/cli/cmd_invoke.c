@@ -183,10 +183,8 @@ static int open_invocation(cr_invocation *inv, cr_submission **program, const cl
             return status == CR_EXIT_INTERRUPTED ? status : CR_EXIT_TROUBLE;
         inv->answers_run = run.id;
     }
-    /* the program is made ready before the invocation is stored: one that
-     * cannot run leaves nothing behind */
     rc = cr_store_run_refuse_unanswered(store, inv->answers_run, inv->variant, set_name, "judged", &err);
-    if (rc == 0 && inv->argv)
+    if (rc == 0 && a->resume && inv->argv)
         rc = cr_submission_new(program, inv->argv, inv->directory, &err);
     if (rc == 0)
         rc = a->resume ? cr_store_invocation_set_status(store, inv->id, CR_RUN_RUNNING, NULL, &err)
@@ -234,12 +232,18 @@ int cmd_invoke(const cli_command *self, int argc, char **argv)
     cr_store *store = NULL;
     cr_submission *program = NULL;
     char set_name[256] = "";
-    if (cr_store_new(&store, a.db, CR_STORE_WRITE, &err))
+    /* a new program is made ready first: one that cannot run leaves the
+     * database as it was */
+    if ((inv.argv && cr_submission_new(&program, inv.argv, inv.directory, &err)) ||
+        cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
+        cr_submission_free(program);
         return trouble(&err);
+    }
     if ((status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name)) >= 0) {
         if (!a.resume)
             inv.argv = NULL; /* borrowed from argv */
         cr_invocation_clear(&inv);
+        cr_submission_free(program);
         cr_store_free(store);
         return status;
     }

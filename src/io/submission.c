@@ -77,10 +77,16 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
     if (rc == 0)
         rc = cr_child_run(&report, child, compiler_path, compiler, dir, NULL, 0, &limits, NULL, err);
     if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
-        size_t first_line = strcspn(report.err, "\n");
+        /* the compiler's first error, else its first line */
+        const char *line = strstr(report.err, "error");
+        while (line && line > report.err && line[-1] != '\n')
+            line--;
+        if (!line)
+            line = report.err;
         rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %.*s", argv[0], compiler[0],
                        report.end == CR_CHILD_EXITED ? "exit status" : "signal",
-                       report.end == CR_CHILD_EXITED ? report.exit_code : report.signal, (int)first_line, report.err);
+                       report.end == CR_CHILD_EXITED ? report.exit_code : report.signal, (int)strcspn(line, "\n"),
+                       line);
     }
     cr_child_free(child);
     free(compiler_path);
