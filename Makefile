@@ -7,6 +7,7 @@
 #                        and starts slurm and munge)
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-invoke    only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
 #   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
@@ -59,7 +60,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline bench-invoke clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -168,7 +169,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline
+bench: bench-core bench-pipeline bench-invoke
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -177,6 +178,10 @@ bench-core: $(BUILD)/bench/bench_core
 # "Batch pipeline"); the sqlite3 shell is installed here when run as root.
 bench-pipeline: sqlite3-shell $(BIN) $(BUILD)/bench/bench_pipeline
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
+
+# invoke's overhead per instance and --builtin throughput (docs/invoke.md).
+bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
+	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)

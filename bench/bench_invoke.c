@@ -1,0 +1,199 @@
+/* coinrow invoke's benchmark (make bench-invoke): the figures of
+ * docs/invoke.md.
+ *
+ *   bench_invoke COINROW [--instances N] [--builtin-instances M] [--reps R]
+ *
+ * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
+ *  1. overhead per instance: `coinrow invoke -- ./trivial` (a C program that
+ *     prints 0 and exits) on a set of N instances, against the floor any
+ *     harness pays: this program forking, executing and reaping the same
+ *     trivial program N times with the same input through pipes, alternately,
+ *     R times; and invoke with --jobs 2;
+ *  2. --builtin throughput: invoke --builtin greedy and lookahead2 on M
+ *     instances of n = 8..16 and of n = 1000, with moves required (every move
+ *     of the line verified, O(n^2)) and ignored (the value alone).
+ * Medians of the repetitions, as Markdown tables. */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static char folder[4096];
+
+static const char *in_folder(const char *name)
+{
+    static char paths[4][4200];
+    static int next;
+    char *p = paths[next++ % 4];
+    snprintf(p, sizeof paths[0], "%s/%s", folder, name);
+    return p;
+}
+
+/* Runs argv in the benchmark's folder, output discarded; its wall seconds,
+ * or a negative number when it did not exit with one of the statuses ok
+ * (a mask of exit statuses 0..7). */
+static double timed(char *const argv[], unsigned ok)
+{
+    fflush(NULL); /* or the child writes what is buffered here */
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(folder) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 7 ||
+        !(ok >> WEXITSTATUS(status) & 1)) {
+        fprintf(stderr, "bench_invoke: %s %s failed\n", argv[0], argv[1]);
+        return -1;
+    }
+    return bench_now() - t0;
+}
+
+/* The floor: fork, exec and reap `program` count times, the input through
+ * a pipe and the output read back, as a harness must. */
+static double bare_spawns(const char *program, int count, const char *input)
+{
+    fflush(NULL);
+    double t0 = bench_now();
+    for (int k = 0; k < count; k++) {
+        int in[2], out[2];
+        if (pipe(in) || pipe(out))
+            return -1;
+        pid_t pid = fork();
+        if (pid == 0) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+            close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+            execl(program, program, (char *)NULL);
+            _exit(127);
+        }
+        close(in[0]), close(out[1]);
+        ssize_t ignored = write(in[1], input, strlen(input));
+        (void)ignored;
+        close(in[1]);
+        char buf[256];
+        while (read(out[0], buf, sizeof buf) > 0)
+            ;
+        close(out[0]);
+        int status;
+        struct rusage ru;
+        if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+            return -1;
+    }
+    return bench_now() - t0;
+}
+
+/* The positive number after option `name`, or fallback. */
+static int opt(int argc, char **argv, const char *name, int fallback)
+{
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], name) == 0) {
+            char *end;
+            long v = strtol(argv[i + 1], &end, 10);
+            return *end == '\0' && v > 0 && v < 100000000 ? (int)v : fallback;
+        }
+    return fallback;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_invoke COINROW [--instances N] [--builtin-instances M] [--reps R]\n");
+        return 2;
+    }
+    char coinrow[4096];
+    if (!realpath(argv[1], coinrow)) {
+        fprintf(stderr, "bench_invoke: no %s\n", argv[1]);
+        return 2;
+    }
+    int n = opt(argc, argv, "--instances", 2000), m = opt(argc, argv, "--builtin-instances", 20000);
+    int reps = opt(argc, argv, "--reps", 5);
+    signal(SIGPIPE, SIG_IGN); /* the trivial program does not read its input */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(folder, sizeof folder, "%s/coinrow-bench-invoke-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(folder))
+        return 1;
+    int failed = 0;
+    char count_n[32], count_m[32];
+    snprintf(count_n, sizeof count_n, "%d", n);
+    snprintf(count_m, sizeof count_m, "%d", m);
+    FILE *src = fopen(in_folder("trivial.c"), "w");
+    if (src) {
+        fputs("#include <stdio.h>\nint main(void) { puts(\"0\"); return 0; }\n", src);
+        fclose(src);
+    }
+    char *build[] = {"cc", "-O2", "-o", "trivial", "trivial.c", NULL};
+    char *sets[][18] = {
+        {coinrow, "generate", "--db", "b.db", "--set", "small", "--count", count_n, "--n", "4..12", "--values",
+         "1..100", "--seed", "1", "--quiet", NULL},
+        {coinrow, "generate", "--db", "b.db", "--set", "builtin", "--count", count_m, "--n", "8..16", "--values",
+         "1..1000000000", "--seed", "2", "--quiet", NULL},
+        {coinrow, "generate", "--db", "b.db", "--set", "wide", "--count", "200", "--n", "1000", "--values",
+         "1..1000000000", "--seed", "3", "--quiet", NULL},
+        {coinrow, "solve", "--db", "b.db", "--set", "small", "--variant", "diff", "--moves", "none", "--quiet", NULL},
+        {coinrow, "solve", "--db", "b.db", "--set", "builtin", "--variant", "diff", "--moves", "none", "--quiet", NULL},
+        {coinrow, "solve", "--db", "b.db", "--set", "wide", "--variant", "diff", "--moves", "none", "--quiet", NULL},
+    };
+    failed |= timed(build, 1) < 0;
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0] && !failed; k++)
+        failed |= timed(sets[k], 1) < 0;
+
+    /* 1. overhead per instance */
+    char *invoke[] = {coinrow, "invoke", "--db", "b.db", "--set", "small", "--variant", "diff", "--moves", "ignored",
+                      "--quiet", "--jobs", "1", "--", "./trivial", NULL};
+    double *mine = calloc((size_t)reps, sizeof *mine), *bare = calloc((size_t)reps, sizeof *bare),
+           *two = calloc((size_t)reps, sizeof *two);
+    for (int r = 0; r < reps && !failed; r++) {
+        invoke[12] = "1";
+        mine[r] = timed(invoke, 3); /* 1: the trivial answer is wrong on most instances */
+        bare[r] = bare_spawns(in_folder("trivial"), n, "8\n1 2 3 4 5 6 7 8\n");
+        invoke[12] = "2";
+        two[r] = timed(invoke, 3);
+        failed |= mine[r] < 0 || bare[r] < 0 || two[r] < 0;
+    }
+    if (!failed) {
+        double a = bench_median(mine, reps) / n * 1e3, b = bench_median(bare, reps) / n * 1e3,
+               c = bench_median(two, reps) / n * 1e3;
+        printf("| per instance, %d instances of n = 4..12 (median of %d) | wall |\n|---|---|\n", n, reps);
+        printf("| coinrow invoke -- ./trivial, --jobs 1 | %.3f ms |\n", a);
+        printf("| coinrow invoke -- ./trivial, --jobs 2 | %.3f ms |\n", c);
+        printf("| fork + exec + pipes + wait4 of ./trivial, nothing else | %.3f ms |\n", b);
+        printf("| invoke's own part (--jobs 1 minus the floor) | %.3f ms (%.2fx the floor) |\n\n", a - b, a / b);
+    }
+
+    /* 2. --builtin throughput */
+    static const struct {
+        const char *set, *builtin, *moves;
+    } runs[] = {
+        {"builtin", "greedy", "required"},  {"builtin", "greedy", "ignored"}, {"builtin", "lookahead2", "required"},
+        {"wide", "greedy", "required"},     {"wide", "greedy", "ignored"},
+    };
+    if (!failed)
+        printf("| --builtin (median of %d) | instances | n | moves | instances/s |\n|---|---|---|---|---|\n", reps);
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0] && !failed; k++) {
+        char *argv_b[] = {coinrow, "invoke", "--db", "b.db", "--set", (char *)runs[k].set, "--variant", "diff",
+                          "--moves", (char *)runs[k].moves, "--builtin", (char *)runs[k].builtin, "--quiet", NULL};
+        for (int r = 0; r < reps && !failed; r++)
+            failed |= (mine[r] = timed(argv_b, 3)) < 0;
+        int count = strcmp(runs[k].set, "wide") == 0 ? 200 : m;
+        if (!failed)
+            printf("| %s | %d | %s | %s | %.0f |\n", runs[k].builtin, count,
+                   strcmp(runs[k].set, "wide") == 0 ? "1000" : "8..16", runs[k].moves,
+                   count / bench_median(mine, reps));
+    }
+    free(mine);
+    free(bare);
+    free(two);
+    char *clean[] = {"rm", "-rf", folder, NULL};
+    timed(clean, 1);
+    return failed;
+}
