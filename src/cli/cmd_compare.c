@@ -245,8 +245,8 @@ static void print_times(const cr_time_change *t, size_t count, uint64_t common, 
 {
     if (!common)
         return;
-    printf("\nCPU time, b against a (times under %g s count as %g s), slowest changes first:\n", TIME_FLOOR,
-           TIME_FLOOR);
+    printf("\nCPU time, b against a (times under %g s count as %g s; changes by %gx or more), slowest first:\n",
+           TIME_FLOOR, TIME_FLOOR, CR_TIME_CHANGE);
     for (size_t k = 0; k < count; k++)
         printf("  %s (n %zu): %.3f s -> %.3f s, %.2fx\n", t[k].ext_id, t[k].n, t[k].cpu_a, t[k].cpu_b, t[k].ratio);
     printf("  all %llu tests judged by both: %.3f s -> %.3f s, %.2fx\n", (unsigned long long)common, cpu_a, cpu_b,

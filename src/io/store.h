@@ -367,10 +367,14 @@ typedef struct cr_time_change {
     double ratio; /* cpu_b / cpu_a, each at least the floor */
 } cr_time_change;
 
+/* A time ratio this far from 1 (either way) is a change; nearer, noise. */
+#define CR_TIME_CHANGE 1.1
+
 /* The CPU times of the instances both invocations a and b judged: their
  * count and sums into *out_common, *out_a and *out_b, and into out[0..cap)
- * (their number in *out_count) those whose ratio, each time taken as at
- * least `floor` seconds, is the largest, largest first. */
+ * (their number in *out_count) the changes, largest ratio first: the
+ * instances whose ratio b / a, each time taken as at least `floor`
+ * seconds, is at least CR_TIME_CHANGE or at most its inverse. */
 int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, uint64_t *out_common, double *out_a,
                           double *out_b, cr_store *store, int64_t a, int64_t b, double floor, cr_error *err);
 

@@ -398,8 +398,8 @@ int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, ui
         "ON b.invocation_id = ?2 AND b.instance_id = a.instance_id WHERE a.invocation_id = ?1",
         "SELECT i.ext_id, i.n, a.cpu_seconds, b.cpu_seconds, max(b.cpu_seconds, ?3) / max(a.cpu_seconds, ?3) AS r "
         "FROM verdict AS a JOIN verdict AS b ON b.invocation_id = ?2 AND b.instance_id = a.instance_id "
-        "JOIN instance AS i ON i.id = a.instance_id WHERE a.invocation_id = ?1 ORDER BY r DESC, a.instance_id "
-        "LIMIT ?4",
+        "JOIN instance AS i ON i.id = a.instance_id WHERE a.invocation_id = ?1 AND (r >= ?5 OR r <= 1 / ?5) "
+        "ORDER BY r DESC, a.instance_id LIMIT ?4",
     };
     *out_count = 0;
     int rc = 0;
@@ -412,6 +412,7 @@ int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, ui
         if (q == 1) {
             sqlite3_bind_double(st, 3, floor);
             sqlite3_bind_int64(st, 4, (int64_t)cap);
+            sqlite3_bind_double(st, 5, CR_TIME_CHANGE);
         }
         int step;
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {

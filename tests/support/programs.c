@@ -71,6 +71,11 @@ static const struct {
                               "#include <time.h>\n"
                               "int main(void) { struct timespec t = {0, 20000000}; nanosleep(&t, NULL);\n"
                               "    solve(); printf(\"%lld\\n\", d[n - 1]); print_line(); return 0; }\n"},
+    [PROGRAM_BUSY] = {"busy", READ_AND_SOLVE("i == j || l >= r")
+                              "#include <time.h>\n"
+                              "int main(void) { volatile unsigned long x = 0;\n"
+                              "    while (clock() < CLOCKS_PER_SEC * 3 / 100) x++;\n"
+                              "    solve(); printf(\"%lld\\n\", d[n - 1]); print_line(); return 0; }\n"},
 };
 
 const char *program_name(program p) { return programs[p].name; }

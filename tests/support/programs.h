@@ -19,6 +19,7 @@ typedef enum program {
     PROGRAM_CLOSER,      /* closes its standard input at once and prints 0 */
     PROGRAM_FORKER,      /* leaves a child that sleeps behind, and exits 0 */
     PROGRAM_SLOW,        /* correct, after sleeping 20 ms */
+    PROGRAM_BUSY,        /* correct, after 30 ms of CPU */
     PROGRAM_COUNT
 } program;
 
