@@ -9,9 +9,11 @@
  *     harness pays: this program forking, executing and reaping the same
  *     trivial program N times with the same input through pipes, alternately,
  *     R times; and invoke with --jobs 2;
- *  2. --builtin throughput: invoke --builtin greedy and lookahead2 on M
- *     instances of n = 8..16 and of n = 1000, with moves required (every move
- *     of the line verified, O(n^2)) and ignored (the value alone).
+ *  2. --builtin throughput: invoke --builtin with every strategy on M
+ *     instances of n = 8..16 (most answers are wrong: the value alone is
+ *     checked), and greedy on 200 rows of n = 1000 equal coins, where every
+ *     answer is right, with moves required (every move of the line verified,
+ *     O(n^2)) and ignored (the value alone).
  * Medians of the repetitions, as Markdown tables. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <signal.h>
@@ -137,11 +139,11 @@ int main(int argc, char **argv)
          "1..100", "--seed", "1", "--quiet", NULL},
         {coinrow, "generate", "--db", "b.db", "--set", "builtin", "--count", count_m, "--n", "8..16", "--values",
          "1..1000000000", "--seed", "2", "--quiet", NULL},
-        {coinrow, "generate", "--db", "b.db", "--set", "wide", "--count", "200", "--n", "1000", "--values",
-         "1..1000000000", "--seed", "3", "--quiet", NULL},
+        {coinrow, "generate", "--db", "b.db", "--set", "equal", "--count", "200", "--n", "1000", "--values",
+         "1..1000000000", "--seed", "3", "--profile", "equal", "--quiet", NULL},
         {coinrow, "solve", "--db", "b.db", "--set", "small", "--variant", "diff", "--moves", "none", "--quiet", NULL},
         {coinrow, "solve", "--db", "b.db", "--set", "builtin", "--variant", "diff", "--moves", "none", "--quiet", NULL},
-        {coinrow, "solve", "--db", "b.db", "--set", "wide", "--variant", "diff", "--moves", "none", "--quiet", NULL},
+        {coinrow, "solve", "--db", "b.db", "--set", "equal", "--variant", "diff", "--moves", "none", "--quiet", NULL},
     };
     failed |= timed(build, 1) < 0;
     for (size_t k = 0; k < sizeof sets / sizeof sets[0] && !failed; k++)
@@ -172,22 +174,24 @@ int main(int argc, char **argv)
 
     /* 2. --builtin throughput */
     static const struct {
-        const char *set, *builtin, *moves;
+        const char *set, *builtin, *moves, *n;
+        int instances; /* 0: M */
     } runs[] = {
-        {"builtin", "greedy", "required"},  {"builtin", "greedy", "ignored"}, {"builtin", "lookahead2", "required"},
-        {"wide", "greedy", "required"},     {"wide", "greedy", "ignored"},
+        {"builtin", "greedy", "required", "8..16", 0},     {"builtin", "left", "required", "8..16", 0},
+        {"builtin", "parity", "required", "8..16", 0},     {"builtin", "lookahead2", "required", "8..16", 0},
+        {"equal", "greedy", "required", "1000 (equal)", 200}, {"equal", "greedy", "ignored", "1000 (equal)", 200},
     };
     if (!failed)
-        printf("| --builtin (median of %d) | instances | n | moves | instances/s |\n|---|---|---|---|---|\n", reps);
+        printf("| --builtin, diff (median of %d) | instances | n | moves | instances/s |\n|---|---|---|---|---|\n",
+               reps);
     for (size_t k = 0; k < sizeof runs / sizeof runs[0] && !failed; k++) {
         char *argv_b[] = {coinrow, "invoke", "--db", "b.db", "--set", (char *)runs[k].set, "--variant", "diff",
                           "--moves", (char *)runs[k].moves, "--builtin", (char *)runs[k].builtin, "--quiet", NULL};
         for (int r = 0; r < reps && !failed; r++)
             failed |= (mine[r] = timed(argv_b, 3)) < 0;
-        int count = strcmp(runs[k].set, "wide") == 0 ? 200 : m;
+        int count = runs[k].instances ? runs[k].instances : m;
         if (!failed)
-            printf("| %s | %d | %s | %s | %.0f |\n", runs[k].builtin, count,
-                   strcmp(runs[k].set, "wide") == 0 ? "1000" : "8..16", runs[k].moves,
+            printf("| %s | %d | %s | %s | %.0f |\n", runs[k].builtin, count, runs[k].n, runs[k].moves,
                    count / bench_median(mine, reps));
     }
     free(mine);

@@ -11,8 +11,14 @@
 #include "io/coins_text.h"
 #include "util/errorf.h"
 
-/* Instances handed out per worker ahead of time. */
-#define AHEAD 2
+/* Instances handed out per worker ahead of time: a program takes long
+ * enough that two will do; a built-in is so quick that the workers take
+ * many at a time, so that the threads wake each other seldom.  Whatever
+ * the count, the instances waiting hold at most QUEUED_COINS coins (but
+ * for a single larger one). */
+#define AHEAD_PROGRAM 2
+#define AHEAD_BUILTIN 256
+#define QUEUED_COINS ((size_t)1 << 22)
 /* Verdicts are committed once this many are in hand, or this long after
  * the last commit. */
 #define COMMIT_ROWS 1024
@@ -49,7 +55,9 @@ typedef struct engine {
     pthread_mutex_t mu;
     pthread_cond_t work, done; /* workers wait for tasks; the caller's thread for verdicts */
     task **queue;              /* a ring of `cap` tasks */
+    task **incoming;           /* room for `cap` tasks read before they are queued */
     size_t cap, head, queued;
+    size_t queued_coins;       /* what the queued tasks hold */
     int closing;               /* no more tasks: workers leave when the queue is empty */
     int busy;                  /* tasks being judged */
     cr_verdict_row *rows;      /* judged, not yet taken by the caller's thread */
@@ -121,7 +129,10 @@ static void *worker(void *arg)
         task *t = e->queue[e->head];
         e->head = (e->head + 1) % e->cap;
         e->queued--;
+        e->queued_coins -= t->n;
         e->busy++;
+        if (e->queued <= e->cap / 2) /* time to hand out more */
+            pthread_cond_signal(&e->done);
         pthread_mutex_unlock(&e->mu);
 
         memset(row, 0, sizeof *row);
@@ -133,7 +144,8 @@ static void *worker(void *arg)
         e->busy--;
         if (rc == 0)
             rc = keep_row(e, row, &err);
-        pthread_cond_signal(&e->done);
+        if (!e->queued || e->rows_count >= COMMIT_ROWS) /* the rows are due, or all is done */
+            pthread_cond_signal(&e->done);
         pthread_mutex_unlock(&e->mu);
     }
     free(row);
@@ -197,6 +209,35 @@ static int commit_rows(cr_store *store, const cr_invocation *inv, const cr_verdi
     return rc;
 }
 
+/* Reads as many tasks as the queue has room for, the lock (which the
+ * caller holds) released meanwhile, then queues them; *ended at the end of
+ * the set. */
+static int hand_out(engine *e, int *ended, cr_store_instances *instances, cr_store_results *answers,
+                    cr_invoke_stats *stats, cr_error *err)
+{
+    /* the workers only take from the queue meanwhile: the room stays */
+    size_t queued = e->queued, coins = e->queued_coins, room = e->cap - e->queued, got = 0;
+    int rc = 0;
+    pthread_mutex_unlock(&e->mu);
+    while (got < room && (queued + got == 0 || coins < QUEUED_COINS)) {
+        task *t;
+        if ((rc = next_task(&t, instances, answers, e->inv->variant, &stats->unanswered, err)) != 0 || !t) {
+            *ended = rc == 0;
+            break;
+        }
+        e->incoming[got++] = t;
+        coins += t->n;
+    }
+    pthread_mutex_lock(&e->mu);
+    for (size_t k = 0; k < got; k++) {
+        e->queue[(e->head + e->queued++) % e->cap] = e->incoming[k];
+        e->queued_coins += e->incoming[k]->n;
+    }
+    if (got)
+        pthread_cond_broadcast(&e->work);
+    return rc;
+}
+
 /* Hands out tasks and commits verdicts until the set is done, a stop, or a
  * failure.  The lock is held except while reading and writing. */
 static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *instances, cr_store_results *answers,
@@ -210,21 +251,13 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
     pthread_mutex_lock(&e->mu);
     for (;;) {
         int stopping = o->stop && atomic_load(o->stop);
-        while (rc == 0 && !ended && !stopping && !e->failed && e->queued < e->cap) {
-            task *t;
-            pthread_mutex_unlock(&e->mu);
-            rc = next_task(&t, instances, answers, e->inv->variant, &stats->unanswered, err);
-            pthread_mutex_lock(&e->mu);
-            if (rc == 0 && !t)
-                ended = 1;
-            if (t) {
-                e->queue[(e->head + e->queued++) % e->cap] = t;
-                pthread_cond_signal(&e->work);
-            }
-        }
+        if (rc == 0 && !ended && !stopping && !e->failed && e->queued < e->cap &&
+            (e->queued == 0 || e->queued_coins < QUEUED_COINS))
+            rc = hand_out(e, &ended, instances, answers, stats, err);
         if (stopping) /* what has not started stays unjudged */
             for (; e->queued; e->queued--, e->head = (e->head + 1) % e->cap)
                 task_free(e->queue[e->head]);
+        e->queued_coins = e->queued ? e->queued_coins : 0;
         int finished = rc || e->failed || ((ended || stopping) && e->queued == 0 && e->busy == 0);
         if (finished || stopping)
             e->closing = 1, pthread_cond_broadcast(&e->work);
@@ -282,15 +315,16 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
 {
     memset(out, 0, sizeof *out);
     int jobs = inv->jobs > 0 ? inv->jobs : 1;
-    engine e = {.inv = inv, .opts = opts, .cap = (size_t)jobs * AHEAD};
+    engine e = {.inv = inv, .opts = opts, .cap = (size_t)jobs * (opts->path ? AHEAD_PROGRAM : AHEAD_BUILTIN)};
     cr_store *reader = NULL;
     cr_store_instances *instances = NULL;
     cr_store_results *answers = NULL;
     pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
     e.queue = calloc(e.cap, sizeof *e.queue);
+    e.incoming = calloc(e.cap, sizeof *e.incoming);
     int started = 0, rc = 0;
     uint64_t judged;
-    if (!threads || !e.queue) {
+    if (!threads || !e.queue || !e.incoming) {
         rc = cr_errorf(err, CR_ENOMEM, "no memory for %d workers", jobs);
         goto done;
     }
@@ -325,6 +359,7 @@ done:
     cr_store_instances_free(instances);
     cr_store_free(reader);
     free(e.queue);
+    free(e.incoming);
     free(e.rows);
     free(threads);
     return rc;
