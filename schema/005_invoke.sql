@@ -29,7 +29,11 @@ CREATE TABLE invocation (
     -- the solver's side, over the verdicts so far
     cpu_seconds     REAL NOT NULL DEFAULT 0,  -- summed
     wall_seconds    REAL NOT NULL DEFAULT 0,  -- summed
-    peak_rss_kib    INTEGER                   -- the largest; NULL for a built-in
+    peak_rss_kib    INTEGER,                  -- the largest; NULL for a built-in
+    -- wait4 counts in a program's peak memory the process before exec:
+    -- coinrow's own resident size then, at most this much.  A verdict's
+    -- peak_rss_kib at or below it says "no more than this".
+    rss_floor_kib   INTEGER
 );
 
 -- One row per instance judged.

@@ -158,8 +158,11 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
                    cr_invoke_verdict_name(s->slowest[k].verdict));
         printf("; %s in all\n", seconds(t, s->cpu_seconds));
     }
-    if (s->peak_rss_kib >= 0)
+    if (s->peak_rss_kib > s->rss_floor_kib)
         printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
+    else if (s->peak_rss_kib >= 0) /* io/child.h: wait4 counts coinrow's own size */
+        printf("peak memory: at most %.1f MiB, coinrow's own size, which wait4 counts in every program's\n",
+               (double)s->rss_floor_kib / 1024);
     if (s->has_failure) {
         printf("first test not %s: %s: %s: %s\n", cr_invoke_verdict_name(expect), s->failure_ext_id,
                cr_invoke_verdict_name(s->failure_verdict), s->failure_message);

@@ -107,6 +107,35 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
 
 /* ---- running it ---- */
 
+/* Buffers larger than this are given back after a run: coinrow's size is
+ * part of every program's peak memory. */
+#define KEEP_BUFFER (1 << 20)
+
+/* Resets coinrow's peak resident size to its current one (what a started
+ * program's ru_maxrss counts of coinrow) and returns that size, in KiB;
+ * -1 when /proc cannot tell. */
+static int64_t reset_peak(void)
+{
+    int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, "5", 1);
+        (void)ignored;
+        close(fd);
+    }
+    char statm[128];
+    long pages = -1, resident = -1;
+    fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    ssize_t len = fd >= 0 ? read(fd, statm, sizeof statm - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (len > 0) {
+        statm[len] = '\0';
+        if (sscanf(statm, "%ld %ld", &pages, &resident) != 2)
+            resident = -1;
+    }
+    return resident < 0 ? -1 : (int64_t)resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 static double now_seconds(void)
 {
     struct timespec t;
@@ -288,6 +317,12 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
                  cr_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (child->cap > KEEP_BUFFER) {
+        free(child->out);
+        child->out = NULL;
+        child->cap = 0;
+    }
+    out->floor_kib = reset_peak();
     int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, status[2] = {-1, -1};
     watch w = {.child = child, .r = out, .lim = limits, .input = input, .input_len = input_len, .pid = -1};
     for (int k = 0; k < 4; k++)

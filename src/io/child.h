@@ -46,7 +46,12 @@ typedef struct cr_child_report {
     int signal;             /* CR_CHILD_SIGNALED, and the SIGKILL of the kills */
     double cpu_seconds;     /* user + system time, from wait4's rusage */
     double wall_seconds;    /* from the start to the end of the program */
-    int64_t peak_rss_kib;   /* the largest resident set, from wait4's rusage */
+    /* The largest resident set, from wait4's rusage.  Linux counts in it
+     * the process as it was before exec: coinrow itself, whose high-water
+     * mark is reset to its current size before each start (so the figure
+     * is at least floor_kib, and a program smaller than that reads as it). */
+    int64_t peak_rss_kib;
+    int64_t floor_kib;      /* coinrow's resident size when it started the program */
     const char *out;        /* standard output (out_len bytes, then a NUL), valid until the next run */
     size_t out_len;
     char err[CR_CHILD_STDERR_KEEP + 1]; /* the first bytes of standard error, then a NUL */

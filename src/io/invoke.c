@@ -23,6 +23,8 @@
  * the last commit. */
 #define COMMIT_ROWS 1024
 #define COMMIT_SECONDS 0.5
+/* The page cache of each connection, in KiB. */
+#define STORE_CACHE_KIB 2048
 /* How long the caller's thread sleeps at most between looks at the stop
  * flag. */
 #define WAIT_NS 100000000L
@@ -331,6 +333,11 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
     rc = cr_store_invocation_progress(&judged, &out->left, store, inv, err);
     if (rc == 0)
         rc = cr_store_new(&reader, cr_store_path(store), CR_STORE_READ, err);
+    /* coinrow's size is part of every program's peak memory: kept small */
+    if (rc == 0) {
+        cr_store_cache_limit(store, STORE_CACHE_KIB);
+        cr_store_cache_limit(reader, STORE_CACHE_KIB);
+    }
     if (rc == 0)
         rc = cr_store_instances_unjudged_new(&instances, reader, inv->set_id, inv->id, err);
     if (rc == 0)

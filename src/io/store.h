@@ -196,6 +196,11 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
  * twice); 0 restores SQLite's default of 1000. */
 void cr_store_wal_limit(cr_store *store, int pages);
 
+/* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
+ * for a store kept small while coinrow starts other programs, whose peak
+ * memory counts coinrow's own (io/child.h). */
+void cr_store_cache_limit(cr_store *store, int kib);
+
 /* Copies into the database file what the WAL holds, as far as readers
  * allow and without waiting for anyone (a passive checkpoint): for a second
  * store beside a writer, so that the writer need not wait for the disk.
@@ -420,6 +425,7 @@ typedef struct cr_invocation_summary {
     int slowest_count;
     int64_t peak_rss_kib;          /* -1 when none was measured */
     char peak_ext_id[128];
+    int64_t rss_floor_kib;         /* how much of a peak may be coinrow's own (cr_child_report); -1: none */
     int has_failure;               /* a test whose verdict is not the one expected: the first */
     char failure_ext_id[128];
     cr_invoke_verdict failure_verdict;

@@ -224,7 +224,7 @@ int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *row
                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                "writing verdicts", err);
     double cpu = 0, wall = 0;
-    int64_t peak = -1;
+    int64_t peak = -1, floor = -1;
     for (size_t k = 0; rc == 0 && k < count; k++) {
         const cr_verdict_row *r = &rows[k];
         sqlite3_bind_int64(st, 1, id);
@@ -247,19 +247,22 @@ int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *row
         cpu += r->cpu_seconds;
         wall += r->wall_seconds;
         peak = r->peak_rss_kib > peak ? r->peak_rss_kib : peak;
+        floor = r->floor_kib > floor ? r->floor_kib : floor;
     }
     sqlite3_finalize(st);
     if (rc == 0)
         rc = cr_store__prepare(&st, store,
                                "UPDATE invocation SET cpu_seconds = cpu_seconds + ?2, wall_seconds = wall_seconds + "
                                "?3, peak_rss_kib = CASE WHEN ?4 < 0 THEN peak_rss_kib ELSE max(coalesce(peak_rss_kib, "
-                               "0), ?4) END WHERE id = ?1",
+                               "0), ?4) END, rss_floor_kib = CASE WHEN ?5 < 0 THEN rss_floor_kib ELSE "
+                               "max(coalesce(rss_floor_kib, 0), ?5) END WHERE id = ?1",
                                "writing verdicts", err);
     if (rc == 0) {
         sqlite3_bind_int64(st, 1, id);
         sqlite3_bind_double(st, 2, cpu);
         sqlite3_bind_double(st, 3, wall);
         sqlite3_bind_int64(st, 4, peak);
+        sqlite3_bind_int64(st, 5, floor);
         rc = cr_store__step_done(store, st, "writing verdicts", err);
         sqlite3_finalize(st);
     }
@@ -307,7 +310,8 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
         "LIMIT 1",
         "SELECT i.ext_id, v.verdict, v.message, v.stderr FROM verdict AS v JOIN instance AS i "
         "ON i.id = v.instance_id WHERE v.invocation_id = ?1 AND v.verdict <> ?2 ORDER BY v.instance_id LIMIT 1",
-        "SELECT cpu_seconds, wall_seconds, coalesce(seconds, 0) FROM invocation WHERE id = ?1",
+        "SELECT cpu_seconds, wall_seconds, coalesce(seconds, 0), coalesce(rss_floor_kib, -1) FROM invocation "
+        "WHERE id = ?1",
     };
     _Static_assert(CR_SUMMARY_SLOWEST == 5, "the query's LIMIT");
     memset(out, 0, sizeof *out);
@@ -345,6 +349,7 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
                 out->cpu_seconds = sqlite3_column_double(st, 0);
                 out->wall_seconds = sqlite3_column_double(st, 1);
                 out->seconds = sqlite3_column_double(st, 2);
+                out->rss_floor_kib = sqlite3_column_int64(st, 3);
             }
         }
         if (step != SQLITE_DONE)

@@ -106,6 +106,7 @@ int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr
     out->cpu_seconds = run->cpu_seconds;
     out->wall_seconds = run->wall_seconds;
     out->peak_rss_kib = run->peak_rss_kib;
+    out->floor_kib = run->floor_kib;
     out->exit_code = run->end == CR_CHILD_EXITED ? run->exit_code : -1;
     out->signal[0] = '\0';
     if (run->end != CR_CHILD_EXITED)
@@ -153,7 +154,8 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
     int64_t value;
     cr_error why = {0};
     int played = cr_strategy_play(&value, line, coins, n, variant, strategy, &why);
-    cr_child_report run = {.end = CR_CHILD_EXITED, .out = answer, .cpu_seconds = thread_seconds() - start};
+    cr_child_report run = {.end = CR_CHILD_EXITED, .out = answer, .cpu_seconds = thread_seconds() - start,
+                           .peak_rss_kib = -1, .floor_kib = -1};
     run.wall_seconds = run.cpu_seconds;
     cr_child_limits unlimited = {.cpu_seconds = 1e9};
     int rc = 0;
@@ -170,7 +172,7 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
     } else {
         rc = cr_errorf(err, played, "%s", why.msg);
     }
-    out->peak_rss_kib = -1; /* it ran in coinrow, not on its own */
+    out->peak_rss_kib = out->floor_kib = -1; /* it ran in coinrow, not on its own */
     out->exit_code = -1;
     free(line);
     return rc;

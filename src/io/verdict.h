@@ -39,6 +39,7 @@ typedef struct cr_verdict_row {
     cr_invoke_verdict verdict;
     double cpu_seconds, wall_seconds;
     int64_t peak_rss_kib; /* < 0: not measured (a built-in runs in coinrow) */
+    int64_t floor_kib;    /* what of it may be coinrow's own (cr_child_report); < 0: none */
     int exit_code;        /* < 0: none (a signal, a kill, a built-in) */
     char signal[16];      /* the signal that ended the program, "SIGSEGV"; "" for none */
     char message[CR_VERDICT_MESSAGE_MAX];
