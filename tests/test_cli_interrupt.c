@@ -67,15 +67,9 @@ static int stop_after_first_commit(const char *db, int64_t run_id, int sig, ...)
     va_end(ap);
     pid_t pid = run_start(argv, tmp_path(dir, "log.txt"));
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM result WHERE run_id = %lld", (long long)run_id);
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most */
-        int64_t done = db_int(db, sql);
-        if (done > 0 && done != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
+    db_wait_for(db, sql);
     assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the input is large enough */
     kill(pid, sig);
     return run_wait(pid);

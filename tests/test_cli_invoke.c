@@ -398,13 +398,7 @@ static int stop_after_first_verdicts(const char *d, const char *set, int64_t id,
                     (char *)program_path(PROGRAM_SLOW, ""), NULL};
     pid_t pid = run_start(argv, tmp_path(dir, "log.txt"));
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most */
-        int64_t done = db_int(d, sql);
-        if (done > 0 && done != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
+    db_wait_for(d, sql);
     assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is long enough */
     kill(pid, sig);
     return run_wait(pid);

@@ -123,11 +123,7 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->jobs = sqlite3_column_int(st, 10);
     out->answers_run = sqlite3_column_int64(st, 11);
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
-    const char *status = (const char *)sqlite3_column_text(st, 13);
-    out->status = CR_RUN_FAILED;
-    for (int k = 0; k < CR_RUN_STATUS_COUNT; k++)
-        if (strcmp(status, cr_store_run_status_name((cr_run_status)k)) == 0)
-            out->status = (cr_run_status)k;
+    out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 13));
     if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
         cr_check_moves_parse(&out->moves, (const char *)sqlite3_column_text(st, 6), &bad) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
@@ -135,48 +131,21 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     return 0;
 }
 
-static const char *const pick_where[] = {
-    [CR_PICK_ANY] = "1",
-    [CR_PICK_DONE] = "status = 'done'",
-    [CR_PICK_UNFINISHED] = "status <> 'done'",
-};
-static const char *const pick_words[] = {
-    [CR_PICK_ANY] = "",
-    [CR_PICK_DONE] = " finished",
-    [CR_PICK_UNFINISHED] = " unfinished",
-};
-
 int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err)
 {
-    /* the last column says whether it matches pick */
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SELECT id, set_id, variant, builtin, coalesce(directory, ''), coalesce(label, ''), moves_policy, "
-             "coalesce(time_limit, 0), coalesce(memory_limit, 0), coalesce(output_limit, 0), jobs, answers_run, "
-             "coinrow_version, status, %s FROM invocation WHERE %s ORDER BY id DESC LIMIT 1",
-             pick_where[pick], id ? "id = ?" : pick_where[pick]);
     memset(out, 0, sizeof *out);
     sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, sql, "reading the invocations", err);
+    int rc = cr_store__find_latest(&st, store, "invocation",
+                                   "id, set_id, variant, builtin, coalesce(directory, ''), coalesce(label, ''), "
+                                   "moves_policy, coalesce(time_limit, 0), coalesce(memory_limit, 0), "
+                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status",
+                                   13, id, pick, err);
     if (rc)
         return rc;
-    if (id)
-        sqlite3_bind_int64(st, 1, id);
-    int step = sqlite3_step(st), builtin = 0;
-    if (step == SQLITE_ROW && sqlite3_column_int(st, 14)) {
-        builtin = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        rc = read_invocation(out, store, st, err);
-    } else if (step == SQLITE_ROW) {
-        rc = cr_errorf(err, CR_EINVAL, "%s: invocation %lld is %s, not%s", store->path, (long long)id,
-                       (const char *)sqlite3_column_text(st, 13), pick_words[pick]);
-    } else if (step == SQLITE_DONE) {
-        rc = id ? cr_errorf(err, CR_EINVAL, "%s has no invocation %lld", store->path, (long long)id)
-                : cr_errorf(err, CR_EINVAL, "%s has no%s invocation", store->path, pick_words[pick]);
-    } else {
-        rc = cr_store__fail(store, "reading the invocations", err);
-    }
+    int program = sqlite3_column_type(st, 3) == SQLITE_NULL;
+    rc = read_invocation(out, store, st, err);
     sqlite3_finalize(st);
-    if (rc == 0 && !builtin)
+    if (rc == 0 && program)
         rc = load_command(out, store, err);
     if (rc)
         cr_invocation_clear(out);
@@ -186,33 +155,12 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
 int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status status, const char *message,
                                    cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store,
-                               "UPDATE invocation SET status = ?2, message = ?3, finished_at = CASE WHEN ?2 = "
-                               "'running' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%SZ', 'now') END WHERE id = ?1",
-                               "updating the invocation", err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, cr_store_run_status_name(status), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
-    rc = cr_store__step_done(store, st, "updating the invocation", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store__set_status(store, "invocation", id, status, message, err);
 }
 
 int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, "UPDATE invocation SET seconds = coalesce(seconds, 0) + ?2 WHERE id = ?1",
-                               "updating the invocation", err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_double(st, 2, seconds);
-    rc = cr_store__step_done(store, st, "updating the invocation", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store__add_seconds(store, "invocation", id, seconds, err);
 }
 
 int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *rows, size_t count, cr_error *err)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 char *tmp_dir_new(void)
@@ -129,6 +130,19 @@ int64_t db_int(const char *path, const char *sql)
     char *text = db_text(path, sql);
     int64_t v = text ? strtoll(text, NULL, 10) : INT64_MIN;
     free(text);
+    return v;
+}
+
+int64_t db_wait_for(const char *path, const char *sql)
+{
+    struct timespec pause = {0, 2000000};
+    int64_t v = INT64_MIN;
+    for (int tries = 0; tries < 15000; tries++) {
+        v = db_int(path, sql);
+        if (v > 0 && v != INT64_MIN)
+            break;
+        nanosleep(&pause, NULL);
+    }
     return v;
 }
 

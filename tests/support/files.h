@@ -47,6 +47,11 @@ int64_t db_int(const char *path, const char *sql);
  * query fails). */
 char *db_text(const char *path, const char *sql);
 
+/* Waits (30 s at most) until sql on the database at path gives a
+ * positive integer (db_int), looking every 2 ms; returns the last value.
+ * For tests that act on an event: the first commit of a job, say. */
+int64_t db_wait_for(const char *path, const char *sql);
+
 /* Runs sql (several statements allowed) on the database at path; 0 or -1. */
 int db_exec(const char *path, const char *sql);
 
