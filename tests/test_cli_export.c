@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -179,26 +177,17 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
     tmp_db *f = *state;
     const char *whole = tmp_path(f->dir, "whole.db");
     char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--count", "400000", "--n", "2",
-                    "--values", "1..99", "--seed", "5", NULL};
-    pid_t pid = run_start(argv, tmp_path(f->dir, "log.txt"));
+                    "--values", "1..99", "--seed", "5", "--progress", NULL};
+    int held; /* held after its first commit (run_start_held) */
+    pid_t pid = run_start_held(argv, &held);
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most: until the first commit */
-        int64_t stored = db_int(f->db, "SELECT count(*) FROM instance");
-        if (stored > 0 && stored != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is large enough */
+    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance") > 0);
     kill(pid, SIGINT);
+    char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);
-    FILE *log = fopen(tmp_path(f->dir, "log.txt"), "r");
-    char text[4096] = "";
-    assert_non_null(log);
-    text[fread(text, 1, sizeof text - 1, log)] = '\0';
-    fclose(log);
     assert_non_null(strstr(text, "interrupted before the end of the input: the same command for set 'big' again adds "
                                  "the rest (stored rows are skipped)\n"));
+    free(text);
     assert_true(db_int(f->db, "SELECT count(*) FROM instance") < 400000);
 
     run_result r;
@@ -542,6 +531,27 @@ static void test_export__plain_names_files_after_ids_and_refuses_clashes(void **
     free(left);
 }
 
+/* The message quotes the start of the id and says the limit (it once read
+ * the limit from the wrong argument). */
+static void test_export__plain_refuses_an_id_too_long_for_a_file_name(void **state)
+{
+    tmp_db *f = *state;
+    char csv[400] = "id,values\n", id[202];
+    memset(id, 'i', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%s,1 2\n", id);
+    run_result r;
+    COINROW(&r, csv, "ingest", "-", "--db", f->db, "--set", "demo", "--quiet");
+    run_result_free(&r);
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plain"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", pkg));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: set 'demo': instance id 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii...' is "
+                                  "longer than 200 bytes, too long for a file name\n"));
+    run_result_free(&r);
+}
+
 static void test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one(void **state)
 {
     tmp_db *f = *state;
@@ -741,6 +751,7 @@ int main(void)
         TEST(test_export__polygon_layout_patterns_and_testlib_programs),
         TEST(test_export__cms_layout_task_yaml_and_checker),
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
+    TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),

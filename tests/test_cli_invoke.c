@@ -398,7 +398,7 @@ static int stop_after_first_verdicts(const char *d, const char *set, int64_t id,
                     (char *)program_path(PROGRAM_SLOW, ""), NULL};
     pid_t pid = run_start(argv, tmp_path(dir, "log.txt"));
     assert_true(pid > 0);
-    db_wait_for(d, sql);
+    assert_true(db_wait_for(d, sql) > 0);
     assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is long enough */
     kill(pid, sig);
     return run_wait(pid);

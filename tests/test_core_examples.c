@@ -1,5 +1,7 @@
-/* The seed articles' worked examples, each checked by brute force first, and
- * the edge cases: one coin, two coins, ties, the int64 limits, overflow. */
+/* The seed articles' worked examples and the edge cases (one coin, two
+ * coins, ties, the int64 limits, overflow): every row solved here is checked
+ * against the brute-force oracle (check_by_brute_force) before the
+ * article's figures are compared. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +11,7 @@
 #include <cmocka.h>
 
 #include "coinrow.h"
+#include "support/oracle.h"
 
 #define ROW(...) ((const int64_t[]){__VA_ARGS__}), (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
 
@@ -27,12 +30,47 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Solves one variant with the given algorithm and line policy. */
+static int fits_int64(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
+/* The brute force's verdict on a row, before any example is believed: the
+ * core's value must be the oracle's, its line optimal at every turn and its
+ * scores those of the line replayed by the oracle; an overflow must be a
+ * figure beyond int64.  Rows longer than the oracle takes are not checked. */
+static void check_by_brute_force(const cr_result *r, const int64_t *coins, size_t n, cr_variant v)
+{
+    static oracle o; /* too large for the stack */
+    if (n > ORACLE_MAX_N)
+        return;
+    oracle_build(&o, coins, n);
+    char line[ORACLE_MAX_N + 1];
+    const char *played = r->moves;
+    if (!played) {
+        oracle_smallest_line(&o, v, line);
+        played = line;
+    }
+    i128 scores[2];
+    oracle_replay(&o, v, played, scores);
+    if (r->error.code == CR_EOVERFLOW) {
+        assert_false(fits_int64(oracle_value(&o, v)) && fits_int64(scores[0]) && fits_int64(scores[1]));
+        return;
+    }
+    assert_int_equal(r->error.code, 0);
+    assert_true(r->value == oracle_value(&o, v));
+    if (r->moves) { /* optimal lines of the remaining game may score differently: only the core's own */
+        assert_true(r->first_score == scores[0] && r->second_score == scores[1]);
+        assert_int_equal(oracle_first_bad_turn(&o, v, r->moves), -1);
+    }
+}
+
+/* Solves one variant with the given algorithm and line policy, checked by
+ * brute force. */
 static cr_result solve_with(const int64_t *coins, size_t n, cr_variant v, cr_algo algo, cr_moves moves)
 {
     cr_result r[CR_VARIANT_COUNT];
     cr_solve_opts opts = {CR_VARIANT_BIT(v), algo, moves};
     (void)cr_solve(r, solver, coins, n, &opts, NULL);
+    if (r[v].error.code != CR_ETOOBIG)
+        check_by_brute_force(&r[v], coins, n, v);
     return r[v];
 }
 

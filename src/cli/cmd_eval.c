@@ -61,25 +61,30 @@ static void print_table(const cr_result *results, unsigned solved, size_t n)
     printf("n = %zu, algorithm %s\n", n, cr_algo_name(r->algo));
 }
 
-int cmd_eval(const cli_command *self, int argc, char **argv)
+typedef struct eval_args {
+    const char *variant, *moves, *algo;
+    int json;
+} eval_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(eval_args, variant, "variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)"),
+    CLI_TEXT(eval_args, moves, "moves", "POLICY", "fast (default), canonical or none"),
+    CLI_TEXT(eval_args, algo, "algo", "NAME", "auto (default), linear, dp or naive"),
+    CLI_FLAG(eval_args, json, "json", "one JSON object per variant per line"),
+    {0},
+};
+
+static int cmd_eval(const cli_command *self, int argc, char **argv)
 {
-    const char *variant_arg = "all", *moves_arg = "fast", *algo_arg = "auto";
-    int json = 0;
-    const cli_option opts[] = {
-        {"variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)", &variant_arg, NULL},
-        {"moves", "POLICY", "fast (default), canonical or none", &moves_arg, NULL},
-        {"algo", "NAME", "auto (default), linear, dp or naive", &algo_arg, NULL},
-        {"json", NULL, "one JSON object per variant per line", NULL, &json},
-        {0},
-    };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    eval_args a = {"all", "fast", "auto", 0};
+    int npos, status = cli_parse(&npos, self, &a, argc, argv);
     if (status >= 0)
         return status;
 
     cr_error err = {0};
     cr_solve_opts solve_opts;
-    if (cr_variants_parse(&solve_opts.variants, variant_arg, &err) ||
-        cr_moves_parse(&solve_opts.moves, moves_arg, &err) || cr_algo_parse(&solve_opts.algo, algo_arg, &err))
+    if (cr_variants_parse(&solve_opts.variants, a.variant, &err) || cr_moves_parse(&solve_opts.moves, a.moves, &err) ||
+        cr_algo_parse(&solve_opts.algo, a.algo, &err))
         return cli_usage_error(self, "%s", err.msg);
 
     char *text = NULL;
@@ -106,10 +111,10 @@ int cmd_eval(const cli_command *self, int argc, char **argv)
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
             if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code == 0)
                 solved |= CR_VARIANT_BIT(v);
-        for (int v = 0; json && v < CR_VARIANT_COUNT; v++)
+        for (int v = 0; a.json && v < CR_VARIANT_COUNT; v++)
             if (solved & CR_VARIANT_BIT(v))
                 print_json(&results[v], coins.n);
-        if (!json)
+        if (!a.json)
             print_table(results, solved, coins.n);
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
             if ((solve_opts.variants & ~solved) & CR_VARIANT_BIT(v))
@@ -121,3 +126,16 @@ int cmd_eval(const cli_command *self, int argc, char **argv)
     cr_coins_free(&coins);
     return rc ? CR_EXIT_FATAL : CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_eval = {
+    "eval",
+    cmd_eval,
+    "solve one row of coins given on the command line or standard input",
+    "eval [--variant total|diff|remaining|winner|all] [--moves fast|canonical|none]\n"
+    "            [--algo auto|linear|dp|naive] [--json] [--] [VALUES...]",
+    "Values are integers separated by white space, commas or semicolons; with none\n"
+    "on the command line they are read from standard input.  Put '--' before values\n"
+    "that start with '-':  coinrow eval --json -- -3 5 -1\n"
+    "Exit status: 0 solved, 1 bad input or overflow, 2 usage.",
+    options,
+};

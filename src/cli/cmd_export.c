@@ -8,63 +8,69 @@
 #include "cli/job.h"
 #include "io/export.h"
 
-int cmd_export(const cli_command *self, int argc, char **argv)
+typedef struct export_args {
+    const char *db, *set, *variant, *format, *out, *moves, *samples;
+    int zip, force, submissions;
+} export_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(export_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(export_args, set, "set", "NAME", "the instance set (required)"),
+    CLI_TEXT(export_args, variant, "variant", "V",
+             "total, diff, remaining or winner: the value the answers hold (required)"),
+    CLI_TEXT(export_args, format, "format", "FMT", "kattis, polygon, cms or plain (required)"),
+    CLI_TEXT(export_args, out, "out", "DIR", "the package's folder, made beside it and renamed into place (required)"),
+    CLI_TEXT(export_args, moves, "moves", "POLICY",
+             "none (default): answers hold the value; canonical: and the canonical line"),
+    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
+    CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
+    CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
+    CLI_FLAG(export_args, submissions, "submissions",
+             "kattis, polygon: the sources of invocations labelled accepted, wrong_answer, ..."),
+    {0},
+};
+
+static int cmd_export(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db", *set = NULL, *variant = NULL, *format = NULL, *out = NULL, *moves = "none",
-               *samples = NULL;
-    int zip = 0, force = 0, submissions = 0;
-    const cli_option opts[] = {
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {"set", "NAME", "the instance set (required)", &set, NULL},
-        {"variant", "V", "total, diff, remaining or winner: the value the answers hold (required)", &variant, NULL},
-        {"format", "FMT", "kattis, polygon, cms or plain (required)", &format, NULL},
-        {"out", "DIR", "the package's folder, made beside it and renamed into place (required)", &out, NULL},
-        {"moves", "POLICY", "none (default): answers hold the value; canonical: and the canonical line", &moves, NULL},
-        {"samples", "K", "the first K instances are samples (default 1; not for plain)", &samples, NULL},
-        {"zip", NULL, "also write DIR.zip of the folder (DOMjudge imports it)", NULL, &zip},
-        {"force", NULL, "replace an existing DIR (and DIR.zip)", NULL, &force},
-        {"submissions", NULL, "kattis, polygon: the sources of invocations labelled accepted, wrong_answer, ...",
-         NULL, &submissions},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    export_args a = {.db = "coinrow.db", .moves = "none"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
-    if (!set || !variant || !format || !out)
+    if (!a.set || !a.variant || !a.format || !a.out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = zip, .force = force, .submissions = submissions};
-    if (cr_export_format_parse(&o.format, format, &err) || cr_variant_parse(&o.variant, variant, &err) ||
-        (samples && cli_u64_parse(&o.samples, samples, "--samples", &err)))
+    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .submissions = a.submissions};
+    if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
+        (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)))
         return cli_usage_error(self, "%s", err.msg);
-    if (strcmp(moves, "canonical") != 0 && strcmp(moves, "none") != 0)
-        return cli_usage_error(self, "--moves takes canonical or none, not '%s'", moves);
-    o.lines = strcmp(moves, "canonical") == 0;
-    if (submissions && o.format != CR_EXPORT_KATTIS && o.format != CR_EXPORT_POLYGON)
+    if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
+        return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
+    o.lines = strcmp(a.moves, "canonical") == 0;
+    if (a.submissions && o.format != CR_EXPORT_KATTIS && o.format != CR_EXPORT_POLYGON)
         return cli_usage_error(self, "--submissions is for --format kattis or polygon");
     if (o.format == CR_EXPORT_PLAIN) {
-        if (samples)
+        if (a.samples)
             return cli_usage_error(self, "--samples has no meaning for --format plain (it has no samples)");
         o.samples = 0;
     }
 
     cr_store *store = NULL;
-    int rc = cr_store_new(&store, db, CR_STORE_WRITE, &err);
+    int rc = cr_store_new(&store, a.db, CR_STORE_WRITE, &err);
     if (rc == 0)
-        rc = cr_store_set_find(&o.set_id, store, set, 0, NULL, &err);
+        rc = cr_store_set_find(&o.set_id, store, a.set, 0, NULL, &err);
     if (rc == 0)
-        rc = cr_export_check(store, out, &o, &err); /* before any solving */
+        rc = cr_export_check(store, a.out, &o, &err); /* before any solving */
     if (rc) {
         cr_store_free(store);
         return cli_report(&err);
     }
     cr_run run;
-    if ((status = cli_answers_run(&run, self, store, db, set, o.set_id, o.variant, o.lines)) >= 0) {
+    if ((status = cli_answers_run(&run, self, store, a.db, a.set, o.set_id, o.variant, o.lines)) >= 0) {
         cr_store_free(store);
         return status;
     }
     cr_export_stats stats;
-    rc = cr_export_write(&stats, store, out, run.id, &o, &err);
+    rc = cr_export_write(&stats, store, a.out, run.id, &o, &err);
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
@@ -72,9 +78,30 @@ int cmd_export(const cli_command *self, int argc, char **argv)
         cli_fail("%llu labelled invocation%s not one source file a judge builds (as '%s'): left out",
                  (unsigned long long)stats.skipped, stats.skipped == 1 ? " is" : "s are", stats.skipped_example);
     printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
-           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", set);
-    if (submissions)
+           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
+    if (a.submissions)
         printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
-    printf(" to %s%s\n", out, zip ? ", zipped too" : "");
+    printf(" to %s%s\n", a.out, a.zip ? ", zipped too" : "");
     return CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_export = {
+    "export",
+    cmd_export,
+    "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
+    "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+    "            [--moves canonical|none] [--samples K] [--zip] [--force] [--submissions]",
+    "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
+    "the canonical line of play) from the latest done run of the set that has them for\n"
+    "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
+    "problem.yaml, data/sample, data/secret, input_validators, output_validators (DIR's\n"
+    "name is the short name: lowercase letters and digits); polygon: problem.xml, tests/,\n"
+    "files/check.c, files/val.c; cms: task.yaml, input/, output/, check/checker.c;\n"
+    "plain: ID.in and ID.ans.  The package is written beside DIR and renamed into place.\n"
+    "--submissions adds the sources of the set's done invocations of V labelled\n"
+    "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
+    "source file: kattis submissions/LABEL/, polygon solutions/ (tagged in problem.xml).\n"
+    "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
+    "130 interrupted while solving.",
+    options,
+};

@@ -40,13 +40,6 @@ static void print_program(FILE *f, const cr_invocation *inv)
         fprintf(f, "--builtin %s", cr_strategy_name(inv->strategy));
 }
 
-/* Prints err; trouble (exit 2), as diff(1) has it for commands that judge. */
-static int trouble(const cr_error *err)
-{
-    cli_report(err);
-    return CR_EXIT_TROUBLE;
-}
-
 /* ---- checking the command line ---- */
 
 /* Fills inv from a new invocation's arguments: -1 to go on, or the exit
@@ -191,7 +184,7 @@ static int open_invocation(cr_invocation *inv, cr_submission **program, const cl
     if (rc == 0)
         rc = cr_store_set_name(set_name, cap, store, inv->set_id, &err);
     if (rc)
-        return trouble(&err);
+        return cli_report_trouble(&err);
     if (!a->resume) {
         cr_run run;
         int status = cli_answers_run(&run, self, store, a->db, set_name, inv->set_id, inv->variant, 0);
@@ -206,32 +199,33 @@ static int open_invocation(cr_invocation *inv, cr_submission **program, const cl
         rc = a->resume ? cr_store_invocation_set_status(store, inv->id, CR_RUN_RUNNING, NULL, &err)
                        : cr_store_invocation_new(inv, store, cli_version(), &err);
     if (rc)
-        return trouble(&err);
+        return cli_report_trouble(&err);
     return -1;
 }
 
-int cmd_invoke(const cli_command *self, int argc, char **argv)
+static const cli_option options[] = {
+    CLI_TEXT(args, set, "set", "NAME", "the instance set (required)"),
+    CLI_TEXT(args, variant, "variant", "V", "total, diff, remaining or winner: what the program answers (required)"),
+    CLI_TEXT(args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(args, moves, "moves", "POLICY", "required (default): the line follows the value; ignored"),
+    CLI_TEXT(args, time_limit, "time-limit", "SEC",
+             "CPU seconds per instance (default 1); the wall clock gets twice that"),
+    CLI_TEXT(args, memory_limit, "memory-limit", "MIB", "address space per run, RLIMIT_AS (default 256)"),
+    CLI_TEXT(args, output_limit, "output-limit", "MIB", "standard output per run (default 64)"),
+    CLI_TEXT(args, jobs, "jobs", "N", "programs run at once (default 1: see below)"),
+    CLI_TEXT(args, label, "label", "TEXT", "a note kept with it; accepted, wrong_answer, ... name export's folders"),
+    CLI_TEXT(args, expect, "expect", "VERDICT", "the verdict every instance should get (default AC)"),
+    CLI_TEXT(args, builtin, "builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2"),
+    CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest)"),
+    CLI_FLAG(args, quiet, "quiet", "no progress and no summary"),
+    CLI_FLAG(args, progress, "progress", "the progress bar even when stderr is not a terminal"),
+    {0},
+};
+
+static int cmd_invoke(const cli_command *self, int argc, char **argv)
 {
     args a = {.db = "coinrow.db", .moves = "required", .expect = "AC"};
-    const cli_option opts[] = {
-        {"set", "NAME", "the instance set (required)", &a.set, NULL},
-        {"variant", "V", "total, diff, remaining or winner: what the program answers (required)", &a.variant, NULL},
-        {"db", "PATH", "the database (default coinrow.db)", &a.db, NULL},
-        {"moves", "POLICY", "required (default): the line follows the value; ignored", &a.moves, NULL},
-        {"time-limit", "SEC", "CPU seconds per instance (default 1); the wall clock gets twice that", &a.time_limit,
-         NULL},
-        {"memory-limit", "MIB", "address space per run, RLIMIT_AS (default 256)", &a.memory_limit, NULL},
-        {"output-limit", "MIB", "standard output per run (default 64)", &a.output_limit, NULL},
-        {"jobs", "N", "programs run at once (default 1: see below)", &a.jobs, NULL},
-        {"label", "TEXT", "a note kept with it; accepted, wrong_answer, ... name export's folders", &a.label, NULL},
-        {"expect", "VERDICT", "the verdict every instance should get (default AC)", &a.expect, NULL},
-        {"builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2", &a.builtin, NULL},
-        {"resume", NULL, "finish an interrupted invocation (ID, or the latest)", NULL, &a.resume},
-        {"quiet", NULL, "no progress and no summary", NULL, &a.quiet},
-        {"progress", NULL, "the progress bar even when stderr is not a terminal", NULL, &a.progress},
-        {0},
-    };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int npos, status = cli_parse(&npos, self, &a, argc, argv);
     if (status >= 0)
         return status;
     cr_invocation inv = {0};
@@ -253,7 +247,7 @@ int cmd_invoke(const cli_command *self, int argc, char **argv)
     if ((inv.argv && cr_submission_new(&program, inv.argv, inv.directory, &err)) ||
         cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
         cr_submission_free(program);
-        return trouble(&err);
+        return cli_report_trouble(&err);
     }
     if ((status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name)) >= 0) {
         if (!a.resume)
@@ -276,7 +270,7 @@ int cmd_invoke(const cli_command *self, int argc, char **argv)
         cr_submission_free(program);
         cr_invocation_clear(&inv);
         cr_store_free(store);
-        return trouble(&err);
+        return cli_report_trouble(&err);
     }
     cli_progress_start(&w.progress, !a.quiet && (a.progress || isatty(STDERR_FILENO)), 0, 1, 0);
     cr_invoke_opts o = {program ? cr_submission_path(program) : NULL, program ? cr_submission_argv(program) : NULL,
@@ -310,6 +304,35 @@ int cmd_invoke(const cli_command *self, int argc, char **argv)
         return CR_EXIT_INTERRUPTED;
     }
     if (rc || closed)
-        return trouble(rc ? &err : &late);
-    return summary.counts[expect] == summary.judged ? CR_EXIT_OK : CR_EXIT_FATAL;
+        return cli_report_trouble(rc ? &err : &late);
+    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
 }
+
+const cli_command cli_cmd_invoke = {
+    "invoke",
+    cmd_invoke,
+    "judge a program (or a built-in strategy) on every instance of a set",
+    "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
+    "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
+    "            [--label TEXT] [--expect VERDICT] -- COMMAND [ARG...]\n"
+    "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
+    "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT]",
+    "COMMAND runs once per instance, the instance in the contest format on its\n"
+    "standard input, in its own process group; its standard output is judged by the\n"
+    "checker of 'coinrow check' against the answers of a done run of the variant\n"
+    "(else one solved first; stderr names it).  A COMMAND that is one source file\n"
+    "(.c, .cc, .cpp, .cxx, .py) is built (cc / c++ -O2) or run with python3 first.\n"
+    "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
+    "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
+    "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
+    "and verdict (and verdict_view) with CPU and wall time, peak memory, exit code,\n"
+    "signal, the checker's message and the first bytes of stderr.\n"
+    "--jobs: programs running at once share the cores' caches, memory bandwidth and\n"
+    "clock boost with each other and with coinrow, so their CPU times grow and wall\n"
+    "times scatter: keep the default 1 for timings you rely on, raise it to find\n"
+    "wrong answers fast.  Not a sandbox: run only programs you trust (docs/invoke.md).\n"
+    "Ctrl-C stops cleanly; --resume judges only what is left.\n"
+    "Exit status: 0 every verdict is --expect (default AC), 1 not, 2 usage or\n"
+    "trouble (the program cannot be built or run, the database), 130 interrupted.",
+    options,
+};

@@ -7,23 +7,28 @@
 #include "cli/cli.h"
 #include "io/store.h"
 
-int cmd_show(const cli_command *self, int argc, char **argv)
+typedef struct show_args {
+    const char *db, *run, *limit;
+} show_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(show_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(show_args, run, "run", "ID", "the run (default: the latest)"),
+    CLI_TEXT(show_args, limit, "limit", "N", "rows to print (default 20)"),
+    {0},
+};
+
+static int cmd_show(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db", *run_arg = NULL, *limit_arg = "20";
-    const cli_option opts[] = {
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {"run", "ID", "the run (default: the latest)", &run_arg, NULL},
-        {"limit", "N", "rows to print (default 20)", &limit_arg, NULL},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    show_args a = {"coinrow.db", NULL, "20"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
     int64_t run_id = 0, limit;
-    if (run_arg && cli_int_parse(&run_id, run_arg, 1, INT64_MAX))
-        return cli_usage_error(self, "--run takes a run id, not '%s'", run_arg);
-    if (cli_int_parse(&limit, limit_arg, 1, INT64_MAX))
-        return cli_usage_error(self, "--limit takes a positive number, not '%s'", limit_arg);
+    if (a.run && cli_int_parse(&run_id, a.run, 1, INT64_MAX))
+        return cli_usage_error(self, "--run takes a run id, not '%s'", a.run);
+    if (cli_int_parse(&limit, a.limit, 1, INT64_MAX))
+        return cli_usage_error(self, "--limit takes a positive number, not '%s'", a.limit);
 
     cr_error err = {0};
     cr_store *store = NULL;
@@ -32,7 +37,7 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     cr_constraints limits;
     char set_name[128], command[512];
     int generated = 0;
-    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
+    int rc = cr_store_new(&store, a.db, CR_STORE_READ, &err);
     if (rc == 0)
         rc = cr_store_run_find(&run, store, run_id, CR_PICK_ANY, &err);
     if (rc == 0)
@@ -55,7 +60,7 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     while (rc == 0 && (rc = cr_store_results_next(&r, it, &err)) == 1) {
         rc = 0;
         if (shown++ == limit) {
-            printf("... more: sqlite3 %s \"SELECT * FROM result_view WHERE run_id = %lld\"\n", db, (long long)run.id);
+            printf("... more: sqlite3 %s \"SELECT * FROM result_view WHERE run_id = %lld\"\n", a.db, (long long)run.id);
             break;
         }
         if (r->error) {
@@ -71,3 +76,13 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     cr_store_free(store);
     return rc < 0 ? cli_report(&err) : CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_show = {
+    "show",
+    cmd_show,
+    "print the first results of a run",
+    "show [--db PATH] [--run ID] [--limit N]",
+    "Rows of result_view in instance order; for anything more, query the database\n"
+    "with SQL (see docs/batch.md).",
+    options,
+};

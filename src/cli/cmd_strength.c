@@ -46,21 +46,27 @@ static void print_table(const cr_strength *s, const weak_list *weak)
     printf("%s\n", (uint64_t)weak->kept < s->weak ? ", ..." : "");
 }
 
-int cmd_strength(const cli_command *self, int argc, char **argv)
+typedef struct strength_args {
+    const char *db, *set, *variant, *moves, *limit;
+} strength_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(strength_args, set, "set", "NAME", "the instance set (required)"),
+    CLI_TEXT(strength_args, variant, "variant", "V", "total, diff, remaining or winner: what the answers hold (required)"),
+    CLI_TEXT(strength_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(strength_args, moves, "moves", "POLICY",
+             "required (default): an answer carries the line, checked move by move; ignored"),
+    CLI_TEXT(strength_args, limit, "limit", "N", "list at most N weak tests (default 20)"),
+    {0},
+};
+
+static int cmd_strength(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db", *set = NULL, *variant = NULL, *moves = "required", *limit = "20";
-    const cli_option opts[] = {
-        {"set", "NAME", "the instance set (required)", &set, NULL},
-        {"variant", "V", "total, diff, remaining or winner: what the answers hold (required)", &variant, NULL},
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {"moves", "POLICY", "required (default): an answer carries the line, checked move by move; ignored",
-         &moves, NULL},
-        {"limit", "N", "list at most N weak tests (default 20)", &limit, NULL},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    strength_args a = {.db = "coinrow.db", .moves = "required", .limit = "20"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
+    const char *db = a.db, *set = a.set, *variant = a.variant, *moves = a.moves, *limit = a.limit;
     cr_error err = {0};
     cr_variant v;
     cr_check_moves m;
@@ -104,9 +110,22 @@ int cmd_strength(const cli_command *self, int argc, char **argv)
     for (int64_t k = 0; k < weak.kept; k++)
         free(weak.ids[k]);
     free(weak.ids);
-    if (rc) {
-        cli_report(&err);
-        return rc == CR_EINTERRUPTED ? CR_EXIT_INTERRUPTED : CR_EXIT_TROUBLE;
-    }
-    return survivors ? CR_EXIT_FATAL : CR_EXIT_OK;
+    if (rc)
+        return rc == CR_EINTERRUPTED ? cli_report(&err) : cli_report_trouble(&err);
+    return survivors ? CR_EXIT_DIFFERENT : CR_EXIT_SAME;
 }
+
+const cli_command cli_cmd_strength = {
+    "strength",
+    cmd_strength,
+    "how many tests break each built-in strategy, and which tests break none",
+    "strength --set NAME --variant V [--db PATH] [--moves required|ignored] [--limit N]",
+    "Judges every built-in strategy (greedy, left, parity, lookahead2; see 'coinrow\n"
+    "invoke --builtin') on every instance of the set, in coinrow, against the answers\n"
+    "of a done run of the variant (else one solved first), and prints for each\n"
+    "strategy how many tests break it and the first that does, then the weak tests:\n"
+    "those that break no strategy.  Nothing is stored.\n"
+    "Exit status: 0 every strategy is broken by some test, 1 some strategy survives\n"
+    "every test, 2 usage or trouble, 130 interrupted.",
+    options,
+};

@@ -17,9 +17,8 @@
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)
 {
-    unsigned k, n;
-    char end;
-    if (sscanf(a->shard, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n)
+    uint32_t k, n;
+    if (cli_shard_parse(&k, &n, a->shard) != 0)
         return cli_usage_error(cmd, "--shard takes K/N with 0 <= K < N, not '%s'", a->shard);
     if (!a->out)
         return cli_usage_error(cmd, "--shard K/N writes to its own database: give --out SHARD.db");
@@ -154,10 +153,11 @@ static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run
         fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
 }
 
-int cli_job_main(const cli_command *cmd, const cli_option *opts, cli_job_args *a, int steps, int argc, char **argv)
+int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
 {
-    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
-    return status >= 0 ? status : cli_job_run(cmd, a, steps, npos, argv);
+    cli_job_args a = CLI_JOB_ARGS_INIT;
+    int npos, status = cli_parse(&npos, cmd, &a, argc, argv);
+    return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
@@ -171,9 +171,10 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, pos)) >= 0)
         return status;
     int from_files = (steps & CLI_JOB_INGEST) && !a->from_db && !a->read;
+    uint64_t input_bytes = from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0;
     cli_progress progress;
     cli_progress_start(&progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
-                       steps & CLI_JOB_SOLVE, from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0);
+                       steps & CLI_JOB_SOLVE, input_bytes);
     src.stop = cli_signals_catch();
 
     cr_error err = {0};
@@ -235,7 +236,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         summary(&progress, a, steps, &stats, set_name, run_id);
     if (stats.rejected)
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
-                 stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
+                 stats.rejected == 1 ? "" : "s",
+                 stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(store);
     if (interrupted) {
         resume_hint(a, set_name, run_id, input_done);

@@ -7,7 +7,7 @@
 #include "internal.h"
 
 /* The standard game serves total, diff and winner; the remaining-sum game is
- * the standard game on negated coins (see README, "Variants"). */
+ * the standard game on negated coins (see docs/design.md, "The solver core"). */
 enum { STANDARD, REMAINING, GAMES };
 
 struct cr_solver {

@@ -578,7 +578,7 @@ static const layout layouts[CR_EXPORT_FORMAT_COUNT] = {
                        "task.yaml",
                        write_cms,
                        {{"check/checker.c", CR_JUDGE_CHECKER, CR_CMS}}},
-    [CR_EXPORT_PLAIN] = {{NULL}, NULL, NULL, {{NULL}}},
+    /* plain: no folders, metadata or programs, all zero */
 };
 
 static int make_folders(package *p, cr_error *err)

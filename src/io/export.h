@@ -1,5 +1,5 @@
 /* Exporting a stored set as a package a judging system takes as it is
- * (README, "Judge test data"): the inputs in the contest format, the
+ * (docs/judges.md, "Export"): the inputs in the contest format, the
  * answers of a done run, and, but for plain, the metadata and the
  * self-contained checker and validator sources (judge/program.h).
  *

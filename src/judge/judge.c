@@ -11,7 +11,7 @@
 
 static const char *const convention_names[CR_CONVENTION_COUNT] = {"testlib", "kattis", "cms"};
 
-const char *cr_convention_name(cr_convention conv)
+const char *cr_judge_convention_name(cr_convention conv)
 {
     return (unsigned)conv < CR_CONVENTION_COUNT ? convention_names[conv] : NULL;
 }

@@ -25,7 +25,7 @@ typedef enum cr_convention {
 } cr_convention;
 
 /* "testlib", "kattis" or "cms"; NULL when out of range. */
-const char *cr_convention_name(cr_convention conv);
+const char *cr_judge_convention_name(cr_convention conv);
 
 /* Exit statuses of the judge programs (besides the conventions' verdicts). */
 enum {

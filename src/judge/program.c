@@ -30,7 +30,7 @@ static void define_int64(FILE *f, const char *macro, int64_t v)
 
 int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
 {
-    const char *convention = cr_convention_name(settings->convention);
+    const char *convention = cr_judge_convention_name(settings->convention);
     const char *what = program == CR_JUDGE_CHECKER ? "checker" : "validator";
     if (!convention || (program == CR_JUDGE_VALIDATOR && settings->convention == CR_CMS))
         return cr_errorf(err, CR_EINVAL, "no %s for the %s convention", what, convention ? convention : "unknown");

@@ -135,15 +135,14 @@ int64_t db_int(const char *path, const char *sql)
 
 int64_t db_wait_for(const char *path, const char *sql)
 {
-    struct timespec pause = {0, 2000000};
-    int64_t v = INT64_MIN;
-    for (int tries = 0; tries < 15000; tries++) {
-        v = db_int(path, sql);
-        if (v > 0 && v != INT64_MIN)
-            break;
+    const struct timespec pause = {0, 2000000};
+    for (int tries = 0; tries < 30000; tries++) {
+        int64_t v = db_int(path, sql);
+        if (v > 0)
+            return v;
         nanosleep(&pause, NULL);
     }
-    return v;
+    return 0;
 }
 
 int db_exec(const char *path, const char *sql)

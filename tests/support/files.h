@@ -42,15 +42,15 @@ const char *fixture(const char *name);
  * integer (INT64_MIN when there is no row or the query fails). */
 int64_t db_int(const char *path, const char *sql);
 
+/* Polls db_int(path, sql) until it is above 0, for at most a minute: a
+ * wait on an event, such as another process's first commit.  Returns the
+ * value, or 0 when it never came. */
+int64_t db_wait_for(const char *path, const char *sql);
+
 /* The first column of the first row of sql on the database at path, as
  * text the caller frees ("" when NULL; NULL when there is no row or the
  * query fails). */
 char *db_text(const char *path, const char *sql);
-
-/* Waits (30 s at most) until sql on the database at path gives a
- * positive integer (db_int), looking every 2 ms; returns the last value.
- * For tests that act on an event: the first commit of a job, say. */
-int64_t db_wait_for(const char *path, const char *sql);
 
 /* Runs sql (several statements allowed) on the database at path; 0 or -1. */
 int db_exec(const char *path, const char *sql);
