@@ -387,6 +387,20 @@ static void test_invoke__export_puts_labelled_sources_into_the_package(void **st
     run_result_free(&r);
 }
 
+/* Starts argv without waiting, its standard output and error into the
+ * file log; the pid. */
+static pid_t start(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "r", stdin) || !freopen(log, "w", stdout) || dup2(1, 2) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
 /* Starts invocation `id` of the slow program on set `set` of database d,
  * waits for its first verdicts to be committed, sends sig, and returns
  * its exit status. */
@@ -396,7 +410,7 @@ static int stop_after_first_verdicts(const char *d, const char *set, int64_t id,
     snprintf(sql, sizeof sql, "SELECT count(*) FROM verdict WHERE invocation_id = %lld", (long long)id);
     char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", (char *)set, "--variant", "diff", "--",
                     (char *)program_path(PROGRAM_SLOW, ""), NULL};
-    pid_t pid = run_start(argv, tmp_path(dir, "log.txt"));
+    pid_t pid = start(argv, tmp_path(dir, "log.txt"));
     assert_true(pid > 0);
     assert_true(db_wait_for(d, sql) > 0);
     assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is long enough */
