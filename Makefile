@@ -78,7 +78,7 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip)
+TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip test_cli_invoke)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a

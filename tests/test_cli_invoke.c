@@ -116,6 +116,8 @@ static void test_invoke__every_program_gets_its_verdict_on_every_instance(void *
         const char *verdict;
     } cases[] = {
         {PROGRAM_CORRECT, "mix", {NULL}, "AC"},
+        {PROGRAM_CORRECT, "mix", {"--jobs", "2", NULL}, "AC"},
+        {PROGRAM_SEGV, "mix", {"--jobs", "3", NULL}, "RE"},
         {PROGRAM_OTHER_LINE, "eq", {NULL}, "AC"}, /* RR...R, not the canonical LL...L */
         {PROGRAM_OTHER_LINE, "mix", {NULL}, "AC"},
         {PROGRAM_GREEDY, "ag", {NULL}, "WA"},
@@ -260,7 +262,7 @@ static void test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on
     snprintf(sql, sizeof sql, "SELECT builtin = 'greedy' AND command IS NULL AND peak_rss_kib IS NULL FROM invocation "
                               "WHERE id = %lld", (long long)latest());
     assert_int_equal(db_int(db, sql), 1);
-    COINROW(&r, NULL, "invoke", "--db", db, "--set", "eq", "--variant", "diff", "--builtin", "left");
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "eq", "--variant", "diff", "--builtin", "left", "--jobs", "2");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
