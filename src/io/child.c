@@ -337,7 +337,7 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
         goto done;
     }
     /* vfork: the parent's memory is neither copied nor made copy-on-write
-     * (fork's page faults cost coinrow a third of its time per instance).
+     * (with fork, those page faults made each instance 1.5 times as long).
      * The child only makes system calls until exec, as posix_spawn's child
      * does, which has no way to set limits. */
     if ((w.pid = vfork()) < 0) {
