@@ -8,6 +8,8 @@
 #   make test SANITIZE=thread   the threaded tests under ThreadSanitizer, with clang (in build/tsan)
 #   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
 #                          and starts slurm and munge)
+#   make test-judges       exports checked with the judges' own tools (../shared/judge-tools
+#                          or JUDGE_TOOLS=DIR; skipped when absent)
 #   make install           PREFIX=/usr/local DESTDIR= : bin/coinrow, lib/libcoinrow.a,
 #                          lib/coinrow.so, include/coinrow.h and include/coinrow/*.h,
 #                          lib/pkgconfig/coinrow.pc, the man page coinrow(1) and the bash completion
@@ -89,7 +91,7 @@ LIBIO := $(BUILD)/libcoinrow-io.a
 LIBS_UP := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
 BIN := $(BUILD)/coinrow
 # stamps of the tree's checks (below), which the build waits for
-CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok $(BUILD)/check/core-cxx.ok
 DOC_GEN := $(BUILD)/tools/coinrow-doc
 EXT := $(BUILD)/coinrow.so
 MAN := $(BUILD)/doc/coinrow.1
@@ -97,7 +99,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check deps deps-check install uninstall demo bench bench-core bench-pipeline \
+.PHONY: all test test-cluster test-judges check deps deps-check install uninstall demo bench bench-core bench-pipeline \
         bench-ext bench-invoke clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
@@ -122,18 +124,38 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 	$(COMPILE) -Isrc -c $< -o $@
 
-# The judge programs as single C files that build alone (the core, util, the
-# judge runner and a main, amalgamated), embedded in coinrow for export.
-JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
-AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) $(wildcard src/util/*.[ch]) \
-               src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
-$(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
-	@mkdir -p $(@D)
-	sh scripts/amalgamate.sh $< > $@
-$(BUILD)/gen/judge_sources.c: $(JUDGE_PROGRAMS) scripts/embed-text.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-text.sh cr_judge__checker_source $(BUILD)/judge/checker.c \
-	    cr_judge__validator_source $(BUILD)/judge/validator.c > $@
+# The judge programs' pieces (the core, the utilities, the judge runner, each
+# program's main), each amalgamated into one file and embedded in coinrow,
+# which writes a program as its settings followed by its pieces
+# (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
+# written against.
+JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
+                $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
+TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
+JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
+# each piece leaves out the headers the pieces before it in its programs have
+$(BUILD)/judge/util.c: JUDGE_AFTER := $(CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC) \
+    src/judge/judge.c
+$(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
+    JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
+AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
+    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS),$^) > $@
+$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/main/%: src/judge/main/% $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/gen/judge_sources.c: $(JUDGE_PIECES) $(TESTLIB) scripts/embed-text.sh
+	@mkdir -p $(@D) && echo "embed $@"
+	@sh scripts/embed-text.sh $(foreach f,$(JUDGE_PIECES),cr_judge__$(subst .,_,$(subst /,_,$(f:$(BUILD)/judge/%=%))) $(f)) \
+	    cr_judge__testlib_h third_party/testlib/testlib.h cr_judge__testlib_license third_party/testlib/LICENSE > $@
 $(BUILD)/gen/judge_sources.o: $(BUILD)/gen/judge_sources.c
 	$(COMPILE) -c $< -o $@
 
@@ -211,6 +233,15 @@ $(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
 $(BUILD)/check/headers.ok: include/coinrow.h $(wildcard include/coinrow/*.h) scripts/check-headers.sh
 	@mkdir -p $(@D)
 	@CC="$(CC)" sh scripts/check-headers.sh && touch $@
+# The core also compiles as C++, inside the exported Polygon checker
+# (files/check.cpp); without a C++ compiler this is said and not checked.
+$(BUILD)/check/core-cxx.ok: $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h)
+	@mkdir -p $(@D)
+	@if command -v $(CXX) >/dev/null 2>&1; then \
+	    for f in $(CORE_SRC); do \
+	        $(CXX) -x c++ -std=c++11 $(CR_CPPFLAGS) -fsyntax-only -Wall -Wextra -Wno-unknown-pragmas -Werror $$f || exit 1; \
+	    done; touch $@; \
+	else echo "the core as C++: not checked ($(CXX) not found)"; fi
 check: $(CHECKS)
 
 # A plain build only names what is missing; `make deps` installs it.
@@ -233,6 +264,13 @@ test: deps
 # (tests/cluster/run.sh); skipped, saying why, when not root.
 test-cluster: $(BIN)
 	@COINROW="$${COINROW:-$(BIN)}" bash tests/cluster/run.sh
+
+# Fresh exports of every variant checked by Kattis' verifyproblem, the Polygon
+# checker built with testlib and run, its Polygon2DOMjudge conversion judged,
+# and the CMS checker (tests/judges/run.sh); skipped, saying why, without the
+# tools.
+test-judges: $(BIN)
+	@COINROW="$${COINROW:-$(BIN)}" bash tests/judges/run.sh
 
 # Installing: PREFIX and DESTDIR as usual; the directories may be set one by one.
 PREFIX ?= /usr/local

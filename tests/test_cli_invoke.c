@@ -341,47 +341,84 @@ static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_the
     run_result_free(&r);
 }
 
-static void test_invoke__export_puts_labelled_sources_into_the_package(void **state)
+/* The name the source of invocation id has in a package: "invID-NAME". */
+static const char *in_package(const char *folder, int64_t id, const char *name)
+{
+    static char path[2][4096];
+    static int next;
+    char *out = path[next++ % 2];
+    snprintf(out, sizeof path[0], "%s%sinv%lld-%s", folder, *folder ? "/" : "", (long long)id, name);
+    return out;
+}
+
+static void test_invoke__export_puts_labelled_sources_beside_coinrows_own(void **state)
 {
     (void)state;
     run_result r;
-    invoke(&r, "mix", WORDS("--label", "accepted", NULL, program_path(PROGRAM_CORRECT, ".c")));
+    /* a source named as coinrow's own reference solution: it must not clash */
+    const char *mine = tmp_path(dir, "mine");
+    assert_int_equal(mkdir(mine, 0777), 0);
+    char *text = read_text(program_path(PROGRAM_CORRECT, ".c"));
+    assert_non_null(text);
+    assert_int_equal(write_file(tmp_path(mine, "reference.c"), text), 0);
+    invoke(&r, "mix", WORDS("--label", "accepted", NULL, tmp_path(mine, "reference.c")));
     assert_int_equal(r.status, 0);
     run_result_free(&r);
+    int64_t accepted = latest();
     invoke(&r, "mix", WORDS("--label", "wrong_answer", NULL, program_path(PROGRAM_OFF_BY_ONE, ".c")));
     run_result_free(&r);
+    int64_t wrong = latest();
     invoke(&r, "mix", WORDS("--label", "wrong_answer", NULL, program_path(PROGRAM_GREEDY, "")));
+    run_result_free(&r);
+    int64_t not_a_source = latest();
+    /* labels the verdicts do not bear out, and another checker's policy: left out */
+    invoke(&r, "mix", WORDS("--label", "time_limit_exceeded", NULL, program_path(PROGRAM_CORRECT, ".c")));
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS("--label", "accepted", "--moves", "ignored", NULL, program_path(PROGRAM_CORRECT, ".c")));
     run_result_free(&r);
 
     const char *kattis = tmp_path(dir, "mixk");
-    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--format", "kattis", "--out", kattis,
-            "--submissions");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--moves", "canonical", "--format",
+            "kattis", "--out", kattis, "--submissions");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "and 2 submissions to "));
-    assert_non_null(strstr(r.err, "1 labelled invocation is not one source file a judge builds (as '"));
+    char why[256];
+    snprintf(why, sizeof why,
+             "3 labelled invocations left out of the package; the first: invocation %lld (label wrong_answer): not "
+             "one source file a judge builds: ",
+             (long long)not_a_source);
+    assert_non_null(strstr(r.err, why));
     run_result_free(&r);
-    char *source = read_text(program_path(PROGRAM_CORRECT, ".c")), *copy = read_text(tmp_path(kattis,
-                                                                                       "submissions/accepted/correct.c"));
+    char *copy = read_text(tmp_path(kattis, in_package("submissions/accepted", accepted, "reference.c")));
     assert_non_null(copy);
-    assert_string_equal(copy, source);
-    free(source);
+    assert_string_equal(copy, text);
     free(copy);
     struct stat st;
-    assert_int_equal(stat(tmp_path(kattis, "submissions/wrong_answer/off_by_one.c"), &st), 0);
+    assert_int_equal(stat(tmp_path(kattis, "submissions/accepted/reference.c"), &st), 0); /* coinrow's own */
+    assert_int_equal(stat(tmp_path(kattis, in_package("submissions/wrong_answer", wrong, "off_by_one.c")), &st), 0);
+    assert_int_equal(stat(tmp_path(kattis, "submissions/time_limit_exceeded"), &st), -1);
 
     const char *polygon = tmp_path(dir, "mixp");
-    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--format", "polygon", "--out",
-            polygon, "--submissions");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--moves", "canonical", "--format",
+            "polygon", "--out", polygon, "--submissions");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    char *xml = read_text(tmp_path(polygon, "problem.xml"));
+    char *xml = read_text(tmp_path(polygon, "problem.xml")), expect[512];
     assert_non_null(xml);
-    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/correct.c\" "
+    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/reference.c\" "
                                 "type=\"c.gcc\"/>"));
-    assert_non_null(strstr(xml, "<solution tag=\"wrong-answer\">\n                <source "
-                                "path=\"solutions/off_by_one.c\" type=\"c.gcc\"/>"));
+    snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
+             "type=\"c.gcc\"/>", in_package("", accepted, "reference.c"));
+    assert_non_null(strstr(xml, expect));
+    snprintf(expect, sizeof expect, "<solution tag=\"wrong-answer\">\n                <source path=\"solutions/%s\" "
+             "type=\"c.gcc\"/>", in_package("", wrong, "off_by_one.c"));
+    assert_non_null(strstr(xml, expect));
     free(xml);
-    assert_int_equal(stat(tmp_path(polygon, "solutions/correct.c"), &st), 0);
+    copy = read_text(tmp_path(polygon, in_package("solutions", accepted, "reference.c")));
+    assert_non_null(copy);
+    assert_string_equal(copy, text);
+    free(copy);
+    free(text);
 
     COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--format", "cms", "--out",
             tmp_path(dir, "mixc"), "--submissions");
@@ -471,7 +508,7 @@ int main(void)
         cmocka_unit_test(test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone),
         cmocka_unit_test(test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins),
         cmocka_unit_test(test_invoke__compare_lists_regressions_and_slowdowns_and_records_them),
-        cmocka_unit_test(test_invoke__export_puts_labelled_sources_into_the_package),
+        cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

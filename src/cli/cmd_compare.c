@@ -43,7 +43,7 @@ static void json_string(const char *s)
 /* ,"value_a":V (null without a result), with the error when it failed */
 static void json_value(const char *name, const cr_stored_result *r)
 {
-    if (r && !r->error) {
+    if (r && !(r->missing & CR_FIGURE_VALUE)) {
         printf(",\"value_%s\":%" PRId64, name, r->value);
         return;
     }

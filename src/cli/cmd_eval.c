@@ -31,19 +31,37 @@ static char *join(int argc, char **argv, size_t *out_len)
     return text;
 }
 
+/* A figure for the table (width 20) or JSON: its value, or what stands for a missing one. */
+static const char *figure(char buf[24], const cr_result *r, unsigned bit, int64_t v, const char *missing)
+{
+    if (r->missing & bit)
+        return missing;
+    snprintf(buf, 24, "%" PRId64, v);
+    return buf;
+}
+
 static void print_json(const cr_result *r, size_t n)
 {
-    printf("{\"variant\":\"%s\",\"n\":%zu,\"value\":%" PRId64 ",\"first_score\":%" PRId64
-           ",\"second_score\":%" PRId64 ",\"winner\":\"%s\",\"moves\":",
-           cr_variant_name(r->variant), n, r->value, r->first_score, r->second_score, cr_winner_name(r->winner));
+    char value[24], first[24], second[24];
+    printf("{\"variant\":\"%s\",\"n\":%zu,\"value\":%s,\"first_score\":%s,\"second_score\":%s,\"winner\":",
+           cr_variant_name(r->variant), n, figure(value, r, CR_FIGURE_VALUE, r->value, "null"),
+           figure(first, r, CR_FIGURE_FIRST_SCORE, r->first_score, "null"),
+           figure(second, r, CR_FIGURE_SECOND_SCORE, r->second_score, "null"));
+    printf(r->missing & CR_FIGURE_WINNER ? "null" : "\"%s\"", cr_winner_name(r->winner));
+    printf(",\"moves\":");
     if (r->moves)
         printf("\"%s\"", r->moves);
     else
         printf("null");
-    printf(",\"algo\":\"%s\"}\n", cr_algo_name(r->algo));
+    printf(",\"algo\":\"%s\",\"error\":", cr_algo_name(r->algo));
+    if (r->error.code)
+        printf("\"%s\"", r->error.msg); /* the core's messages need no JSON escaping */
+    else
+        printf("null");
+    printf("}\n");
 }
 
-/* The solved variants as a table; nothing when none was solved. */
+/* The variants that have a value as a table; nothing when none has. */
 static void print_table(const cr_result *results, unsigned solved, size_t n)
 {
     if (!solved)
@@ -55,8 +73,12 @@ static void print_table(const cr_result *results, unsigned solved, size_t n)
         if (!(solved & CR_VARIANT_BIT(v)))
             continue;
         r = &results[v];
-        printf("%-10s %20" PRId64 " %20" PRId64 " %20" PRId64 "  %-6s  %s\n", cr_variant_name(r->variant), r->value,
-               r->first_score, r->second_score, cr_winner_name(r->winner), r->moves ? r->moves : "-");
+        char value[24], first[24], second[24];
+        printf("%-10s %20s %20s %20s  %-6s  %s\n", cr_variant_name(r->variant),
+               figure(value, r, CR_FIGURE_VALUE, r->value, "-"),
+               figure(first, r, CR_FIGURE_FIRST_SCORE, r->first_score, "-"),
+               figure(second, r, CR_FIGURE_SECOND_SCORE, r->second_score, "-"), cr_winner_name(r->winner),
+               r->moves ? r->moves : "-");
     }
     printf("n = %zu, algorithm %s\n", n, cr_algo_name(r->algo));
 }
@@ -106,10 +128,11 @@ static int cmd_eval(const cli_command *self, int argc, char **argv)
     if (rc == 0)
         rc = cr_solve(results, solver, coins.v, coins.n, &solve_opts, &err);
     if (rc == 0 || rc == CR_EOVERFLOW || rc == CR_ETOOBIG) {
-        /* what could be solved is printed, each failure reported after it */
+        /* the variants with a value are printed, with null for the figures
+         * that do not fit; each missing figure is named after them */
         unsigned solved = 0;
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
-            if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code == 0)
+            if ((solve_opts.variants & CR_VARIANT_BIT(v)) && !(results[v].missing & CR_FIGURE_VALUE))
                 solved |= CR_VARIANT_BIT(v);
         for (int v = 0; a.json && v < CR_VARIANT_COUNT; v++)
             if (solved & CR_VARIANT_BIT(v))
@@ -117,7 +140,7 @@ static int cmd_eval(const cli_command *self, int argc, char **argv)
         if (!a.json)
             print_table(results, solved, coins.n);
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
-            if ((solve_opts.variants & ~solved) & CR_VARIANT_BIT(v))
+            if ((solve_opts.variants & CR_VARIANT_BIT(v)) && results[v].error.code)
                 cli_fail("%s", results[v].error.msg);
     } else {
         cli_report(&err);

@@ -7,11 +7,31 @@
 
 #include "cli/job.h"
 #include "io/export.h"
+#include "util/errorf.h"
 
 typedef struct export_args {
-    const char *db, *set, *variant, *format, *out, *moves, *samples;
-    int zip, force, submissions;
+    const char *db, *set, *variant, *format, *out, *moves, *samples, *title, *time_limit, *license, *rights_owner;
+    int zip, force, no_build, submissions;
 } export_args;
+
+/* SECONDS (up to three decimals, 0 < SECONDS <= 3600) in milliseconds. */
+static int parse_seconds(unsigned *out, const char *text, cr_error *err)
+{
+    unsigned long whole = 0, ms = 0, scale = 100;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && whole <= 3600; p++)
+        whole = 10 * whole + (unsigned long)(*p - '0');
+    if (*p == '.' && p > text)
+        for (p++; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+            ms += scale * (unsigned long)(*p - '0');
+    unsigned long total = whole * 1000 + ms;
+    if (p == text || *p || total == 0 || total > 3600 * 1000)
+        return cr_errorf(err, CR_EINVAL, "--time-limit '%s' is not a number of seconds in (0, 3600] with at most "
+                                         "three decimals",
+                         text);
+    *out = (unsigned)total;
+    return 0;
+}
 
 static const cli_option options[] = {
     CLI_TEXT(export_args, db, "db", "PATH", "the database (default coinrow.db)"),
@@ -23,6 +43,15 @@ static const cli_option options[] = {
     CLI_TEXT(export_args, moves, "moves", "POLICY",
              "none (default): answers hold the value; canonical: and the canonical line"),
     CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
+    CLI_TEXT(export_args, title, "title", "TEXT", "the problem's name in the statement and metadata (default: the set's name)"),
+    CLI_TEXT(export_args, time_limit, "time-limit", "SECONDS",
+             "the time limit (default: the reference solution's time on the slowest test, times 3, in whole seconds, "
+             "at least 1)"),
+    CLI_TEXT(export_args, license, "license", "NAME",
+             "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, permission; default "
+             "unknown)"),
+    CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT", "kattis: problem.yaml's rights_owner"),
+    CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
     CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
     CLI_FLAG(export_args, submissions, "submissions",
@@ -39,10 +68,19 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (!a.set || !a.variant || !a.format || !a.out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .submissions = a.submissions};
+    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
+                        .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
-        (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)))
+        (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
+        (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)) ||
+        (a.license && cr_export_license_check(a.license, &err)))
         return cli_usage_error(self, "%s", err.msg);
+    if ((a.license || a.rights_owner) && o.format != CR_EXPORT_KATTIS)
+        return cli_usage_error(self, "--license and --rights-owner are for --format kattis (its problem.yaml)");
+    if (a.no_build && o.format != CR_EXPORT_CMS)
+        return cli_usage_error(self, "--no-build is for --format cms (its checker)");
+    if ((a.title || a.time_limit) && o.format == CR_EXPORT_PLAIN)
+        return cli_usage_error(self, "--title and --time-limit have no meaning for --format plain");
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
@@ -75,13 +113,18 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (rc)
         return cli_report(&err);
     if (stats.skipped)
-        cli_fail("%llu labelled invocation%s not one source file a judge builds (as '%s'): left out",
-                 (unsigned long long)stats.skipped, stats.skipped == 1 ? " is" : "s are", stats.skipped_example);
+        cli_fail("%llu labelled invocation%s left out of the package; the first: %s", (unsigned long long)stats.skipped,
+                 stats.skipped == 1 ? "" : "s", stats.skipped_why);
     printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
            (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
     if (a.submissions)
         printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
-    printf(" to %s%s\n", a.out, a.zip ? ", zipped too" : "");
+    printf(" to %s%s", a.out, a.zip ? ", zipped too" : "");
+    if (stats.time_limit_ms)
+        printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
+    printf("\n");
+    if (o.format == CR_EXPORT_KATTIS && !a.license)
+        cli_fail("problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner");
     return CR_EXIT_OK;
 }
 
@@ -90,17 +133,21 @@ const cli_command cli_cmd_export = {
     cmd_export,
     "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
     "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
-    "            [--moves canonical|none] [--samples K] [--zip] [--force] [--submissions]",
+    "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
+    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]",
     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
     "the canonical line of play) from the latest done run of the set that has them for\n"
     "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
-    "problem.yaml, data/sample, data/secret, input_validators, output_validators (DIR's\n"
-    "name is the short name: lowercase letters and digits); polygon: problem.xml, tests/,\n"
-    "files/check.c, files/val.c; cms: task.yaml, input/, output/, check/checker.c;\n"
-    "plain: ID.in and ID.ans.  The package is written beside DIR and renamed into place.\n"
+    "problem.yaml, .timelimit, the statement, data/sample, data/secret, the validator,\n"
+    "the checker and the submissions (DIR's name is the short name: lowercase letters\n"
+    "and digits); polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with\n"
+    "testlib.h, the statement (LaTeX and PDF), solutions/; cms: task.yaml, input/,\n"
+    "output/, check/checker built, statement/statement.pdf; plain: ID.in and ID.ans.\n"
+    "The package is written beside DIR and renamed into place.\n"
     "--submissions adds the sources of the set's done invocations of V labelled\n"
     "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
-    "source file: kattis submissions/LABEL/, polygon solutions/ (tagged in problem.xml).\n"
+    "source file, as invID-NAME beside coinrow's own: kattis submissions/LABEL/,\n"
+    "polygon solutions/ (tagged in problem.xml).\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,

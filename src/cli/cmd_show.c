@@ -63,14 +63,21 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
             printf("... more: sqlite3 %s \"SELECT * FROM result_view WHERE run_id = %lld\"\n", a.db, (long long)run.id);
             break;
         }
-        if (r->error) {
+        if (r->missing & CR_FIGURE_VALUE) {
             printf("%-20.20s %6zu  %-9s error: %s\n", r->ext_id, r->n, cr_variant_name(r->variant), r->error);
-        } else {
-            size_t moves_len = r->moves ? strlen(r->moves) : 0;
-            printf("%-20.20s %6zu  %-9s %20" PRId64 " %20" PRId64 " %20" PRId64 "  %-6s  %.24s%s\n", r->ext_id, r->n,
-                   cr_variant_name(r->variant), r->value, r->first_score, r->second_score, cr_winner_name(r->winner),
-                   r->moves ? r->moves : "-", moves_len > 24 ? "..." : "");
+            continue;
         }
+        /* a figure that does not fit is NULL: "-", and the error says which */
+        char figures[3][24];
+        const int64_t values[3] = {r->value, r->first_score, r->second_score};
+        for (int f = 0; f < 3; f++)
+            snprintf(figures[f], sizeof figures[f], r->missing & 1u << f ? "-" : "%" PRId64, values[f]);
+        size_t moves_len = r->moves ? strlen(r->moves) : 0;
+        printf("%-20.20s %6zu  %-9s %20s %20s %20s  %-6s  %.24s%s\n", r->ext_id, r->n, cr_variant_name(r->variant),
+               figures[0], figures[1], figures[2], cr_winner_name(r->winner), r->moves ? r->moves : "-",
+               moves_len > 24 ? "..." : "");
+        if (r->error)
+            printf("%-20.20s %6s  %-9s error: %s\n", "", "", "", r->error);
     }
     cr_store_results_free(it);
     cr_store_free(store);

@@ -2,7 +2,7 @@
  * transactions, checkpoints, and the statement helpers of the other store
  * files (store_sql.h).  The tables' own SQL lives by concern in
  * store_sets.c, store_runs.c, store_generated.c, store_shards.c and
- * store_comparisons.c. */
+ * store_comparisons.c; how a line of play is packed, in store_lines.c. */
 #include "io/store_sql.h"
 
 #include <pthread.h>
@@ -205,6 +205,8 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
                             "setting it up", err);
     if (rc == 0)
+        rc = cr_store__lines_register(s, err);
+    if (rc == 0)
         rc = migrate(s, err);
 done:
     if (rc) {
@@ -222,6 +224,7 @@ void cr_store_free(cr_store *store)
     for (int i = 0; i < CR_STORE__KEPT_COUNT; i++)
         sqlite3_finalize(store->kept[i]);
     sqlite3_close(store->db);
+    free(store->lines);
     free(store);
 }
 

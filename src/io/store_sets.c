@@ -236,7 +236,7 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
 {
     return instances_open(out, store, set_id, run_id,
                           INSTANCES_SQL("(?3 = 0 OR NOT EXISTS "
-                                        "(SELECT 1 FROM result AS r WHERE r.run_id = ?3 AND r.instance_id = i.id))"),
+                                        "(SELECT 1 FROM solution AS s WHERE s.run_id = ?3 AND s.instance_id = i.id))"),
                           err);
 }
 

@@ -47,29 +47,38 @@ void cr_submission_free(cr_submission *s);
  * invocation as its label to have its source exported. */
 #define CR_SUBMISSION_FOLDERS {"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"}
 
+/* The bytes a source's name in a package takes, with its NUL. */
+#define CR_SUBMISSION_NAME_MAX 96
+
 /* A labelled invocation's source, for a package. */
 typedef struct cr_submission_source {
-    const char *folder; /* its label: one of CR_SUBMISSION_FOLDERS */
-    char *path;         /* where it is: its invocation's folder and command */
-    const char *name;   /* its file name, in path */
+    const char *folder;                /* its label: one of CR_SUBMISSION_FOLDERS */
+    char *path;                        /* where it is: its invocation's folder and command */
+    char name[CR_SUBMISSION_NAME_MAX]; /* its file name in the package: "inv7-sol.c" */
     cr_language lang;
 } cr_submission_source;
 
 typedef struct cr_submission_list {
     cr_submission_source *v;
     size_t count;
-    uint64_t skipped;            /* labelled invocations whose command is not one source file */
-    char skipped_example[160];   /* the first one's command */
+    uint64_t skipped;      /* labelled invocations left out */
+    char skipped_why[256]; /* why the first one was */
 } cr_submission_list;
 
 /* The sources of the done invocations of set set_id for the variant that
- * are labelled with a submission folder and whose command is one source
- * file, in invocation order, each file once per folder.  CR_EINVAL naming
- * them when two sources of one name would share a folder (with
- * one_folder, as Polygon's solutions/: any two), or a source cannot be
- * read. */
+ * are labelled with a submission folder, in invocation order, each source
+ * once per folder.  Each is named "invID-NAME", NAME its own file name
+ * (bytes but letters, digits, '.', '_' and '-' as '_'; a long one cut
+ * before its extension), so that no two clash, nor one with coinrow's own
+ * programs.  Left out, counted in skipped: a command that is not one
+ * source file; an invocation whose moves policy is not `moves` (the
+ * package's checker would judge another answer); one whose verdicts do not
+ * give its folder's, as a judge reads them (the first test that fails is
+ * WA or PE for wrong_answer, TLE for time_limit_exceeded, RE or MLE for
+ * run_time_error; none fails for accepted).  CR_EINVAL naming it when a
+ * source cannot be read. */
 int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
-                           int one_folder, cr_error *err);
+                           cr_check_moves moves, cr_error *err);
 
 /* Frees the list; accepts a zeroed one. */
 void cr_submission_list_free(cr_submission_list *list);

@@ -46,20 +46,6 @@ void cr_verdict_signal_name(char out[16], int sig)
     snprintf(out, 16, "signal %d", sig);
 }
 
-/* text[0..len) as one line of printable ASCII: other bytes as \xNN. */
-static void safe_text(char *out, size_t cap, const char *text, size_t len)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < len && k + 5 <= cap; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7f)
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, cap - k, "\\x%02x", c);
-    }
-    out[k] = '\0';
-}
-
 static double mib(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 
 /* What ended the program, in words, and its verdict before the checker:
@@ -112,7 +98,7 @@ int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr
     if (run->end != CR_CHILD_EXITED)
         cr_verdict_signal_name(out->signal, run->signal);
     out->verdict = how_it_ended(why, sizeof why, run, limits, out->signal);
-    safe_text(out->stderr_text, sizeof out->stderr_text, run->err, run->err_len);
+    cr_contest_escape(out->stderr_text, sizeof out->stderr_text, run->err, run->err_len, CR_CHILD_STDERR_KEEP);
     if (out->verdict == CR_INVOKE_OLE) {
         snprintf(out->message, sizeof out->message, "%s", why);
         return 0;

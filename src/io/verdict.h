@@ -29,9 +29,10 @@ const char *cr_invoke_verdict_name(cr_invoke_verdict v);
 int cr_invoke_verdict_parse(cr_invoke_verdict *out, const char *name, cr_error *err);
 
 /* The message: the checker's (safe text), after what ended the program. */
-#define CR_VERDICT_MESSAGE_MAX (CR_JUDGE_MESSAGE_MAX + 128)
-/* The stderr excerpt as safe text: every kept byte shown as at most 4. */
-#define CR_VERDICT_STDERR_MAX (4 * CR_CHILD_STDERR_KEEP + 1)
+#define CR_VERDICT_MESSAGE_MAX (CR_JUDGE_MESSAGE_MAX + 192)
+/* The stderr excerpt as safe text (cr_contest_escape): every kept byte
+ * shown as at most 4, with room for its NUL and the escape's margin. */
+#define CR_VERDICT_STDERR_MAX (4 * CR_CHILD_STDERR_KEEP + 8)
 
 /* One instance judged. */
 typedef struct cr_verdict_row {

@@ -29,7 +29,15 @@ static int read_file(char **out, size_t *out_len, const char *path, cr_error *er
     return rc;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const char *path)
+/* text as one line of printable ASCII, whatever bytes the files or their
+ * paths held: CMS refuses text it cannot decode, judges show it to people. */
+static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
+{
+    cr_contest_escape(out, CR_JUDGE_MESSAGE_MAX, text, strlen(text), CR_JUDGE_TEXT_MAX);
+    return out;
+}
+
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path)
 {
     cr_error err = {0};
     char *text = NULL;
@@ -38,8 +46,13 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const ch
     int rc = read_file(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", path ? path : "standard input", err.msg);
+    if (rc == 0 && answered)
+        rc = cr_contest_answerable(&in, answered, &err);
+    if (rc) {
+        char line[CR_JUDGE_TEXT_MAX], message[CR_JUDGE_MESSAGE_MAX];
+        snprintf(line, sizeof line, "%s: %s", path ? path : "standard input", err.msg);
+        fprintf(stderr, "%s\n", safe_text(message, line));
+    }
     cr_contest_input_free(&in);
     free(text);
     if (rc == CR_EIO || rc == CR_ENOMEM)
@@ -110,12 +123,14 @@ static int judge(cr_judgement *out, const check_files *files, cr_variant variant
 
 void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err)
 {
+    char line[CR_JUDGE_TEXT_MAX];
     if (rc)
-        snprintf(out, CR_JUDGE_MESSAGE_MAX, "judge error: %s", err->msg);
+        snprintf(line, sizeof line, "judge error: %s", err->msg);
     else if (verdict->outcome == CR_ACCEPTED)
-        snprintf(out, CR_JUDGE_MESSAGE_MAX, "%s", cr_outcome_name(CR_ACCEPTED));
+        snprintf(line, sizeof line, "%s", cr_outcome_name(CR_ACCEPTED));
     else
-        snprintf(out, CR_JUDGE_MESSAGE_MAX, "%s: %s", cr_outcome_name(verdict->outcome), verdict->why);
+        snprintf(line, sizeof line, "%s: %s", cr_outcome_name(verdict->outcome), verdict->why);
+    safe_text(out, line);
 }
 
 /* Writes FEEDBACK_DIR/judgemessage.txt; 0, or -1 when it cannot. */
@@ -151,7 +166,9 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
     switch (conv) {
     case CR_KATTIS:
         if (files.feedback_dir && write_judge_message(files.feedback_dir, message) != 0) {
-            fprintf(stderr, "judge error: cannot write %s/judgemessage.txt\n", files.feedback_dir);
+            char line[CR_JUDGE_TEXT_MAX];
+            snprintf(line, sizeof line, "judge error: cannot write %s/judgemessage.txt", files.feedback_dir);
+            fprintf(stderr, "%s\n", safe_text(message, line));
             return CR_JUDGE_ERROR;
         }
         fprintf(stderr, "%s\n", message);

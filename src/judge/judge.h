@@ -36,10 +36,11 @@ enum {
 };
 
 /* Validates the input file at `path` (NULL: standard input) against limits,
- * printing what is wrong and where on standard error.  Returns the exit
- * status: 0 valid, 3 invalid (testlib and CMS); 42 valid, 43 invalid
- * (Kattis); 1 when the file cannot be read. */
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const char *path);
+ * and checks that an answer can be given for every variant of the mask
+ * `answered` (cr_contest_answerable), printing what is wrong and where on
+ * standard error.  Returns the exit status: 0 valid, 3 invalid (testlib and
+ * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path);
 
 /* Checks a contestant's output for `variant`.  args[0..nargs) are the
  * program's positional arguments in the convention's order (testlib: INPUT
@@ -59,12 +60,15 @@ int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, cons
                     size_t jury_len, const char *output, size_t output_len, cr_variant variant, cr_check_moves moves,
                     cr_error *err);
 
-/* The bytes a judge's message takes, with its NUL. */
-#define CR_JUDGE_MESSAGE_MAX (CR_ERROR_MSG_MAX + 32)
+/* A judge's message: at most CR_JUDGE_TEXT_MAX bytes of text, each shown
+ * as at most 4 once it is made safe (cr_contest_escape), with its NUL. */
+#define CR_JUDGE_TEXT_MAX (CR_ERROR_MSG_MAX + 64)
+#define CR_JUDGE_MESSAGE_MAX (4 * CR_JUDGE_TEXT_MAX)
 
 /* The message a checker reports for the outcome of cr_judge_answer (rc and
- * err) into out: "accepted", "wrong answer: ...", "presentation error:
- * ..." or, when rc is not 0, "judge error: ...". */
+ * err) into out, as one line of printable ASCII whatever bytes the files
+ * held: "accepted", "wrong answer: ...", "presentation error: ..." or, when
+ * rc is not 0, "judge error: ...". */
 void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err);
 
 #endif
