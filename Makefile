@@ -130,21 +130,26 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+# the core they use: not the generator, stress testing, run comparison or the
+# built-in strategies, which would only weigh on an exported submission
+# (Kattis refuses one over 128 KiB)
+JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
 JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
-$(BUILD)/judge/util.c: JUDGE_AFTER := $(CORE_SRC)
-$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
-$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC) \
+$(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC) \
     src/judge/judge.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
-    JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
-$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
+    JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
-    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS),$^) > $@
-$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
+# (the Makefile too: it says which of the core's files go in)
+$(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile
 	$(AMALGAMATE)
 $(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
