@@ -79,7 +79,5 @@ int cr_strategy_play(int64_t *out, char *line, const int64_t *coins, size_t n, c
     int rc = cr_moves__scores(score, coins, n, variant, line, n, err);
     if (rc)
         return rc;
-    cr_i128 lead = score[0] - score[1];
-    cr_i128 value = variant == CR_TOTAL ? score[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
-    return cr_figures__fit_i64(out, value, "the strategy's value", err);
+    return cr_figures__fit_i64(out, cr_moves__value(score, variant), "the strategy's value", err);
 }
