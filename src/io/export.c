@@ -20,9 +20,9 @@
 #include "io/submission.h"
 #include "io/survey.h"
 #include "io/zip.h"
-#include "util/read_all.h"
 #include "judge/program.h"
 #include "util/errorf.h"
+#include "util/read_all.h"
 
 /* Longest instance id plain turns into a file name (NAME.ans stays far
  * below the usual 255-byte limit). */
