@@ -292,6 +292,14 @@ int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char
 
 void cr_store_wal_limit(cr_store *store, int pages) { sqlite3_wal_autocheckpoint(store->db, pages ? pages : 1000); }
 
+void cr_store_cache_limit(cr_store *store, int kib)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", kib);
+    sqlite3_exec(store->db, sql, NULL, NULL, NULL);
+    sqlite3_db_release_memory(store->db);
+}
+
 int cr_store_checkpoint(cr_store *store, cr_error *err)
 {
     int rc = sqlite3_wal_checkpoint_v2(store->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
