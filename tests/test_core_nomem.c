@@ -95,6 +95,11 @@ static int lines(void *ctx, cr_error *err)
     int rc = cr_moves_canonical(line, coins, N, CR_REMAINING, err);
     if (rc == 0)
         rc = cr_moves_verify(&v, coins, N, CR_DIFF, "LRLRLRLRLR", N, err);
+    /* two lines that differ are verified too */
+    cr_side a = {NULL, 0, 0, 0, 0, 0, "LRLRLRLRLR"}, b = {NULL, 0, 0, 0, 0, 0, "RLRLRLRLRL"};
+    cr_difference d;
+    if (rc == 0)
+        rc = cr_compare_sides(&d, coins, N, CR_DIFF, &a, &b, 0, err);
     return rc;
 }
 
