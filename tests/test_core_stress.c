@@ -142,6 +142,42 @@ static void test_stress__bad_lines_are_caught_by_the_verifier(void **state)
     assert_string_equal(d.what, "total, spoiled: turn 1 (first player): L is not optimal, R is");
 }
 
+/* The core's own solver, reporting canonical lines whatever it is asked. */
+static int canonical_always(cr_result out[CR_VARIANT_COUNT], void *ctx, const int64_t *coins, size_t n,
+                            const cr_solve_opts *opts, cr_error *err)
+{
+    cr_solve_opts canonical = *opts;
+    canonical.moves = CR_MOVES_CANONICAL;
+    return cr_solve(out, ctx, coins, n, &canonical, err);
+}
+
+/* Two optimal lines of the remaining game may score differently (only their
+ * difference is the value): contenders with other lines agree all the same. */
+static void test_stress__other_optimal_lines_with_other_remaining_scores_agree(void **state)
+{
+    fixture *f = *state;
+    cr_contender pair[2] = {f->contenders[0], {"canonical", canonical_always, f->solvers[3], CR_ALGO_DP}};
+    uint64_t rng = 77;
+    int other_scores = 0;
+    for (int t = 0; t < 500; t++) {
+        int64_t coins[10];
+        size_t n = (size_t)test_rand_range(&rng, 2, 10);
+        for (size_t i = 0; i < n; i++)
+            coins[i] = test_rand_range(&rng, -5, 5);
+        cr_disagreement d;
+        assert_int_equal(cr_stress_check(&d, pair, 2, coins, n, CR_VARIANT_BIT(CR_REMAINING), CR_MOVES_FAST, NULL),
+                         0);
+        if (d.found)
+            fail_msg("row %d: %s", t, d.what);
+        cr_result a[CR_VARIANT_COUNT], b[CR_VARIANT_COUNT];
+        cr_solve_opts opts = {CR_VARIANT_BIT(CR_REMAINING), CR_ALGO_LINEAR, CR_MOVES_FAST};
+        assert_int_equal(cr_solve(a, f->solvers[0], coins, n, &opts, NULL), 0);
+        assert_int_equal(canonical_always(b, f->solvers[3], coins, n, &opts, NULL), 0);
+        other_scores += a[CR_REMAINING].first_score != b[CR_REMAINING].first_score;
+    }
+    assert_true(other_scores > 0); /* such rows were met */
+}
+
 /* Right value and line, but a first score one too high. */
 static int scores_off_by_one(cr_result out[CR_VARIANT_COUNT], void *ctx, const int64_t *coins, size_t n,
                              const cr_solve_opts *opts, cr_error *err)
@@ -233,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_stress__planted_greedy_is_found_and_shrunk),
         cmocka_unit_test(test_stress__agreement_counts_every_row),
         cmocka_unit_test(test_stress__bad_lines_are_caught_by_the_verifier),
+        cmocka_unit_test(test_stress__other_optimal_lines_with_other_remaining_scores_agree),
         cmocka_unit_test(test_stress__scores_failures_and_contenders_that_cannot_run),
         cmocka_unit_test(test_stress__a_one_coin_row_shrinks_its_value),
         cmocka_unit_test(test_stress__an_impossible_spec_is_refused),
