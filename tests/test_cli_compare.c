@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "support/files.h"
 #include "support/run.h"
@@ -174,6 +175,45 @@ static void test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not
     assert_int_equal(db_int(f->a, "SELECT missing * 10 + changed FROM comparison WHERE passed = 0"), 14);
 }
 
+/* Whether text is one JSON document, as SQLite's json_valid reads it. */
+static int json_valid(const char *text)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int valid = sqlite3_open(":memory:", &db) == SQLITE_OK &&
+                sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) == SQLITE_OK &&
+                sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+                sqlite3_column_int(st, 0) == 1;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return valid;
+}
+
+/* Changed coins alone fail the comparison; --limit N lists N findings, in
+ * text and in JSON that stays one valid document. */
+static void test_compare_cli__changed_coins_alone_fail_and_the_limit_holds(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "UPDATE instance SET coins = '[9,9]' WHERE ext_id IN ('r001', 'r002')"), 0);
+    run_result r;
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--limit", "1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r001 (n 2) diff: changed: the instance's coins differ: not compared\n"
+                                  "  ... 7 more (--limit)\n"));
+    assert_non_null(strstr(r.out, counts_row("all", 796, 0, 0, 0, 8)));
+    assert_non_null(strstr(r.out, "FAILED: see above"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--limit", "2", "--json");
+    assert_int_equal(r.status, 1);
+    assert_true(json_valid(r.out));
+    assert_non_null(strstr(r.out, "\"findings\": [\n    {\"ext_id\":\"r001\",\"n\":2,\"variant\":\"diff\""));
+    assert_non_null(strstr(r.out, "},\n    {\"ext_id\":\"r001\",\"n\":2,\"variant\":\"remaining\""));
+    assert_null(strstr(r.out, "\"variant\":\"total\",\"category\""));
+    assert_non_null(strstr(r.out, "\"passed\": false"));
+    run_result_free(&r);
+}
+
 /* As diff(1): 0 no difference, 1 differences, 2 trouble (a usage error, or
  * anything that stopped the comparison), so that a script can tell a
  * regression from a comparison that could not run. */
@@ -208,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_compare_cli__the_same_line_with_other_scores_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
+        cmocka_unit_test(test_compare_cli__changed_coins_alone_fail_and_the_limit_holds),
         cmocka_unit_test(test_compare_cli__trouble_exits_2_and_differences_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -130,6 +130,26 @@ static void test_generate__constraints_no_instance_meets_are_a_usage_error(void 
     run_result_free(&r);
 }
 
+/* Seeds are 0 to 2^64 - 1, both ends included; sizes stop at the solver's
+ * largest row, whichever command reads them. */
+static void test_generate__a_seed_and_sizes_at_their_limits(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "18446744073709551615", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "18446744073709551616", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--seed '18446744073709551616' is larger than 18446744073709551615"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "1\n5\n", "validate", "--n", "1..4294967296", "--values", "1..9", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--n '1..4294967296' must lie within 1..4294967295"));
+    run_result_free(&r);
+}
+
 /* --- validate and check through coinrow ---------------------------------- */
 
 static void test_validate__exit_statuses_and_messages_follow_the_convention(void **state)
@@ -484,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_generate__same_arguments_give_the_same_bytes_and_another_seed_others),
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
+        cmocka_unit_test(test_generate__a_seed_and_sizes_at_their_limits),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
         cmocka_unit_test(test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
