@@ -106,6 +106,10 @@ static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
     assert_starts(r.out, "run 1 of set 'mixed' (done): algo naive, moves canonical, coinrow ");
     assert_non_null(strstr(r.out, "\n01                        4  winner                       1"));
     assert_non_null(strstr(r.out, "... more: sqlite3 "));
+    size_t lines = 0; /* the run, the column names, 2 rows, the hint */
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 5);
     run_result_free(&r);
 }
 

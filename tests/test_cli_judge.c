@@ -150,6 +150,31 @@ static void test_generate__a_seed_and_sizes_at_their_limits(void **state)
     run_result_free(&r);
 }
 
+/* A set whose file cannot be written whole leaves no file: here the shell
+ * limits file sizes to one block and ignores SIGXFSZ, so writes past it fail. */
+static void test_generate__a_file_that_cannot_be_written_whole_is_removed(void **state)
+{
+    (void)state;
+    char script[512];
+    snprintf(script, sizeof script,
+             "ulimit -f 1 && trap '' XFSZ && exec \"$0\" generate --set big --count 2000 --n 50 --values 1..1000000 "
+             "--seed 1 --out \"$1\"");
+    char *argv[] = {"sh", "-c", script, (char *)run_bin(), (char *)path_of("big.csv"), NULL};
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: cannot write "));
+    assert_int_equal(access(path_of("big.csv"), F_OK), -1);
+    run_result_free(&r);
+    /* and a set name is letters, digits, '.', '_' and '-' */
+    assert_int_equal(run_coinrow(&r, NULL, "generate", "--set", "a/b", "--count", "1", "--n", "2", "--values", "1..2",
+                                 "--seed", "1", "--out", "-", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "set name 'a/b' may hold only letters, digits, '.', '_' and '-'"));
+    run_result_free(&r);
+}
+
 /* --- validate and check through coinrow ---------------------------------- */
 
 static void test_validate__exit_statuses_and_messages_follow_the_convention(void **state)
@@ -505,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
         cmocka_unit_test(test_generate__a_seed_and_sizes_at_their_limits),
+        cmocka_unit_test(test_generate__a_file_that_cannot_be_written_whole_is_removed),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
         cmocka_unit_test(test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
