@@ -350,6 +350,40 @@ static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **sta
     run_result_free(&r);
 }
 
+/* The jury's input is the judge's: one that does not parse is a judge error, named. */
+static void test_check__an_input_that_does_not_parse_is_a_judge_error(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3\n");
+    write_file("out.txt", "6\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", path_of("in.txt"), path_of("out.txt"),
+                                 path_of("ans.txt"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "judge error: the input file "));
+    assert_non_null(strstr(r.err, "in.txt: "));
+    run_result_free(&r);
+}
+
+/* Kattis reads the verdict's message from FEEDBACK_DIR: when it cannot be
+ * written there, the judge says so and fails, whatever the verdict. */
+static void test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, "6\n", "check", "--variant", "total", "--kattis", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("no-such-folder"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "judge error: cannot write "));
+    assert_non_null(strstr(r.err, "no-such-folder/judgemessage.txt\n"));
+    run_result_free(&r);
+}
+
 /* --- the exported programs ----------------------------------------------- */
 
 /* Writes program's source for settings as NAME.c and builds it with cc
@@ -523,6 +557,24 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
     assert_string_equal(err.msg, "no validator.c for the cms convention");
 }
 
+static void test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors(void **state)
+{
+    (void)state;
+    cr_judge_settings settings = {CR_KATTIS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}};
+    cr_error err = {0};
+    FILE *f = fopen("/dev/null", "r"); /* every write to it fails */
+    assert_non_null(f);
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_PROGRAM_COUNT, &settings, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "no such judge program"));
+    settings.variant = (cr_variant)99;
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_CHECKER, &settings, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "bad variant or moves setting"));
+    settings.variant = CR_TOTAL;
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_CHECKER, &settings, &err), CR_EIO);
+    assert_non_null(strstr(err.msg, "cannot write "));
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,11 +588,14 @@ int main(void)
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
         cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
+        cmocka_unit_test(test_check__an_input_that_does_not_parse_is_a_judge_error),
+        cmocka_unit_test(test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
         cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
         cmocka_unit_test(test_export__every_submission_fits_a_contestant_s_code_limit),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
+        cmocka_unit_test(test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
