@@ -147,6 +147,44 @@ static void test_io_source__csv_without_values_column_is_fatal(void **state)
     assert_string_equal(s.text, "");
 }
 
+/* A header that cannot be read is the file's trouble, not a row's: the
+ * named columns missing, a stray quote, a quote never closed. */
+static void test_io_source__csv_with_a_header_that_cannot_be_read_is_fatal(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *values_col, *message;
+    } cases[] = {
+        {"id,values\na,1 2\n", "coins", "line 1: no values column 'coins' (the header has: id, values)"},
+        {"id,val\"ues\"\na,1 2\n", NULL, "line 1: malformed quote at character 7"},
+        {"id,\"values\na,1 2\n", NULL,
+         "line 1: a quote opened in this row is never closed (lines 1-2 were read as one row)"},
+    };
+    char *dir = tmp_dir_new();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *path = tmp_path(dir, "header.csv");
+        assert_int_equal(write_file(path, cases[k].text), 0);
+        seen s;
+        cr_error err = {0};
+        assert_int_equal(read_inputs(&s, &err, CR_FORMAT_CSV, NULL, cases[k].values_col, path), CR_EINVAL);
+        if (!strstr(err.msg, cases[k].message))
+            fail_msg("case %zu: '%s' has no '%s'", k, err.msg, cases[k].message);
+        assert_string_equal(s.text, "");
+    }
+    tmp_dir_free(dir);
+}
+
+/* A declared n that is not a number rejects its row, naming it. */
+static void test_io_source__csv_rejects_an_n_that_is_not_an_integer(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "n.csv");
+    assert_int_equal(write_file(path, "id,values,n\na,1 2,two\nb,1 2,2\n"), 0);
+    READ_OK(CR_FORMAT_CSV, NULL, NULL, path, "L2 a: rejected: n ('two') is not an integer\nL3 b: [1,2]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__empty_and_missing_files_are_fatal(void **state)
 {
     (void)state;
@@ -353,6 +391,8 @@ int main(void)
         cmocka_unit_test(test_io_source__csv_without_id_numbers_the_data_rows),
         cmocka_unit_test(test_io_source__csv_takes_named_columns),
         cmocka_unit_test(test_io_source__csv_without_values_column_is_fatal),
+        cmocka_unit_test(test_io_source__csv_with_a_header_that_cannot_be_read_is_fatal),
+        cmocka_unit_test(test_io_source__csv_rejects_an_n_that_is_not_an_integer),
         cmocka_unit_test(test_io_source__empty_and_missing_files_are_fatal),
         cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
