@@ -17,11 +17,14 @@ to another file is still found; one that is not found, or found more than
 once, is reported as broken and fails the run.
 
 Each mutation is applied in a scratch copy of the tree, which is built, and
-the test programs run: first those of the mutated layer (test_core_* for
-src/core), then the others, fastest first, each with a timeout; the first
-failure kills the mutant.  tests/build.sh (the build's own promises) is not
-run.  The run fails when a mutation is broken or fewer than TARGET per cent
-are killed.
+the test programs run, --jobs at a time, each with a timeout: first those
+that killed earlier mutants of the same file, then those of the mutated
+layer (test_core_* for src/core), then the others, fastest first; the first
+failure kills the mutant and stops the rest.  Test programs of a layer
+below the mutated one (test_core_* for src/io) are not run: they do not
+link the mutated code.  tests/build.sh (the build's own promises) is not
+run.  The run fails when a mutation is broken or fewer
+than TARGET per cent are killed.
 
     python3 scripts/mutate.py [--check] [--jobs N] [--keep] [NAME...]
 """
@@ -105,17 +108,41 @@ def layer_of(path):
     return {"include": "core", "schema": "io"}.get(parts[0]) or parts[1]
 
 
+# docs/design.md's layers, each built on those before it; cli and ext are
+# both on top, and the test programs of both run the coinrow program.
+LAYERS = {"core": 0, "util": 1, "judge": 2, "io": 3, "cli": 4, "ext": 4}
+
+
+def reaches(test, layer):
+    """Whether test_LAYER_* can run code of layer: only its own layer's and
+    those below are linked in (or run, for cli and ext)."""
+    return LAYERS[test.split("_")[1]] >= LAYERS[layer]
+
+
+def start(cmd, cwd, quiet=False):
+    """cmd started in its own process group, so that it can be killed whole."""
+    return subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
+                            stderr=subprocess.DEVNULL if quiet else subprocess.STDOUT,
+                            env=dict(os.environ, CR_BIN="build/coinrow"), start_new_session=True)
+
+
+def kill(p):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    p.wait()
+
+
 def run(cmd, cwd, timeout=None):
-    """Runs cmd in its own process group (killed whole on timeout): its exit
-    status, or None on timeout, and its output."""
-    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          env=dict(os.environ, CR_BIN="build/coinrow"), start_new_session=True) as p:
+    """Runs cmd (killed whole on timeout): its exit status, or None on
+    timeout, and its output."""
+    with start(cmd, cwd) as p:
         try:
             out, _ = p.communicate(timeout=timeout)
             return p.returncode, out.decode(errors="replace")
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.communicate()
+            kill(p)
             return None, ""
 
 
@@ -133,6 +160,7 @@ class Scratch:
                 os.makedirs(os.path.join(self.dir, os.path.dirname(path)), exist_ok=True)
                 shutil.copy2(os.path.join(root, path), os.path.join(self.dir, path))
         self.texts = read_sources(self.dir)
+        self.killers = {}  # by source file: the tests that killed its mutants, latest first
         self.tests = sorted(f[:-2] for f in os.listdir(os.path.join(self.dir, "tests"))
                             if f.startswith("test_") and f.endswith(".c"))
 
@@ -156,13 +184,31 @@ class Scratch:
         self.timeouts = {t: 10 + 5 * s for t, s in seconds.items()}
         self.by_speed = sorted(self.tests, key=seconds.get)
 
-    def first_failure(self, tests):
-        """The first of tests to fail (or time out), or None."""
-        for t in tests:
-            status, _ = run([f"build/tests/{t}"], self.dir, self.timeouts[t])
-            if status != 0:
-                return t if status is not None else f"{t} (timeout)"
-        return None
+    def first_failure(self, tests, jobs):
+        """The first of tests to fail (or time out), run jobs at a time in
+        order, or None; the others still running are stopped."""
+        waiting, running, failed = list(tests), {}, None
+        try:
+            while failed is None and (waiting or running):
+                while waiting and len(running) < jobs:
+                    t = waiting.pop(0)
+                    running[t] = (start([f"build/tests/{t}"], self.dir, quiet=True), time.monotonic())
+                time.sleep(0.05)
+                for t, (p, begun) in list(running.items()):
+                    if p.poll() is None and time.monotonic() - begun < self.timeouts[t]:
+                        continue
+                    if p.returncode is None:
+                        kill(p)
+                        failed = f"{t} (timeout)"
+                    elif p.returncode != 0:
+                        failed = t
+                    del running[t]
+                    if failed:
+                        break
+        finally:
+            for p, _ in running.values():
+                kill(p)
+        return failed
 
     def try_mutation(self, path, snippet, replacement):
         """Builds and tests the tree with the snippet of path replaced: the
@@ -174,13 +220,20 @@ class Scratch:
             f.write(original.replace(snippet, replacement))
         try:
             layer = layer_of(path)
-            first = [t for t in self.by_speed if f"_{layer}_" in f"{t}_"]
-            for stage in (first, [t for t in self.by_speed if t not in first]):
+            killers = self.killers.setdefault(path, [])
+            first = killers + [t for t in self.by_speed if f"_{layer}_" in f"{t}_" and t not in killers]
+            for stage in (first, [t for t in self.by_speed if t not in first and reaches(t, layer)]):
                 ok, out = self.build(stage)
                 if not ok:
                     return None, out
-                killer = self.first_failure(stage)
+                killer = self.first_failure(stage, self.jobs)
+                if killer and self.jobs > 1 and self.first_failure([killer.split(" ")[0]], 1) is None:
+                    # it failed beside another test, but passes alone: a
+                    # loaded machine's doing, so the stage is run one by one
+                    killer = self.first_failure(stage, 1)
                 if killer:
+                    name = killer.split(" ")[0]
+                    killers[:] = [name] + [t for t in killers if t != name]
                     return killer, None
             return None, None
         finally:
@@ -207,7 +260,7 @@ def check_only(mutations, root):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only look for every snippet (a second, no build)")
-    parser.add_argument("--jobs", type=int, default=2, help="make's -j (default 2)")
+    parser.add_argument("--jobs", type=int, default=2, help="make's -j and test programs at a time (default 2)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy and say where it is")
     parser.add_argument("names", nargs="*", help="only these mutations")
     args = parser.parse_args()

@@ -80,6 +80,31 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
 }
 
+/* A file of many bad rows does not flood the terminal: the first ten are
+ * shown, the rest only counted (all are in ingest_error). */
+static void test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted(void **state)
+{
+    tmp_db *f = *state;
+    char csv[8192] = "id,values\n";
+    for (int k = 0; k < 15; k++)
+        snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "bad%d,1 x\n", k);
+    const char *path = tmp_path(f->dir, "bad.csv");
+    assert_int_equal(write_file(path, csv), 0);
+    run_result r;
+    COINROW(&r, NULL, "ingest", path, "--db", f->db);
+    assert_int_equal(r.status, 3);
+    int shown = 0;
+    for (const char *p = r.err; (p = strstr(p, "bad.csv line ")) != NULL; p++)
+        shown++;
+    assert_int_equal(shown, 10);
+    assert_non_null(strstr(r.err, "bad.csv line 11: value 2 ('x') is not an integer\n"));
+    assert_null(strstr(r.err, "bad.csv line 12:"));
+    assert_non_null(strstr(r.err, "coinrow: 15 rows rejected (the first ones are above); every one is in the table "
+                                  "ingest_error\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 15);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -279,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_cli_batch__run_on_the_sample_data_agrees_with_the_core),
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
+        TEST(test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),
