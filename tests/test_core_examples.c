@@ -269,6 +269,24 @@ static void test_examples__large_values_switch_to_128_bits(void **state)
     }
 }
 
+/* The canonical line's memory, said before allocating, is what it takes:
+ * a byte per 8 intervals of each length, and the table of where each
+ * length starts. */
+static void test_examples__canonical_bytes_count_every_interval(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_moves_canonical_bytes(0), 0);
+    for (size_t n = 1; n <= 2000; n++) {
+        size_t bits = 0;
+        for (size_t m = 2; m <= n; m++)
+            bits += (n - m + 1 + 7) / 8;
+        assert_int_equal(cr_moves_canonical_bytes(n), bits + (n + 1) * sizeof(size_t));
+    }
+    assert_true(cr_moves_canonical_bytes(CR_N_MAX) / CR_N_MAX >= CR_N_MAX / 16);
+    assert_true(cr_moves_canonical_bytes(CR_N_MAX) < SIZE_MAX);
+    assert_true(cr_moves_canonical_bytes((size_t)CR_N_MAX + 1) == SIZE_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_examples__verifier_reports_short_long_and_bad_lines),
         cmocka_unit_test(test_examples__replay_scores_any_line),
         cmocka_unit_test(test_examples__large_values_switch_to_128_bits),
+        cmocka_unit_test(test_examples__canonical_bytes_count_every_interval),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

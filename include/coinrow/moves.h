@@ -16,8 +16,13 @@
  * holds n + 1 bytes): at every position L when L is optimal, else R.  It is
  * the lexicographically smallest optimal line and does not depend on the
  * algorithm.  O(n^2) time; n^2/16 bytes of memory (one bit per interval),
- * CR_ENOMEM when that cannot be had. */
+ * CR_ENOMEM, saying how many MiB it needs, when that cannot be had. */
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
+
+/* The bytes cr_moves_canonical allocates for a row of n coins (about
+ * n^2/16), by arithmetic alone: callers can refuse a row before trying.
+ * SIZE_MAX beyond CR_N_MAX. */
+size_t cr_moves_canonical_bytes(size_t n);
 
 typedef enum cr_fault {
     CR_LINE_OK,         /* legal, complete, every move optimal */

@@ -35,23 +35,45 @@ static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t cou
     }
 }
 
+/* The bytes of the bits: the intervals of length m = 2..n take
+ * ceil((n - m + 1) / 8) bytes each, that is ceil(k / 8) summed over
+ * k = 1..n-1, which is (q + 1)(4q + r) for n - 1 = 8q + r. */
+static size_t bits_bytes(size_t n)
+{
+    size_t q = (n - 1) / 8, r = (n - 1) % 8;
+    return (q + 1) * (4 * q + r);
+}
+
+size_t cr_moves_canonical_bytes(size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > CR_N_MAX)
+        return SIZE_MAX;
+    return bits_bytes(n) + (n + 1) * sizeof(size_t);
+}
+
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err)
 {
     if (!out || !coins || n == 0)
         return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
-    left_bits bits = {NULL, malloc((n + 1) * sizeof(size_t))};
-    size_t total = 0;
-    if (bits.row) {
-        for (size_t m = 2; m <= n; m++) {
-            bits.row[m] = total;
-            total += (n - m + 1 + 7) / 8;
-        }
-        bits.bytes = malloc(total ? total : 1);
+    /* the need is known before anything is allocated, so the message says
+     * it whichever allocation fails */
+    size_t need = cr_moves_canonical_bytes(n), bytes = n <= CR_N_MAX ? bits_bytes(n) : SIZE_MAX;
+    left_bits bits = {NULL, NULL};
+    if (bytes != SIZE_MAX) {
+        bits.bytes = malloc(bytes ? bytes : 1);
+        bits.row = malloc((n + 1) * sizeof(size_t));
     }
     int rc = 0;
     if (!bits.row || !bits.bytes) {
-        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n, total >> 20);
+        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n,
+                          need / (1u << 20) + (need % (1u << 20) != 0));
         goto done;
+    }
+    for (size_t m = 2, total = 0; m <= n; m++) {
+        bits.row[m] = total;
+        total += (n - m + 1 + 7) / 8;
     }
     cr_i128 lead;
     rc = cr_sweep__lead(&lead, coins, n, is_remaining(variant), n > 1 ? record_left_bits : NULL, &bits, err);
