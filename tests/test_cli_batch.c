@@ -185,7 +185,7 @@ static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **sta
     COINROW(&r, NULL, "run", fixture("no_id.csv"), "--db", fixture("no_id.csv"));
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "coinrow: tests/fixtures/no_id.csv: the file is not a SQLite database while "
-                               "switching it to WAL mode\n");
+                               "reading its schema version\n");
     run_result_free(&r);
     COINROW(&r, NULL, "show", "--db", tmp_path(f->dir, "none.db"));
     assert_int_equal(r.status, 1);
@@ -222,6 +222,50 @@ static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **st
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
     assert_int_equal(db_exec(f->db, "PRAGMA integrity_check"), 0);
+}
+
+/* show, compare and export's reading leave the database's folder as it
+ * was, byte for byte and without -wal or -shm files, even when the file is
+ * read-only. */
+static void test_cli_batch__read_only_commands_change_no_file(void **state)
+{
+    tmp_db *f = *state;
+    char *data = tmp_dir_new(), *out = tmp_dir_new();
+    snprintf(f->db, sizeof f->db, "%s", tmp_path(data, "t.db"));
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *before = dir_snapshot(data);
+    assert_non_null(strstr(before, "t.db "));
+    assert_null(strstr(before, "-wal"));
+    for (int read_only = 0; read_only < 2; read_only++) {
+        if (read_only && make_read_only(f->db) != 0)
+            break;
+        const char *commands[][12] = {
+            {"show", "--db", f->db},
+            {"compare", "--db", f->db, "1", "1"},
+            {"export", "--db", f->db, "--set", "sample-data", "--variant", "diff", "--format", "plain", "--out",
+             tmp_path(out, read_only ? "b" : "a")},
+        };
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            char *argv[16] = {(char *)run_bin()};
+            for (int k = 0; k < 12 && commands[i][k]; k++)
+                argv[k + 1] = (char *)commands[i][k];
+            assert_int_equal(run_capture(&r, argv, NULL), 0);
+            if (r.status != 0)
+                fail_msg("%s: exit %d: %s", commands[i][0], r.status, r.err);
+            run_result_free(&r);
+            char *after = dir_snapshot(data);
+            if (strcmp(after, before) != 0)
+                fail_msg("%s changed the database's folder:\n%s\nwas:\n%s", commands[i][0], after, before);
+            free(after);
+        }
+    }
+    make_writable(f->db);
+    free(before);
+    tmp_dir_free(data);
+    tmp_dir_free(out);
 }
 
 static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
@@ -279,6 +323,7 @@ int main(void)
         TEST(test_cli_batch__usage_errors_exit_2),
         TEST(test_cli_batch__fatal_errors_exit_1_naming_what_and_where),
         TEST(test_cli_batch__read_only_and_locked_databases_stay_intact),
+        TEST(test_cli_batch__read_only_commands_change_no_file),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),
     };

@@ -107,54 +107,110 @@ int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, i
 static int schema_version(int *out, cr_store *s, cr_error *err)
 {
     int64_t v = 0;
-    int rc = cr_store__query_int(&v, s, "PRAGMA user_version", 0, 0, "reading the schema version", err);
+    int rc = cr_store__query_int(&v, s, "PRAGMA user_version", 0, 0, "reading its schema version", err);
     *out = (int)v;
     return rc;
 }
 
-/* Applies the migrations the database lacks, each in one transaction.  The
- * version is read again under the write lock, so two processes opening a
- * new database at once apply each script once. */
-static int migrate(cr_store *s, cr_error *err)
+/* What an existing file holds, found by reading alone: its schema version
+ * in *out (0 for a new or empty database), or a refusal.  Nothing is
+ * written to a file before it passes, so a refused one is left as it was. */
+static int inspect(int *out, cr_store *s, cr_error *err)
 {
     int version, rc = schema_version(&version, s, err);
-    while (rc == 0 && version < cr_schema_count) {
-        if ((rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err)) != 0)
-            break;
-        rc = schema_version(&version, s, err);
-        if (rc == 0 && version < cr_schema_count) {
-            char bump[64];
-            snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
-            if (sqlite3_exec(s->db, cr_schema_scripts[version], NULL, NULL, NULL) != SQLITE_OK ||
-                sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK) {
-                char doing[64];
-                snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
-                rc = cr_store__fail(s, doing, err);
-            }
-        }
-        if (rc == 0)
-            rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
-        if (rc)
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        else
-            version++;
+    sqlite3_stmt *st = NULL;
+    if (rc == 0)
+        rc = cr_store__prepare(&st, s,
+                               "SELECT count(*), count(*) FILTER (WHERE type = 'table' AND name IN "
+                               "('instance_set', 'instance', 'run', 'result', 'ingest_error')), "
+                               "group_concat(name, ', ') FROM (SELECT type, name FROM sqlite_master "
+                               "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name)",
+                               "reading its schema", err);
+    if (rc == 0 && sqlite3_step(st) != SQLITE_ROW)
+        rc = cr_store__fail(s, "reading its schema", err);
+    if (rc) {
+        sqlite3_finalize(st);
+        return rc;
     }
-    if (rc == 0 && version > cr_schema_count)
+    *out = version;
+    int64_t objects = sqlite3_column_int64(st, 0), ours = sqlite3_column_int64(st, 1);
+    const char *names = (const char *)sqlite3_column_text(st, 2);
+    if (version < 0)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d is not one coinrow writes: not a coinrow database",
+                       s->path, version);
+    else if (version > cr_schema_count)
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
                        s->path, version, cr_schema_count);
+    else if (version == 0 && objects > 0)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%.80s%s) and no coinrow "
+                                    "schema (user_version 0); coinrow leaves it alone",
+                       s->path, names, strlen(names) > 80 ? "..." : "");
+    else if (version > 0 && ours != 5)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: schema version %d but not coinrow's tables",
+                       s->path, version);
+    sqlite3_finalize(st);
     return rc;
 }
 
-static int check_version(cr_store *s, cr_error *err)
+/* The one place the schema changes: brings it from its version up to
+ * cr_schema_count, each script of schema/ in one transaction with its
+ * version bump, so that a script that fails leaves the database as it was
+ * before it.  The version is read again under the write lock: two coinrows
+ * initialising a new database at once apply each script once. */
+static int upgrade(cr_store *s, cr_error *err)
 {
-    int version, rc = schema_version(&version, s, err);
-    if (rc == 0 && version == 0)
-        return cr_errorf(err, CR_EDB, "%s: not a coinrow database (no coinrow tables)", s->path);
-    if (rc == 0 && version != cr_schema_count)
-        return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d%s", s->path, version,
-                         cr_schema_count,
-                         version < cr_schema_count ? "; a writing command (ingest, solve) upgrades it" : "");
-    return rc;
+    for (;;) {
+        int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
+        if (rc == 0)
+            rc = schema_version(&version, s, err);
+        if (rc == 0 && (version < 0 || version > cr_schema_count))
+            rc = cr_errorf(err, CR_EDB, "%s: schema version %d changed under coinrow while upgrading it", s->path,
+                           version);
+        if (rc || version == cr_schema_count) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+        char bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
+        if (sqlite3_exec(s->db, cr_schema_scripts[version], NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK) {
+            char doing[64];
+            snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
+            rc = cr_store__fail(s, doing, err);
+        }
+        if (rc == 0)
+            rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
+        if (rc) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+}
+
+/* Makes a database that passed inspect() ready for writing: page size (a
+ * new one's), WAL mode, and the schema brought up to date. */
+static int prepare_writing(cr_store *s, int version, cr_error *err)
+{
+    /* page_size only takes on a new database; larger pages make the
+     * writer's appends cheaper.  WAL lets readers in while a run goes on;
+     * with it, synchronous=NORMAL keeps the database consistent through a
+     * crash or power loss and loses at most the last commits. */
+    int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
+    sqlite3_stmt *st = NULL;
+    if (rc == 0)
+        rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
+    if (rc == 0) {
+        int wal = sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+        if (!wal)
+            rc = cr_store__fail(s, "switching it to WAL mode", err);
+    }
+    sqlite3_finalize(st);
+    if (rc == 0)
+        s->writing = 1;
+    if (rc == 0)
+        rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
+                            "setting it up", err);
+    return rc == 0 && version < cr_schema_count ? upgrade(s, err) : rc;
 }
 
 /* SQLite keeps memory statistics behind a global mutex unless told not to
@@ -173,39 +229,28 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     memcpy(s->path, path, len + 1);
     int flags = SQLITE_OPEN_NOMUTEX |
                 (mode == CR_STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
-    int rc = 0;
-    sqlite3_stmt *st = NULL;
+    int rc = 0, version = 0;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
         goto done;
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_MS);
-    if (mode == CR_STORE_READ) {
-        rc = check_version(s, err);
-        goto done;
-    }
-    if (sqlite3_db_readonly(s->db, "main") == 1) {
+    if (mode == CR_STORE_WRITE && sqlite3_db_readonly(s->db, "main") == 1) {
         rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
         goto done;
     }
-    /* page_size only takes on a new database; larger pages make the
-     * writer's appends cheaper.  WAL lets readers in while a run goes on;
-     * with it, synchronous=NORMAL keeps the database consistent through a
-     * crash or power loss and loses at most the last commits. */
-    if ((rc = cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err)) != 0)
+    /* check first, then write */
+    if ((rc = inspect(&version, s, err)) != 0)
         goto done;
-    if ((rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err)) != 0)
-        goto done;
-    int wal = sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
-    if (!wal)
-        rc = cr_store__fail(s, "switching it to WAL mode", err);
-    sqlite3_finalize(st);
-    if (rc == 0)
-        rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
-                            "setting it up", err);
-    if (rc == 0)
-        rc = migrate(s, err);
+    if (mode == CR_STORE_WRITE)
+        rc = prepare_writing(s, version, err);
+    else if (version == 0)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
+    else if (version != cr_schema_count)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d; a writing command "
+                                    "(ingest, solve) upgrades it",
+                       path, version, cr_schema_count);
 done:
     if (rc) {
         cr_store_free(s);
@@ -221,6 +266,15 @@ void cr_store_free(cr_store *store)
         return;
     for (int i = 0; i < CR_STORE__KEPT_COUNT; i++)
         sqlite3_finalize(store->kept[i]);
+    /* At rest the database is in rollback mode, so that a reader needs no
+     * -wal and -shm files beside it (and a read-only command leaves none
+     * behind); WAL mode is for while coinrow writes.  The switch needs the
+     * database to itself: with another connection open it fails at once,
+     * and the last writer to close makes it. */
+    if (store->writing) {
+        sqlite3_busy_timeout(store->db, 0);
+        sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    }
     sqlite3_close(store->db);
     free(store);
 }

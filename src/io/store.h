@@ -5,10 +5,12 @@
  *
  * A cr_store is one connection.  It serves one thread at a time (it is
  * opened without SQLite's own mutexes); open a second store on the same path
- * to read from another thread.  The database is in WAL mode, so readers (the
- * sqlite3 shell, another store) see every committed batch while a writer
- * goes on.  Every call that can fail returns 0 or a negative CR_E* code with
- * the detail, naming the database file, in err. */
+ * to read from another thread.  While a store writes, the database is in WAL
+ * mode, so readers (the sqlite3 shell, another store) see every committed
+ * batch while the writer goes on; at rest it is in rollback mode, so that a
+ * reader needs no -wal and -shm files.  Every call that can fail returns 0
+ * or a negative CR_E* code with the detail, naming the database file, in
+ * err. */
 #ifndef CR_IO_STORE_H
 #define CR_IO_STORE_H
 
@@ -26,18 +28,24 @@
 typedef struct cr_store cr_store;
 
 typedef enum cr_store_mode {
-    CR_STORE_READ,  /* an existing database, read only */
-    CR_STORE_WRITE  /* created when missing; the schema brought up to date */
+    CR_STORE_READ,  /* an existing database of this schema version, never changed */
+    CR_STORE_WRITE  /* created when missing or empty; an older schema brought up to date */
 } cr_store_mode;
 
-/* Opens the database at path into *out; free it with cr_store_free.  With
- * CR_STORE_WRITE it applies the embedded migrations the database lacks, each
- * in its own transaction.  Errors: CR_EIO when the file cannot be opened or
- * written (read-only file or folder), CR_EDB when it is not a coinrow
- * database, was written by a newer coinrow, or is locked by another writer. */
+/* Opens the database at path into *out; free it with cr_store_free.  The
+ * file is checked first, by reading alone, and written only once it
+ * passes: a refused file is left byte for byte as it was.  With
+ * CR_STORE_WRITE a new or empty database is initialised and an older one
+ * upgraded, each schema script in its own transaction.  Errors: CR_EIO when
+ * the file cannot be opened or written (read-only file or folder), CR_EDB
+ * when it is not a coinrow database (tables of its own and user_version 0,
+ * a user_version coinrow never writes, coinrow's tables missing), was
+ * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
+ * locked by another writer. */
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
 
-/* Closes the connection; accepts NULL. */
+/* Closes the connection (the last writer to close puts the database back
+ * in rollback mode); accepts NULL. */
 void cr_store_free(cr_store *store);
 
 /* The path the store was opened with. */

@@ -30,6 +30,7 @@ struct cr_store {
     sqlite3 *db;
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
+    int writing;                              /* opened for writing: in WAL mode until freed */
     char path[];
 };
 
