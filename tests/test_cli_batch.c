@@ -79,6 +79,23 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
 }
 
+/* The reproducer: the middle row has no id. */
+static void test_cli_batch__a_short_wide_row_costs_only_itself(void **state)
+{
+    tmp_db *f = *state;
+    const char *wide = tmp_path(f->dir, "w.csv");
+    assert_int_equal(write_file(wide, "c1,c2,id\n1,2,a\n5\n3,4,b\n"), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", wide, "--format", "wide", "--db", f->db);
+    assert_int_equal(r.status, 3);
+    assert_starts(r.out, "ingested 2, skipped 0, rejected 1, solved 2, failed 0, set 'w', run 1");
+    assert_non_null(strstr(r.err, "w.csv line 3: the row has no id (1 field; the id is field 3)\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE ext_id IN ('a', 'b')"), 2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE line = 3 AND raw = '5'"), 1);
+    assert_int_equal(db_int(f->db, "SELECT status = 'done' FROM run"), 1);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -318,6 +335,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_cli_batch__run_on_the_sample_data_agrees_with_the_core),
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
+        TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

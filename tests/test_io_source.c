@@ -188,6 +188,20 @@ static void test_io_source__wide_takes_every_column_but_the_id(void **state)
             "L4 w-full: [9,8,7,6,5]\n");
 }
 
+/* A wide row too short to reach the id column is rejected, and the rows
+ * around it are read. */
+static void test_io_source__wide_row_without_its_id_is_rejected_alone(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_int_equal(write_file(tmp_path(dir, "w.csv"), "c1,c2,id\n1,2,a\n5\n3,4,b\n"), 0);
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, tmp_path(dir, "w.csv"),
+            "L2 a: [1,2]\n"
+            "L3 (none): rejected: the row has no id (1 field; the id is field 3)\n"
+            "L4 b: [3,4]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__contest_folder_reads_in_files_in_name_order(void **state)
 {
     (void)state;
@@ -354,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
         cmocka_unit_test(test_io_source__wide_takes_every_column_but_the_id),
+        cmocka_unit_test(test_io_source__wide_row_without_its_id_is_rejected_alone),
         cmocka_unit_test(test_io_source__contest_folder_reads_in_files_in_name_order),
         cmocka_unit_test(test_io_source__contest_file_names_a_bad_value_and_an_empty_file),
         cmocka_unit_test(test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal),

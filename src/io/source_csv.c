@@ -235,7 +235,12 @@ static void data_record(reader *r)
                                                                      : " (values with commas must be quoted)")
                                        : "");
         reason = why;
-    } else if (r->id_col != NONE && r->have_id && r->id_len == 0) {
+    } else if (r->id_col != NONE && !r->have_id) {
+        /* a wide row may be shorter than the header, even short of its id */
+        snprintf(why, sizeof why, "the row has no id (%zu field%s; the id is field %zu)", r->field,
+                 r->field == 1 ? "" : "s", r->id_col + 1);
+        reason = why;
+    } else if (r->id_col != NONE && r->id_len == 0) {
         reason = "the id is empty";
     } else if (r->bad.code) {
         reason = r->bad.msg;
