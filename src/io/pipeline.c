@@ -10,6 +10,7 @@
 
 #include "io/coins_text.h"
 #include "util/errorf.h"
+#include "util/memory.h"
 
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
@@ -204,9 +205,11 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         if (!solve)
             continue;
         cr_result results[CR_VARIANT_COUNT];
-        int rc = cr_solve(results, solver, coins, e->n, &p->opts.solve, err);
-        if (rc == CR_ENOMEM || rc == CR_EINVAL)
-            return rc; /* no answer to record: the run stops, resume retries */
+        /* a row's own failure (too many coins, no memory for it or its
+         * line, a figure beyond int64) is its answer, in its results'
+         * error; only options no row can take stop the run */
+        if (cr_solve(results, solver, coins, e->n, &p->opts.solve, err) == CR_EINVAL)
+            return CR_EINVAL;
         if (keep_answers(b, e, results, p->opts.solve.variants))
             return cr_errorf(err, CR_ENOMEM, "no memory for the results of %zu coins", e->n);
         e->solved = 1;
@@ -221,6 +224,8 @@ static void *solver_main(void *arg)
     cr_error err = {0};
     if (cr_solver_new(&solver, &err))
         fail(p, &err);
+    else
+        cr_solver_limit(solver, cr_physical_memory()); /* a line beyond it is refused, not tried */
     pthread_mutex_lock(&p->mu);
     for (;;) {
         if (p->solving < p->filled) {
