@@ -131,6 +131,27 @@ static void test_cli_batch__a_row_too_big_for_its_line_fails_alone(void **state)
     assert_int_equal(check_run_against_core(f->db, 1, "i.ext_id <> 'big'"), 6 * 4);
 }
 
+/* The issue's reproducer: a, a\0b and a\0c were three instances that all
+ * displayed as 'a'. */
+static void test_cli_batch__ids_with_a_nul_byte_are_rejected(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "nul.csv");
+    FILE *out = fopen(csv, "wb");
+    static const char text[] = "id,values\na,1 2\na\0b,1 2\na\0c,3 4\n";
+    assert_int_equal(fwrite(text, 1, sizeof text - 1, out), sizeof text - 1);
+    assert_int_equal(fclose(out), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", f->db);
+    assert_int_equal(r.status, 3);
+    assert_starts(r.out, "ingested 1, skipped 0, rejected 2, solved 1");
+    assert_non_null(strstr(r.err, "nul.csv line 3: a NUL byte at character 2\n"));
+    assert_non_null(strstr(r.err, "nul.csv line 4: a NUL byte at character 2\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE instr(ext_id, char(0)) > 0"), 0);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -372,6 +393,7 @@ int main(void)
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
         TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
         TEST(test_cli_batch__a_row_too_big_for_its_line_fails_alone),
+        TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

@@ -208,7 +208,7 @@ static void emit(reader *r, const char *reason)
     if (r->id_col == NONE) {
         row.ext_id = number;
         row.ext_id_len = (size_t)snprintf(number, sizeof number, "%llu", (unsigned long long)r->data_rows);
-    } else if (r->have_id && r->id_len > 0) {
+    } else if (r->have_id && r->id_len > 0 && !memchr(r->id, '\0', r->id_len)) {
         row.ext_id = r->id;
         row.ext_id_len = r->id_len;
     }
@@ -273,12 +273,31 @@ static void on_record(int c, void *ctx)
     reset_record(r);
 }
 
+/* "WHAT at character K" of the line being fed (0-based `at`), naming the
+ * line when the record began on an earlier one. */
+static void at_character(char *out, size_t cap, const reader *r, const char *what, size_t at)
+{
+    int wrote = snprintf(out, cap, "%s at character %zu", what, at + 1);
+    if (r->line != r->record_line && wrote > 0 && (size_t)wrote < cap)
+        snprintf(out + wrote, cap - (size_t)wrote, " of line %llu", (unsigned long long)r->line);
+}
+
 /* Feeds one physical line (with its '\n', except maybe the last). */
 static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
 {
     if (!r->record_open) {
         r->raw_len = 0;
         r->record_line = r->line;
+    }
+    const char *nul = memchr(s, '\0', len);
+    char why[96];
+    if (nul && !r->stop) {
+        /* a NUL would end an id or a value early wherever it is shown */
+        at_character(why, sizeof why, r, "a NUL byte", (size_t)(nul - s));
+        if (r->have_header)
+            mark_bad(r, CR_EINVAL, why);
+        else
+            fatal(r, CR_EINVAL, why);
     }
     size_t keep = sizeof r->raw - r->raw_len < len ? sizeof r->raw - r->raw_len : len;
     memcpy(r->raw + r->raw_len, s, keep);
@@ -289,10 +308,7 @@ static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
     if (parsed < len && !r->stop) {
         /* strict mode: a quote inside an unquoted field, or text after a
          * closing quote; the record is rejected and the line dropped */
-        char why[96];
-        int wrote = snprintf(why, sizeof why, "malformed quote at character %zu", parsed + 1);
-        if (r->line != r->record_line)
-            snprintf(why + wrote, sizeof why - (size_t)wrote, " of line %llu", (unsigned long long)r->line);
+        at_character(why, sizeof why, r, "malformed quote", parsed);
         if (!r->have_header) {
             fatal(r, CR_EINVAL, why);
         } else {
