@@ -152,6 +152,84 @@ static void test_cli_batch__ids_with_a_nul_byte_are_rejected(void **state)
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE instr(ext_id, char(0)) > 0"), 0);
 }
 
+/* Input refused before its first row leaves no trace: no database, no
+ * empty set, no run, no summary. */
+static void test_cli_batch__input_refused_before_its_first_row_creates_nothing(void **state)
+{
+    tmp_db *f = *state;
+    const char *other = tmp_path(f->dir, "other.db");
+    assert_int_equal(db_exec(other, "CREATE TABLE t (id, coins); INSERT INTO t VALUES ('a', '1 2')"), 0);
+    run_result r;
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "nope", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "has no table 'nope' (tables: t)"));
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1);
+
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "t", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    const char *no_values = tmp_path(f->dir, "nv.csv");
+    assert_int_equal(write_file(no_values, "id,foo\na,1\n"), 0);
+    const char *refused[][12] = {
+        {"ingest", "--from-db", other, "--table", "t", "--values-col", "zz", "--db", f->db},
+        {"run", "--from-db", other, "--table", "t", "--id-col", "zz", "--db", f->db},
+        {"run", no_values, "--db", f->db},
+        {"ingest", "-", "--db", f->db, "--set", "empty-stdin"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char *argv[16] = {(char *)run_bin()};
+        for (int k = 0; k < 12 && refused[i][k]; k++)
+            argv[k + 1] = (char *)refused[i][k];
+        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        run_result_free(&r);
+    }
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance_set"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
+}
+
+/* An empty set name or option value is refused, and so is an empty id
+ * where it would name a file. */
+static void test_cli_batch__empty_names_are_refused_everywhere(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = fixture("no_id.csv");
+    const char *refused[][14] = {
+        {"run", csv, "--db", f->db, "--set", ""},
+        {"ingest", csv, "--db", f->db, "--set="},
+        {"solve", "--db", f->db, "--set", ""},
+        {"run", csv, "--db", ""},
+        {"generate", "--db", f->db, "--set", "", "--count", "1", "--n", "2", "--values", "1..2", "--seed", "1"},
+        {"export", "--db", f->db, "--set", "", "--variant", "diff", "--format", "plain", "--out", "x"},
+    };
+    run_result r;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char *argv[16] = {(char *)run_bin()};
+        for (int k = 0; k < 14 && refused[i][k]; k++)
+            argv[k + 1] = (char *)refused[i][k];
+        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        if (r.status != 2 || !strstr(r.err, "cannot be empty"))
+            fail_msg("coinrow %s: exit %d: %s", refused[i][0], r.status, r.err);
+        run_result_free(&r);
+    }
+    assert_int_equal(access(f->db, F_OK), -1);
+
+    /* an empty id, put there by hand, names no plain file */
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "s", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = '' WHERE id = 2"), 0);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "s", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "plain"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "set 's': instance 2 has an empty id, which names no file"));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "plain"), F_OK), -1);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -394,6 +472,8 @@ int main(void)
         TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
         TEST(test_cli_batch__a_row_too_big_for_its_line_fails_alone),
         TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
+        TEST(test_cli_batch__input_refused_before_its_first_row_creates_nothing),
+        TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

@@ -188,6 +188,8 @@ static void test_io_store__sets_are_found_created_and_listed(void **state)
     assert_non_null(strstr(err.msg, "has 2 instance sets (s, t): name one"));
     assert_int_equal(cr_store_set_find(&id, f->store, "u", 0, NULL, &err), CR_EINVAL);
     assert_non_null(strstr(err.msg, "has no instance set 'u' (sets: s, t)"));
+    assert_int_equal(cr_store_set_find(&id, f->store, "", 1, NULL, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "a set needs a name, and this one is empty"));
     char name[16];
     assert_int_equal(cr_store_set_name(name, sizeof name, f->store, other, &err), 0);
     assert_string_equal(name, "t");

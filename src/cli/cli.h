@@ -37,7 +37,8 @@ typedef struct cli_command {
 } cli_command;
 
 /* Parses argv[1..argc) against opts (terminated by a zeroed entry):
- * options may come as --name VALUE or --name=VALUE, anywhere; "--" ends them.
+ * options may come as --name VALUE or --name=VALUE (never empty), anywhere;
+ * "--" ends them.
  * The other arguments are moved to the front of argv, their count stored in
  * *out_npos.  Returns -1 to go on, or an exit status to return at once:
  * CR_EXIT_OK after printing --help, CR_EXIT_USAGE after a usage error. */

@@ -95,6 +95,9 @@ int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int
         } else {
             return cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
         }
+        /* an empty name would make a set, a file or a column of nothing */
+        if (o->value && !**o->value)
+            return cli_usage_error(cmd, "option '--%s' takes a %s, which cannot be empty", o->name, o->arg);
     }
     *out_npos = npos;
     return -1;

@@ -57,6 +57,9 @@ int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int cr
         return cr_errorf(err, CR_EINVAL, "%s has no instance set '%s' (sets: %s)", store->path, name,
                             names[0] ? names : "none");
     }
+    if (!*name)
+        return cr_errorf(err, CR_EINVAL, "%s: a set needs a name, and this one is empty (give --set NAME)",
+                         store->path);
     rc = cr_store__prepare(&st, store, "INSERT INTO instance_set (name, source) VALUES (?, ?)", "creating a set", err);
     if (rc)
         return rc;
