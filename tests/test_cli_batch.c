@@ -375,7 +375,7 @@ static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **st
     assert_int_equal(db_exec(f->db, "PRAGMA integrity_check"), 0);
 }
 
-/* show, compare and export's reading leave the database's folder as it
+/* show, compare, check-db and export's reading leave the database's folder as it
  * was, byte for byte and without -wal or -shm files, even when the file is
  * read-only. */
 static void test_cli_batch__read_only_commands_change_no_file(void **state)
@@ -396,6 +396,7 @@ static void test_cli_batch__read_only_commands_change_no_file(void **state)
         const char *commands[][12] = {
             {"show", "--db", f->db},
             {"compare", "--db", f->db, "1", "1"},
+            {"check-db", "--db", f->db},
             {"export", "--db", f->db, "--set", "sample-data", "--variant", "diff", "--format", "plain", "--out",
              tmp_path(out, read_only ? "b" : "a")},
         };

@@ -90,6 +90,7 @@ int cmd_check(const cli_command *self, int argc, char **argv);
 int cmd_stress(const cli_command *self, int argc, char **argv);
 int cmd_compare(const cli_command *self, int argc, char **argv);
 int cmd_merge(const cli_command *self, int argc, char **argv);
+int cmd_check_db(const cli_command *self, int argc, char **argv);
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

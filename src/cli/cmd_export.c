@@ -88,6 +88,8 @@ int cmd_export(const cli_command *self, int argc, char **argv)
     cr_store *store = NULL;
     int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
     if (rc == 0)
+        rc = cr_store_quick_check(store, &err); /* judges get no package of a damaged database */
+    if (rc == 0)
         rc = cr_store_set_find(&o.set_id, store, set, 0, NULL, &err);
     if (rc == 0)
         rc = cr_export_check(store, out, &o, &err); /* before any solving */

@@ -109,6 +109,16 @@ static const cli_command commands[] = {
      "when a shard is missing, given twice or a stranger.  A job merged before is not\n"
      "merged again.\n"
      "Exit status: 0 merged (or merged before), 1 refused or an error, 2 usage."},
+    {"check-db", cmd_check_db, "check a database: SQLite's integrity check and coinrow's invariants",
+     "check-db [--db PATH]",
+     "PRAGMA integrity_check, then coinrow's invariants: every result has its run and an\n"
+     "instance of the run's set; every instance a run solved has exactly the run's\n"
+     "variants; a done run has every instance of its set up to the last it solved; no\n"
+     "set or instance name is empty or holds a NUL byte.  One line per check: ok, or\n"
+     "what it found.  The database is only read.  (export and merge run SQLite's quick\n"
+     "check first and refuse a damaged database.)\n"
+     "Exit status: 0 every check passed, 1 a check found problems (or the database\n"
+     "cannot be read), 2 usage."},
     {"compare", cmd_compare, "compare two runs: regressions, missing results, speed",
      "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
      "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",

@@ -213,6 +213,27 @@ void cr_store_wal_limit(cr_store *store, int pages);
  * Returns 0, or the error (another checkpoint under way is not one). */
 int cr_store_checkpoint(cr_store *store, cr_error *err);
 
+/* ---- checking the database (store_check.c) ---- */
+
+/* SQLite's quick check of the file's structure (PRAGMA quick_check), for
+ * commands to run before they trust a database: 0, or CR_EDB saying it is
+ * damaged, with the first finding. */
+int cr_store_quick_check(cr_store *store, cr_error *err);
+
+/* Called once per finding of a check, and once with finding NULL for a
+ * check that passed. */
+typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *finding);
+
+/* Checks the database in full: PRAGMA integrity_check ("integrity"), then
+ * coinrow's invariants, each a named query: every result has its run and
+ * an instance of the run's set; every instance a run solved has exactly
+ * the run's variants; a done run has every instance of its set up to the
+ * last it solved; no set or instance name is empty or holds a NUL (not
+ * checked, and said so, when the file is damaged).  *out_failed counts the
+ * checks that found something.  Returns 0, or the
+ * error that stopped the checking. */
+int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
+
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
 
 typedef struct cr_instance {

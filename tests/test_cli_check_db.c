@@ -1,0 +1,159 @@
+/* check-db end to end: a sound database passes, damage to a page and each
+ * broken invariant is found and named, and export and merge refuse a
+ * damaged database. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/run.h"
+
+/* A done run of sample-data (14 instances, every variant) in f->db. */
+static void sample_run(const char *db)
+{
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+/* Writes 4 KiB of random bytes over the start of the result table's first
+ * page, as a failing disk would. */
+static void damage_results(const char *db)
+{
+    int64_t page = db_int(db, "PRAGMA page_size"), root = db_int(db, "SELECT rootpage FROM sqlite_master "
+                                                                     "WHERE name = 'result'");
+    FILE *f = fopen(db, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)((root - 1) * page), SEEK_SET), 0);
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 4096; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        fputc((int)(x & 0xff), f);
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_check_db__a_sound_database_passes_every_check(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "integrity                            ok\n"
+                               "results-have-their-instance          ok\n"
+                               "solved-instances-have-every-variant  ok\n"
+                               "done-runs-have-every-instance        ok\n"
+                               "names-are-not-empty                  ok\n");
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    /* a run done before more instances came is still whole */
+    COINROW(&r, NULL, "ingest", fixture("no_id.csv"), "--db", f->db, "--set", "sample-data", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+static void test_check_db__each_broken_invariant_is_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "DELETE FROM result WHERE instance_id = 1 AND variant = 'diff';"
+                                    "DELETE FROM result WHERE instance_id = 2;"
+                                    "INSERT INTO result (run_id, instance_id, variant) VALUES (77, 3, 'diff');"
+                                    "UPDATE instance SET ext_id = '' WHERE id = 4;"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "integrity                            ok\n"
+                               "results-have-their-instance          1 results whose run or instance is missing, or "
+                               "whose instance is not of the run's set (the first: run 77, instance 3)\n"
+                               "solved-instances-have-every-variant  1 instances solved in a run without exactly the "
+                               "run's variants (the first: run 1, instance 1: 3 of 4)\n"
+                               "done-runs-have-every-instance        1 done runs that lack an instance of their set "
+                               "older than the last they solved (the first: run 1: 13 of 14)\n"
+                               "names-are-not-empty                  1 sets or instances whose name is empty or holds "
+                               "a NUL byte (the first: instance 4)\n");
+    assert_non_null(strstr(r.err, "t.db: 4 checks found problems\n"));
+    run_result_free(&r);
+}
+
+static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "set.csv"), *shard = tmp_path(f->dir, "shard.db"),
+               *into = tmp_path(f->dir, "into.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--set", "g", "--count", "300", "--n", "2..20", "--values", "0..9", "--seed", "3",
+            "--out", csv);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "g", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--shard", "0/1", "--out", shard, "--run-tag", "j", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    damage_results(f->db);
+    damage_results(shard);
+
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "integrity "));
+    assert_null(strstr(r.out, "integrity                            ok"));
+    assert_non_null(strstr(r.err, "check"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "g", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "package"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the database is damaged ("));
+    assert_non_null(strstr(r.err, "'coinrow check-db --db "));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "package"), F_OK), -1);
+    COINROW(&r, NULL, "merge", "--db", into, shard);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "shard.db: the database is damaged ("));
+    run_result_free(&r);
+    assert_int_equal(access(into, F_OK), -1);
+}
+
+static void test_check_db__usage_and_an_unreadable_database(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the file cannot be opened"));
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1);
+    COINROW(&r, NULL, "check-db", "extra");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: coinrow check-db [--db PATH]"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+#define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
+    const struct CMUnitTest tests[] = {
+        TEST(test_check_db__a_sound_database_passes_every_check),
+        TEST(test_check_db__each_broken_invariant_is_named),
+        TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
+        TEST(test_check_db__usage_and_an_unreadable_database),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
