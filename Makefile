@@ -1,12 +1,13 @@
 # coinrow — build, test and benchmark.
 #
-#   make                 build/coinrow
+#   make                 build/coinrow and build/coinrow.so (the SQLite extension)
 #   make test            every test (installs missing Debian packages as root)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
 #   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
 #                        and starts slurm and munge)
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
 
@@ -174,15 +175,59 @@ bench-core: $(BUILD)/bench/bench_core
 
 # coinrow run against the sqlite3 shell's .import of the same CSV (README,
 # "Batch pipeline"); the sqlite3 shell is installed here when run as root.
-bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
-	@command -v sqlite3 >/dev/null || { \
-	    if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
-	    else echo "the benchmark needs the sqlite3 shell: sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+bench-pipeline: sqlite3-shell $(BIN) $(BUILD)/bench/bench_pipeline
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(LDFLAGS) $< $(LIBCORE) $(LDLIBS) -o $@
+
+# ---- the SQLite extension, build/coinrow.so (docs/sql.md) --------------------
+# It links position-independent copies of the core, of the values parser and
+# of the error formatter it uses, built under $(BUILD)/pic/ with hidden
+# symbols (calls inside the library stay direct); exports.map exports the
+# entry point alone, and -z defs refuses a symbol left undefined.
+EXT      := $(BUILD)/coinrow.so
+EXT_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
+PIC_CORE := $(BUILD)/pic/libcoinrow.a
+EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
+
+PREFIX   ?= /usr/local
+
+.PHONY: bench-ext sqlite3-shell install install-ext
+all: $(EXT)
+test: sqlite3-shell
+bench: bench-ext
+install: install-ext
+
+$(BUILD)/pic/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC_CORE): $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/pic/src/ext/ext.o: $(BUILD)/gen/version.h
+$(BUILD)/pic/src/ext/ext.o: CPPFLAGS += -I$(BUILD)/gen
+$(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map | $(CHECKS)
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/ext/exports.map -Wl,-z,defs $(EXT_OBJ) $(PIC_CORE) -o $@
+$(EXT_TESTS): $(EXT)
+
+install-ext: $(EXT)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(EXT) $(DESTDIR)$(PREFIX)/lib/coinrow.so
+
+# The shell the extension's tests (and bench-pipeline) run: Debian's sqlite3,
+# installed here when run as root.
+sqlite3-shell:
+	@command -v sqlite3 >/dev/null || { \
+	    if [ "$$(id -u)" = 0 ]; then echo "installing: sqlite3"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
+	    else echo "missing the sqlite3 shell; run: sudo apt-get update && sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
+
+# SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
+# rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".
+bench-ext: $(EXT) $(BUILD)/bench/bench_ext
+	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
+# ---- end of the SQLite extension -----------------------------------------------
 
 clean:
 	rm -rf build

@@ -7,16 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "coinrow.h"
 
 enum { ROWS = 5 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static uint64_t rng = 0x5eed;
 
@@ -40,18 +34,6 @@ static int64_t *random_row(size_t n)
     return row;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int count)
-{
-    qsort(v, (size_t)count, sizeof *v, by_value);
-    return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
-}
-
 static cr_solver *solver;
 
 /* Median seconds of cr_solve over `rows` distinct rows of n coins. */
@@ -63,15 +45,15 @@ static double time_solve(size_t n, cr_algo algo, cr_moves moves, int rows)
         cr_result results[CR_VARIANT_COUNT];
         cr_solve_opts opts = {CR_VARIANT_BIT(CR_DIFF), algo, moves};
         cr_error err;
-        double t0 = now();
+        double t0 = bench_now();
         if (cr_solve(results, solver, row, n, &opts, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             exit(1);
         }
-        seconds[r] = now() - t0;
+        seconds[r] = bench_now() - t0;
         free(row);
     }
-    return median(seconds, rows);
+    return bench_median(seconds, rows);
 }
 
 static double time_canonical(size_t n, int rows)
@@ -81,16 +63,16 @@ static double time_canonical(size_t n, int rows)
     for (int r = 0; r < rows; r++) {
         int64_t *row = random_row(n);
         cr_error err;
-        double t0 = now();
+        double t0 = bench_now();
         if (cr_moves_canonical(line, row, n, CR_DIFF, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             exit(1);
         }
-        seconds[r] = now() - t0;
+        seconds[r] = bench_now() - t0;
         free(row);
     }
     free(line);
-    return median(seconds, rows);
+    return bench_median(seconds, rows);
 }
 
 /* The seeds' bottom-up table: best[i][j] for every interval, filled by gap. */
@@ -118,13 +100,13 @@ static double time_seed_table(size_t n, int rows)
     volatile int64_t sink = 0;
     for (int r = 0; r < rows; r++) {
         int64_t *row = random_row(n);
-        double t0 = now();
+        double t0 = bench_now();
         sink += seed_table(row, n, best);
-        seconds[r] = now() - t0;
+        seconds[r] = bench_now() - t0;
         free(row);
     }
     free(best);
-    return median(seconds, rows);
+    return bench_median(seconds, rows);
 }
 
 int main(void)

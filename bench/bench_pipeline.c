@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 typedef struct measure {
     double seconds, cpu_seconds; /* wall; user + system */
     long max_rss_kb;
@@ -85,18 +87,6 @@ static measure timed(char *const argv[])
         exit(1);
     }
     return m;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static uint64_t rng = 88172645463325252u;
@@ -181,9 +171,9 @@ static pair compare(const char *coinrow, const char *against, const char *csv, i
         }
         fputc('\n', stderr);
     }
-    return (pair){{median(c, reps), median(c_cpu, reps)},
-                  {median(s, reps), median(s_cpu, reps)},
-                  {median(a, reps), median(a_cpu, reps)}};
+    return (pair){{bench_median(c, reps), bench_median(c_cpu, reps)},
+                  {bench_median(s, reps), bench_median(s_cpu, reps)},
+                  {bench_median(a, reps), bench_median(a_cpu, reps)}};
 }
 
 /* A row of a table: coinrow's timing against another's, and their ratio. */
@@ -212,7 +202,7 @@ static double jobs_time(const char *coinrow, const char *csv, const char *jobs, 
         fprintf(stderr, "  --jobs %s: %.2f s\n", jobs, t[r]);
     }
     remove_db(db.text);
-    return median(t, reps);
+    return bench_median(t, reps);
 }
 
 int main(int argc, char **argv)

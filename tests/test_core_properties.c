@@ -16,29 +16,6 @@
 
 static int fits(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
 
-/* Values from one of several ranges: tiny ones full of ties and duplicates,
- * mid-sized ones, and the int64 limits where figures overflow. */
-static void random_row(int64_t *a, size_t *n, uint64_t *rng)
-{
-    static const struct {
-        int64_t lo, hi;
-    } ranges[] = {
-        {0, 1}, {-1, 1}, {-2, 2}, {0, 3}, {-5, 5}, {-100, 100}, {1, 1000000000}, {-1000000000, 1000000000},
-        {INT64_MIN / 4, INT64_MAX / 4}, {INT64_MIN, INT64_MAX},
-    };
-    static const int64_t limits[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX};
-    *n = (size_t)test_rand_range(rng, 1, MAX_N);
-    uint64_t kind = test_rand(rng) % 12;
-    for (size_t i = 0; i < *n; i++) {
-        if (kind < 10)
-            a[i] = test_rand_range(rng, ranges[kind].lo, ranges[kind].hi);
-        else if (kind == 10)
-            a[i] = limits[test_rand(rng) % 7];
-        else
-            a[i] = i == 0 ? test_rand_range(rng, -3, 3) : a[0]; /* all equal */
-    }
-}
-
 typedef struct run {
     cr_algo algo;
     cr_moves moves;
@@ -173,7 +150,7 @@ static void test_properties__all_algorithms_agree_with_the_oracle(void **state)
     for (int t = 0; t < INSTANCES; t++) {
         int64_t a[MAX_N];
         size_t n;
-        random_row(a, &n, &rng);
+        oracle_random_row(a, &n, MAX_N, &rng);
         oracle_build(&o, a, n);
         for (size_t i = 0; i < n; i++)
             for (size_t j = i; j < n; j++)

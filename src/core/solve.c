@@ -2,7 +2,6 @@
 #include "coinrow/solve.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "coinrow/moves.h"
 #include "internal.h"
@@ -196,15 +195,19 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
         for (int v = 0; v < CR_VARIANT_COUNT; v++) {
             if (!(opts->variants & served & CR_VARIANT_BIT(v)))
                 continue;
+            /* field by field: a result is mostly its error's message, which
+             * is copied only on failure (this runs once per instance) */
             cr_result *r = &out[v];
-            memset(r, 0, sizeof *r);
             r->variant = (cr_variant)v;
             r->algo = gm.algo;
-            r->error = gm.error;
+            r->moves = NULL;
+            cr_error_clear(&r->error);
             if (game_rc == 0 && fill_result(r, &gm, coins, n, (cr_variant)v, &r->error) == 0) {
                 r->moves = opts->moves == CR_MOVES_NONE ? NULL : gm.line;
                 continue;
             }
+            if (game_rc)
+                r->error = gm.error;
             r->value = r->first_score = r->second_score = 0;
             r->winner = 0;
             if (!first_failure) {

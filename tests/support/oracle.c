@@ -122,3 +122,24 @@ int64_t test_rand_range(uint64_t *state, int64_t lo, int64_t hi)
     uint64_t r = test_rand(state);
     return (int64_t)((uint64_t)lo + (span ? r % span : r));
 }
+
+void oracle_random_row(int64_t *a, size_t *n, size_t max_n, uint64_t *rng)
+{
+    static const struct {
+        int64_t lo, hi;
+    } ranges[] = {
+        {0, 1}, {-1, 1}, {-2, 2}, {0, 3}, {-5, 5}, {-100, 100}, {1, 1000000000}, {-1000000000, 1000000000},
+        {INT64_MIN / 4, INT64_MAX / 4}, {INT64_MIN, INT64_MAX},
+    };
+    static const int64_t limits[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX};
+    *n = (size_t)test_rand_range(rng, 1, (int64_t)max_n);
+    uint64_t kind = test_rand(rng) % 12;
+    for (size_t i = 0; i < *n; i++) {
+        if (kind < 10)
+            a[i] = test_rand_range(rng, ranges[kind].lo, ranges[kind].hi);
+        else if (kind == 10)
+            a[i] = limits[test_rand(rng) % 7];
+        else
+            a[i] = i == 0 ? test_rand_range(rng, -3, 3) : a[0]; /* all equal */
+    }
+}

@@ -48,4 +48,9 @@ void oracle_replay(const oracle *o, cr_variant v, const char *line, i128 out[2])
 uint64_t test_rand(uint64_t *state);
 int64_t test_rand_range(uint64_t *state, int64_t lo, int64_t hi);
 
+/* A random row of 1..max_n coins into a: values from one of several ranges,
+ * tiny ones full of ties and duplicates, mid-sized ones, and the int64
+ * limits where figures overflow; or all equal. */
+void oracle_random_row(int64_t *a, size_t *n, size_t max_n, uint64_t *rng);
+
 #endif
