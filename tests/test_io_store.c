@@ -392,6 +392,67 @@ static void test_io_store__disk_full_keeps_what_was_committed(void **state)
     assert_int_equal(db_exec(f->path, "PRAGMA integrity_check"), 0);
 }
 
+/* Adds `count` instances of 200 coins each and commits them. */
+static void add_wide_instances(cr_store *store, int64_t set_id, int first, int count)
+{
+    static char json[1200];
+    size_t len = 0;
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(json + len, sizeof json - len, "%s%d", i ? "," : "[", 1000 + i);
+    len += (size_t)snprintf(json + len, sizeof json - len, "]");
+    cr_store_instance *rows = calloc((size_t)count, sizeof *rows);
+    char (*ids)[16] = calloc((size_t)count, 16);
+    cr_error err = {0};
+    for (int i = 0; i < count; i++)
+        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "w%d", first + i), json, len, 200, 0, 0, 0, 0};
+    assert_int_equal(cr_store_begin(store, &err), 0);
+    assert_int_equal(cr_store_add_instances(store, set_id, rows, (size_t)count, &err), 0);
+    assert_int_equal(cr_store_commit(store, &err), 0);
+    free(rows);
+    free(ids);
+}
+
+static int64_t wal_bytes(const char *db)
+{
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    size_t len = 0;
+    char *bytes = read_bytes(wal, &len);
+    free(bytes);
+    return bytes ? (int64_t)len : 0;
+}
+
+/* A reader's snapshot keeps the WAL growing (and the store says so); once
+ * the reader is done, the WAL starts again from its beginning and its file
+ * is cut back to the limit; at the end it is truncated to nothing. */
+static void test_io_store__the_wal_starts_again_once_a_long_reader_is_done(void **state)
+{
+    fixture_state *f = *state;
+    enum { LIMIT = 64 }; /* pages of 16 KiB: 1 MiB */
+    const int64_t limit_bytes = LIMIT * (16384 + 24);
+    cr_store_wal_limit(f->store, LIMIT);
+    sqlite3 *reader = NULL;
+    assert_int_equal(sqlite3_open_v2(f->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM instance", NULL, NULL, NULL), SQLITE_OK);
+    int next = 0;
+    for (int i = 0; i < 12; i++, next += 400)
+        add_wide_instances(f->store, f->set_id, next, 400);
+    assert_true(wal_bytes(f->path) > 3 * limit_bytes);
+    assert_true(cr_store_wal_held(f->store) > 0);
+    sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(reader);
+    for (int i = 0; i < 20 && cr_store_wal_held(f->store) > 0; i++, next += 400)
+        add_wide_instances(f->store, f->set_id, next, 400);
+    assert_int_equal(cr_store_wal_held(f->store), 0);
+    add_wide_instances(f->store, f->set_id, next, 400); /* written from the beginning, the file cut back */
+    assert_true(wal_bytes(f->path) <= 2 * limit_bytes);
+    cr_error err = {0};
+    assert_int_equal(cr_store_wal_truncate(f->store, &err), 0);
+    assert_int_equal(wal_bytes(f->path), 0);
+    assert_int_equal(db_exec(f->path, "PRAGMA integrity_check"), 0);
+    cr_store_wal_limit(f->store, 0);
+}
+
 static void test_io_store__a_second_writer_is_told_the_database_is_locked(void **state)
 {
     fixture_state *f = *state;
@@ -422,6 +483,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_io_store__ingest_errors_are_recorded_once_and_cut, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__instances_are_read_in_pages_and_by_run, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__disk_full_keeps_what_was_committed, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__the_wal_starts_again_once_a_long_reader_is_done,
+                                        store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__a_second_writer_is_told_the_database_is_locked, store_fixture_setup,
                                         store_fixture_teardown),
     };

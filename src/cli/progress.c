@@ -72,3 +72,12 @@ void cli_progress_rejected(void *ctx, const cr_row *row)
     cli_progress_clear(p);
     cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
 }
+
+void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
+{
+    cli_progress *p = ctx;
+    cli_progress_clear(p);
+    cli_fail("note: a reader of %s keeps a snapshot (an open read transaction), so its WAL cannot start again "
+             "from its beginning: it is %llu MiB and grows until that reader ends its transaction",
+             db, (unsigned long long)(wal_bytes >> 20));
+}

@@ -17,9 +17,10 @@
 #define COMMIT_ROWS 10000
 #define COMMIT_NS 1000000000LL
 #define MAX_JOBS 256
-/* WAL pages (of 16 KiB) past which the writer checkpoints itself: the
- * checkpointer does the work, this bounds the WAL should it fall behind
- * and lets the WAL start again from its beginning. */
+/* WAL pages (of 16 KiB) past which the writer makes the WAL start again
+ * from its beginning (cr_store_wal_limit): the checkpointer copies each
+ * commit as it comes, this bounds the WAL should it fall behind or readers
+ * keep it. */
 #define WAL_LIMIT 4096
 #define NONE ((size_t)-1)
 
@@ -82,6 +83,7 @@ struct cr_pipeline {
     int solver_count, writer_started, checkpointer_started, finished;
     cr_store *checkpoints; /* the checkpointer's own connection */
     uint64_t commits;
+    int wal_told;          /* opts.wal_held was called */
 
     batch *fill; /* the caller's batch at hand */
     uint64_t set_before, run_before;
@@ -266,6 +268,17 @@ static int begin(cr_pipeline *p, cr_error *err)
     return rc;
 }
 
+/* The first time a reader's snapshot keeps the WAL from starting again,
+ * the caller hears of it (once: it stays so until the reader is done). */
+static void tell_wal_held(cr_pipeline *p)
+{
+    uint64_t held = cr_store_wal_held(p->store);
+    if (held && !p->wal_told && p->opts.wal_held) {
+        p->wal_told = 1;
+        p->opts.wal_held(p->opts.ctx, cr_store_path(p->store), held);
+    }
+}
+
 static int commit(cr_pipeline *p, cr_error *err)
 {
     if (!p->in_txn)
@@ -290,6 +303,7 @@ static int commit(cr_pipeline *p, cr_error *err)
     pthread_mutex_unlock(&p->mu);
     if (p->opts.progress)
         p->opts.progress(p->opts.ctx, &snapshot);
+    tell_wal_held(p);
     return 0;
 }
 
@@ -735,6 +749,9 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
             pthread_join(p->checkpointer, NULL);
         cr_store_free(p->checkpoints);
         p->checkpoints = NULL;
+        cr_error ignored; /* the WAL is only made smaller */
+        cr_store_wal_truncate(p->store, &ignored);
+        tell_wal_held(p);
         cr_store_wal_limit(p->store, 0);
         p->finished = 1;
     }

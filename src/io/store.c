@@ -15,6 +15,10 @@
 
 /* How long a writer waits for another one before "locked". */
 #define BUSY_MS 3000
+/* How long a checkpoint that starts the WAL again waits for readers to
+ * leave it: a query of a few seconds' snapshot is long enough to wait out
+ * now and then, not at every commit. */
+#define RESTART_WAIT_MS 250
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
@@ -341,12 +345,77 @@ int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char
 
 /* ---- checkpoints ---- */
 
-void cr_store_wal_limit(cr_store *store, int pages) { sqlite3_wal_autocheckpoint(store->db, pages ? pages : 1000); }
+/* A checkpoint in `mode` that waits at most RESTART_WAIT_MS for readers;
+ * SQLite's code, and the frames the WAL holds in *frames (-1 when another
+ * checkpoint was under way and this one did not run). */
+static int checkpoint(cr_store *s, int mode, int *frames)
+{
+    sqlite3_busy_timeout(s->db, RESTART_WAIT_MS);
+    int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, mode, frames, NULL);
+    sqlite3_busy_timeout(s->db, BUSY_MS);
+    return rc;
+}
+
+/* The writer's WAL hook, after each commit: from wal_limit frames on, a
+ * checkpoint that copies the whole WAL and waits for readers to leave it,
+ * so that the next commit writes the WAL from its beginning.  A reader
+ * that keeps its snapshot longer than the wait keeps the WAL growing: then
+ * the next try waits until it has grown by wal_limit more. */
+static int bound_wal(void *ctx, sqlite3 *db, const char *schema, int frames)
+{
+    cr_store *s = ctx;
+    (void)db, (void)schema;
+    if (frames < s->wal_retry_at)
+        return SQLITE_OK;
+    int in_wal = -1, rc = checkpoint(s, SQLITE_CHECKPOINT_RESTART, &in_wal);
+    if (rc == SQLITE_OK) {
+        s->wal_retry_at = s->wal_limit;
+        s->wal_held = 0;
+    } else if (rc == SQLITE_BUSY && in_wal >= 0) {
+        s->wal_retry_at = frames + s->wal_limit;
+        s->wal_held = frames;
+    }
+    return SQLITE_OK; /* a checkpoint that did not happen loses nothing */
+}
+
+void cr_store_wal_limit(cr_store *store, int pages)
+{
+    int64_t page_size = 0;
+    cr_error ignored;
+    cr_store__query_int(&page_size, store, "PRAGMA page_size", 0, 0, "reading its page size", &ignored);
+    store->wal_frame_bytes = page_size + 24; /* a frame: the page and its header */
+    store->wal_limit = store->wal_retry_at = pages;
+    store->wal_held = 0;
+    if (pages)
+        sqlite3_wal_hook(store->db, bound_wal, store);
+    else
+        sqlite3_wal_autocheckpoint(store->db, 1000);
+    /* beyond the limit, the WAL file is cut back to it when it starts again */
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA journal_size_limit = %lld",
+             pages ? (long long)pages * (long long)store->wal_frame_bytes : -1LL);
+    sqlite3_exec(store->db, sql, NULL, NULL, NULL);
+}
+
+uint64_t cr_store_wal_held(const cr_store *store)
+{
+    return (uint64_t)store->wal_held * (uint64_t)store->wal_frame_bytes;
+}
 
 int cr_store_checkpoint(cr_store *store, cr_error *err)
 {
     int rc = sqlite3_wal_checkpoint_v2(store->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return rc == SQLITE_OK || rc == SQLITE_BUSY ? 0 : cr_store__fail(store, "copying the WAL into the database", err);
+}
+
+int cr_store_wal_truncate(cr_store *store, cr_error *err)
+{
+    int in_wal = -1, rc = checkpoint(store, SQLITE_CHECKPOINT_TRUNCATE, &in_wal);
+    if (rc == SQLITE_BUSY && in_wal >= 0) {
+        store->wal_held = in_wal;
+        return 0;
+    }
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? 0 : cr_store__fail(store, "truncating the WAL", err);
 }
 
 /* ---- paged reading ---- */

@@ -202,16 +202,30 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
 
 /* ---- checkpoints ---- */
 
-/* The WAL's size, in pages, from which a commit on this store also copies
- * the WAL into the database file (a checkpoint, which waits for the disk
- * twice); 0 restores SQLite's default of 1000. */
+/* Keeps the WAL of a writing store bounded: after a commit that leaves
+ * `pages` pages or more in it, a checkpoint copies the whole WAL into the
+ * database file and waits briefly for readers to leave it, so that the
+ * next commit writes the WAL from its beginning (and cuts the file back to
+ * `pages` pages).  A reader that holds one snapshot longer keeps the WAL
+ * growing: the next try comes once it has grown by `pages` more, and
+ * cr_store_wal_held says so.  0 restores SQLite's default checkpoints. */
 void cr_store_wal_limit(cr_store *store, int pages);
+
+/* The WAL's size in bytes when a reader's snapshot last kept it from
+ * starting again; 0 when none did since the last start. */
+uint64_t cr_store_wal_held(const cr_store *store);
 
 /* Copies into the database file what the WAL holds, as far as readers
  * allow and without waiting for anyone (a passive checkpoint): for a second
  * store beside a writer, so that the writer need not wait for the disk.
  * Returns 0, or the error (another checkpoint under way is not one). */
 int cr_store_checkpoint(cr_store *store, cr_error *err);
+
+/* At the end of a writing session: copies the whole WAL into the database
+ * file and truncates it to nothing, waiting briefly for readers; when a
+ * reader's snapshot keeps it, cr_store_wal_held says so.  Returns 0, or the
+ * error (a reader in the way is not one). */
+int cr_store_wal_truncate(cr_store *store, cr_error *err);
 
 /* ---- checking the database (store_check.c) ---- */
 

@@ -31,6 +31,9 @@ struct cr_store {
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
     int writing;                              /* opened for writing: in WAL mode until freed */
+    /* bounding the WAL (cr_store_wal_limit), in frames */
+    int wal_limit, wal_retry_at, wal_held;
+    int64_t wal_frame_bytes;
     char path[];
 };
 
