@@ -7,6 +7,7 @@
 #                        and starts slurm and munge)
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-wal       what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
@@ -59,7 +60,7 @@ BIN      := $(BUILD)/coinrow
 
 VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline clean FORCE
+.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline bench-wal clean FORCE
 .SECONDARY:
 all: $(BIN)
 
@@ -168,7 +169,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline
+bench: bench-core bench-pipeline bench-wal
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -177,6 +178,11 @@ bench-core: $(BUILD)/bench/bench_core
 # "Batch pipeline"); the sqlite3 shell is installed here when run as root.
 bench-pipeline: sqlite3-shell $(BIN) $(BUILD)/bench/bench_pipeline
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
+
+# A run's peak WAL beside no reader, a sqlite3 query loop and one held read
+# transaction (docs/batch.md, "What a long reader costs").
+bench-wal: sqlite3-shell $(BIN) $(BUILD)/bench/bench_wal
+	$(BUILD)/bench/bench_wal $(BIN) $(BENCH_WAL_ARGS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)

@@ -18,7 +18,7 @@
 /* How long a checkpoint that starts the WAL again waits for readers to
  * leave it: a query of a few seconds' snapshot is long enough to wait out
  * now and then, not at every commit. */
-#define RESTART_WAIT_MS 250
+#define RESTART_WAIT_MS 100
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
@@ -358,22 +358,27 @@ static int checkpoint(cr_store *s, int mode, int *frames)
 
 /* The writer's WAL hook, after each commit: from wal_limit frames on, a
  * checkpoint that copies the whole WAL and waits for readers to leave it,
- * so that the next commit writes the WAL from its beginning.  A reader
- * that keeps its snapshot longer than the wait keeps the WAL growing: then
- * the next try waits until it has grown by wal_limit more. */
+ * so that the next commit writes the WAL from its beginning.  Readers that
+ * keep their snapshots longer than the wait make it try again later: a
+ * commit later, then two, four ... up to 64, so that a stream of short
+ * queries costs a few tries and one long reader little.  Once the WAL is
+ * twice the limit for want of a restart, cr_store_wal_held says so. */
 static int bound_wal(void *ctx, sqlite3 *db, const char *schema, int frames)
 {
     cr_store *s = ctx;
     (void)db, (void)schema;
-    if (frames < s->wal_retry_at)
+    if (frames < s->wal_limit || s->wal_skip-- > 0)
         return SQLITE_OK;
     int in_wal = -1, rc = checkpoint(s, SQLITE_CHECKPOINT_RESTART, &in_wal);
+    s->wal_skip = 0;
     if (rc == SQLITE_OK) {
-        s->wal_retry_at = s->wal_limit;
+        s->wal_failures = 0;
         s->wal_held = 0;
-    } else if (rc == SQLITE_BUSY && in_wal >= 0) {
-        s->wal_retry_at = frames + s->wal_limit;
-        s->wal_held = frames;
+    } else if (rc == SQLITE_BUSY && in_wal >= 0) { /* else another checkpoint was under way */
+        s->wal_failures += s->wal_failures < 6;
+        s->wal_skip = (1 << s->wal_failures) - 1;
+        if (frames >= 2 * s->wal_limit)
+            s->wal_held = frames;
     }
     return SQLITE_OK; /* a checkpoint that did not happen loses nothing */
 }
@@ -384,8 +389,8 @@ void cr_store_wal_limit(cr_store *store, int pages)
     cr_error ignored;
     cr_store__query_int(&page_size, store, "PRAGMA page_size", 0, 0, "reading its page size", &ignored);
     store->wal_frame_bytes = page_size + 24; /* a frame: the page and its header */
-    store->wal_limit = store->wal_retry_at = pages;
-    store->wal_held = 0;
+    store->wal_limit = pages;
+    store->wal_skip = store->wal_failures = store->wal_held = 0;
     if (pages)
         sqlite3_wal_hook(store->db, bound_wal, store);
     else

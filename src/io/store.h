@@ -206,13 +206,15 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
  * `pages` pages or more in it, a checkpoint copies the whole WAL into the
  * database file and waits briefly for readers to leave it, so that the
  * next commit writes the WAL from its beginning (and cuts the file back to
- * `pages` pages).  A reader that holds one snapshot longer keeps the WAL
- * growing: the next try comes once it has grown by `pages` more, and
- * cr_store_wal_held says so.  0 restores SQLite's default checkpoints. */
+ * `pages` pages).  When readers keep their snapshots longer, it tries again
+ * a commit later, then less and less often; once the WAL has grown to
+ * twice the limit, cr_store_wal_held says so.  0 restores SQLite's default
+ * checkpoints. */
 void cr_store_wal_limit(cr_store *store, int pages);
 
-/* The WAL's size in bytes when a reader's snapshot last kept it from
- * starting again; 0 when none did since the last start. */
+/* The WAL's size in bytes when readers' snapshots last kept it from
+ * starting again, past twice the limit (or at cr_store_wal_truncate); 0
+ * when none did since it last started again. */
 uint64_t cr_store_wal_held(const cr_store *store);
 
 /* Copies into the database file what the WAL holds, as far as readers

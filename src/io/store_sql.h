@@ -32,7 +32,7 @@ struct cr_store {
     int64_t next_instance_id;                 /* inside a write transaction */
     int writing;                              /* opened for writing: in WAL mode until freed */
     /* bounding the WAL (cr_store_wal_limit), in frames */
-    int wal_limit, wal_retry_at, wal_held;
+    int wal_limit, wal_skip, wal_failures, wal_held;
     int64_t wal_frame_bytes;
     char path[];
 };
