@@ -8,6 +8,8 @@
 #   make bench           the benchmarks (figures for the README)
 #   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-wal       what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
+#   make fuzz            the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
+#   make fuzz-smoke      each of them for FUZZ_SECONDS (default 30) on its corpus
 #   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make demo            the main job on sample-data/
 #   WERROR=1             warnings are errors (CI)
@@ -26,6 +28,15 @@ endif
 ifeq ($(SANITIZE),1)
 BUILD   := build/san
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+# The fuzz build (make fuzz): clang, every object instrumented for libFuzzer
+# and the sanitizers, in build/fuzz.
+ifeq ($(FUZZ),1)
+BUILD   := build/fuzz
+CC      := clang
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+           -Wno-pass-failed -Wno-missing-field-initializers
 LDFLAGS += -fsanitize=address,undefined
 endif
 
@@ -234,6 +245,28 @@ sqlite3-shell:
 bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 # ---- end of the SQLite extension -----------------------------------------------
+
+# ---- fuzzing (docs/testing.md, "Fuzzing") ---------------------------------------
+# One libFuzzer target per tests/fuzz/fuzz_NAME.c, linked with every layer but
+# the CLI's main; its seeds are tests/fuzz/corpus/NAME/, what it finds goes
+# to build/fuzz/corpus/NAME/.  clang (and libFuzzer) are installed here when
+# run as root; otherwise fuzz and fuzz-smoke skip, saying so.
+FUZZ_SECONDS ?= 30
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+FUZZ_LINK  := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+
+.PHONY: fuzz fuzz-smoke fuzz-targets
+fuzz:
+	@sh scripts/fuzz.sh build
+fuzz-smoke:
+	@sh scripts/fuzz.sh smoke $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# (with FUZZ=1, from scripts/fuzz.sh)
+fuzz-targets: $(FUZZ_BINS)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Itests/fuzz $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(FUZZ_LINK) $(LDLIBS) -o $@
 
 clean:
 	rm -rf build

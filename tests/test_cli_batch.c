@@ -145,8 +145,8 @@ static void test_cli_batch__ids_with_a_nul_byte_are_rejected(void **state)
     COINROW(&r, NULL, "run", csv, "--db", f->db);
     assert_int_equal(r.status, 3);
     assert_starts(r.out, "ingested 1, skipped 0, rejected 2, solved 1");
-    assert_non_null(strstr(r.err, "nul.csv line 3: a NUL byte at character 2\n"));
-    assert_non_null(strstr(r.err, "nul.csv line 4: a NUL byte at character 2\n"));
+    assert_non_null(strstr(r.err, "nul.csv line 3: field 1 has a NUL byte at character 2\n"));
+    assert_non_null(strstr(r.err, "nul.csv line 4: field 1 has a NUL byte at character 2\n"));
     run_result_free(&r);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 1);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE instr(ext_id, char(0)) > 0"), 0);

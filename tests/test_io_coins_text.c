@@ -54,6 +54,22 @@ static void test_coins_text__a_nul_byte_is_refused_with_its_position(void **stat
     cr_coins_free(&c);
 }
 
+/* A message quotes at most 40 bytes of a token, cut between characters. */
+static void test_coins_text__a_quoted_token_is_cut_between_characters(void **state)
+{
+    (void)state;
+    cr_coins c = {0};
+    cr_error err;
+    assert_int_equal(parse(&c, "1 x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                               "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                           &err),
+                     CR_EINVAL);
+    assert_string_equal(err.msg, "value 2 ('x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...') is "
+                                 "not an integer");
+    cr_coins_free(&c);
+}
+
 static void test_coins_text__int64_limits(void **state)
 {
     (void)state;
@@ -325,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
         cmocka_unit_test(test_coins_text__a_nul_byte_is_refused_with_its_position),
+        cmocka_unit_test(test_coins_text__a_quoted_token_is_cut_between_characters),
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
         cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),

@@ -78,9 +78,9 @@ static int is_delimiter(char c) { return c == ',' || c == ';'; }
 
 static int bad_value(cr_error *err, size_t position, const char *token, size_t len, const char *why)
 {
-    int shown = len > 40 ? 40 : (int)len;
-    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
-                     (size_t)shown < len ? "..." : "", why);
+    size_t shown = cr_utf8_cut(token, len > 40 ? 40 : len);
+    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, (int)shown, token, shown < len ? "..." : "",
+                     why);
 }
 
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err)

@@ -314,9 +314,9 @@ static int plain_name(package *p, char *out, const cr_instance *in, cr_error *er
         return cr_errorf(err, CR_EINVAL, "set '%s': instance %lld has an empty id, which names no file",
                          p->set_name, (long long)in->id);
     if (len > PLAIN_NAME_MAX)
-        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.*s...' is longer than %d bytes, too long "
                                             "for a file name",
-                         p->set_name, ext_id, PLAIN_NAME_MAX);
+                         p->set_name, (int)cr_utf8_cut(ext_id, 40), ext_id, PLAIN_NAME_MAX);
     char key[PLAIN_NAME_MAX + 1];
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)ext_id[i];

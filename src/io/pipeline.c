@@ -391,7 +391,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         if (in->state == CR_STORE_CLASH) {
             char why[CR_ERROR_MSG_MAX];
             snprintf(why, sizeof why, "id '%.*s' is already in set '%s' with other coins",
-                     e->ext_id_len > 60 ? 60 : (int)e->ext_id_len, in->ext_id, p->set_name);
+                     (int)cr_utf8_cut(in->ext_id, e->ext_id_len > 60 ? 60 : e->ext_id_len), in->ext_id, p->set_name);
             rc = reject(p, b, e, why, err);
             continue;
         }

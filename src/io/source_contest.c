@@ -48,7 +48,7 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
         row.reason = "the file is empty (expected n, then n integers)";
     } else if (cr_coin_parse(&n, start, first_len, 1, &bad) != 0 || n < 1) {
         snprintf(why, sizeof why, "the first line must be n, the number of values, not '%.*s'",
-                 first_len > 40 ? 40 : (int)first_len, start);
+                 (int)cr_utf8_cut(start, first_len > 40 ? 40 : first_len), start);
         row.reason = why;
     } else if (cr_coins_parse(&coins, values, (size_t)(end - values), &bad) != 0) {
         row.line = 2;

@@ -31,6 +31,7 @@ typedef struct reader {
     size_t columns, id_col, values_col, n_col;
     char names[160]; /* the header's column names, for messages */
     size_t names_len;
+    int names_full;
 
     /* the record at hand */
     uint64_t line;        /* the physical line being fed */
@@ -74,12 +75,16 @@ static void header_field(reader *r, const char *s, size_t len)
 {
     size_t k = r->columns++;
     trim(&s, &len);
-    if (r->names_len < sizeof r->names - 1) {
-        int wrote = snprintf(r->names + r->names_len, sizeof r->names - r->names_len, "%s%.*s", k ? ", " : "",
-                             (int)len, s);
-        r->names_len += wrote > 0 ? (size_t)wrote : 0;
-        if (r->names_len >= sizeof r->names - 1)
-            memcpy(r->names + sizeof r->names - 4, "...", 4);
+    /* the names for messages, cut between characters when they fill the
+     * room, "..." saying so ("..." and the NUL always fit) */
+    if (!r->names_full) {
+        const char *sep = k ? ", " : "";
+        size_t room = sizeof r->names - 4 - r->names_len, keep = len;
+        r->names_full = strlen(sep) + len > room;
+        if (r->names_full)
+            keep = room > strlen(sep) ? cr_utf8_cut(s, room - strlen(sep)) : 0;
+        r->names_len += (size_t)snprintf(r->names + r->names_len, sizeof r->names - r->names_len, "%s%.*s%s",
+                                         keep || !r->names_full ? sep : "", (int)keep, s, r->names_full ? "..." : "");
     }
     if (r->id_col == NONE && same_name(s, len, r->opts->id_col ? r->opts->id_col : "id"))
         r->id_col = k;
@@ -162,6 +167,18 @@ static void on_field(void *data, size_t len, void *ctx)
     const char *s = data ? data : "";
     if (r->stop)
         return;
+    const char *nul = memchr(s, '\0', len);
+    if (nul) {
+        /* a NUL would end an id or a value early wherever it is shown */
+        char why[96];
+        snprintf(why, sizeof why, "field %zu has a NUL byte at character %zu",
+                 (r->have_header ? r->field : r->columns) + 1, (size_t)(nul - s) + 1);
+        if (!r->have_header) {
+            fatal(r, CR_EINVAL, why);
+            return;
+        }
+        mark_bad(r, CR_EINVAL, why);
+    }
     if (!r->have_header) {
         header_field(r, s, len);
         return;
@@ -273,31 +290,12 @@ static void on_record(int c, void *ctx)
     reset_record(r);
 }
 
-/* "WHAT at character K" of the line being fed (0-based `at`), naming the
- * line when the record began on an earlier one. */
-static void at_character(char *out, size_t cap, const reader *r, const char *what, size_t at)
-{
-    int wrote = snprintf(out, cap, "%s at character %zu", what, at + 1);
-    if (r->line != r->record_line && wrote > 0 && (size_t)wrote < cap)
-        snprintf(out + wrote, cap - (size_t)wrote, " of line %llu", (unsigned long long)r->line);
-}
-
 /* Feeds one physical line (with its '\n', except maybe the last). */
 static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
 {
     if (!r->record_open) {
         r->raw_len = 0;
         r->record_line = r->line;
-    }
-    const char *nul = memchr(s, '\0', len);
-    char why[96];
-    if (nul && !r->stop) {
-        /* a NUL would end an id or a value early wherever it is shown */
-        at_character(why, sizeof why, r, "a NUL byte", (size_t)(nul - s));
-        if (r->have_header)
-            mark_bad(r, CR_EINVAL, why);
-        else
-            fatal(r, CR_EINVAL, why);
     }
     size_t keep = sizeof r->raw - r->raw_len < len ? sizeof r->raw - r->raw_len : len;
     memcpy(r->raw + r->raw_len, s, keep);
@@ -308,7 +306,10 @@ static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
     if (parsed < len && !r->stop) {
         /* strict mode: a quote inside an unquoted field, or text after a
          * closing quote; the record is rejected and the line dropped */
-        at_character(why, sizeof why, r, "malformed quote", parsed);
+        char why[96];
+        int wrote = snprintf(why, sizeof why, "malformed quote at character %zu", parsed + 1);
+        if (r->line != r->record_line)
+            snprintf(why + wrote, sizeof why - (size_t)wrote, " of line %llu", (unsigned long long)r->line);
         if (!r->have_header) {
             fatal(r, CR_EINVAL, why);
         } else {

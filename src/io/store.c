@@ -146,9 +146,10 @@ static int inspect(int *out, cr_store *s, cr_error *err)
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
                        s->path, version, cr_schema_count);
     else if (version == 0 && objects > 0)
-        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%.80s%s) and no coinrow "
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%.*s%s) and no coinrow "
                                     "schema (user_version 0); coinrow leaves it alone",
-                       s->path, names, strlen(names) > 80 ? "..." : "");
+                       s->path, (int)cr_utf8_cut(names, strlen(names) > 80 ? 80 : strlen(names)), names,
+                       strlen(names) > 80 ? "..." : "");
     else if (version > 0 && ours != 5)
         rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: schema version %d but not coinrow's tables",
                        s->path, version);
