@@ -319,6 +319,21 @@ static void test_examples__a_capped_solver_refuses_a_canonical_line_by_arithmeti
     cr_solver_limit(solver, 0);
 }
 
+/* A byte that is not a move is shown escaped: a message stays text. */
+static void test_examples__a_bad_move_byte_is_shown_escaped(void **state)
+{
+    (void)state;
+    int64_t coins[] = {1, 2};
+    cr_verdict v;
+    cr_error err;
+    assert_int_equal(cr_moves_verify(&v, coins, 2, CR_DIFF, "\xc3\xa9", 2, &err), 0);
+    assert_int_equal(v.fault, CR_LINE_BAD_MOVE);
+    assert_string_equal(v.why, "turn 0 (first player): '\\xc3' is not a move (L or R)");
+    cr_scores scores;
+    assert_int_equal(cr_moves_replay(&scores, coins, 2, CR_DIFF, "L\0", 2, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "turn 1 (second player): '\\x00' is not a move (L or R)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_examples__large_values_switch_to_128_bits),
         cmocka_unit_test(test_examples__canonical_bytes_count_every_interval),
         cmocka_unit_test(test_examples__a_capped_solver_refuses_a_canonical_line_by_arithmetic),
+        cmocka_unit_test(test_examples__a_bad_move_byte_is_shown_escaped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -99,6 +99,18 @@ done:
     return rc;
 }
 
+/* A byte that is not a move, as messages show it: itself when printable
+ * ASCII, else \xHH (a message stays text whatever the line held). */
+static const char *show_move(char out[8], char c)
+{
+    unsigned char b = (unsigned char)c;
+    if (b > ' ' && b < 0x7f)
+        cr_error__format(out, 8, "%c", c);
+    else
+        cr_error__format(out, 8, "\\x%x%x", b >> 4, b & 15u);
+    return out;
+}
+
 /* --- verifier: check each turn when the sweep reaches its interval length - */
 
 typedef struct line_check {
@@ -153,8 +165,9 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
-        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%c' is not a move (L or R)", legal,
-                         player(legal), line[legal]);
+        char shown[8];
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal,
+                         player(legal), show_move(shown, line[legal]));
     } else if (len < n) {
         out->fault = CR_LINE_SHORT;
         out->turn = len;
@@ -183,13 +196,14 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
     out[0] = out[1] = 0;
     for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
         int64_t taken;
+        char shown[8];
         if (line[k] == 'L')
             taken = coins[i++];
         else if (line[k] == 'R')
             taken = coins[j--];
         else
-            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%c' is not a move (L or R)", k,
-                                player(k), line[k]);
+            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%s' is not a move (L or R)", k, player(k),
+                                show_move(shown, line[k]));
         left_in_row -= taken;
         out[k % 2] += is_remaining(variant) ? left_in_row : taken;
     }
