@@ -1,5 +1,7 @@
 /* Runs stopped by SIGINT, SIGTERM and SIGKILL in the middle, then resumed:
- * every instance ends up solved exactly once, with the core's answers. */
+ * every instance ends up solved exactly once, with the core's answers; and
+ * a run killed again and again, at ingest, solve and commit, ends with the
+ * results of an uninterrupted one. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -8,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "support/core_check.h"
 #include "support/files.h"
@@ -155,11 +159,173 @@ static void test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly
     check_complete(db, 2, 4);
 }
 
+/* ---- crash consistency: kills that land on events, never on a timer ---- */
+
+typedef enum kill_point { AT_INGEST, AT_SOLVE, AT_COMMIT } kill_point;
+
+typedef struct crash_state {
+    const char *db;
+    int64_t threshold; /* instances (AT_INGEST) or results (AT_SOLVE, AT_COMMIT) committed */
+    struct timespec wal_mtime;
+    int armed; /* AT_COMMIT: results are coming; the next write to the WAL is a commit */
+} crash_state;
+
+static struct timespec wal_mtime(const char *db)
+{
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    struct stat sb;
+    return stat(wal, &sb) == 0 ? sb.st_mtim : (struct timespec){0, 0};
+}
+
+/* Whether the event for `point` has come, seen through the database (rows
+ * committed) or the WAL's file (written to: a commit under way). */
+static int event_came(crash_state *c, kill_point point)
+{
+    if (point == AT_INGEST) {
+        int64_t instances = db_int(c->db, "SELECT count(*) FROM instance");
+        return instances != INT64_MIN && instances >= c->threshold;
+    }
+    int64_t results = db_int(c->db, "SELECT count(*) FROM result");
+    if (point == AT_SOLVE)
+        return results != INT64_MIN && results >= c->threshold;
+    struct timespec now = wal_mtime(c->db);
+    int written = now.tv_sec != c->wal_mtime.tv_sec || now.tv_nsec != c->wal_mtime.tv_nsec;
+    c->wal_mtime = now;
+    if (c->armed && written)
+        return 1;
+    c->armed = c->armed || (results != INT64_MIN && results >= c->threshold);
+    return 0;
+}
+
+/* Runs argv and SIGKILLs it when the event comes: 1, or 0 when it ended
+ * first (it must then have ended well). */
+static int kill_on_event(char *const argv[], crash_state *c, kill_point point)
+{
+    pid_t pid = run_start(argv, tmp_path(dir, "crash-log.txt"));
+    assert_true(pid > 0);
+    struct timespec pause = {0, 200000};
+    for (;;) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            return 0;
+        }
+        if (event_came(c, point)) {
+            kill(pid, SIGKILL);
+            assert_int_equal(run_wait(pid), 128 + SIGKILL);
+            return 1;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* Ingests the input again until every row is in; how many times it took. */
+static int finish_ingest(char *const argv[], const char *db)
+{
+    int times = 0;
+    for (; db_int(db, "SELECT count(*) FROM instance") < ROWS; times++) {
+        run_result r;
+        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+    }
+    return times;
+}
+
+/* What a killed run left holds every invariant: no result without its
+ * instance, no instance with only some of its variants. */
+static void check_consistent(const char *db)
+{
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check-db", "--db", db, (char *)NULL), 0);
+    if (r.status != 0)
+        fail_msg("check-db after a kill: %s%s", r.out, r.err);
+    run_result_free(&r);
+}
+
+/* How many result rows (by ext_id, variant and every figure) one database
+ * has and the other has not. */
+static int64_t rows_not_in_both(const char *db, const char *other)
+{
+    static const char rows[] = "SELECT i.ext_id, r.variant, r.value, r.first_score, r.second_score, r.winner, "
+                               "r.moves, r.error FROM %sresult r JOIN %sinstance i ON i.id = r.instance_id";
+    char a[512], b[512], sql[2200];
+    snprintf(a, sizeof a, rows, "", "");
+    snprintf(b, sizeof b, rows, "other.", "other.");
+    snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM (%s EXCEPT %s)) + (SELECT count(*) FROM (%s EXCEPT %s))",
+             a, b, b, a);
+    sqlite3 *conn = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t differ = -1;
+    char *attach = sqlite3_mprintf("ATTACH %Q AS other", other);
+    if (sqlite3_open_v2(db, &conn, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_exec(conn, attach, NULL, NULL, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(conn, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        differ = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(conn);
+    sqlite3_free(attach);
+    return differ;
+}
+
+static void test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run(void **state)
+{
+    (void)state;
+    char db[4096], ref[4096];
+    snprintf(db, sizeof db, "%s", tmp_path(dir, "crash.db"));
+    snprintf(ref, sizeof ref, "%s", tmp_path(dir, "reference.db"));
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "run", csv, "--db", ref, "--set", "big", "--quiet", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    char *run[] = {(char *)run_bin(), "run", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *ingest[] = {(char *)run_bin(), "ingest", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *resume[] = {(char *)run_bin(), "solve", "--resume", "--db", db, "--quiet", NULL};
+    /* the points in order, each with the rows it waits for beyond those in */
+    static const struct {
+        kill_point point;
+        int64_t more;
+    } kills[] = {{AT_INGEST, ROWS / 5}, {AT_INGEST, ROWS / 5}, {AT_SOLVE, ROWS / 2},
+                 {AT_COMMIT, 1},        {AT_SOLVE, ROWS / 2},  {AT_COMMIT, 1}};
+    int killed[3] = {0}, resumes = 0;
+    for (size_t k = 0; k < sizeof kills / sizeof kills[0]; k++) {
+        kill_point point = kills[k].point;
+        if (point != AT_INGEST)
+            resumes += finish_ingest(ingest, db); /* as the hint says: the rest of the input first */
+        char *const *argv = k == 0 ? run : point == AT_INGEST ? ingest : resume;
+        crash_state c = {db, kills[k].more, wal_mtime(db), 0};
+        if (k > 0)
+            c.threshold +=
+                db_int(db, point == AT_INGEST ? "SELECT count(*) FROM instance" : "SELECT count(*) FROM result");
+        resumes += k > 0;
+        if (!kill_on_event(argv, &c, point))
+            fail_msg("kill %zu came too late: the command ended first", k + 1);
+        killed[point]++;
+        check_consistent(db);
+    }
+    resumes += finish_ingest(ingest, db);
+    assert_int_equal(run_capture(&r, resume, NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    resumes++;
+    check_complete(db, 1, 4);
+    /* the same results as the run never killed, row for row */
+    assert_int_equal(rows_not_in_both(db, ref), 0);
+    assert_int_equal(db_int(ref, "SELECT count(*) FROM result"), (int64_t)ROWS * 4);
+    print_message("crash consistency: %d kills (%d at ingest, %d at solve, %d at commit), %d resumes, "
+                  "%lld result rows compared with an uninterrupted run's\n",
+                  killed[0] + killed[1] + killed[2], killed[AT_INGEST], killed[AT_SOLVE], killed[AT_COMMIT], resumes,
+                  (long long)ROWS * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finished),
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
+        cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }
