@@ -179,10 +179,7 @@ static void test_cli_batch__input_refused_before_its_first_row_creates_nothing(v
         {"ingest", "-", "--db", f->db, "--set", "empty-stdin"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        char *argv[16] = {(char *)run_bin()};
-        for (int k = 0; k < 12 && refused[i][k]; k++)
-            argv[k + 1] = (char *)refused[i][k];
-        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(run_coinrow_args(&r, NULL, refused[i]), 0);
         assert_int_equal(r.status, 1);
         assert_string_equal(r.out, "");
         run_result_free(&r);
@@ -207,10 +204,7 @@ static void test_cli_batch__empty_names_are_refused_everywhere(void **state)
     };
     run_result r;
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        char *argv[16] = {(char *)run_bin()};
-        for (int k = 0; k < 14 && refused[i][k]; k++)
-            argv[k + 1] = (char *)refused[i][k];
-        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(run_coinrow_args(&r, NULL, refused[i]), 0);
         if (r.status != 2 || !strstr(r.err, "cannot be empty"))
             fail_msg("coinrow %s: exit %d: %s", refused[i][0], r.status, r.err);
         run_result_free(&r);
@@ -289,7 +283,7 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
 {
     tmp_db *f = *state;
     struct {
-        const char *args[6];
+        const char *args[7]; /* NULL after the last */
         const char *message;
     } cases[] = {
         {{"run", "--db", f->db}, "no input: give files, folders or '-', or --from-db FILE --table NAME"},
@@ -304,11 +298,8 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
         {{"show", "--limit", "-1"}, "--limit takes a positive number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *argv[8] = {(char *)run_bin()};
-        for (int k = 0; k < 6 && cases[i].args[k]; k++)
-            argv[k + 1] = (char *)cases[i].args[k];
         run_result r;
-        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(run_coinrow_args(&r, NULL, cases[i].args), 0);
         assert_int_equal(r.status, 2);
         assert_non_null(strstr(r.err, cases[i].message));
         assert_non_null(strstr(r.err, "Try 'coinrow "));
@@ -401,10 +392,7 @@ static void test_cli_batch__read_only_commands_change_no_file(void **state)
              tmp_path(out, read_only ? "b" : "a")},
         };
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-            char *argv[16] = {(char *)run_bin()};
-            for (int k = 0; k < 12 && commands[i][k]; k++)
-                argv[k + 1] = (char *)commands[i][k];
-            assert_int_equal(run_capture(&r, argv, NULL), 0);
+            assert_int_equal(run_coinrow_args(&r, NULL, commands[i]), 0);
             if (r.status != 0)
                 fail_msg("%s: exit %d: %s", commands[i][0], r.status, r.err);
             run_result_free(&r);

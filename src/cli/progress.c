@@ -77,7 +77,7 @@ void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
 {
     cli_progress *p = ctx;
     cli_progress_clear(p);
-    cli_fail("note: a reader of %s keeps a snapshot (an open read transaction), so its WAL cannot start again "
-             "from its beginning: it is %llu MiB and grows until that reader ends its transaction",
+    cli_fail("note: readers of %s keep its WAL from starting again from its beginning (a read transaction held "
+             "open?): it is %llu MiB and grows until they let go",
              db, (unsigned long long)(wal_bytes >> 20));
 }

@@ -35,7 +35,7 @@ void cli_progress_update(void *ctx, const cr_pipeline_stats *stats);
 /* A cr_pipeline_opts.rejected callback: prints the first rejected rows. */
 void cli_progress_rejected(void *ctx, const cr_row *row);
 
-/* A cr_pipeline_opts.wal_held callback: says once that a reader keeps the
+/* A cr_pipeline_opts.wal_held callback: says once that readers keep the
  * WAL growing. */
 void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes);
 

@@ -106,6 +106,14 @@ int run_coinrow(run_result *out, const char *input, ...)
     return run_capture(out, argv, input);
 }
 
+int run_coinrow_args(run_result *out, const char *input, const char *const *args)
+{
+    char *argv[32] = {(char *)run_bin()};
+    for (int k = 0; k < 30 && args[k]; k++)
+        argv[k + 1] = (char *)args[k];
+    return run_capture(out, argv, input);
+}
+
 void run_result_free(run_result *r)
 {
     free(r->out);

@@ -24,6 +24,10 @@ int run_coinrow(run_result *out, const char *input, ...);
 
 void run_result_free(run_result *r);
 
+/* run_capture of `coinrow args...`, args ending at the first NULL (at most
+ * 30 of them): for tables of command lines. */
+int run_coinrow_args(run_result *out, const char *input, const char *const *args);
+
 /* run_coinrow(r, input, ARGS...) in a cmocka test: fails the test when
  * coinrow cannot be started. */
 #define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
