@@ -1,83 +1,123 @@
-# coinrow — build, test and benchmark.
+# coinrow — build, test, install and benchmark.
 #
-#   make                 build/coinrow and build/coinrow.so (the SQLite extension)
-#   make test            every test (installs missing Debian packages as root)
-#   make test SANITIZE=1 the same under AddressSanitizer + UBSan (in build/san)
-#   make test-cluster    the Slurm and GNU parallel recipes for real (root; installs
-#                        and starts slurm and munge)
-#   make bench           the benchmarks (figures for the README)
-#   make bench-pipeline  only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
-#   make bench-wal       what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
-#   make fuzz            the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
-#   make fuzz-smoke      each of them for FUZZ_SECONDS (default 30) on its corpus
-#   make bench-ext       only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
-#   make demo            the main job on sample-data/
-#   WERROR=1             warnings are errors (CI)
+#   make                   build/coinrow, the core library, build/coinrow.so (the SQLite
+#                          extension), the man page and the bash completion, checking the layering;
+#                          installs nothing (a missing package is named, with the command)
+#   make test              every test; runs `make deps` first
+#   make test SANITIZE=1   the same under AddressSanitizer + UBSan (in build/san)
+#   make test SANITIZE=thread   the threaded tests under ThreadSanitizer, with clang (in build/tsan)
+#   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
+#                          and starts slurm and munge)
+#   make test-judges       exports checked with the judges' own tools (../shared/judge-tools
+#                          or JUDGE_TOOLS=DIR; skipped when absent)
+#   make install           PREFIX=/usr/local DESTDIR= : bin/coinrow, lib/libcoinrow.a,
+#                          lib/coinrow.so, include/coinrow.h and include/coinrow/*.h,
+#                          lib/pkgconfig/coinrow.pc, the man page coinrow(1) and the bash completion
+#   make uninstall         removes what install installed
+#   make deps              installs the Debian packages the build and the tests need (as root)
+#   make bench             the benchmarks (docs/performance.md)
+#   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
+#   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
+#   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
+#   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
+#   make demo              the main job on sample-data/
+#   WERROR=1               warnings are errors (CI)
+#
+# CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are yours: they add to what the code
+# needs (CR_*), never replace it.
 
-CC      ?= cc
-OPT     ?= -O2 -g
-WARN    := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
-CPPFLAGS += -Iinclude -D_POSIX_C_SOURCE=200809L
-CFLAGS  += $(OPT) $(WARN) -fopenmp-simd -pthread -MMD -MP
-LDLIBS  += -lsqlite3 -lcsv -lpthread
-BUILD   := build
+CFLAGS ?= -O2 -g
+CR_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
+CR_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla \
+             -fopenmp-simd -pthread -MMD -MP
+CR_LDFLAGS := -pthread
+CR_LDLIBS := -lsqlite3 -lcsv
+BUILD := build
 
 ifeq ($(WERROR),1)
-CFLAGS  += -Werror
+CR_CFLAGS += -Werror
 endif
 ifeq ($(SANITIZE),1)
-BUILD   := build/san
-CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+BUILD := build/san
+CR_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CR_LDFLAGS += -fsanitize=address,undefined
 endif
-# The fuzz build (make fuzz): clang, every object instrumented for libFuzzer
-# and the sanitizers, in build/fuzz.
+ifeq ($(SANITIZE),thread)
+# gcc 12's ThreadSanitizer does not start on every kernel; clang's does.
+ifeq ($(origin CC),default)
+CC := clang
+endif
+BUILD := build/tsan
+# (instrumented loops do not vectorize, as the core's simd hints ask: clang says so)
+CR_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer -Wno-pass-failed
+CR_LDFLAGS += -fsanitize=thread
+endif
+# The fuzz build (make fuzz, through scripts/fuzz.sh): clang, every object
+# instrumented for libFuzzer and the sanitizers, in build/fuzz.
 ifeq ($(FUZZ),1)
-BUILD   := build/fuzz
-CC      := clang
-CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-           -Wno-pass-failed -Wno-missing-field-initializers
-LDFLAGS += -fsanitize=address,undefined
+CC := clang
+BUILD := build/fuzz
+CR_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+             -Wno-pass-failed
+CR_LDFLAGS += -fsanitize=address,undefined
 endif
 
-DEB_PACKAGES := libsqlite3-dev libcsv-dev libcmocka-dev
-# header each package provides, in the same order
-DEB_HEADERS  := sqlite3.h csv.h cmocka.h
+COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
+
+# Debian packages, each with what shows it is there (scripts/deps.sh): the
+# build's, then what the tests add.
+DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3
+ifeq ($(SANITIZE),thread)
+DEPS_BUILD := clang:clang $(DEPS_BUILD)
+endif
 
 CORE_SRC := $(wildcard src/core/*.c)
 UTIL_SRC := $(wildcard src/util/*.c)
-IO_SRC   := $(wildcard src/io/*.c)
-CLI_SRC  := $(wildcard src/cli/*.c)
 JUDGE_SRC := $(wildcard src/judge/*.c)
+IO_SRC := $(wildcard src/io/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
-SCHEMA   := $(sort $(wildcard schema/*.sql))
+SCHEMA := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
-IO_OBJ   := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
-CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+IO_OBJ := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
-TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+ifeq ($(SANITIZE),thread)
+# the tests whose code runs on several threads
+TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip)
+endif
 
-LIBCORE  := $(BUILD)/libcoinrow.a
-LIBUTIL  := $(BUILD)/libcoinrow-util.a
+LIBCORE := $(BUILD)/libcoinrow.a
+LIBUTIL := $(BUILD)/libcoinrow-util.a
 LIBJUDGE := $(BUILD)/libcoinrow-judge.a
-LIBIO    := $(BUILD)/libcoinrow-io.a
+LIBIO := $(BUILD)/libcoinrow-io.a
 # every layer above the core, in link order
-LIBS_UP  := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
-BIN      := $(BUILD)/coinrow
+LIBS_UP := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
+BIN := $(BUILD)/coinrow
+# stamps of the tree's checks (below), which the build waits for
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok $(BUILD)/check/core-cxx.ok
+DOC_GEN := $(BUILD)/tools/coinrow-doc
+EXT := $(BUILD)/coinrow.so
+MAN := $(BUILD)/doc/coinrow.1
+COMPLETION := $(BUILD)/doc/coinrow.bash
 
-VERSION  := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster check deps demo bench bench-core bench-pipeline bench-wal clean FORCE
+.PHONY: all test test-cluster test-judges check deps deps-check install uninstall demo bench bench-core bench-pipeline \
+        bench-ext bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
-all: $(BIN)
+all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
-$(BUILD)/%.o: %.c | deps
+$(BUILD)/%.o: %.c | deps-check
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(COMPILE) -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -93,85 +133,192 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-schema.sh $(SCHEMA) > $@
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
-	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c $< -o $@
+	$(COMPILE) -Isrc -c $< -o $@
 
-# The judge programs as single C files that build alone (the core, the judge
-# runner and a main, amalgamated), embedded in coinrow for export.
-JUDGE_PROGRAMS := $(BUILD)/judge/checker.c $(BUILD)/judge/validator.c
-AMALGAMATED := $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h) $(wildcard src/util/*.[ch]) \
-               src/judge/judge.c src/judge/judge.h scripts/amalgamate.sh
-$(BUILD)/judge/%.c: src/judge/main/%.c $(AMALGAMATED)
-	@mkdir -p $(@D)
-	sh scripts/amalgamate.sh $< > $@
-$(BUILD)/gen/judge_sources.c: $(JUDGE_PROGRAMS) scripts/embed-text.sh
-	@mkdir -p $(@D)
-	sh scripts/embed-text.sh cr_judge__checker_source $(BUILD)/judge/checker.c \
-	    cr_judge__validator_source $(BUILD)/judge/validator.c > $@
+# The judge programs' pieces (the core, the utilities, the judge runner, each
+# program's main), each amalgamated into one file and embedded in coinrow,
+# which writes a program as its settings followed by its pieces
+# (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
+# written against.
+JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
+                $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
+TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
+JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
+# each piece leaves out the headers the pieces before it in its programs have
+$(BUILD)/judge/util.c: JUDGE_AFTER := $(CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC) \
+    src/judge/judge.c
+$(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
+    JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
+AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
+    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS),$^) > $@
+$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/main/%: src/judge/main/% $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/gen/judge_sources.c: $(JUDGE_PIECES) $(TESTLIB) scripts/embed-text.sh
+	@mkdir -p $(@D) && echo "embed $@"
+	@sh scripts/embed-text.sh $(foreach f,$(JUDGE_PIECES),cr_judge__$(subst .,_,$(subst /,_,$(f:$(BUILD)/judge/%=%))) $(f)) \
+	    cr_judge__testlib_h third_party/testlib/testlib.h cr_judge__testlib_license third_party/testlib/LICENSE > $@
 $(BUILD)/gen/judge_sources.o: $(BUILD)/gen/judge_sources.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(COMPILE) -c $< -o $@
 
 # The version is rewritten only when it changes, so that builds stay incremental.
 $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define CR_VERSION "$(VERSION)"' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
-$(BUILD)/src/cli/cmd_version.o: $(BUILD)/gen/version.h
-$(BUILD)/src/cli/cmd_version.o: CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/src/cli/version.o: $(BUILD)/gen/version.h
+$(BUILD)/src/cli/version.o: CR_CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
-$(BUILD)/src/util/%.o: CPPFLAGS += -Isrc
-$(BUILD)/src/io/%.o: CPPFLAGS += -Isrc
-$(BUILD)/src/cli/%.o: CPPFLAGS += -Isrc
-$(BUILD)/src/judge/%.o: CPPFLAGS += -Isrc
-$(BUILD)/tests/support/%.o: CPPFLAGS += -Itests -Isrc
+# Every layer but the core sees src/: the core sees only include/.
+$(BUILD)/src/util/%.o $(BUILD)/src/judge/%.o $(BUILD)/src/io/%.o $(BUILD)/src/cli/%.o: CR_CPPFLAGS += -Isrc
+$(BUILD)/tests/support/%.o: CR_CPPFLAGS += -Itests -Isrc
 
 $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Itests $(CFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
-	    $(LDLIBS) -lcmocka -o $@
+	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
+	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
 
-# The tree's layering (docs/design.md, "Layers"), checked whenever a source
-# changes: a build that breaks it fails.  check-layers.sh: includes point
-# down, SQL stays in the store; check-core-symbols.sh: the core links only
-# against memory and string functions.
-CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok
+# The SQLite extension, build/coinrow.so (docs/sql.md).  It links
+# position-independent copies of the core, of the values parser and of the
+# error formatter it uses, built under $(BUILD)/pic/ with hidden symbols
+# (calls inside the library stay direct); exports.map exports the entry
+# point alone, and -z defs refuses a symbol left undefined.
+EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
+PIC_CORE := $(BUILD)/pic/libcoinrow.a
+EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
+$(BUILD)/pic/%.o: %.c | deps-check
+	@mkdir -p $(@D)
+	$(COMPILE) -Isrc -fPIC -fvisibility=hidden -c $< -o $@
+$(PIC_CORE): $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/pic/src/ext/ext.o: $(BUILD)/gen/version.h
+$(BUILD)/pic/src/ext/ext.o: CR_CPPFLAGS += -I$(BUILD)/gen
+$(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map | $(CHECKS)
+	$(CC) -shared $(CR_LDFLAGS) $(LDFLAGS) -Wl,--version-script=src/ext/exports.map -Wl,-z,defs $(EXT_OBJ) \
+	    $(PIC_CORE) -o $@
+$(EXT_TESTS): $(EXT)
+
+# The man page and the bash completion, written by coinrow-doc from the
+# command tables --help prints (src/cli/doc/main.c); dated by the last commit.
+DOC_DATE := $(shell git log -1 --format=%cs 2>/dev/null || echo 1970-01-01)
+$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+	@mkdir -p $(@D)
+	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
+$(MAN): $(DOC_GEN)
+	@mkdir -p $(@D)
+	$(DOC_GEN) man "$(VERSION)" "$(DOC_DATE)" > $@
+$(COMPLETION): $(DOC_GEN)
+	@mkdir -p $(@D)
+	$(DOC_GEN) bash > $@
+
+# The man page read by mandoc -T lint (and groff -ww when there is one):
+# nothing to report, style included (scripts/check-man.sh).
+$(BUILD)/check/man.ok: $(MAN) scripts/check-man.sh
+	@mkdir -p $(@D)
+	@sh scripts/check-man.sh $(MAN) && touch $@
+
+# The tree's rules, checked whenever what they look at changes; a build that
+# breaks one fails.  check-layers.sh: includes point down, SQL stays in the
+# store; check-core-symbols.sh: the core links only against memory and string
+# functions; check-headers.sh: the umbrella header includes every public
+# header, and each compiles alone.
 $(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]') scripts/check-layers.sh
 	@mkdir -p $(@D)
 	@sh scripts/check-layers.sh && touch $@
 $(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
 	@mkdir -p $(@D)
 	@sh scripts/check-core-symbols.sh $(LIBCORE) && touch $@
+$(BUILD)/check/headers.ok: include/coinrow.h $(wildcard include/coinrow/*.h) scripts/check-headers.sh
+	@mkdir -p $(@D)
+	@CC="$(CC)" sh scripts/check-headers.sh && touch $@
+# The core also compiles as C++, inside the exported Polygon checker
+# (files/check.cpp); without a C++ compiler this is said and not checked.
+$(BUILD)/check/core-cxx.ok: $(CORE_SRC) $(wildcard src/core/*.h include/coinrow/*.h)
+	@mkdir -p $(@D)
+	@if command -v $(CXX) >/dev/null 2>&1; then \
+	    for f in $(CORE_SRC); do \
+	        $(CXX) -x c++ -std=c++11 $(CR_CPPFLAGS) -fsyntax-only -Wall -Wextra -Wno-unknown-pragmas -Werror $$f || exit 1; \
+	    done; touch $@; \
+	else echo "the core as C++: not checked ($(CXX) not found)"; fi
 check: $(CHECKS)
 
-# Debian packages the build needs: installed here when run as root.
+# A plain build only names what is missing; `make deps` installs it.
+deps-check:
+	@CC="$(CC)" sh scripts/deps.sh check $(DEPS_BUILD)
 deps:
-	@missing=""; set -- $(DEB_HEADERS); \
-	for pkg in $(DEB_PACKAGES); do \
-	    echo "#include <$$1>" | $(CC) -E -x c - >/dev/null 2>&1 || missing="$$missing $$pkg"; shift; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	    if [ "$$(id -u)" = 0 ]; then \
-	        echo "installing:$$missing"; \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null || exit 1; \
-	    else \
-	        echo "missing packages; run: sudo apt-get update && sudo apt-get install -y$$missing" >&2; exit 1; \
-	    fi; \
-	fi
+	@CC="$(CC)" sh scripts/deps.sh install $(DEPS_BUILD) $(DEPS_TEST)
 
-test: deps check
-	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
+# The build's own promises (tests/build.sh): flags, installing nothing, and
+# `make install` into a temporary DESTDIR used through pkg-config alone.
+test: deps
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@failed=0; for t in $(TESTS); do \
 	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
 	done; \
+	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
 
 # The recipes in contrib/ on a one-node Slurm cluster started for the test
 # (tests/cluster/run.sh); skipped, saying why, when not root.
 test-cluster: $(BIN)
 	@COINROW="$${COINROW:-$(BIN)}" bash tests/cluster/run.sh
+
+# Fresh exports of every variant checked by Kattis' verifyproblem, the Polygon
+# checker built with testlib and run, its Polygon2DOMjudge conversion judged,
+# and the CMS checker (tests/judges/run.sh); skipped, saying why, without the
+# tools.
+test-judges: $(BIN)
+	@COINROW="$${COINROW:-$(BIN)}" bash tests/judges/run.sh
+
+# Installing: PREFIX and DESTDIR as usual; the directories may be set one by one.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+# the libraries that go to LIBDIR: the core and the SQLite extension
+INSTALL_LIBS := $(LIBCORE) $(EXT)
+INSTALLED_HEADERS := $(wildcard include/coinrow/*.h)
+
+$(BUILD)/coinrow.pc: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: coinrow' \
+	    'Description: the pure solver core of the "coins in a row" game' 'Version: $(VERSION)' \
+	    'Libs: -L$${libdir} -lcoinrow' 'Cflags: -I$${includedir}' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+install: $(BIN) $(INSTALL_LIBS) $(BUILD)/coinrow.pc $(MAN) $(COMPLETION)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/coinrow $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/coinrow
+	$(INSTALL) -m 644 $(INSTALL_LIBS) $(DESTDIR)$(LIBDIR)
+	$(INSTALL) -m 644 include/coinrow.h $(DESTDIR)$(INCLUDEDIR)/coinrow.h
+	$(INSTALL) -m 644 $(INSTALLED_HEADERS) $(DESTDIR)$(INCLUDEDIR)/coinrow
+	$(INSTALL) -m 644 $(BUILD)/coinrow.pc $(DESTDIR)$(PKGCONFIGDIR)/coinrow.pc
+	$(INSTALL) -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/coinrow.1
+	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(COMPLETIONDIR)/coinrow
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/coinrow $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(INSTALL_LIBS))) \
+	    $(DESTDIR)$(INCLUDEDIR)/coinrow.h $(addprefix $(DESTDIR)$(INCLUDEDIR)/coinrow/,$(notdir $(INSTALLED_HEADERS))) \
+	    $(DESTDIR)$(PKGCONFIGDIR)/coinrow.pc $(DESTDIR)$(MANDIR)/man1/coinrow.1 $(DESTDIR)$(COMPLETIONDIR)/coinrow
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/coinrow 2>/dev/null
 
 # The main job on the sample data, into a fresh database, and a look at it.
 DEMO_DB := $(BUILD)/demo.db
@@ -180,93 +327,49 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-wal
+bench: bench-core bench-pipeline bench-ext bench-wal
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
 
-# coinrow run against the sqlite3 shell's .import of the same CSV (README,
-# "Batch pipeline"); the sqlite3 shell is installed here when run as root.
-bench-pipeline: sqlite3-shell $(BIN) $(BUILD)/bench/bench_pipeline
+# coinrow run against the sqlite3 shell's .import of the same CSV
+# (docs/performance.md); the sqlite3 shell is installed here when run as root.
+bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
+	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
-
-# A run's peak WAL beside no reader, a sqlite3 query loop and one held read
-# transaction (docs/batch.md, "What a long reader costs").
-bench-wal: sqlite3-shell $(BIN) $(BUILD)/bench/bench_wal
-	$(BUILD)/bench/bench_wal $(BIN) $(BENCH_WAL_ARGS)
-
-$(BUILD)/bench/%: bench/%.c $(LIBCORE)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(LDFLAGS) $< $(LIBCORE) $(LDLIBS) -o $@
-
-# ---- the SQLite extension, build/coinrow.so (docs/sql.md) --------------------
-# It links position-independent copies of the core, of the values parser and
-# of the error formatter it uses, built under $(BUILD)/pic/ with hidden
-# symbols (calls inside the library stay direct); exports.map exports the
-# entry point alone, and -z defs refuses a symbol left undefined.
-EXT      := $(BUILD)/coinrow.so
-EXT_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
-PIC_CORE := $(BUILD)/pic/libcoinrow.a
-EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
-
-PREFIX   ?= /usr/local
-
-.PHONY: bench-ext sqlite3-shell install install-ext
-all: $(EXT)
-test: sqlite3-shell
-bench: bench-ext
-install: install-ext
-
-$(BUILD)/pic/%.o: %.c | deps
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
-$(PIC_CORE): $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
-	rm -f $@ && $(AR) rcs $@ $^
-$(BUILD)/pic/src/ext/ext.o: $(BUILD)/gen/version.h
-$(BUILD)/pic/src/ext/ext.o: CPPFLAGS += -I$(BUILD)/gen
-$(EXT): $(EXT_OBJ) $(PIC_CORE) src/ext/exports.map | $(CHECKS)
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/ext/exports.map -Wl,-z,defs $(EXT_OBJ) $(PIC_CORE) -o $@
-$(EXT_TESTS): $(EXT)
-
-install-ext: $(EXT)
-	install -d $(DESTDIR)$(PREFIX)/lib
-	install -m 644 $(EXT) $(DESTDIR)$(PREFIX)/lib/coinrow.so
-
-# The shell the extension's tests (and bench-pipeline) run: Debian's sqlite3,
-# installed here when run as root.
-sqlite3-shell:
-	@command -v sqlite3 >/dev/null || { \
-	    if [ "$$(id -u)" = 0 ]; then echo "installing: sqlite3"; \
-	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; \
-	    else echo "missing the sqlite3 shell; run: sudo apt-get update && sudo apt-get install -y sqlite3" >&2; exit 1; fi; }
 
 # SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
 # rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".
 bench-ext: $(EXT) $(BUILD)/bench/bench_ext
+	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
-# ---- end of the SQLite extension -----------------------------------------------
 
-# ---- fuzzing (docs/testing.md, "Fuzzing") ---------------------------------------
-# One libFuzzer target per tests/fuzz/fuzz_NAME.c, linked with every layer but
-# the CLI's main; its seeds are tests/fuzz/corpus/NAME/, what it finds goes
-# to build/fuzz/corpus/NAME/.  clang (and libFuzzer) are installed here when
-# run as root; otherwise fuzz and fuzz-smoke skip, saying so.
+# A run's peak WAL beside no reader, a sqlite3 query loop and one held read
+# transaction (docs/batch.md, "What a long reader costs").
+bench-wal: $(BIN) $(BUILD)/bench/bench_wal
+	@sh scripts/deps.sh install sqlite3:sqlite3
+	$(BUILD)/bench/bench_wal $(BIN) $(BENCH_WAL_ARGS)
+
+$(BUILD)/bench/%: bench/%.c $(LIBCORE)
+	@mkdir -p $(@D)
+	$(COMPILE) -Isrc $(CR_LDFLAGS) $(LDFLAGS) $< $(LIBCORE) $(CR_LDLIBS) $(LDLIBS) -o $@
+
+# Fuzzing (docs/testing.md): one libFuzzer target per tests/fuzz/fuzz_NAME.c,
+# linked with every layer but the CLI's main; its seeds are
+# tests/fuzz/corpus/NAME/, what it finds goes to build/fuzz/corpus/NAME/.
+# scripts/fuzz.sh installs clang (and libFuzzer) when run as root, and
+# otherwise skips, saying so.
 FUZZ_SECONDS ?= 30
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BINS  := $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
-FUZZ_LINK  := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
-
-.PHONY: fuzz fuzz-smoke fuzz-targets
+FUZZ_LINK := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
 fuzz:
 	@sh scripts/fuzz.sh build
 fuzz-smoke:
 	@sh scripts/fuzz.sh smoke $(FUZZ_SECONDS) $(FUZZ_NAMES)
-
 # (with FUZZ=1, from scripts/fuzz.sh)
-fuzz-targets: $(FUZZ_BINS)
+fuzz-targets: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LINK)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Itests/fuzz $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(FUZZ_LINK) $(LDLIBS) -o $@
+	$(COMPILE) -Isrc -Itests/fuzz $(CR_LDFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(FUZZ_LINK) $(CR_LDLIBS) $(LDLIBS) -o $@
 
 clean:
 	rm -rf build

@@ -1,4 +1,4 @@
-/* The batch pipeline's benchmark (make bench-pipeline): the README's figures.
+/* The batch pipeline's benchmark (make bench-pipeline): the figures of docs/performance.md.
  *
  *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]
  *

@@ -2,6 +2,7 @@
 #ifndef CR_COINROW_H
 #define CR_COINROW_H
 
+#include "coinrow/compare.h"
 #include "coinrow/contest.h"
 #include "coinrow/error.h"
 #include "coinrow/game.h"
@@ -10,5 +11,6 @@
 #include "coinrow/number.h"
 #include "coinrow/rng.h"
 #include "coinrow/solve.h"
+#include "coinrow/stress.h"
 
 #endif

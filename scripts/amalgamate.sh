@@ -1,21 +1,34 @@
 #!/bin/sh
-# Writes one self-contained C file for a judge program: coinrow's pure core
-# (every src/core/*.c), what the judge programs add to it (src/util/*.c,
-# src/judge/judge.c) and the given main, with each local #include "..."
-# replaced by the file itself, the way SQLite ships its amalgamation.  A header
-# with an include guard is inlined once; a template without one (the core's
-# *_impl.h) every time it is included.  Builds with `cc -O2 -o prog prog.c`
-# (gcc or clang, 64-bit: the core uses __int128 and __builtin_*_overflow).
-#   sh scripts/amalgamate.sh src/judge/main/checker.c > checker.c
+# Writes the given source files as one, with each local #include "..."
+# replaced by the file itself, the way SQLite ships its amalgamation: a piece
+# of a self-contained judge program.  coinrow embeds the pieces (the pure core,
+# the utilities, the judge runner, each program's main) and writes a
+# program as its settings followed by its pieces (src/judge/program.c).  A
+# header with an include guard is inlined once, and not at all when one of
+# the pieces that come before it in every program (--after) has it; a
+# template without one (the core's *_impl.h) every time it is included.
+# #include "testlib.h" stays as it is: the testlib programs are built with
+# testlib.h beside them.
+#   sh scripts/amalgamate.sh src/core/*.c > core.c
+#   sh scripts/amalgamate.sh --after src/core/*.c -- src/judge/main/check.cpp > check.cpp
 set -eu
 cd "$(dirname "$0")/.."
 emitted=" "
+after=
+if [ "${1:-}" = --after ]; then
+    shift
+    while [ "$1" != -- ]; do
+        after="$after $1"
+        shift
+    done
+    shift
+fi
 
 # The path of the file that `#include "$1"` in file $2 names.
 resolve() {
     case $1 in
     coinrow/*) echo "include/$1" ;;
-    util/* | judge/*) echo "src/$1" ;;
+    core/* | util/* | judge/*) echo "src/$1" ;;
     *) echo "$(dirname "$2")/$1" ;;
     esac
 }
@@ -29,6 +42,7 @@ inline() {
     echo "/* ---- $1 ---- */"
     while IFS= read -r line || [ -n "$line" ]; do
         case $line in
+        '#include "testlib.h"'*) printf '%s\n' "$line" ;;
         '#include "'*'"'*)
             name=${line#*\"}
             inline "$(resolve "${name%%\"*}" "$1")"
@@ -38,12 +52,10 @@ inline() {
     done <"$1"
 }
 
-echo "/* coinrow judge program: a generated amalgamation of coinrow's core and"
-echo " * $1.  Every line below comes from the coinrow sources"
-echo " * named in the markers; do not edit. */"
-# Judges build with warnings on (DOMjudge: gcc -Wall) and without -fopenmp,
-# which would flag every '#pragma omp simd' hint of the core.
-echo '#pragma GCC diagnostic ignored "-Wunknown-pragmas"'
-for f in src/core/*.c src/util/*.c src/judge/judge.c "$1"; do
+for f in $after; do
+    inline "$f" >/dev/null
+done
+echo "/* ---- generated from coinrow's $* by scripts/amalgamate.sh; do not edit ---- */"
+for f in "$@"; do
     inline "$f"
 done

@@ -10,6 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the C library functions the core may call
 cat >"$tmp/allowed" <<'EOF'
+bcmp
 calloc
 free
 malloc

@@ -8,7 +8,8 @@
 #   - a file talks to SQLite other than the store (through io/store_sql.h)
 #     and the --from-db reader (io/source_table.c), the extension aside;
 #   - a layer above the core formats an error with the core's cr_error_set
-#     (its formatter knows only the core's conversions; they use cr_errorf).
+#     (its formatter does without stdio; they use cr_errorf), or the core
+#     writes a floating-point conversion, the one kind its formatter lacks.
 #   sh scripts/check-layers.sh
 set -eu
 cd "$(dirname "$0")/.."
@@ -80,6 +81,10 @@ for f in $files; do
     fi
     if [ "$layer" != core ] && grep -q '\bcr_error_set(' "$f"; then
         offence "$f calls cr_error_set, the core's formatter: above the core, use cr_errorf"
+    fi
+    if [ "$layer" = core ] &&
+        grep -qE '"[^"]*%[-+ #0]*([0-9]+|\*)?(\.([0-9]+|\*))?(hh|h|ll|l|j|z|t|L)?[aAeEfFgGn]' "$f"; then
+        offence "$f: a floating-point (or %n) conversion, which the core's formatter does not do"
     fi
 done
 

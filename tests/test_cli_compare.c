@@ -157,7 +157,10 @@ static void test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not
     assert_int_equal(db_int(f->a, "SELECT missing * 10 + changed FROM comparison WHERE passed = 0"), 14);
 }
 
-static void test_compare_cli__usage(void **state)
+/* As diff(1): 0 no difference, 1 differences, 2 trouble (a usage error, or
+ * anything that stopped the comparison), so that a script can tell a
+ * regression from a comparison that could not run. */
+static void test_compare_cli__trouble_exits_2_and_differences_1(void **state)
 {
     fixture_state *f = *state;
     run_result r;
@@ -165,8 +168,17 @@ static void test_compare_cli__usage(void **state)
     assert_int_equal(r.status, 2);
     run_result_free(&r);
     COINROW(&r, NULL, "compare", "--db", f->a, "1", "9");
-    assert_int_equal(r.status, 1);
+    assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "has no run 9"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", "no-such.db");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no-such.db"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Exit status, as diff(1): 0 no difference, 1 differences"));
+    assert_non_null(strstr(r.out, "2 trouble"));
     run_result_free(&r);
 }
 
@@ -178,7 +190,7 @@ int main(void)
         cmocka_unit_test(test_compare_cli__an_altered_value_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
-        cmocka_unit_test(test_compare_cli__usage),
+        cmocka_unit_test(test_compare_cli__trouble_exits_2_and_differences_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

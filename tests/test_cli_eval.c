@@ -21,13 +21,13 @@ static void test_eval__json_prints_one_object_per_variant(void **state)
     assert_string_equal(
         r.out,
         "{\"variant\":\"total\",\"n\":4,\"value\":9,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
-        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n"
+        "\"moves\":\"RLLL\",\"algo\":\"linear\",\"error\":null}\n"
         "{\"variant\":\"diff\",\"n\":4,\"value\":3,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
-        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n"
+        "\"moves\":\"RLLL\",\"algo\":\"linear\",\"error\":null}\n"
         "{\"variant\":\"remaining\",\"n\":4,\"value\":9,\"first_score\":14,\"second_score\":5,\"winner\":\"first\","
-        "\"moves\":\"LLLL\",\"algo\":\"linear\"}\n"
+        "\"moves\":\"LLLL\",\"algo\":\"linear\",\"error\":null}\n"
         "{\"variant\":\"winner\",\"n\":4,\"value\":1,\"first_score\":9,\"second_score\":6,\"winner\":\"first\","
-        "\"moves\":\"RLLL\",\"algo\":\"linear\"}\n");
+        "\"moves\":\"RLLL\",\"algo\":\"linear\",\"error\":null}\n");
     assert_string_equal(r.err, "");
     run_result_free(&r);
 }
@@ -38,7 +38,7 @@ static void test_eval__negative_values_follow_double_dash(void **state)
     EVAL(NULL, "--json", "--variant", "diff", "--", "-3", "5", "-1");
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "{\"variant\":\"diff\",\"n\":3,\"value\":-9,\"first_score\":-4,\"second_score\":5,"
-                               "\"winner\":\"second\",\"moves\":\"LLL\",\"algo\":\"linear\"}\n");
+                               "\"winner\":\"second\",\"moves\":\"LLL\",\"algo\":\"linear\",\"error\":null}\n");
     run_result_free(&r);
 }
 
@@ -48,7 +48,7 @@ static void test_eval__reads_standard_input_with_commas(void **state)
     EVAL("6,4,2,5,3\n", "--json", "--variant", "remaining", "--moves", "canonical", "--algo", "dp");
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "{\"variant\":\"remaining\",\"n\":5,\"value\":8,\"first_score\":24,"
-                               "\"second_score\":16,\"winner\":\"first\",\"moves\":\"RLLLL\",\"algo\":\"dp\"}\n");
+                               "\"second_score\":16,\"winner\":\"first\",\"moves\":\"RLLLL\",\"algo\":\"dp\",\"error\":null}\n");
     run_result_free(&r);
 }
 
@@ -58,7 +58,7 @@ static void test_eval__moves_none_prints_null(void **state)
     EVAL(NULL, "--json", "--variant", "winner", "--moves", "none", "--algo", "naive", "5", "5");
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "{\"variant\":\"winner\",\"n\":2,\"value\":0,\"first_score\":5,\"second_score\":5,"
-                               "\"winner\":\"draw\",\"moves\":null,\"algo\":\"naive\"}\n");
+                               "\"winner\":\"draw\",\"moves\":null,\"algo\":\"naive\",\"error\":null}\n");
     run_result_free(&r);
 }
 
@@ -107,7 +107,28 @@ static void test_eval__overflow_exits_1_naming_the_figure(void **state)
     EVAL(NULL, "--json", "--variant", "total", "9223372036854775807", "9223372036854775807", "9223372036854775807");
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
-    assert_string_equal(r.err, "coinrow: the total value does not fit in int64 (it is above 9223372036854775807)\n");
+    assert_string_equal(r.err, "coinrow: the total value (18446744073709551614) and first_score "
+                               "(18446744073709551614) do not fit in int64\n");
+    run_result_free(&r);
+}
+
+/* The issue's row: diff is MAX and the first player wins, though a total
+ * leaves int64; the figures that do not fit are null and named. */
+static void test_eval__a_value_that_fits_is_given_with_null_for_what_does_not(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--json", "--variant", "diff,winner", "--moves", "canonical", "9223372036854775807",
+         "9223372036854775807", "9223372036854775807");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out,
+                        "{\"variant\":\"diff\",\"n\":3,\"value\":9223372036854775807,\"first_score\":null,"
+                        "\"second_score\":9223372036854775807,\"winner\":\"first\",\"moves\":\"LLL\",\"algo\":\"linear\","
+                        "\"error\":\"the diff first_score (18446744073709551614) does not fit in int64\"}\n"
+                        "{\"variant\":\"winner\",\"n\":3,\"value\":1,\"first_score\":null,"
+                        "\"second_score\":9223372036854775807,\"winner\":\"first\",\"moves\":\"LLL\",\"algo\":\"linear\","
+                        "\"error\":\"the winner first_score (18446744073709551614) does not fit in int64\"}\n");
+    assert_string_equal(r.err, "coinrow: the diff first_score (18446744073709551614) does not fit in int64\n"
+                               "coinrow: the winner first_score (18446744073709551614) does not fit in int64\n");
     run_result_free(&r);
 }
 
@@ -173,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_eval__out_of_range_token_is_rejected),
         cmocka_unit_test(test_eval__no_values_is_an_error),
         cmocka_unit_test(test_eval__overflow_exits_1_naming_the_figure),
+        cmocka_unit_test(test_eval__a_value_that_fits_is_given_with_null_for_what_does_not),
         cmocka_unit_test(test_eval__usage_errors_exit_2_with_a_hint),
         cmocka_unit_test(test_eval__help_and_version),
     };

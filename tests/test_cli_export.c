@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -179,26 +178,17 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
     tmp_db *f = *state;
     const char *whole = tmp_path(f->dir, "whole.db");
     char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--count", "400000", "--n", "2",
-                    "--values", "1..99", "--seed", "5", NULL};
-    pid_t pid = run_start(argv, tmp_path(f->dir, "log.txt"));
+                    "--values", "1..99", "--seed", "5", "--progress", NULL};
+    int held; /* held after its first commit (run_start_held) */
+    pid_t pid = run_start_held(argv, &held);
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most: until the first commit */
-        int64_t stored = db_int(f->db, "SELECT count(*) FROM instance");
-        if (stored > 0 && stored != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is large enough */
+    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance") > 0);
     kill(pid, SIGINT);
+    char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);
-    FILE *log = fopen(tmp_path(f->dir, "log.txt"), "r");
-    char text[4096] = "";
-    assert_non_null(log);
-    text[fread(text, 1, sizeof text - 1, log)] = '\0';
-    fclose(log);
     assert_non_null(strstr(text, "interrupted before the end of the input: the same command for set 'big' again adds "
                                  "the rest (stored rows are skipped)\n"));
+    free(text);
     assert_true(db_int(f->db, "SELECT count(*) FROM instance") < 400000);
 
     run_result r;
@@ -288,12 +278,13 @@ static int status_of(char *const argv[], const char *input)
     return status;
 }
 
-/* Every file of the package is text as judges want it: no BOM, no CR, a
- * final LF. */
+/* Every file of the package but the PDF statement and a built checker is
+ * text as judges want it: no BOM, no CR, a final LF. */
 static void assert_text_files(const char *dir)
 {
     char cmd[4300];
-    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f | LC_ALL=C sort", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f ! -name '*.pdf' ! -path ./check/checker | LC_ALL=C sort",
+             dir);
     char *files = sh(cmd);
     for (char *name = strtok(files, "\n"); name; name = strtok(NULL, "\n")) {
         char *text = read_text(tmp_path(dir, name));
@@ -353,8 +344,11 @@ static void test_export__kattis_layout_zip_and_its_programs_accept_every_test(vo
     char line[8600];
     snprintf(line, sizeof line, "solved 12, failed 0, set 'demo', run 1 in %s, ", f->db); /* the new run's summary */
     assert_memory_equal(r.out, line, strlen(line));
-    snprintf(line, sizeof line, "\nexported 12 tests (2 samples) of set 'demo' to %s, zipped too\n", pkg);
+    snprintf(line, sizeof line, "\nexported 12 tests (2 samples) of set 'demo' to %s, zipped too, time limit 1.000 s\n",
+             pkg);
     assert_string_equal(strchr(r.out, '\n'), line);
+    assert_non_null(strstr(r.err, "coinrow: problem.yaml says license: unknown (verifyproblem warns): give --license "
+                                  "and --rights-owner\n"));
     assert_non_null(strstr(r.err, "coinrow: no done run of set 'demo' has the diff answers with canonical lines "
                                   "for every instance: solving it first\n"));
     assert_non_null(strstr(r.err, "coinrow: the diff answers and lines come from run 1 (done; algo auto, moves "
@@ -364,14 +358,24 @@ static void test_export__kattis_layout_zip_and_its_programs_accept_every_test(vo
     for (int k = 1; k <= 12; k++)
         APPEND(expected, "data/%s/%02d.ans\ndata/%s/%02d.in\n", k <= 2 ? "sample" : "secret", k,
                k <= 2 ? "sample" : "secret", k);
-    APPEND(expected, "input_validators/\ninput_validators/validator/\ninput_validators/validator/validator.c\n"
-                     "output_validators/\noutput_validators/checker/\noutput_validators/checker/checker.c\n"
-                     "problem.yaml\n");
+    APPEND(expected, ".timelimit\ninput_validators/\ninput_validators/validator/\n"
+                     "input_validators/validator/validator.c\noutput_validators/\noutput_validators/checker/\n"
+                     "output_validators/checker/checker.c\nproblem.yaml\nproblem_statement/\n"
+                     "problem_statement/problem.en.tex\nsubmissions/\nsubmissions/accepted/\n"
+                     "submissions/accepted/reference.c\nsubmissions/wrong_answer/\n"
+                     "submissions/wrong_answer/greedy.c\n");
     assert_package(pkg, expected);
     char *yaml = read_text(tmp_path(pkg, "problem.yaml"));
-    assert_string_equal(yaml, "# written by coinrow export: the diff value and the line of play, answers of run 1\n"
-                              "name: \"demo\"\nvalidation: custom\n");
+    assert_memory_equal(yaml, "# written by coinrow export: the diff value and the line of play, answers of run 1 of "
+                              "set \"demo\"\nname: \"demo\"\nuuid: ", 111);
+    assert_string_equal(strstr(yaml, "\nlicense:"), "\nlicense: unknown\nvalidation: custom\n"
+                        "# Kattis sets the time limit to the slowest accepted submission's time times\n"
+                        "# time_multiplier; .timelimit holds the one coinrow set (DOMjudge reads it).\n"
+                        "limits:\n  time_multiplier: 3\n  memory: 256\n");
     free(yaml);
+    char *timelimit = read_text(tmp_path(pkg, ".timelimit"));
+    assert_string_equal(timelimit, "1\n");
+    free(timelimit);
     assert_zip_matches(zip, pkg, tmp_path(f->dir, "unzipped"));
 
     char validator[4300], checker[4300], in[4300], ans[4300], feedback[4300];
@@ -408,10 +412,14 @@ static void test_export__polygon_layout_patterns_and_testlib_programs(void **sta
 {
     tmp_db *f = *state;
     generate_demo(f->db, "12");
-    char pkg[4200], expected[4096] = "files/\nfiles/check.c\nfiles/val.c\nproblem.xml\ntests/\n";
+    char pkg[4200], expected[4096] = "files/\nfiles/check.cpp\nfiles/testlib-LICENSE.txt\nfiles/testlib.h\n"
+                                     "files/val.cpp\nproblem.xml\nsolutions/\nsolutions/greedy.c\n"
+                                     "solutions/reference.c\nstatements/\nstatements/.pdf/\n"
+                                     "statements/.pdf/english/\nstatements/.pdf/english/problem.pdf\n"
+                                     "statements/english/\nstatements/english/problem.tex\ntests/\n";
     snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "coins-total"));
     run_result r;
-    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "polygon", "--out", pkg));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "polygon", "--out", pkg, "--title", "Coins & co"));
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     for (int k = 1; k <= 12; k++)
@@ -419,37 +427,39 @@ static void test_export__polygon_layout_patterns_and_testlib_programs(void **sta
     assert_package(pkg, expected);
     char *xml = read_text(tmp_path(pkg, "problem.xml"));
     assert_non_null(strstr(xml, "<problem revision=\"1\" short-name=\"coins-total\">"));
+    assert_non_null(strstr(xml, "<name language=\"english\" value=\"Coins &amp; co\"/>"));
     assert_non_null(strstr(xml, "<test-count>12</test-count>"));
     assert_non_null(strstr(xml, "<input-path-pattern>tests/%02d</input-path-pattern>"));
     assert_non_null(strstr(xml, "<answer-path-pattern>tests/%02d.a</answer-path-pattern>"));
     assert_non_null(strstr(xml, "<tests>\n                <test method=\"manual\" sample=\"true\"/>\n"
                                 "                <test method=\"manual\"/>\n"));
     assert_null(strstr(strstr(xml, "sample=") + 1, "sample="));
-    assert_non_null(strstr(xml, "<checker type=\"testlib\">\n            <source path=\"files/check.c\" "
-                                "type=\"c.gcc\"/>"));
-    assert_non_null(strstr(xml, "<source path=\"files/val.c\" type=\"c.gcc\"/>"));
+    assert_non_null(strstr(xml, "<checker name=\"check.cpp\" type=\"testlib\">\n            <source "
+                                "path=\"files/check.cpp\" type=\"cpp.g++17\"/>"));
+    assert_non_null(strstr(xml, "<source path=\"files/val.cpp\" type=\"cpp.g++17\"/>"));
+    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/reference.c\""));
+    assert_non_null(strstr(xml, "<solution tag=\"wrong-answer\">"));
+    assert_non_null(strstr(xml, "path=\"statements/.pdf/english/problem.pdf\" type=\"application/pdf\""));
     free(xml);
     char *answer = read_text(tmp_path(pkg, "tests/01.a"));
     char *stored = db_text(f->db, "SELECT value || char(10) FROM result_view WHERE ext_id = '01' AND variant = 'total'");
     assert_string_equal(answer, stored); /* the value alone */
     free(answer), free(stored);
+    char *check = read_text(tmp_path(pkg, "files/check.cpp"));
+    assert_memory_equal(check, "// check.cpp of the", 19);
+    assert_non_null(strstr(check, "\n#include \"testlib.h\"\n"));
+    assert_non_null(strstr(check, "registerTestlibCmd(argc, argv);"));
+    free(check);
+    char *testlib = read_text(tmp_path(pkg, "files/testlib.h"));
+    assert_non_null(strstr(testlib, "#define VERSION \"0.9.45\""));
+    free(testlib);
+    char *tex = read_text(tmp_path(pkg, "statements/english/problem.tex"));
+    assert_memory_equal(tex, "\\begin{problem}{Coins \\& co}{standard input}{standard output}{1 second}{256 "
+                             "megabytes}\n", 82);
+    assert_non_null(strstr(tex, "\\exmp{"));
+    free(tex);
 
-    char validator[4300], checker[4300];
-    snprintf(validator, sizeof validator, "%s", tmp_path(f->dir, "val"));
-    snprintf(checker, sizeof checker, "%s", tmp_path(f->dir, "check"));
-    cc_build(validator, tmp_path(pkg, "files/val.c"));
-    cc_build(checker, tmp_path(pkg, "files/check.c"));
-    for (int k = 1; k <= 12; k++) {
-        char in[4300], ans[4310], name[32];
-        snprintf(name, sizeof name, "tests/%02d", k);
-        snprintf(in, sizeof in, "%s", tmp_path(pkg, name));
-        snprintf(ans, sizeof ans, "%s.a", in);
-        char *run_validator[] = {validator, NULL}, *run_checker[] = {checker, in, ans, ans, NULL};
-        assert_int_equal(status_of(run_validator, in), 0);
-        assert_int_equal(status_of(run_checker, NULL), 0);
-    }
-
-    /* the pattern's width grows with the count */
+    /* Polygon's own names, %02d: 100 is "100" */
     const char *db100 = tmp_path(f->dir, "hundred.db");
     generate_demo(db100, "100");
     snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "hundred"));
@@ -457,11 +467,11 @@ static void test_export__polygon_layout_patterns_and_testlib_programs(void **sta
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     xml = read_text(tmp_path(pkg, "problem.xml"));
-    assert_non_null(strstr(xml, "<input-path-pattern>tests/%03d</input-path-pattern>"));
-    assert_non_null(strstr(xml, "<answer-path-pattern>tests/%03d.a</answer-path-pattern>"));
+    assert_non_null(strstr(xml, "<input-path-pattern>tests/%02d</input-path-pattern>"));
     free(xml);
     char *layout = tree(pkg);
-    assert_non_null(strstr(layout, "\ntests/001\ntests/001.a\n"));
+    assert_non_null(strstr(layout, "\ntests/01\ntests/01.a\n"));
+    assert_non_null(strstr(layout, "\ntests/99\ntests/99.a\n"));
     assert_non_null(strstr(layout, "\ntests/100\ntests/100.a\n"));
     free(layout);
 }
@@ -470,7 +480,7 @@ static void test_export__cms_layout_task_yaml_and_checker(void **state)
 {
     tmp_db *f = *state;
     generate_demo(f->db, "12");
-    char pkg[4200], expected[4096] = "check/\ncheck/checker.c\ninput/\n";
+    char pkg[4200], expected[4096] = "check/\ncheck/checker\ncheck/checker.c\ninput/\n";
     snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "coins_cms"));
     run_result r;
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "winner", "--format", "cms", "--out", pkg, "--moves", "canonical",
@@ -479,16 +489,21 @@ static void test_export__cms_layout_task_yaml_and_checker(void **state)
     run_result_free(&r);
     for (int k = 0; k < 12; k++)
         APPEND(expected, "input/input%d.txt\noutput/output%d.txt\n", k, k);
-    APPEND(expected, "output/\ntask.yaml\n");
+    APPEND(expected, "output/\nstatement/\nstatement/statement.pdf\ntask.yaml\n");
     assert_package(pkg, expected);
     char *yaml = read_text(tmp_path(pkg, "task.yaml"));
-    assert_string_equal(yaml, "name: \"coins_cms\"\ntitle: \"demo\"\nn_input: 12\ntime_limit: 1.000\n"
-                              "memory_limit: 256\npublic_testcases: \"0,1,2\"\ninfile: \"\"\noutfile: \"\"\n");
+    assert_string_equal(yaml, "name: \"coins_cms\"\ntitle: \"demo\"\nprimary_language: en\nn_input: 12\n"
+                              "time_limit: 1.000\nmemory_limit: 256\npublic_testcases: \"0,1,2\"\ninfile: \"\"\n"
+                              "outfile: \"\"\ntoken_mode: disabled\n");
     free(yaml);
+    char *pdf = read_text(tmp_path(pkg, "statement/statement.pdf"));
+    assert_memory_equal(pdf, "%PDF-1.4\n", 9);
+    assert_non_null(strstr(pdf, "(Print 1 when the first player ends with the larger total, -1 when the second) Tj"));
+    free(pdf);
 
+    /* the package's own built checker judges */
     char checker[4300];
-    snprintf(checker, sizeof checker, "%s", tmp_path(f->dir, "checker"));
-    cc_build(checker, tmp_path(pkg, "check/checker.c"));
+    snprintf(checker, sizeof checker, "%s", tmp_path(pkg, "check/checker"));
     for (int k = 0; k < 12; k++) {
         char in[4300], ans[4300], name[32];
         snprintf(name, sizeof name, "input/input%d.txt", k);
@@ -540,6 +555,27 @@ static void test_export__plain_names_files_after_ids_and_refuses_clashes(void **
     assert_null(strstr(left, "clash/"));   /* neither the package */
     assert_null(strstr(left, "coinrow-")); /* nor its temporary folder */
     free(left);
+}
+
+/* The message quotes the start of the id and says the limit (it once read
+ * the limit from the wrong argument). */
+static void test_export__plain_refuses_an_id_too_long_for_a_file_name(void **state)
+{
+    tmp_db *f = *state;
+    char csv[400] = "id,values\n", id[202];
+    memset(id, 'i', sizeof id - 1);
+    id[sizeof id - 1] = '\0';
+    snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%s,1 2\n", id);
+    run_result r;
+    COINROW(&r, csv, "ingest", "-", "--db", f->db, "--set", "demo", "--quiet");
+    run_result_free(&r);
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plain"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", pkg));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: set 'demo': instance id 'iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii...' is "
+                                  "longer than 200 bytes, too long for a file name\n"));
+    run_result_free(&r);
 }
 
 static void test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one(void **state)
@@ -658,7 +694,7 @@ static void test_export__refusals_name_what_and_leave_everything_as_it_was(void 
     run_result_free(&r);
     COINROW(&r, NULL, EXPORT(many, "--variant", "diff", "--format", "cms", "--out", pkg, "--zip", "--force"));
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.err, "coinrow: --zip: a package of 32766 tests holds 65537 files and folders, more than "
+    assert_string_equal(r.err, "coinrow: --zip: a package of 32766 tests holds 65540 files and folders, more than "
                                "the 65535 a zip without ZIP64 holds\n");
     run_result_free(&r);
     char *kept = read_text(tmp_path(pkg, "mine.txt"));
@@ -695,12 +731,75 @@ static void test_export__refusals_name_what_and_leave_everything_as_it_was(void 
             tmp_path(f->dir, "wide"));
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "coinrow: set 'wide': 1 instance has no total answer in run 2, so it cannot be "
-                                  "exported: 'huge' (the total value does not fit in int64"));
+                                  "exported: 'huge' (the total value (9223372036854775808) and first_score "
+                                  "(9223372036854775808) do not fit in int64)"));
     run_result_free(&r);
     char *left = tree(f->dir);
     assert_null(strstr(left, "wide/"));
     assert_null(strstr(left, "coinrow-"));
     free(left);
+    /* its diff (1) fits though a player's total does not: that exports */
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "wide", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "wide"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *answer = read_text(tmp_path(f->dir, "wide/huge.ans"));
+    assert_string_equal(answer, "1\n");
+    free(answer);
+}
+
+/* An extreme set at the full int64 range: the winner, a sign, answers every
+ * instance, where the totals of most leave int64. */
+static void test_export__winner_answers_a_set_at_the_full_int64_range(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", f->db, "--set", "demo", "--count", "20", "--n", "1..8", "--values",
+            "-9223372036854775808..9223372036854775807", "--seed", "5", "--profile", "extreme", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "winner", "--format", "plain", "--out", tmp_path(f->dir, "w")));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "exported 20 tests"));
+    run_result_free(&r);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", tmp_path(f->dir, "t")));
+    assert_int_equal(r.status, 1); /* but their totals do not fit */
+    assert_non_null(strstr(r.err, "no total answer in run"));
+    run_result_free(&r);
+}
+
+/* CMS runs check/checker: without a compiler to build it export refuses,
+ * saying so, unless --no-build, which writes the source alone. */
+static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    run_result r;
+    setenv("CC", "/nonexistent/cc", 1);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no C compiler (/nonexistent/cc) to build "));
+    assert_non_null(strstr(r.err, "give --no-build"));
+    run_result_free(&r);
+    assert_null(read_text(tmp_path(f->dir, "task/task.yaml")));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task"),
+                             "--no-build", "--time-limit", "2.5"));
+    unsetenv("CC");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", time limit 2.500 s\n"));
+    run_result_free(&r);
+    char *yaml = read_text(tmp_path(f->dir, "task/task.yaml"));
+    assert_non_null(strstr(yaml, "\ntime_limit: 2.500\n"));
+    free(yaml);
+    char *source = read_text(tmp_path(f->dir, "task/check/checker.c"));
+    assert_non_null(source);
+    free(source);
+    assert_int_equal(access(tmp_path(f->dir, "task/check/checker"), F_OK), -1);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", tmp_path(f->dir, "k"),
+                             "--no-build"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--no-build is for --format cms"));
+    run_result_free(&r);
 }
 
 static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data(void **state)
@@ -716,7 +815,8 @@ static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_dat
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     char *source = read_text(tmp_path(pkg, "input_validators/validator/validator.c"));
-    assert_non_null(strstr(source, "#define CR_JUDGE_CONVENTION CR_KATTIS\n#define CR_JUDGE_N_MIN 2\n"
+    assert_non_null(strstr(source, "#define CR_JUDGE_CONVENTION CR_KATTIS\n#define CR_JUDGE_VARIANT CR_DIFF\n"
+                                   "#define CR_JUDGE_N_MIN 2\n"
                                    "#define CR_JUDGE_N_MAX 5\n#define CR_JUDGE_VALUE_MIN (-3)\n"
                                    "#define CR_JUDGE_VALUE_MAX 40\n#define CR_JUDGE_EVEN_N 0\n"
                                    "#define CR_JUDGE_ODD_SUM 0\n"));
@@ -741,8 +841,11 @@ int main(void)
         TEST(test_export__polygon_layout_patterns_and_testlib_programs),
         TEST(test_export__cms_layout_task_yaml_and_checker),
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
+    TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
+        TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
+        TEST(test_export__cms_without_a_compiler_is_refused_unless_no_build),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,9 @@
 #include "support/files.h"
 #include "support/run.h"
 
-/* Big enough that a signal sent after the first commit lands mid-run. */
+/* More than a commit (10,000 instances) and the batches in flight with two
+ * solver threads hold, so that a run stopped after its first commit has
+ * rows left. */
 enum { ROWS = 200000, COINS = 8 };
 
 static char *dir;
@@ -58,30 +60,27 @@ static int remove_input(void **state)
     return 0;
 }
 
-/* Starts coinrow with args (NULL-terminated), waits for its first commit of
- * results to run run_id, sends sig and returns its exit status. */
+/* Starts coinrow with args (NULL-terminated) and --progress, held right
+ * after its first commit of results to run run_id (run_start_held), sends
+ * sig while it is held, lets it go on and returns its exit status. */
 static int stop_after_first_commit(const char *db, int64_t run_id, int sig, ...)
 {
     char *argv[16] = {(char *)run_bin()};
     int argc = 1;
     va_list ap;
     va_start(ap, sig);
-    for (char *a; argc < 15 && (a = va_arg(ap, char *)) != NULL;)
+    for (char *a; argc < 14 && (a = va_arg(ap, char *)) != NULL;)
         argv[argc++] = a;
     va_end(ap);
-    pid_t pid = run_start(argv, tmp_path(dir, "log.txt"));
+    argv[argc++] = "--progress";
+    int held;
+    pid_t pid = run_start_held(argv, &held);
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM result WHERE run_id = %lld", (long long)run_id);
-    for (int tries = 0; tries < 15000; tries++) { /* 30 s at most */
-        int64_t done = db_int(db, sql);
-        if (done > 0 && done != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the input is large enough */
+    assert_true(db_wait_for(db, sql) > 0);
     kill(pid, sig);
+    free(run_release(held));
     return run_wait(pid);
 }
 
@@ -107,7 +106,7 @@ static void test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finishe
     (void)state;
     const char *db = tmp_path(dir, "int.db");
     int status = stop_after_first_commit(db, 1, SIGINT, "run", csv, "--db", db, "--set", "big", "--variant",
-                                         "total,remaining", (char *)NULL);
+                                         "total,remaining", "--jobs", "2", (char *)NULL);
     assert_int_equal(status, 130);
     assert_int_equal(db_int(db, "SELECT status = 'interrupted' AND finished_at IS NOT NULL FROM run"), 1);
     int64_t instances = db_int(db, "SELECT count(*) FROM instance");
@@ -136,7 +135,7 @@ static void test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
-    assert_int_equal(stop_after_first_commit(db, 1, SIGTERM, "solve", "--db", db, (char *)NULL), 130);
+    assert_int_equal(stop_after_first_commit(db, 1, SIGTERM, "solve", "--db", db, "--jobs", "2", (char *)NULL), 130);
     assert_int_equal(db_int(db, "SELECT status = 'interrupted' FROM run WHERE id = 1"), 1);
     assert_int_equal(run_coinrow(&r, NULL, "solve", "--resume", "1", "--db", db, (char *)NULL), 0);
     assert_int_equal(r.status, 0);

@@ -165,6 +165,44 @@ static void test_validate__exit_statuses_and_messages_follow_the_convention(void
     run_result_free(&r);
 }
 
+/* validate, eval and check agree: an input is valid for a variant exactly
+ * when its value can be given, even when a player's total leaves int64. */
+static void test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for(void **state)
+{
+    (void)state;
+    static const char *const max3 = "3\n9223372036854775807 9223372036854775807 9223372036854775807\n";
+    static const struct {
+        const char *variants;
+        int status;
+    } cases[] = {{"diff", 0}, {"winner", 0}, {"remaining", 0}, {"diff,winner", 0}, {"total", 3}, {"all", 3}};
+    static const char *const range = "-9223372036854775808..9223372036854775807";
+    write_file("max3.in", max3);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r, e;
+        assert_int_equal(run_coinrow(&r, max3, "validate", "--n", "1..3", "--values", range, "--variant",
+                                     cases[i].variants, (char *)NULL),
+                         0);
+        assert_int_equal(run_coinrow(&e, max3 + 2, "eval", "--variant", cases[i].variants, (char *)NULL), 0);
+        if (r.status != cases[i].status || e.status != (cases[i].status ? 1 : 0))
+            fail_msg("%s: validate %d (%s), eval %d", cases[i].variants, r.status, r.err, e.status);
+        run_result_free(&r);
+        run_result_free(&e);
+    }
+    run_result r;
+    assert_int_equal(run_coinrow(&r, max3, "validate", "--n", "1..3", "--values", range, (char *)NULL), 0);
+    assert_int_equal(r.status, 3); /* every variant by default, as eval */
+    assert_string_equal(r.err, "standard input: line 2: no total answer can be given: the total value "
+                               "(18446744073709551614) and first_score (18446744073709551614) do not fit in int64\n");
+    run_result_free(&r);
+    /* check judges it: the answer is the value */
+    write_file("max3.ans", "9223372036854775807\n");
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "diff", "--moves", "ignored", path_of("max3.in"),
+                                 path_of("max3.ans"), path_of("max3.ans"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
 /* One check case: the contestant's output, the jury's answer and what each
  * convention must say. */
 typedef struct check_case {
@@ -177,12 +215,16 @@ typedef struct check_case {
 static const check_case check_cases[] = {
     {"6\nRRRL\n", "6\nRRRL\n", 0, "accepted"},
     {"6\nRRRR", "6\n", 0, "accepted"},
-    {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 1 (second player): L is not optimal, R is"},
+    {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 2 (second player): L is not optimal, R is"},
     {"7\nRRRL\n", "6\n", 1, "wrong answer: line 1: the value 7 is wrong"},
-    {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 3 (second player): 'X' is not a move (L or R)"},
-    {"\x01garbage\n", "6\n", 2, "presentation error: line 1: expected the value, found '\\x01garbage'"},
+    {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 4 (second player): 'X' is not a move (L or R)"},
+    {"\x01garbage\n", "6\n", 2, "presentation error: line 1: the value '\\x01garbage' is not an integer"},
     {"6\n", "6\n", 2, "presentation error: no line of play after the value"},
     {"6\nRRRL\n", "5\n", 3, "judge error: the jury answer's value 5 is wrong: the total value is 6"},
+    /* golden: hostile bytes are shown escaped, so every message is one line of ASCII */
+    {"6\n\xc2\xa0RRL\n", "6\n", 1, "wrong answer: line of play: turn 1 (first player): '\\xc2' is not a move (L or R)"},
+    {"\x7f\x1b[2J\r\n", "6\n", 2, "presentation error: line 1: the value '\\x7f\\x1b[2J' is not an integer"},
+    {"6\nRRRL\n\xff\xfe\n", "6\n", 2, "presentation error: line 3: unexpected '\\xff\\xfe' after the answer"},
 };
 
 static void test_check__every_convention_reports_every_verdict(void **state)
@@ -223,6 +265,26 @@ static void test_check__every_convention_reports_every_verdict(void **state)
     }
 }
 
+/* A path is the judge's, but it is shown escaped too: CMS cannot decode other bytes. */
+static void test_check__a_judge_error_shows_a_hostile_path_escaped(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", "--cms", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("out\xc3(\x01.txt"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "out\\xc3(\\x01.txt"));
+    assert_non_null(strstr(r.err, "judge error: cannot open "));
+    assert_ptr_equal(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+    for (const char *p = r.err; *p != '\n'; p++)
+        assert_true(*p >= 0x20 && *p < 0x7f);
+    run_result_free(&r);
+}
+
 static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **state)
 {
     (void)state;
@@ -249,6 +311,7 @@ static void build(const char *name, cr_judge_program program, const cr_judge_set
 {
     char source[64];
     snprintf(source, sizeof source, "%s.c", name);
+    assert_true(strchr(cr_judge_program_file(program), '.')[1] == 'c'); /* a C program */
     FILE *f = fopen(path_of(source), "w");
     assert_non_null(f);
     cr_error err = {0};
@@ -314,9 +377,9 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
         build("validator", CR_JUDGE_VALIDATOR, &settings);
         for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
             run_result mine, exported;
-            char *coinrow_argv[] = {(char *)run_bin(),   "validate",   "--n",
-                                    "2..10",             "--values",   "-9223372036854775808..20",
-                                    "--even-n",          "--odd-sum",  conv == CR_KATTIS ? "--kattis" : "--",
+            char *coinrow_argv[] = {(char *)run_bin(), "validate",   "--n",      "2..10",
+                                    "--values",        "-9223372036854775808..20",  "--even-n", "--odd-sum",
+                                    "--variant",       "total",      conv == CR_KATTIS ? "--kattis" : "--",
                                     NULL};
             char *validator_argv[] = {(char *)path_of("validator"), NULL};
             assert_int_equal(run_capture(&mine, coinrow_argv, inputs[i]), 0);
@@ -329,6 +392,58 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
     }
 }
 
+/* Runs the program at dir/name on input, its output in *out; returns its exit status. */
+static int run_program(run_result *out, const char *name, const char *input)
+{
+    char *argv[] = {(char *)path_of(name), NULL};
+    assert_int_equal(run_capture(out, argv, input), 0);
+    return out->status;
+}
+
+/* The exported submissions: the reference solution and the brute force give
+ * the same accepted answer (the canonical line), the greedy one a wrong
+ * answer where greedy play is not optimal. */
+static void test_export__submissions_build_alone_and_earn_their_verdicts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *input;
+        int greedy_wrong;
+    } inputs[] = {
+        {"4\n8 15 3 7\n", 1},
+        {"4\n1 2 3 4\n", 0},
+        {"1\n-5\n", 0},
+        {"4\n2 10 1 1\n", 1},
+        {"3\n9223372036854775807 9223372036854775807 9223372036854775807\n", 0},
+    };
+    cr_judge_settings settings = {CR_TESTLIB, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}};
+    build("solution", CR_JUDGE_SOLUTION, &settings);
+    build("greedy", CR_JUDGE_GREEDY, &settings);
+    build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        run_result reference, brute, greedy, verdict;
+        write_file("in.txt", inputs[i].input);
+        assert_int_equal(run_program(&reference, "solution", inputs[i].input), 0);
+        assert_int_equal(run_program(&brute, "brute_force", inputs[i].input), 0);
+        assert_int_equal(run_program(&greedy, "greedy", inputs[i].input), 0);
+        assert_string_equal(brute.out, reference.out);
+        write_file("ans.txt", reference.out);
+        write_file("out.txt", greedy.out);
+        assert_int_equal(run_coinrow(&verdict, NULL, "check", "--variant", "diff", path_of("in.txt"), path_of("ans.txt"),
+                                     path_of("ans.txt"), (char *)NULL),
+                         0);
+        assert_int_equal(verdict.status, 0);
+        run_result_free(&verdict);
+        assert_int_equal(run_coinrow(&verdict, NULL, "check", "--variant", "diff", path_of("in.txt"), path_of("out.txt"),
+                                     path_of("ans.txt"), (char *)NULL),
+                         0);
+        if (verdict.status != (inputs[i].greedy_wrong ? 1 : 0))
+            fail_msg("%s: greedy's %s judged %d (%s)", inputs[i].input, greedy.out, verdict.status, verdict.err);
+        run_result_free(&verdict);
+        run_result_free(&reference), run_result_free(&brute), run_result_free(&greedy);
+    }
+}
+
 static void test_export__a_validator_for_cms_is_refused(void **state)
 {
     (void)state;
@@ -338,7 +453,7 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
     assert_non_null(f);
     assert_int_equal(cr_judge_program_write(f, CR_JUDGE_VALIDATOR, &settings, &err), CR_EINVAL);
     fclose(f);
-    assert_string_equal(err.msg, "no validator for the cms convention");
+    assert_string_equal(err.msg, "no validator.c for the cms convention");
 }
 
 int main(void)
@@ -348,10 +463,13 @@ int main(void)
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
+        cmocka_unit_test(test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
+        cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
+        cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

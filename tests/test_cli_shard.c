@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -198,9 +197,30 @@ static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
                      2);
 }
 
-/* SIGKILL in the middle of a shard, as Slurm does to a task it requeues: a
- * shard of many rows, so that it runs well past its first commit (after
- * 10,000 results). */
+/* K/N is two plain numbers, 0 <= K < N: no sign, no blank, nothing else. */
+static void test_shard__k_of_n_is_read_strictly(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"0/-1", " 1/ 2", "1 /2", "+1/2", "-0/2", "1/+2", "1/2 ", "1/2/3", "1/",
+                                      "/2",   "2/2",   "5/4",  "0/0",  "a/2",  "1/2x", "0/4294967296", "", "1"};
+    char err[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int status = coinrow(err, sizeof err, "solve", "--db", input, "--shard", bad[i], "--out", path("strict.db"),
+                             "--run-tag", "strict", (char *)NULL);
+        if (status != 2 || !strstr(err, "--shard takes K/N"))
+            fail_msg("--shard '%s': exit %d, %s", bad[i], status, err);
+    }
+    assert_int_equal(access(path("strict.db"), F_OK), -1); /* never created */
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "03/4", "--out", path("strict.db"),
+                             "--run-tag", "strict", "--quiet", (char *)NULL),
+                     0);
+    char *kn = db_text(path("strict.db"), "SELECT k || '/' || n FROM shard");
+    assert_string_equal(kn, "3/4");
+    free(kn);
+}
+
+/* SIGKILL in the middle of a shard, as Slurm does to a task it requeues:
+ * held right after its first commit (10,000 results of 60,000 rows). */
 static void test_shard__a_killed_shard_started_again_completes(void **state)
 {
     (void)state;
@@ -210,18 +230,13 @@ static void test_shard__a_killed_shard_started_again_completes(void **state)
                      0);
     assert_int_equal(coinrow(NULL, 0, "ingest", csv, "--db", slow, "--quiet", (char *)NULL), 0);
     char *argv[] = {(char *)run_bin(), "solve", "--db", (char *)slow, "--shard", "0/1", "--out", (char *)out,
-                    "--run-tag", "job3", "--jobs", "1", "--quiet", NULL};
-    pid_t pid = run_start(argv, NULL);
+                    "--run-tag", "job3", "--jobs", "1", "--progress", NULL};
+    int held;
+    pid_t pid = run_start_held(argv, &held);
     assert_true(pid > 0);
-    struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 15000; tries++) {
-        int64_t done = db_int(out, "SELECT count(*) FROM result");
-        if (done > 0 && done != INT64_MIN)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running */
+    assert_true(db_wait_for(out, "SELECT count(*) FROM result") > 0);
     kill(pid, SIGKILL);
+    free(run_release(held));
     assert_int_equal(run_wait(pid), 128 + SIGKILL);
     int64_t partial = db_int(out, "SELECT count(*) FROM result");
     assert_true(partial > 0 && partial < 4 * 60000);
@@ -241,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
+        cmocka_unit_test(test_shard__k_of_n_is_read_strictly),
         cmocka_unit_test(test_shard__a_killed_shard_started_again_completes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -51,11 +51,23 @@ static void test_stress_cli__usage_errors(void **state)
     run_result_free(&r);
 }
 
+/* As diff(1): 1 is a disagreement only; trouble is 2. */
+static void test_stress_cli__help_gives_the_exit_statuses_of_diff(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "stress", "--help", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Exit status, as diff(1): 0 all agree, 1 a disagreement, 2 trouble"));
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stress_cli__agreement_exits_0_with_counts),
         cmocka_unit_test(test_stress_cli__usage_errors),
+        cmocka_unit_test(test_stress_cli__help_gives_the_exit_statuses_of_diff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

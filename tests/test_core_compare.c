@@ -14,7 +14,7 @@ static const int64_t row[] = {8, 15, 3, 7};
 
 static cr_side solved(int64_t value, int64_t first, int64_t second, const char *moves)
 {
-    return (cr_side){NULL, value, first, second, 1, moves};
+    return (cr_side){NULL, 0, value, first, second, 1, moves};
 }
 
 static cr_difference compare(const int64_t *coins, size_t n, cr_variant v, cr_side a, cr_side b, int strict)
@@ -38,12 +38,12 @@ static void test_compare__other_optimal_lines_are_equivalent(void **state)
 {
     (void)state;
     static const int64_t equal[] = {3, 3, 3, 3};
-    cr_side a = {NULL, 0, 6, 6, 0, "LLLL"}, b = {NULL, 0, 6, 6, 0, "RLRL"};
+    cr_side a = {NULL, 0, 0, 6, 6, 0, "LLLL"}, b = {NULL, 0, 0, 6, 6, 0, "RLRL"};
     cr_difference d = compare(equal, 4, CR_DIFF, a, b, 0);
     assert_int_equal(d.category, CR_EQUIVALENT);
     assert_int_equal(d.parted_at, 0);
     assert_int_equal(d.wrong, 0);
-    assert_string_equal(d.why, "lines part at turn 0; both are optimal");
+    assert_string_equal(d.why, "lines part at turn 1; both are optimal");
     assert_int_equal(compare(equal, 4, CR_DIFF, a, b, 1).category, CR_REGRESSION);
     /* one run kept no line (--moves none) */
     b.moves = NULL;
@@ -99,7 +99,7 @@ static void test_compare__a_suboptimal_line_with_the_right_score_is_a_regression
 static void test_compare__failures(void **state)
 {
     (void)state;
-    cr_side failed = {"the total value does not fit in int64", 0, 0, 0, 0, NULL};
+    cr_side failed = {"the total value does not fit in int64", CR_FIGURES_ALL, 0, 0, 0, 0, NULL};
     cr_difference d = compare(row, 4, CR_TOTAL, solved(22, 22, 11, NULL), failed, 0);
     assert_int_equal(d.category, CR_REGRESSION);
     assert_string_equal(d.why, "b fails: the total value does not fit in int64");
@@ -110,6 +110,20 @@ static void test_compare__failures(void **state)
     assert_string_equal(cr_category_name(CR_MISSING), "missing");
 }
 
+/* A score that does not fit is missing on its own; the value is still compared. */
+static void test_compare__a_missing_score_is_compared_as_missing(void **state)
+{
+    (void)state;
+    cr_side partial = {"the total first_score (...) does not fit in int64", CR_FIGURE_FIRST_SCORE, 22, 0, 11, 1, NULL};
+    assert_int_equal(compare(row, 4, CR_TOTAL, partial, partial, 0).category, CR_SAME);
+    cr_difference d = compare(row, 4, CR_TOTAL, solved(22, 22, 11, NULL), partial, 0);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_string_equal(d.why, "scores 22:11 against null:11");
+    cr_side other_value = partial;
+    other_value.value = 21;
+    assert_string_equal(compare(row, 4, CR_TOTAL, partial, other_value, 0).why, "value 22 against 21");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_compare__a_different_value_is_a_regression),
         cmocka_unit_test(test_compare__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare__failures),
+        cmocka_unit_test(test_compare__a_missing_score_is_compared_as_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -270,7 +270,7 @@ static void test_check__a_cancelling_pair_of_mistakes_is_named_at_its_first_turn
     assert_true(scores.first == 6);
     assert_int_equal(judge(&in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "6\n", "6\nRRRL\n", why), CR_ACCEPTED);
     assert_int_equal(judge(&in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "6\n", "6\nRLLL\n", why), CR_WRONG_ANSWER);
-    assert_string_equal(why, "line of play: turn 1 (second player): L is not optimal, R is");
+    assert_string_equal(why, "line of play: turn 2 (second player): L is not optimal, R is");
 }
 
 static void test_check__tolerates_white_space_but_not_missing_or_extra_tokens(void **state)
@@ -290,16 +290,14 @@ static void test_check__tolerates_white_space_but_not_missing_or_extra_tokens(vo
         {"  22 RLLL", CR_CHECK_MOVES_REQUIRED, CR_ACCEPTED, ""},
         {"22\n", CR_CHECK_MOVES_IGNORED, CR_ACCEPTED, ""},
         {"22\nLLLL\n", CR_CHECK_MOVES_IGNORED, CR_ACCEPTED, ""},
-        {"+022\nRLLL\n", CR_CHECK_MOVES_REQUIRED, CR_ACCEPTED, ""},
         {"21\nRLLL\n", CR_CHECK_MOVES_REQUIRED, CR_WRONG_ANSWER, "line 1: the value 21 is wrong"},
-        {"99999999999999999999\n", CR_CHECK_MOVES_IGNORED, CR_WRONG_ANSWER, "the value 99999999999999999999 is wrong"},
         {"22\nRLL\n", CR_CHECK_MOVES_REQUIRED, CR_WRONG_ANSWER, "the line stops after 3 moves"},
         {"22\nRLLLL\n", CR_CHECK_MOVES_REQUIRED, CR_WRONG_ANSWER, "the line has 5 moves for 4 coins"},
-        {"22\nRlLL\n", CR_CHECK_MOVES_REQUIRED, CR_WRONG_ANSWER, "turn 1 (second player): 'l' is not a move"},
+        {"22\nRlLL\n", CR_CHECK_MOVES_REQUIRED, CR_WRONG_ANSWER, "turn 2 (second player): 'l' is not a move"},
         {"", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "the output is empty"},
         {"\n\n", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "the output is empty"},
-        {"\x7f" "ELF\x01\x02", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "expected the value, found '\\x7fELF\\x01\\x02'"},
-        {"22.0\nRLLL\n", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "line 1: expected the value, found '22.0'"},
+        {"\x7f" "ELF\x01\x02", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "the value '\\x7fELF\\x01\\x02' is not an integer"},
+        {"22.0\nRLLL\n", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "line 1: the value '22.0' is not an integer"},
         {"22\n", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "no line of play after the value"},
         {"22\nRLLL\n22\n", CR_CHECK_MOVES_REQUIRED, CR_PRESENTATION_ERROR, "line 3: unexpected '22' after the answer"},
         {"22\nRLLL x\n", CR_CHECK_MOVES_IGNORED, CR_PRESENTATION_ERROR, "line 2: unexpected 'x' after the answer"},
@@ -313,6 +311,101 @@ static void test_check__tolerates_white_space_but_not_missing_or_extra_tokens(vo
     }
 }
 
+/* testlib's strict reading of a contestant's tokens (contest.h): blanks are
+ * space, tab, CR and LF; a BOM at the start is skipped; a number is plain
+ * decimal within int64, anything else is a presentation error. */
+static void test_check__reads_tokens_the_way_testlib_does(void **state)
+{
+    (void)state;
+    int64_t coins[] = {8, 15, 3, 7};
+    cr_contest_input in = {coins, 4};
+    struct {
+        const char *output;
+        cr_outcome outcome;
+        const char *why;
+    } cases[] = {
+        {"\xEF\xBB\xBF" "22\nRLLL\n", CR_ACCEPTED, ""},
+        {"22\t\r\nRLLL", CR_ACCEPTED, ""},
+        {"+22\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '+22' has a '+' sign"},
+        {"022\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '022' has a leading zero"},
+        {"-0\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '-0' is minus zero"},
+        {"99999999999999999999\nRLLL\n", CR_PRESENTATION_ERROR,
+         "line 1: the value '99999999999999999999' is outside the 64-bit range"},
+        {"-9223372036854775809\nRLLL\n", CR_PRESENTATION_ERROR, "is outside the 64-bit range"},
+        {"22\vRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '22\\x0bRLLL' is not an integer"},
+        {"22\fRLLL\n", CR_PRESENTATION_ERROR, "the value '22\\x0cRLLL' is not an integer"},
+        {"22\n\xEF\xBB\xBFRLLL\n", CR_WRONG_ANSWER, "turn 1 (first player): '\\xef' is not a move"},
+        {"\xEF\xBB\xBF\xEF\xBB\xBF" "22\nRLLL\n", CR_PRESENTATION_ERROR, "'\\xef\\xbb\\xbf22'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[CR_ERROR_MSG_MAX];
+        cr_outcome got = judge(&in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\nRLLL\n", cases[i].output, why);
+        if (got != cases[i].outcome || !strstr(why, cases[i].why))
+            fail_msg("case %zu: %s '%s', expected %s '%s'", i, cr_outcome_name(got), why,
+                     cr_outcome_name(cases[i].outcome), cases[i].why);
+    }
+}
+
+/* Golden: a message repeats the contestant's bytes escaped (printable ASCII
+ * as it is, \xNN otherwise), cut to a bound, so it is always ASCII. */
+static void test_check__messages_escape_every_hostile_byte(void **state)
+{
+    (void)state;
+    int64_t coins[] = {8, 15, 3, 7};
+    cr_contest_input in = {coins, 4};
+    struct {
+        const char *output;
+        size_t len;
+        const char *why;
+    } cases[] = {
+        {"\xc2\n", 2, "line 1: the value '\\xc2' is not an integer"},
+        {"22\n\xc2\xa0LLL\n", 10, "line of play: turn 1 (first player): '\\xc2' is not a move (L or R)"},
+        {"22\nR\x7fLL\n", 8, "line of play: turn 2 (second player): '\\x7f' is not a move (L or R)"},
+        {"22\nRL\x00L\n", 8, "line of play: turn 3 (first player): '\\x00' is not a move (L or R)"},
+        {"22\nRLLL\n\x1b[31m\xff\xfe\n", 15, "line 3: unexpected '\\x1b[31m\\xff\\xfe' after the answer"},
+        {"'\"\\%s%n\n", 7, "line 1: the value ''\"\\%s%n' is not an integer"},
+        {"0123456789abcdefghijklmnopqrstuvwxyz\n", 37,
+         "line 1: the value '0123456789abcdefghijklmn...' is not an integer"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_judgement verdict;
+        assert_int_equal(cr_contest_check(&verdict, &in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\nRLLL\n", 8,
+                                          cases[i].output, cases[i].len, NULL),
+                         0);
+        if (strcmp(verdict.why, cases[i].why) != 0)
+            fail_msg("case %zu: '%s', expected '%s'", i, verdict.why, cases[i].why);
+        for (const char *p = verdict.why; *p; p++)
+            assert_true(*p >= 0x20 && *p < 0x7f);
+    }
+}
+
+/* The greedy player's answer, as the wrong_answer submission prints it: the
+ * checker rejects it where greedy play is not optimal. */
+static void test_check__the_greedy_answer_is_judged_wrong_where_greedy_is_not_optimal(void **state)
+{
+    (void)state;
+    int64_t coins[] = {8, 15, 3, 7};
+    cr_contest_input in = {coins, 4};
+    char out[4 + 48];
+    /* 8, then the second takes 15; the first ends with 8 + 7 */
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_TOTAL, 1), "15\nLLRL\n");
+    assert_int_equal(judge(&in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\nRLLL\n", out, NULL), CR_WRONG_ANSWER);
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_DIFF, 0), "-3\n");
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_WINNER, 0), "-1\n");
+    /* remaining: each removal scores what is left, so greedy removes the smaller end */
+    assert_string_equal(cr_contest_greedy_answer(out, &in, CR_REMAINING, 1), "18\nRRLL\n");
+    int64_t max3[] = {INT64_MAX, INT64_MAX, INT64_MAX};
+    cr_contest_input big = {max3, 3};
+    char wide[3 + 48];
+    assert_string_equal(cr_contest_greedy_answer(wide, &big, CR_TOTAL, 0), "18446744073709551614\n");
+    /* where greedy play is optimal, the checker accepts it */
+    int64_t sorted[] = {1, 2, 3, 4};
+    cr_contest_input easy = {sorted, 4};
+    assert_int_equal(judge(&easy, CR_DIFF, CR_CHECK_MOVES_REQUIRED, "2\nRRRL\n",
+                           cr_contest_greedy_answer(out, &easy, CR_DIFF, 1), NULL),
+                     CR_ACCEPTED);
+}
+
 static void test_check__a_wrong_or_unreadable_jury_answer_fails_the_check(void **state)
 {
     (void)state;
@@ -323,9 +416,9 @@ static void test_check__a_wrong_or_unreadable_jury_answer_fails_the_check(void *
         const char *why;
     } cases[] = {
         {"", "the jury answer is empty"},
-        {"abc\n", "the jury answer's value 'abc' is not a 64-bit integer"},
+        {"abc\n", "the jury answer's value 'abc' is not an integer"},
         {"21\n", "the jury answer's value 21 is wrong: the total value is 22"},
-        {"22\nLLLL\n", "the jury answer's line of play is wrong: turn 0"},
+        {"22\nLLLL\n", "the jury answer's line of play is wrong: turn 1"},
         {"22\nRLLL\nmore\n", "the jury answer goes on after the line of play"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -353,6 +446,9 @@ int main(void)
         cmocka_unit_test(test_check__accepts_exactly_the_lines_whose_every_move_is_optimal),
         cmocka_unit_test(test_check__a_cancelling_pair_of_mistakes_is_named_at_its_first_turn),
         cmocka_unit_test(test_check__tolerates_white_space_but_not_missing_or_extra_tokens),
+        cmocka_unit_test(test_check__reads_tokens_the_way_testlib_does),
+        cmocka_unit_test(test_check__messages_escape_every_hostile_byte),
+        cmocka_unit_test(test_check__the_greedy_answer_is_judged_wrong_where_greedy_is_not_optimal),
         cmocka_unit_test(test_check__a_wrong_or_unreadable_jury_answer_fails_the_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,11 +118,15 @@ static void check_instance(const cr_gen_spec *spec, uint64_t k, const int64_t *c
     if (l->even_n)
         assert_int_equal(n % 2, 0);
     uint64_t sum = 0;
-    size_t near_limit = 0;
+    size_t off_limits = 0; /* coins at neither limit, */
+    int one_step_in = 1;   /* each one step inside a limit */
     for (size_t i = 0; i < n; i++) {
         assert_true(c[i] >= l->value_min && c[i] <= l->value_max);
         sum += (uint64_t)c[i];
-        near_limit += c[i] != l->value_min && c[i] != l->value_max;
+        if (c[i] != l->value_min && c[i] != l->value_max) {
+            off_limits++;
+            one_step_in &= c[i] == l->value_min + 1 || c[i] == l->value_max - 1;
+        }
     }
     if (l->odd_sum)
         assert_int_equal(sum % 2, 1);
@@ -151,7 +155,7 @@ static void check_instance(const cr_gen_spec *spec, uint64_t k, const int64_t *c
         break;
     }
     case CR_PROFILE_EXTREME: /* at the limits; one coin moved by one when the sum had to turn odd */
-        assert_true(near_limit <= (size_t)l->odd_sum);
+        assert_true(off_limits <= (size_t)l->odd_sum && one_step_in);
         break;
     case CR_PROFILE_SMALL: {
         size_t step = l->even_n ? 2 : 1, first = l->even_n && l->n_min % 2 ? l->n_min + 1 : l->n_min;

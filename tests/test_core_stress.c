@@ -139,7 +139,7 @@ static void test_stress__bad_lines_are_caught_by_the_verifier(void **state)
     assert_int_equal(cr_stress_check(&d, pair, 2, coins, 4, CR_VARIANT_BIT(CR_TOTAL), CR_MOVES_FAST, NULL), 0);
     assert_int_equal(d.found, 1);
     assert_int_equal(d.first, 1);
-    assert_string_equal(d.what, "total, spoiled: turn 0 (first player): L is not optimal, R is");
+    assert_string_equal(d.what, "total, spoiled: turn 1 (first player): L is not optimal, R is");
 }
 
 int main(void)

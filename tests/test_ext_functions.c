@@ -155,7 +155,7 @@ static void check_variant(const oracle *o, cr_solver *solver, const char *text, 
     i128 want = oracle_value(o, v);
     if (want < INT64_MIN || want > INT64_MAX)
         assert_int_equal(value.r.error.code, CR_EOVERFLOW);
-    if (value.r.error.code) { /* the figure is named, as the CLI names it */
+    if (value.r.missing & CR_FIGURE_VALUE) { /* the figure is named, as the CLI names it */
         assert_string_equal(ASK("SELECT coinrow_value(?1, ?2)", text, name), error_of("coinrow_value", &value.r.error));
         assert_string_equal(ASK("SELECT coinrow_winner(?1, ?2)", text, name), error_of("coinrow_winner", &value.r.error));
     } else {
@@ -165,7 +165,7 @@ static void check_variant(const oracle *o, cr_solver *solver, const char *text, 
     }
 
     expected fast = core_answer(solver, o->a, n, v, CR_MOVES_FAST);
-    if (fast.r.error.code) {
+    if (fast.r.missing & CR_FIGURE_VALUE) {
         assert_string_equal(ASK("SELECT coinrow_moves(?1, ?2)", text, name), error_of("coinrow_moves", &fast.r.error));
         assert_string_equal(ASK("SELECT coinrow_scores(?1, ?2)", text, name), error_of("coinrow_scores", &fast.r.error));
     } else {
@@ -176,14 +176,18 @@ static void check_variant(const oracle *o, cr_solver *solver, const char *text, 
         i128 scores[2];
         oracle_replay(o, v, line, scores);
         char json[256];
-        snprintf(json, sizeof json, "{\"first_score\":%s,\"second_score\":%s,\"moves\":\"%s\"}", decimal(scores[0]),
-                 decimal(scores[1]), line);
+        char first[48], second[48]; /* a score outside int64 is null */
+        snprintf(first, sizeof first, "%s", scores[0] < INT64_MIN || scores[0] > INT64_MAX ? "null" : decimal(scores[0]));
+        snprintf(second, sizeof second, "%s",
+                 scores[1] < INT64_MIN || scores[1] > INT64_MAX ? "null" : decimal(scores[1]));
+        snprintf(json, sizeof json, "{\"first_score\":%s,\"second_score\":%s,\"moves\":\"%s\"}", first, second,
+                 line);
         assert_string_equal(ASK("SELECT coinrow_scores(?1, ?2)", text, name), json);
         assert_string_equal(ASK("SELECT json_extract(coinrow_scores(?1, ?2), '$.moves')", text, name), line);
     }
 
     expected canonical = core_answer(solver, o->a, n, v, CR_MOVES_CANONICAL);
-    if (canonical.r.error.code == 0) {
+    if (!(canonical.r.missing & CR_FIGURE_VALUE)) {
         char smallest[MAX_N + 1];
         oracle_smallest_line(o, v, smallest);
         assert_string_equal(canonical.line, smallest);
@@ -204,12 +208,12 @@ static void check_variant(const oracle *o, cr_solver *solver, const char *text, 
         assert_null(message);
     } else {
         char turn[128];
-        snprintf(turn, sizeof turn, "turn %ld (%s player): %c is not optimal, %c is", bad,
+        snprintf(turn, sizeof turn, "turn %ld (%s player): %c is not optimal, %c is", bad + 1,
                  bad % 2 ? "second" : "first", line[bad], line[bad] == 'L' ? 'R' : 'L');
         assert_string_equal(message, turn);
     }
 
-    /* the table-valued function's row says the same, or the error with NULL figures */
+    /* the table-valued function's row says the same, a figure that does not fit NULL */
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db,
                                         "SELECT variant, value, first_score, second_score, winner, moves, error "
@@ -220,18 +224,25 @@ static void check_variant(const oracle *o, cr_solver *solver, const char *text, 
     sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(st, 0), name);
-    if (fast.r.error.code) {
-        for (int col = 1; col <= 5; col++)
-            assert_int_equal(sqlite3_column_type(st, col), SQLITE_NULL);
-        assert_string_equal((const char *)sqlite3_column_text(st, 6), fast.r.error.msg);
-    } else {
-        assert_true(sqlite3_column_int64(st, 1) == fast.r.value);
-        assert_true(sqlite3_column_int64(st, 2) == fast.r.first_score);
-        assert_true(sqlite3_column_int64(st, 3) == fast.r.second_score);
-        assert_string_equal((const char *)sqlite3_column_text(st, 4), cr_winner_name(fast.r.winner));
-        assert_string_equal((const char *)sqlite3_column_text(st, 5), fast.line);
-        assert_int_equal(sqlite3_column_type(st, 6), SQLITE_NULL);
+    const int64_t figures[3] = {fast.r.value, fast.r.first_score, fast.r.second_score};
+    for (int f = 0; f < 3; f++) {
+        if (fast.r.missing & 1u << f)
+            assert_int_equal(sqlite3_column_type(st, 1 + f), SQLITE_NULL);
+        else
+            assert_true(sqlite3_column_int64(st, 1 + f) == figures[f]);
     }
+    if (fast.r.missing & CR_FIGURE_WINNER)
+        assert_int_equal(sqlite3_column_type(st, 4), SQLITE_NULL);
+    else
+        assert_string_equal((const char *)sqlite3_column_text(st, 4), cr_winner_name(fast.r.winner));
+    if (fast.r.moves)
+        assert_string_equal((const char *)sqlite3_column_text(st, 5), fast.line);
+    else
+        assert_int_equal(sqlite3_column_type(st, 5), SQLITE_NULL);
+    if (fast.r.error.code)
+        assert_string_equal((const char *)sqlite3_column_text(st, 6), fast.r.error.msg);
+    else
+        assert_int_equal(sqlite3_column_type(st, 6), SQLITE_NULL);
     assert_int_equal(sqlite3_step(st), SQLITE_DONE);
     sqlite3_finalize(st);
 }
@@ -303,9 +314,9 @@ static void test_ext__errors_name_the_token_and_its_position(void **state)
     static const struct {
         const char *line, *message;
     } bad_lines[] = {
-        {"LLXL", "turn 2 (first player): 'X' is not a move (L or R)"},
-        {"RLLl", "turn 3 (second player): 'l' is not a move (L or R)"},
-        {"LLRx", "turn 3 (second player): 'x' is not a move (L or R)"}, /* after a suboptimal turn 0 */
+        {"LLXL", "turn 3 (first player): 'X' is not a move (L or R)"},
+        {"RLLl", "turn 4 (second player): 'l' is not a move (L or R)"},
+        {"LLRx", "turn 4 (second player): 'x' is not a move (L or R)"}, /* after a suboptimal turn 1 */
         {"RLL", "the line has 3 moves for 4 coins"},
         {"RLLLL", "the line has 5 moves for 4 coins"},
         {"", "the line has 0 moves for 4 coins"},
@@ -338,26 +349,32 @@ static void test_ext__errors_name_the_token_and_its_position(void **state)
 /* A figure outside int64 is an SQL error naming it in the scalar functions,
  * and the row's error with NULL figures in coinrow_solve, whose other rows
  * are still answered. */
+/* A value is given whenever it fits, a score that does not is NULL, and
+ * the error names each figure that does not fit with its exact value. */
 static void test_ext__overflow_names_the_figure(void **state)
 {
     (void)state;
     const char *row = "[9223372036854775807, 9223372036854775807, 1]";
     assert_answer(ASK("SELECT coinrow_value(?1, 'total')", row),
-                  "error: coinrow_value: the total value does not fit in int64 (it is above 9223372036854775807)");
-    assert_answer(ASK("SELECT coinrow_moves(?1, 'remaining')", row),
-                  "error: coinrow_moves: the remaining first_score does not fit in int64 (it is above "
-                  "9223372036854775807)");
-    assert_answer(ASK("SELECT group_concat(variant || ':' || ifnull(value, 'NULL') || ':' || ifnull(error, '-'), ' | ') "
-                      "FROM coinrow_solve(?1)",
+                  "error: coinrow_value: the total value (9223372036854775808) and first_score (9223372036854775808) "
+                  "do not fit in int64");
+    assert_answer(ASK("SELECT coinrow_value(?1, 'diff')", row), "1");
+    assert_answer(ASK("SELECT coinrow_moves(?1, 'remaining')", row), "RLL");
+    assert_answer(ASK("SELECT coinrow_scores(?1, 'diff')", row),
+                  "{\"first_score\":null,\"second_score\":9223372036854775807,\"moves\":\"LLL\"}");
+    assert_answer(ASK("SELECT group_concat(variant || ':' || ifnull(value, 'NULL') || ':' || ifnull(first_score, 'NULL') "
+                      "|| ':' || ifnull(error, '-'), ' | ') FROM coinrow_solve(?1)",
                       row),
-                  "total:NULL:the total value does not fit in int64 (it is above 9223372036854775807) | "
-                  "diff:NULL:the diff first_score does not fit in int64 (it is above 9223372036854775807) | "
-                  "remaining:NULL:the remaining first_score does not fit in int64 (it is above 9223372036854775807) | "
-                  "winner:NULL:the winner first_score does not fit in int64 (it is above 9223372036854775807)");
+                  "total:NULL:NULL:the total value (9223372036854775808) and first_score (9223372036854775808) do not "
+                  "fit in int64 | "
+                  "diff:1:NULL:the diff first_score (9223372036854775808) does not fit in int64 | "
+                  "remaining:9223372036854775807:NULL:the remaining first_score (18446744073709551614) does not fit in "
+                  "int64 | "
+                  "winner:1:NULL:the winner first_score (9223372036854775808) does not fit in int64");
     assert_answer(ASK0("SELECT group_concat(ifnull(value, 'NULL') || ':' || ifnull(error, '-'), ' | ') "
                        "FROM (SELECT '[4,6,2,3]' AS coins UNION ALL SELECT '[9223372036854775807,1,1]') AS t, "
                        "coinrow_solve(t.coins, 'diff')"),
-                  "3:- | NULL:the diff first_score does not fit in int64 (it is above 9223372036854775807)");
+                  "3:- | 9223372036854775807:the diff first_score (9223372036854775808) does not fit in int64");
 }
 
 /* A canonical line takes n^2/16 bytes: more than SQLite may use is refused

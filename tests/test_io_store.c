@@ -262,15 +262,17 @@ static void test_io_store__results_are_added_once(void **state)
     int64_t run;
     cr_error err = {0};
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
-    cr_store_result rows[3] = {
-        {1, CR_TOTAL, NULL, 2, 2, 1, 1, "RL", 2},
-        {1, CR_DIFF, NULL, 1, 2, 1, 1, "RL", 2},
-        {2, CR_TOTAL, "the total value does not fit in int64", 0, 0, 0, 0, NULL, 0},
+    cr_store_result rows[4] = {
+        {1, CR_TOTAL, NULL, 0, 2, 2, 1, 1, "RL", 2},
+        {1, CR_DIFF, NULL, 0, 1, 2, 1, 1, "RL", 2},
+        {2, CR_TOTAL, "the total value does not fit in int64", CR_FIGURES_ALL, 0, 0, 0, 0, NULL, 0},
+        /* a figure that does not fit is NULL on its own */
+        {2, CR_DIFF, "the diff first_score (...) does not fit in int64", CR_FIGURE_FIRST_SCORE, 5, 0, 7, 1, "LR", 2},
     };
     size_t added = 0;
     assert_int_equal(cr_store_begin(f->store, &err), 0);
-    assert_int_equal(cr_store_add_results(&added, f->store, run, rows, 3, &err), 0);
-    assert_int_equal(added, 3);
+    assert_int_equal(cr_store_add_results(&added, f->store, run, rows, 4, &err), 0);
+    assert_int_equal(added, 4);
     assert_int_equal(cr_store_add_results(&added, f->store, run, rows, 1, &err), 0);
     assert_int_equal(added, 0);
     assert_int_equal(cr_store_commit(f->store, &err), 0);
@@ -278,7 +280,11 @@ static void test_io_store__results_are_added_once(void **state)
                                      "AND moves = 'RL' AND solver_version = 'v'"),
                      2);
     assert_int_equal(db_int(f->path, "SELECT value IS NULL AND winner IS NULL AND moves IS NULL FROM result "
-                                     "WHERE instance_id = 2"),
+                                     "WHERE instance_id = 2 AND variant = 'total'"),
+                     1);
+    assert_int_equal(db_int(f->path, "SELECT value = 5 AND first_score IS NULL AND second_score = 7 AND winner = "
+                                     "'first' AND error IS NOT NULL FROM result WHERE instance_id = 2 AND "
+                                     "variant = 'diff'"),
                      1);
     uint64_t solved;
     assert_int_equal(cr_store_run_solved(&solved, f->store, run, &err), 0);
@@ -297,7 +303,11 @@ static void test_io_store__results_are_added_once(void **state)
     assert_int_equal(r->winner, 1);
     assert_string_equal(r->moves, "RL");
     assert_int_equal(cr_store_results_next(&r, it, &err), 1);
+    assert_int_equal(r->missing, CR_FIGURE_FIRST_SCORE);
+    assert_true(r->value == 5 && r->second_score == 7 && r->winner == 1);
+    assert_int_equal(cr_store_results_next(&r, it, &err), 1);
     assert_string_equal(r->error, "the total value does not fit in int64");
+    assert_int_equal(r->missing, CR_FIGURES_ALL);
     assert_null(r->moves);
     assert_int_equal(cr_store_results_next(&r, it, &err), 0);
     cr_store_results_free(it);
@@ -334,7 +344,7 @@ static void test_io_store__instances_are_read_in_pages_and_by_run(void **state)
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
     assert_int_equal(cr_store_begin(f->store, &err), 0);
     for (int64_t id = 1; id <= 1300; id += 2) { /* solve the odd ones */
-        cr_store_result r = {id, CR_TOTAL, NULL, 0, 0, 0, 0, NULL, 0};
+        cr_store_result r = {id, CR_TOTAL, NULL, 0, 0, 0, 0, 0, NULL, 0};
         assert_int_equal(cr_store_add_results(NULL, f->store, run, &r, 1, &err), 0);
     }
     assert_int_equal(cr_store_commit(f->store, &err), 0);

@@ -23,7 +23,8 @@ const char *cr_category_name(cr_category c);
 
 /* One side's stored result. */
 typedef struct cr_side {
-    const char *error; /* NULL when solved; else why not, and the figures are unused */
+    const char *error; /* NULL when every figure is given; else why some are not */
+    unsigned missing;  /* CR_FIGURE_* bits (solve.h) of the figures not given, which are unused */
     int64_t value, first_score, second_score;
     int winner;
     const char *moves; /* NULL when the run kept no line */

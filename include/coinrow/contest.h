@@ -7,8 +7,15 @@
  *
  * Answer file: the variant's value and, when the problem asks for it, the
  * line of play (n letters L/R, see game.h) after it.  Answers are read as
- * tokens: any white space (spaces, tabs, line ends, CR) separates them and
- * none is required at the end. */
+ * testlib reads a contestant's output, one grammar in every checker:
+ *   - blanks are space, tab, CR and LF, any number of them, anywhere (none
+ *     is required at the end); every other byte belongs to a token;
+ *   - a UTF-8 BOM (EF BB BF) at the very start is skipped;
+ *   - the value is plain decimal: an optional '-', then digits, with no '+',
+ *     no leading zero and no "-0", within int64; anything else is a
+ *     presentation error;
+ *   - the line is the next token; a token after the answer is a
+ *     presentation error. */
 #ifndef CR_CONTEST_H
 #define CR_CONTEST_H
 
@@ -40,9 +47,27 @@ typedef struct cr_contest_input {
 int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, const cr_constraints *limits,
                            cr_error *err);
 
+/* Whether an answer can be given for `in` under every variant of the mask
+ * (CR_VARIANT_BIT()s): 0 when each value fits in int64 (a player's total
+ * need not), else CR_EOVERFLOW with err naming the variant and the figure;
+ * CR_ENOMEM.  O(n). */
+int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err);
+
+/* Writes into out (at least in->n + 48 bytes) the answer file of a greedy
+ * player (cr_moves_greedy): the variant's value along its line, in decimal
+ * (128 bits: it may leave int64), and the line after it when `lines`.
+ * Returns out. */
+char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines);
+
 /* Frees what cr_contest_input_parse allocated; accepts NULL and an input
  * that was never filled (zero-initialised). */
 void cr_contest_input_free(cr_contest_input *in);
+
+/* Writes text[0..len) for a message into out (cap > 0 bytes): printable
+ * ASCII (0x20..0x7e) as it is, every other byte as \xNN (lower-case hex),
+ * at most `shown` bytes of text, then "..." when some are left out.  The
+ * result is ASCII, so valid UTF-8 whatever the text holds. */
+void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown);
 
 /* Whether an answer must carry the line of play. */
 typedef enum cr_check_moves {
@@ -60,8 +85,9 @@ int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err);
 typedef enum cr_outcome {
     CR_ACCEPTED,
     CR_WRONG_ANSWER,       /* wrong value, or a line that is illegal or not optimal */
-    CR_PRESENTATION_ERROR, /* no value, a value that is not an integer, no line when
-                              one is required, or more tokens than the answer has */
+    CR_PRESENTATION_ERROR, /* no value, a value that is not a plain int64 (see
+                              "Answer file"), no line when one is required, or more
+                              tokens than the answer has */
     CR_OUTCOME_COUNT
 } cr_outcome;
 

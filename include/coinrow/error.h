@@ -29,11 +29,13 @@ typedef struct cr_error {
 /* The fixed text for a code, e.g. "overflow" for CR_EOVERFLOW. Never NULL. */
 const char *cr_strerror(int code);
 
-/* Fills err (when not NULL) with code and a formatted message; returns code so
- * that callers can write `return cr_error_set(err, CR_EINVAL, ...)`.
- * The format is printf's, restricted to what the core needs and can do
- * without stdio: %s %.*s %c %d %i %u %ld %lu %lld %llu %zu %zd %x and %%;
- * a message too long is cut between UTF-8 characters. */
+/* Fills err (when not NULL) with code and a formatted message, cut to fit;
+ * returns code so that callers can write `return cr_error_set(err, CR_EINVAL,
+ * ...)`.  The format is printf's without stdio: every conversion but floating
+ * point (d i u o x X c s p %, with flags, widths, precisions and the length
+ * modifiers hh h l ll j z t), each as snprintf writes it.  A floating-point
+ * conversion is copied as it stands (its argument skipped); %n writes
+ * nothing.  A message too long is cut between UTF-8 characters. */
 int cr_error_set(cr_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -14,7 +14,7 @@
 #include "coinrow/contest.h"
 #include "coinrow/error.h"
 
-/* The shapes of instance a set can have (README, "Judge test data"). */
+/* The shapes of instance a set can have (docs/judges.md, "Generate"). */
 typedef enum cr_profile {
     CR_PROFILE_RANDOM,     /* every coin uniform in the value range */
     CR_PROFILE_SORTED,     /* random coins in non-decreasing order */

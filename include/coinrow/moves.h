@@ -19,6 +19,11 @@
  * CR_ENOMEM, saying how many MiB it needs, when that cannot be had. */
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
 
+/* Writes the greedy line for coins[0..n) into out (n chars + NUL): at every
+ * turn the end that scores more at once, L on a tie; that is the larger coin,
+ * or for remaining the smaller one (the removal that leaves more in the row).
+ * The wrong answer strong tests catch.  O(n). */
+void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant);
 /* The bytes cr_moves_canonical allocates for a row of n coins (about
  * n^2/16), by arithmetic alone: callers can refuse a row before trying.
  * SIZE_MAX beyond CR_N_MAX. */
@@ -34,8 +39,10 @@ typedef enum cr_fault {
 
 typedef struct cr_verdict {
     cr_fault fault;
-    size_t turn;                /* the first bad turn (0-based); n when fault is OK */
-    char why[CR_ERROR_MSG_MAX]; /* the fault in words, naming the turn; "" when OK */
+    size_t turn;                /* the first bad turn as an index (0-based; messages count
+                                   turns from 1); n when fault is OK */
+    char why[CR_ERROR_MSG_MAX]; /* the fault in words, naming the turn (from 1) and showing a bad
+                                   character escaped (cr_contest_escape); "" when OK */
 } cr_verdict;
 
 /* Checks line[0..len) for coins[0..n): legal, complete and optimal at every

@@ -18,38 +18,61 @@ enum {
     CR_EXIT_INTERRUPTED = 130
 };
 
-/* One option of a command.  Exactly one of `value` (an option taking an
- * argument) and `flag` (set to 1 when present) is set. */
+/* The commands that compare (compare, stress) exit as diff(1) does. */
+enum {
+    CR_EXIT_SAME = 0,      /* no difference */
+    CR_EXIT_DIFFERENT = 1, /* differences: regressions, disagreements */
+    CR_EXIT_TROUBLE = 2    /* a usage error, or anything that stopped the command */
+};
+
+/* One option of a command, as data: parsing, --help, the man page and the
+ * shell completion are all made from the same tables.  The value goes into
+ * the command's arguments struct at `offset`: a const char * for an option
+ * that takes an argument, an int set to 1 for a flag. */
 typedef struct cli_option {
     const char *name; /* without the dashes: "variant" */
     const char *arg;  /* the argument's name in --help: "LIST"; NULL for flags */
     const char *help; /* one line */
-    const char **value;
-    int *flag;
+    size_t offset;
 } cli_option;
+
+/* An option taking an argument, and a flag, of the arguments struct T. */
+#define CLI_TEXT(T, field, name, arg, help) {name, arg, help, offsetof(T, field)}
+#define CLI_FLAG(T, field, name, help) {name, NULL, help, offsetof(T, field)}
 
 typedef struct cli_command {
     const char *name;
     int (*run)(const struct cli_command *self, int argc, char **argv);
-    const char *summary; /* one line for `coinrow help` */
-    const char *usage;   /* the synopsis after "usage: coinrow " */
-    const char *details; /* paragraphs after the options, or NULL */
+    const char *summary;        /* one line for `coinrow help` */
+    const char *usage;          /* the synopsis after "usage: coinrow " */
+    const char *details;        /* paragraphs after the options, or NULL */
+    const cli_option *options;  /* terminated by a zeroed entry */
 } cli_command;
 
-/* Parses argv[1..argc) against opts (terminated by a zeroed entry):
- * options may come as --name VALUE or --name=VALUE (never empty), anywhere;
- * "--" ends them.
- * The other arguments are moved to the front of argv, their count stored in
- * *out_npos.  Returns -1 to go on, or an exit status to return at once:
- * CR_EXIT_OK after printing --help, CR_EXIT_USAGE after a usage error. */
-int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int argc, char **argv);
+/* What coinrow is, in one line, for `coinrow help` and the man page. */
+extern const char cli_about[];
+
+/* Every command, in the order `coinrow help` lists them (commands.c). */
+extern const cli_command *const cli_commands[];
+extern const size_t cli_command_count;
+
+/* The command called name, or NULL. */
+const cli_command *cli_command_find(const char *name);
+
+/* Parses argv[1..argc) against cmd's options into args, the command's
+ * arguments struct: options may come as --name VALUE or --name=VALUE (a
+ * value never empty), anywhere; "--" ends them.  The other arguments are moved to the front of
+ * argv, their count stored in *out_npos.  Returns -1 to go on, or an exit
+ * status to return at once: CR_EXIT_OK after printing --help, CR_EXIT_USAGE
+ * after a usage error. */
+int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char **argv);
 
 /* cli_parse for a command that takes no positional argument: -1 to go on,
  * or the exit status to return (a usage error naming a stray argument). */
-int cli_parse_options(const cli_command *cmd, const cli_option *opts, int argc, char **argv);
+int cli_parse_options(const cli_command *cmd, void *args, int argc, char **argv);
 
 /* Prints the command's --help to stdout. */
-void cli_print_help(const cli_command *cmd, const cli_option *opts);
+void cli_print_help(const cli_command *cmd);
 
 /* "coinrow: <message>" on stderr. */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,6 +83,10 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...) __attribute__(
 /* Prints err as "coinrow: <msg>" and returns the exit status for its code. */
 int cli_report(const cr_error *err);
 
+/* Prints err as cli_report does, for a command that compares: returns
+ * CR_EXIT_TROUBLE, whatever stopped it. */
+int cli_report_trouble(const cr_error *err);
+
 /* Parses an unsigned decimal (digits only) such as a count or a seed;
  * CR_EINVAL naming `what` (the option) otherwise. */
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err);
@@ -67,6 +94,10 @@ int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *e
 /* Parses a decimal integer in [min, max] (the core's cr_int64_parse, then
  * the range): 0, or -1 for anything else. */
 int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max);
+
+/* Parses a shard's "K/N": two numbers without sign or blank (the core's
+ * cr_int64_parse), 0 <= K < N <= UINT32_MAX.  0, or -1 for anything else. */
+int cli_shard_parse(uint32_t *out_k, uint32_t *out_n, const char *text);
 
 /* Parses "MIN..MAX" (or "N", meaning N..N) of 64-bit integers; CR_EINVAL
  * naming `what` when it is malformed or empty. */
@@ -78,19 +109,8 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
                           cr_error *err);
 
 /* The commands, one file each (cmd_<name>.c). */
-int cmd_eval(const cli_command *self, int argc, char **argv);
-int cmd_ingest(const cli_command *self, int argc, char **argv);
-int cmd_solve(const cli_command *self, int argc, char **argv);
-int cmd_run(const cli_command *self, int argc, char **argv);
-int cmd_show(const cli_command *self, int argc, char **argv);
-int cmd_generate(const cli_command *self, int argc, char **argv);
-int cmd_export(const cli_command *self, int argc, char **argv);
-int cmd_validate(const cli_command *self, int argc, char **argv);
-int cmd_check(const cli_command *self, int argc, char **argv);
-int cmd_stress(const cli_command *self, int argc, char **argv);
-int cmd_compare(const cli_command *self, int argc, char **argv);
-int cmd_merge(const cli_command *self, int argc, char **argv);
-int cmd_check_db(const cli_command *self, int argc, char **argv);
+extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_generate,
+    cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_merge, cli_cmd_compare, cli_cmd_stress, cli_cmd_check_db;
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

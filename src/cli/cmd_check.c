@@ -4,34 +4,57 @@
 #include "judge/judge.h"
 #include "util/errorf.h"
 
-int cmd_check(const cli_command *self, int argc, char **argv)
+typedef struct check_args {
+    const char *variant, *moves;
+    int kattis, cms;
+} check_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(check_args, variant, "variant", "V", "total, diff, remaining or winner: the value asked for (required)"),
+    CLI_TEXT(check_args, moves, "moves", "POLICY", "required (default): a line of play follows the value; ignored"),
+    CLI_FLAG(check_args, kattis, "kattis", "Kattis convention: INPUT JURY_ANSWER FEEDBACK_DIR < OUTPUT"),
+    CLI_FLAG(check_args, cms, "cms", "CMS convention: INPUT JURY_ANSWER CONTESTANT_OUTPUT"),
+    {0},
+};
+
+static int cmd_check(const cli_command *self, int argc, char **argv)
 {
-    const char *variant_arg = NULL, *moves_arg = "required";
-    int kattis = 0, cms = 0;
-    const cli_option opts[] = {
-        {"variant", "V", "total, diff, remaining or winner: the value asked for (required)", &variant_arg, NULL},
-        {"moves", "POLICY", "required (default): a line of play follows the value; ignored", &moves_arg, NULL},
-        {"kattis", NULL, "Kattis convention: INPUT JURY_ANSWER FEEDBACK_DIR < OUTPUT", NULL, &kattis},
-        {"cms", NULL, "CMS convention: INPUT JURY_ANSWER CONTESTANT_OUTPUT", NULL, &cms},
-        {0},
-    };
+    check_args a = {NULL, "required", 0, 0};
     /* A bad command line must not read as a verdict: testlib's 2 is a
      * presentation error, so it is a failure (3) here under every convention. */
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    int npos, status = cli_parse(&npos, self, &a, argc, argv);
     if (status >= 0)
         return status == CR_EXIT_USAGE ? CR_JUDGE_TESTLIB_FAIL : status;
     cr_error err = {0};
     cr_variant variant;
     cr_check_moves moves;
-    if (!variant_arg)
+    if (!a.variant)
         cr_errorf(&err, CR_EINVAL, "--variant is required");
-    else if (kattis && cms)
+    else if (a.kattis && a.cms)
         cr_errorf(&err, CR_EINVAL, "--kattis and --cms exclude each other");
-    else if (cr_variant_parse(&variant, variant_arg, &err) == 0)
-        cr_check_moves_parse(&moves, moves_arg, &err);
+    else if (cr_variant_parse(&variant, a.variant, &err) == 0)
+        cr_check_moves_parse(&moves, a.moves, &err);
     if (err.code) {
         cli_usage_error(self, "%s", err.msg);
         return CR_JUDGE_TESTLIB_FAIL;
     }
-    return cr_judge_check(kattis ? CR_KATTIS : cms ? CR_CMS : CR_TESTLIB, variant, moves, npos, argv);
+    return cr_judge_check(a.kattis ? CR_KATTIS : a.cms ? CR_CMS : CR_TESTLIB, variant, moves, npos, argv);
 }
+
+const cli_command cli_cmd_check = {
+    "check",
+    cmd_check,
+    "judge a contestant's answer (testlib, Kattis or CMS convention)",
+    "check --variant V [--moves required|ignored] INPUT CONTESTANT_OUTPUT JURY_ANSWER\n"
+    "       coinrow check --variant V [--moves ...] --kattis INPUT JURY_ANSWER FEEDBACK_DIR < OUTPUT\n"
+    "       coinrow check --variant V [--moves ...] --cms INPUT JURY_ANSWER CONTESTANT_OUTPUT",
+    "An answer is the value, then (--moves required) the line of play as L/R letters;\n"
+    "any white space separates them.  A line is accepted when it is legal and every\n"
+    "move in it is optimal; the message names the first bad turn.  The value is\n"
+    "computed from INPUT and must match the jury's answer.\n"
+    "Exit status: testlib 0 accepted, 1 wrong answer, 2 presentation error, 3 fail\n"
+    "(jury answer wrong or unreadable, bad command line); --kattis 42 accepted, 43\n"
+    "wrong, 1 judge error, judgemessage.txt in FEEDBACK_DIR; --cms 0 with 1.0 or 0.0\n"
+    "on standard output and one message line on standard error, 1 judge error.",
+    options,
+};

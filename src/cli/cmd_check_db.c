@@ -4,6 +4,15 @@
 #include "cli/cli.h"
 #include "io/store.h"
 
+typedef struct check_db_args {
+    const char *db;
+} check_db_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(check_db_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    {0},
+};
+
 /* One line per finding, and "ok" for a check that passed. */
 static void print_finding(void *ctx, const char *check, const char *finding)
 {
@@ -11,28 +20,40 @@ static void print_finding(void *ctx, const char *check, const char *finding)
     printf("%-36s %s\n", check, finding ? finding : "ok");
 }
 
-int cmd_check_db(const cli_command *self, int argc, char **argv)
+static int cmd_check_db(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db";
-    const cli_option opts[] = {
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    check_db_args a = {"coinrow.db"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
     cr_error err = {0};
     cr_store *store = NULL;
     unsigned failed = 0;
-    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
+    int rc = cr_store_new(&store, a.db, CR_STORE_READ, &err);
     if (rc == 0)
         rc = cr_store_check(&failed, store, print_finding, NULL, &err);
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
     if (failed) {
-        cli_fail("%s: %u check%s found problems", db, failed, failed == 1 ? "" : "s");
+        cli_fail("%s: %u check%s found problems", a.db, failed, failed == 1 ? "" : "s");
         return CR_EXIT_FATAL;
     }
     return CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_check_db = {
+    "check-db",
+    cmd_check_db,
+    "check a database: SQLite's integrity check and coinrow's invariants",
+    "check-db [--db PATH]",
+    "PRAGMA integrity_check, then coinrow's invariants: every result has its run and an\n"
+    "instance of the run's set; every instance a run solved has exactly the run's\n"
+    "variants; a done run has every instance of its set up to the last it solved; no\n"
+    "set or instance name is empty or holds a NUL byte.  One line per check: ok, or\n"
+    "what it found.  The database is only read.  (export and merge run SQLite's quick\n"
+    "check first and refuse a damaged database.)\n"
+    "Exit status: 0 every check passed, 1 a check found problems (or the database\n"
+    "cannot be read), 2 usage.",
+    options,
+};

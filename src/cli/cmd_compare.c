@@ -42,7 +42,7 @@ static void json_string(const char *s)
 /* ,"value_a":V (null without a result), with the error when it failed */
 static void json_value(const char *name, const cr_stored_result *r)
 {
-    if (r && !r->error) {
+    if (r && !(r->missing & CR_FIGURE_VALUE)) {
         printf(",\"value_%s\":%" PRId64, name, r->value);
         return;
     }
@@ -180,59 +180,66 @@ static int open_side(side *s, cr_store *shared, int64_t id, int write, cr_error 
     return rc ? rc : cr_store_run_solved(&s->solved, s->store, s->run.id, err);
 }
 
-int cmd_compare(const cli_command *self, int argc, char **argv)
+typedef struct compare_args {
+    const char *db, *against, *run_a, *run_b, *limit;
+    int strict_moves, json, record;
+} compare_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(compare_args, db, "db", "PATH", "the database of run a (default coinrow.db)"),
+    CLI_TEXT(compare_args, against, "against", "PATH", "the database of run b (default: the same)"),
+    CLI_TEXT(compare_args, run_a, "run-a", "ID", "with --against: run a (default the latest done run)"),
+    CLI_TEXT(compare_args, run_b, "run-b", "ID", "with --against: run b (default the latest done run)"),
+    CLI_FLAG(compare_args, strict_moves, "strict-moves",
+             "lines that differ are regressions even when both are optimal"),
+    CLI_TEXT(compare_args, limit, "limit", "N", "list at most N regressions, missing or changed pairs (default 20)"),
+    CLI_FLAG(compare_args, json, "json", "one JSON document for machines"),
+    CLI_FLAG(compare_args, record, "record", "record the comparison in the table comparison of --db"),
+    {0},
+};
+
+static int cmd_compare(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db", *against = NULL, *run_a = NULL, *run_b = NULL, *limit = "20";
-    int strict_moves = 0, json = 0, record_it = 0;
-    const cli_option opts[] = {
-        {"db", "PATH", "the database of run a (default coinrow.db)", &db, NULL},
-        {"against", "PATH", "the database of run b (default: the same)", &against, NULL},
-        {"run-a", "ID", "with --against: run a (default the latest done run)", &run_a, NULL},
-        {"run-b", "ID", "with --against: run b (default the latest done run)", &run_b, NULL},
-        {"strict-moves", NULL, "lines that differ are regressions even when both are optimal", NULL, &strict_moves},
-        {"limit", "N", "list at most N regressions, missing or changed pairs (default 20)", &limit, NULL},
-        {"json", NULL, "one JSON document for machines", NULL, &json},
-        {"record", NULL, "record the comparison in the table comparison of --db", NULL, &record_it},
-        {0},
-    };
-    int npos, status = cli_parse(&npos, self, opts, argc, argv);
+    compare_args arg = {.db = "coinrow.db", .limit = "20"};
+    int npos, status = cli_parse(&npos, self, &arg, argc, argv);
     if (status >= 0)
         return status;
-    listing l = {json, 0, 0};
+    listing l = {arg.json, 0, 0};
     int64_t id_a = 0, id_b = 0;
-    if (cli_int_parse(&l.limit, limit, 0, INT64_MAX))
-        return cli_usage_error(self, "--limit takes a number, not '%s'", limit);
-    if (against) {
+    if (cli_int_parse(&l.limit, arg.limit, 0, INT64_MAX))
+        return cli_usage_error(self, "--limit takes a number, not '%s'", arg.limit);
+    if (arg.against) {
         if (npos)
             return cli_usage_error(self, "with --against, name runs with --run-a and --run-b");
-        if ((run_a && cli_int_parse(&id_a, run_a, 1, INT64_MAX)) || (run_b && cli_int_parse(&id_b, run_b, 1, INT64_MAX)))
+        if ((arg.run_a && cli_int_parse(&id_a, arg.run_a, 1, INT64_MAX)) ||
+            (arg.run_b && cli_int_parse(&id_b, arg.run_b, 1, INT64_MAX)))
             return cli_usage_error(self, "run ids are positive numbers");
-    } else if (npos != 2 || run_a || run_b || cli_int_parse(&id_a, argv[0], 1, INT64_MAX) ||
+    } else if (npos != 2 || arg.run_a || arg.run_b || cli_int_parse(&id_a, argv[0], 1, INT64_MAX) ||
                cli_int_parse(&id_b, argv[1], 1, INT64_MAX)) {
         return cli_usage_error(self, "give two run ids of --db, or --against ANOTHER.db");
     }
 
     cr_error err = {0};
-    side a = {.db = db}, b = {.db = against ? against : db};
+    side a = {.db = arg.db}, b = {.db = arg.against ? arg.against : arg.db};
     cr_run_comparison c;
-    int rc = open_side(&a, NULL, id_a, record_it, &err);
+    int rc = open_side(&a, NULL, id_a, arg.record, &err);
     if (rc == 0)
-        rc = open_side(&b, against ? NULL : a.store, id_b, 0, &err);
+        rc = open_side(&b, arg.against ? NULL : a.store, id_b, 0, &err);
     if (rc == 0) {
-        if (json) {
+        if (arg.json) {
             printf("{\n");
             print_run("a", &a, 1);
             print_run("b", &b, 1);
-            printf("  \"strict_moves\": %s,\n  \"findings\": [", strict_moves ? "true" : "false");
+            printf("  \"strict_moves\": %s,\n  \"findings\": [", arg.strict_moves ? "true" : "false");
         } else {
             print_run("a", &a, 0);
             print_run("b", &b, 0);
         }
-        rc = cr_run_compare(&c, a.store, &a.run, b.store, &b.run, strict_moves, list_finding, &l, &err);
+        rc = cr_run_compare(&c, a.store, &a.run, b.store, &b.run, arg.strict_moves, list_finding, &l, &err);
     }
     if (rc == 0) {
         double ratio = per_second(&a) > 0 ? per_second(&b) / per_second(&a) : 0;
-        if (json) {
+        if (arg.json) {
             printf("%s],\n", l.listed ? "\n  " : "");
             print_counts(&c, 1);
             printf("  \"speed_ratio\": %.3f,\n  \"passed\": %s\n}\n", ratio, passed(&c) ? "true" : "false");
@@ -243,13 +250,32 @@ int cmd_compare(const cli_command *self, int argc, char **argv)
             printf("\nspeed: b runs at %.2fx the instances per second of a\n", ratio);
             printf("%s\n", passed(&c) ? "no regression, nothing missing" : "FAILED: see above");
         }
-        if (record_it)
-            rc = record(&a, &b, strict_moves, &c, &err);
+        if (arg.record)
+            rc = record(&a, &b, arg.strict_moves, &c, &err);
     }
     if (b.store != a.store)
         cr_store_free(b.store);
     cr_store_free(a.store);
     if (rc)
-        return cli_report(&err);
-    return passed(&c) ? CR_EXIT_OK : CR_EXIT_FATAL;
+        return cli_report_trouble(&err);
+    return passed(&c) ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
 }
+
+const cli_command cli_cmd_compare = {
+    "compare",
+    cmd_compare,
+    "compare two runs: regressions, missing results, speed",
+    "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
+    "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",
+    "Results are matched by set name, external id and variant (the variants both runs\n"
+    "have), streaming both sides.  Each pair is same; equivalent (equal figures, lines\n"
+    "that differ but are both legal and optimal, checked with the verifier: not a\n"
+    "regression unless --strict-moves); regression (figures differ, a line is illegal\n"
+    "or not optimal, or only one side failed); missing on one side; or changed (the\n"
+    "instance's coins differ: not compared).  Without run ids --against takes the\n"
+    "latest done run of each database.\n"
+    "Exit status, as diff(1): 0 no difference, 1 differences (a regression, or a pair\n"
+    "missing or changed), 2 trouble (a usage error, or anything that stopped the\n"
+    "comparison).",
+    options,
+};

@@ -6,6 +6,7 @@
 
 #include "cli/job.h"
 #include "io/export.h"
+#include "util/errorf.h"
 
 /* "coinrow: the diff answers come from run 3 (done; ...)" on stderr. */
 static void say_run(const cr_run *run, const cr_export_opts *o)
@@ -47,38 +48,81 @@ static int answers_run(cr_run *out, const cli_command *self, cr_store *store, co
     return -1;
 }
 
-int cmd_export(const cli_command *self, int argc, char **argv)
+typedef struct export_args {
+    const char *db, *set, *variant, *format, *out, *moves, *samples, *title, *time_limit, *license, *rights_owner;
+    int zip, force, no_build;
+} export_args;
+
+/* SECONDS (up to three decimals, 0 < SECONDS <= 3600) in milliseconds. */
+static int parse_seconds(unsigned *out, const char *text, cr_error *err)
 {
-    const char *db = "coinrow.db", *set = NULL, *variant = NULL, *format = NULL, *out = NULL, *moves = "none",
-               *samples = NULL;
-    int zip = 0, force = 0;
-    const cli_option opts[] = {
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {"set", "NAME", "the instance set (required)", &set, NULL},
-        {"variant", "V", "total, diff, remaining or winner: the value the answers hold (required)", &variant, NULL},
-        {"format", "FMT", "kattis, polygon, cms or plain (required)", &format, NULL},
-        {"out", "DIR", "the package's folder, made beside it and renamed into place (required)", &out, NULL},
-        {"moves", "POLICY", "none (default): answers hold the value; canonical: and the canonical line", &moves, NULL},
-        {"samples", "K", "the first K instances are samples (default 1; not for plain)", &samples, NULL},
-        {"zip", NULL, "also write DIR.zip of the folder (DOMjudge imports it)", NULL, &zip},
-        {"force", NULL, "replace an existing DIR (and DIR.zip)", NULL, &force},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    unsigned long whole = 0, ms = 0, scale = 100;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && whole <= 3600; p++)
+        whole = 10 * whole + (unsigned long)(*p - '0');
+    if (*p == '.' && p > text)
+        for (p++; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+            ms += scale * (unsigned long)(*p - '0');
+    unsigned long total = whole * 1000 + ms;
+    if (p == text || *p || total == 0 || total > 3600 * 1000)
+        return cr_errorf(err, CR_EINVAL, "--time-limit '%s' is not a number of seconds in (0, 3600] with at most "
+                                         "three decimals",
+                         text);
+    *out = (unsigned)total;
+    return 0;
+}
+
+static const cli_option options[] = {
+    CLI_TEXT(export_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(export_args, set, "set", "NAME", "the instance set (required)"),
+    CLI_TEXT(export_args, variant, "variant", "V",
+             "total, diff, remaining or winner: the value the answers hold (required)"),
+    CLI_TEXT(export_args, format, "format", "FMT", "kattis, polygon, cms or plain (required)"),
+    CLI_TEXT(export_args, out, "out", "DIR", "the package's folder, made beside it and renamed into place (required)"),
+    CLI_TEXT(export_args, moves, "moves", "POLICY",
+             "none (default): answers hold the value; canonical: and the canonical line"),
+    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
+    CLI_TEXT(export_args, title, "title", "TEXT", "the problem's name in the statement and metadata (default: the set's name)"),
+    CLI_TEXT(export_args, time_limit, "time-limit", "SECONDS",
+             "the time limit (default: the reference solution's time on the slowest test, times 3, in whole seconds, "
+             "at least 1)"),
+    CLI_TEXT(export_args, license, "license", "NAME",
+             "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, permission; default "
+             "unknown)"),
+    CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT", "kattis: problem.yaml's rights_owner"),
+    CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
+    CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
+    CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
+    {0},
+};
+
+static int cmd_export(const cli_command *self, int argc, char **argv)
+{
+    export_args a = {.db = "coinrow.db", .moves = "none"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
-    if (!set || !variant || !format || !out)
+    if (!a.set || !a.variant || !a.format || !a.out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = zip, .force = force};
-    if (cr_export_format_parse(&o.format, format, &err) || cr_variant_parse(&o.variant, variant, &err) ||
-        (samples && cli_u64_parse(&o.samples, samples, "--samples", &err)))
+    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
+                        .rights_owner = a.rights_owner, .no_build = a.no_build};
+    if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
+        (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
+        (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)) ||
+        (a.license && cr_export_license_check(a.license, &err)))
         return cli_usage_error(self, "%s", err.msg);
-    if (strcmp(moves, "canonical") != 0 && strcmp(moves, "none") != 0)
-        return cli_usage_error(self, "--moves takes canonical or none, not '%s'", moves);
-    o.lines = strcmp(moves, "canonical") == 0;
+    if ((a.license || a.rights_owner) && o.format != CR_EXPORT_KATTIS)
+        return cli_usage_error(self, "--license and --rights-owner are for --format kattis (its problem.yaml)");
+    if (a.no_build && o.format != CR_EXPORT_CMS)
+        return cli_usage_error(self, "--no-build is for --format cms (its checker)");
+    if ((a.title || a.time_limit) && o.format == CR_EXPORT_PLAIN)
+        return cli_usage_error(self, "--title and --time-limit have no meaning for --format plain");
+    if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
+        return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
+    o.lines = strcmp(a.moves, "canonical") == 0;
     if (o.format == CR_EXPORT_PLAIN) {
-        if (samples)
+        if (a.samples)
             return cli_usage_error(self, "--samples has no meaning for --format plain (it has no samples)");
         o.samples = 0;
     }
@@ -86,28 +130,54 @@ int cmd_export(const cli_command *self, int argc, char **argv)
     /* read only: a set solved already is exported without a write (a
      * missing run is solved by a job of its own) */
     cr_store *store = NULL;
-    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
+    int rc = cr_store_new(&store, a.db, CR_STORE_READ, &err);
     if (rc == 0)
         rc = cr_store_quick_check(store, &err); /* judges get no package of a damaged database */
     if (rc == 0)
-        rc = cr_store_set_find(&o.set_id, store, set, 0, NULL, &err);
+        rc = cr_store_set_find(&o.set_id, store, a.set, 0, NULL, &err);
     if (rc == 0)
-        rc = cr_export_check(store, out, &o, &err); /* before any solving */
+        rc = cr_export_check(store, a.out, &o, &err); /* before any solving */
     if (rc) {
         cr_store_free(store);
         return cli_report(&err);
     }
     cr_run run;
-    if ((status = answers_run(&run, self, store, db, set, &o)) >= 0) {
+    if ((status = answers_run(&run, self, store, a.db, a.set, &o)) >= 0) {
         cr_store_free(store);
         return status;
     }
     cr_export_stats stats;
-    rc = cr_export_write(&stats, store, out, run.id, &o, &err);
+    rc = cr_export_write(&stats, store, a.out, run.id, &o, &err);
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
-    printf("exported %llu tests (%llu sample%s) of set '%s' to %s%s\n", (unsigned long long)stats.tests,
-           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", set, out, zip ? ", zipped too" : "");
+    printf("exported %llu tests (%llu sample%s) of set '%s' to %s%s", (unsigned long long)stats.tests,
+           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set, a.out, a.zip ? ", zipped too" : "");
+    if (stats.time_limit_ms)
+        printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
+    printf("\n");
+    if (o.format == CR_EXPORT_KATTIS && !a.license)
+        cli_fail("problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner");
     return CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_export = {
+    "export",
+    cmd_export,
+    "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
+    "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+    "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
+    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force]",
+    "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
+    "the canonical line of play) from the latest done run of the set that has them for\n"
+    "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
+    "problem.yaml, .timelimit, the statement, data/sample, data/secret, the validator,\n"
+    "the checker and the submissions (DIR's name is the short name: lowercase letters\n"
+    "and digits); polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with\n"
+    "testlib.h, the statement (LaTeX and PDF), solutions/; cms: task.yaml, input/,\n"
+    "output/, check/checker built, statement/statement.pdf; plain: ID.in and ID.ans.\n"
+    "The package is written beside DIR and renamed into place.\n"
+    "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
+    "130 interrupted while solving.",
+    options,
+};

@@ -84,46 +84,76 @@ static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec
     return cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
 }
 
-int cmd_generate(const cli_command *self, int argc, char **argv)
+/* A job's arguments first (cli_job_args' option lines hold for it), then
+ * generate's own; --db is kept apart, to tell it was given. */
+typedef struct generate_args {
+    cli_job_args job;
+    const char *db, *count, *n, *values, *seed, *profile, *out;
+    int even_n, odd_sum;
+} generate_args;
+_Static_assert(offsetof(generate_args, job) == 0, "the job's option lines hold for generate_args");
+
+static const cli_option options[] = {
+    CLI_TEXT(generate_args, db, "db", "PATH",
+             "store the set in this database (default coinrow.db; created when missing)"),
+    CLI_TEXT(generate_args, job.set, "set", "NAME", "the set's name: letters, digits, '.', '_', '-' (required)"),
+    CLI_TEXT(generate_args, count, "count", "K", "how many instances (required)"),
+    CLI_TEXT(generate_args, n, "n", "MIN[..MAX]", "the sizes (required)"),
+    CLI_TEXT(generate_args, values, "values", "MIN..MAX", "the coins' values, 64-bit (required)"),
+    CLI_TEXT(generate_args, seed, "seed", "S", "0 to 18446744073709551615 (required)"),
+    CLI_TEXT(generate_args, profile, "profile", "NAME",
+             "random (default), sorted, reversed, equal, zigzag, antigreedy, peaks, extreme, small"),
+    CLI_FLAG(generate_args, even_n, "even-n", "every instance has an even n"),
+    CLI_FLAG(generate_args, odd_sum, "odd-sum", "every instance's coins add up to an odd number"),
+    CLI_TEXT(generate_args, out, "out", "FILE|-",
+             "write the set as CSV (id,values) to FILE or standard output instead"),
+    CLI_JOB_OPT_QUIET,
+    CLI_JOB_OPT_PROGRESS,
+    {0},
+};
+
+static int cmd_generate(const cli_command *self, int argc, char **argv)
 {
-    cli_job_args a = CLI_JOB_ARGS_INIT;
-    const char *db = NULL, *count = NULL, *n = NULL, *values = NULL, *seed = NULL, *profile = "random", *out = NULL;
-    int even_n = 0, odd_sum = 0;
-    const cli_option opts[] = {
-        {"db", "PATH", "store the set in this database (default coinrow.db; created when missing)", &db, NULL},
-        {"set", "NAME", "the set's name: letters, digits, '.', '_', '-' (required)", &a.set, NULL},
-        {"count", "K", "how many instances (required)", &count, NULL},
-        {"n", "MIN[..MAX]", "the sizes (required)", &n, NULL},
-        {"values", "MIN..MAX", "the coins' values, 64-bit (required)", &values, NULL},
-        {"seed", "S", "0 to 18446744073709551615 (required)", &seed, NULL},
-        {"profile", "NAME", "random (default), sorted, reversed, equal, zigzag, antigreedy, peaks, extreme, small",
-         &profile, NULL},
-        {"even-n", NULL, "every instance has an even n", NULL, &even_n},
-        {"odd-sum", NULL, "every instance's coins add up to an odd number", NULL, &odd_sum},
-        {"out", "FILE|-", "write the set as CSV (id,values) to FILE or standard output instead", &out, NULL},
-        CLI_JOB_OPT_QUIET(&a),
-        CLI_JOB_OPT_PROGRESS(&a),
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    generate_args a = {.job = CLI_JOB_ARGS_INIT, .profile = "random"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
-    if (!a.set || !count || !n || !values || !seed)
+    if (!a.job.set || !a.count || !a.n || !a.values || !a.seed)
         return cli_usage_error(self, "--set, --count, --n, --values and --seed are required");
-    if (db && out)
+    if (a.db && a.out)
         return cli_usage_error(self, "--db and --out exclude each other: the set goes to a database or to CSV");
-    if (!valid_set_name(a.set))
-        return cli_usage_error(self, "set name '%s' may hold only letters, digits, '.', '_' and '-'", a.set);
+    if (!valid_set_name(a.job.set))
+        return cli_usage_error(self, "set name '%s' may hold only letters, digits, '.', '_' and '-'", a.job.set);
 
     cr_error err = {0};
     cr_gen_spec spec;
-    if (cli_constraints_parse(&spec.limits, n, values, even_n, odd_sum, &err) ||
-        cli_u64_parse(&spec.count, count, "--count", &err) || cli_u64_parse(&spec.seed, seed, "--seed", &err) ||
-        cr_profile_parse(&spec.profile, profile, &err) || cr_gen_check(&spec, &err))
+    if (cli_constraints_parse(&spec.limits, a.n, a.values, a.even_n, a.odd_sum, &err) ||
+        cli_u64_parse(&spec.count, a.count, "--count", &err) || cli_u64_parse(&spec.seed, a.seed, "--seed", &err) ||
+        cr_profile_parse(&spec.profile, a.profile, &err) || cr_gen_check(&spec, &err))
         return cli_usage_error(self, "%s", err.msg);
-    if (out)
-        return write_csv(out, &spec);
-    if (db)
-        a.db = db;
-    return store_set(self, &a, &spec);
+    if (a.out)
+        return write_csv(a.out, &spec);
+    if (a.db)
+        a.job.db = a.db;
+    return store_set(self, &a.job, &spec);
 }
+
+const cli_command cli_cmd_generate = {
+    "generate",
+    cmd_generate,
+    "make a reproducible set of instances for judges or stress tests",
+    "generate [--db PATH] --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
+    "            [--profile NAME] [--even-n] [--odd-sum] [--out FILE|-] [--quiet | --progress]",
+    "The same arguments give the same bytes on every machine; instance k depends\n"
+    "only on them and k.  Ids are k + 1 zero-padded to the width of K (01, 02, ...).\n"
+    "Profiles: random, sorted, reversed, equal, zigzag, antigreedy (greedy loses,\n"
+    "optimal play wins; even n >= 4), peaks, extreme (values at the range limits),\n"
+    "small (instance k has the k-th size of MIN..MAX in turn).  See docs/judges.md.\n"
+    "The set is stored in the database with its arguments (the column generator of\n"
+    "instance_set); the same command again changes nothing, and the name of a set made\n"
+    "otherwise is refused.  --out writes CSV instead (id,values), '-' to standard output.\n"
+    "Exit status: 0 done, 1 could not write or the set exists with other arguments,\n"
+    "2 usage or constraints no instance meets, 130 interrupted (the same command again\n"
+    "completes the set).",
+    options,
+};

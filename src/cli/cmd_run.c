@@ -1,14 +1,37 @@
 /* coinrow run: ingest, then solve the set, in one pass. */
 #include "cli/job.h"
 
-int cmd_run(const cli_command *self, int argc, char **argv)
+static const cli_option options[] = {
+    CLI_JOB_OPT_DB,
+    CLI_JOB_OPT_SET,
+    CLI_JOB_OPT_VARIANT,
+    CLI_JOB_OPT_MOVES,
+    CLI_JOB_OPT_ALGO,
+    CLI_JOB_OPT_JOBS,
+    CLI_JOB_OPT_LABEL,
+    CLI_JOB_OPTS_INPUT,
+    CLI_JOB_OPT_QUIET,
+    CLI_JOB_OPT_PROGRESS,
+    {0},
+};
+
+static int cmd_run(const cli_command *self, int argc, char **argv)
 {
-    cli_job_args a = CLI_JOB_ARGS_INIT;
-    const cli_option opts[] = {
-        CLI_JOB_OPT_DB(&a),      CLI_JOB_OPT_SET(&a),        CLI_JOB_OPT_VARIANT(&a), CLI_JOB_OPT_MOVES(&a),
-        CLI_JOB_OPT_ALGO(&a),    CLI_JOB_OPT_JOBS(&a),       CLI_JOB_OPT_LABEL(&a),   CLI_JOB_OPT_FORMAT(&a),
-        CLI_JOB_OPT_ID_COL(&a),  CLI_JOB_OPT_VALUES_COL(&a), CLI_JOB_OPT_FROM_DB(&a), CLI_JOB_OPT_TABLE(&a),
-        CLI_JOB_OPT_QUIET(&a),   CLI_JOB_OPT_PROGRESS(&a),   {0},
-    };
-    return cli_job_main(self, opts, &a, CLI_JOB_INGEST | CLI_JOB_SOLVE, argc, argv);
+    return cli_job_main(self, CLI_JOB_INGEST | CLI_JOB_SOLVE, argc, argv);
 }
+
+const cli_command cli_cmd_run = {
+    "run",
+    cmd_run,
+    "ingest inputs into a set, then solve the set in a new run",
+    "run INPUT... [--db PATH] [--set NAME] [--variant LIST|all] [--moves fast|canonical|none]\n"
+    "            [--algo auto|linear|dp|naive] [--jobs N] [--label TEXT] [--format FMT]\n"
+    "            [--id-col NAME] [--values-col NAME] [--quiet | --progress]\n"
+    "       coinrow run --from-db FILE --table NAME [OPTIONS]",
+    "The main job: 'coinrow ingest' and 'coinrow solve' in one pass, reading, solving and\n"
+    "writing at once.  A run covers every instance of its set.  Results go to the tables\n"
+    "result and result_view of the database; see 'coinrow help ingest' for the inputs.\n"
+    "Ctrl-C (or SIGTERM) stops cleanly: what is in hand is written and committed, and\n"
+    "the run can be finished with 'coinrow solve --resume'.\n" CLI_JOB_EXIT_HELP,
+    options,
+};

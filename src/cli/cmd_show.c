@@ -7,23 +7,28 @@
 #include "cli/cli.h"
 #include "io/store.h"
 
-int cmd_show(const cli_command *self, int argc, char **argv)
+typedef struct show_args {
+    const char *db, *run, *limit;
+} show_args;
+
+static const cli_option options[] = {
+    CLI_TEXT(show_args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(show_args, run, "run", "ID", "the run (default: the latest)"),
+    CLI_TEXT(show_args, limit, "limit", "N", "rows to print (default 20)"),
+    {0},
+};
+
+static int cmd_show(const cli_command *self, int argc, char **argv)
 {
-    const char *db = "coinrow.db", *run_arg = NULL, *limit_arg = "20";
-    const cli_option opts[] = {
-        {"db", "PATH", "the database (default coinrow.db)", &db, NULL},
-        {"run", "ID", "the run (default: the latest)", &run_arg, NULL},
-        {"limit", "N", "rows to print (default 20)", &limit_arg, NULL},
-        {0},
-    };
-    int status = cli_parse_options(self, opts, argc, argv);
+    show_args a = {"coinrow.db", NULL, "20"};
+    int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
     int64_t run_id = 0, limit;
-    if (run_arg && cli_int_parse(&run_id, run_arg, 1, INT64_MAX))
-        return cli_usage_error(self, "--run takes a run id, not '%s'", run_arg);
-    if (cli_int_parse(&limit, limit_arg, 1, INT64_MAX))
-        return cli_usage_error(self, "--limit takes a positive number, not '%s'", limit_arg);
+    if (a.run && cli_int_parse(&run_id, a.run, 1, INT64_MAX))
+        return cli_usage_error(self, "--run takes a run id, not '%s'", a.run);
+    if (cli_int_parse(&limit, a.limit, 1, INT64_MAX))
+        return cli_usage_error(self, "--limit takes a positive number, not '%s'", a.limit);
 
     cr_error err = {0};
     cr_store *store = NULL;
@@ -32,7 +37,7 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     cr_constraints limits;
     char set_name[128], command[512];
     int generated = 0;
-    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
+    int rc = cr_store_new(&store, a.db, CR_STORE_READ, &err);
     if (rc == 0)
         rc = cr_store_run_find(&run, store, run_id, CR_PICK_ANY, &err);
     if (rc == 0)
@@ -55,19 +60,36 @@ int cmd_show(const cli_command *self, int argc, char **argv)
     while (rc == 0 && (rc = cr_store_results_next(&r, it, &err)) == 1) {
         rc = 0;
         if (shown++ == limit) {
-            printf("... more: sqlite3 %s \"SELECT * FROM result_view WHERE run_id = %lld\"\n", db, (long long)run.id);
+            printf("... more: sqlite3 %s \"SELECT * FROM result_view WHERE run_id = %lld\"\n", a.db, (long long)run.id);
             break;
         }
-        if (r->error) {
+        if (r->missing & CR_FIGURE_VALUE) {
             printf("%-20.20s %6zu  %-9s error: %s\n", r->ext_id, r->n, cr_variant_name(r->variant), r->error);
-        } else {
-            size_t moves_len = r->moves ? strlen(r->moves) : 0;
-            printf("%-20.20s %6zu  %-9s %20" PRId64 " %20" PRId64 " %20" PRId64 "  %-6s  %.24s%s\n", r->ext_id, r->n,
-                   cr_variant_name(r->variant), r->value, r->first_score, r->second_score, cr_winner_name(r->winner),
-                   r->moves ? r->moves : "-", moves_len > 24 ? "..." : "");
+            continue;
         }
+        /* a figure that does not fit is NULL: "-", and the error says which */
+        char figures[3][24];
+        const int64_t values[3] = {r->value, r->first_score, r->second_score};
+        for (int f = 0; f < 3; f++)
+            snprintf(figures[f], sizeof figures[f], r->missing & 1u << f ? "-" : "%" PRId64, values[f]);
+        size_t moves_len = r->moves ? strlen(r->moves) : 0;
+        printf("%-20.20s %6zu  %-9s %20s %20s %20s  %-6s  %.24s%s\n", r->ext_id, r->n, cr_variant_name(r->variant),
+               figures[0], figures[1], figures[2], cr_winner_name(r->winner), r->moves ? r->moves : "-",
+               moves_len > 24 ? "..." : "");
+        if (r->error)
+            printf("%-20.20s %6s  %-9s error: %s\n", "", "", "", r->error);
     }
     cr_store_results_free(it);
     cr_store_free(store);
     return rc < 0 ? cli_report(&err) : CR_EXIT_OK;
 }
+
+const cli_command cli_cmd_show = {
+    "show",
+    cmd_show,
+    "print the first results of a run",
+    "show [--db PATH] [--run ID] [--limit N]",
+    "Rows of result_view in instance order; for anything more, query the database\n"
+    "with SQL (see docs/batch.md).",
+    options,
+};

@@ -2,25 +2,42 @@
  * one shard of it into a database of its own. */
 #include "cli/job.h"
 
-int cmd_solve(const cli_command *self, int argc, char **argv)
+static const cli_option options[] = {
+    CLI_JOB_OPT_DB,
+    CLI_TEXT(cli_job_args, set, "set", "NAME", "the instance set (default: the only one)"),
+    CLI_JOB_OPT_VARIANT,
+    CLI_JOB_OPT_MOVES,
+    CLI_JOB_OPT_ALGO,
+    CLI_JOB_OPT_JOBS,
+    CLI_JOB_OPT_LABEL,
+    CLI_FLAG(cli_job_args, resume, "resume", "finish run RUN_ID, or the latest unfinished run"),
+    CLI_TEXT(cli_job_args, shard, "shard", "K/N", "solve only shard K (0-based) of N of the set, into --out"),
+    CLI_TEXT(cli_job_args, out, "out", "SHARD.db", "with --shard: the shard's own database (--db is only read)"),
+    CLI_TEXT(cli_job_args, run_tag, "run-tag", "TAG",
+             "with --shard: the job's tag, the same for all its shards (default $SLURM_ARRAY_JOB_ID)"),
+    CLI_JOB_OPT_QUIET,
+    CLI_JOB_OPT_PROGRESS,
+    {0},
+};
+
+static int cmd_solve(const cli_command *self, int argc, char **argv)
 {
-    cli_job_args a = CLI_JOB_ARGS_INIT;
-    const cli_option opts[] = {
-        CLI_JOB_OPT_DB(&a),
-        {"set", "NAME", "the instance set (default: the only one)", &a.set, NULL},
-        CLI_JOB_OPT_VARIANT(&a),
-        CLI_JOB_OPT_MOVES(&a),
-        CLI_JOB_OPT_ALGO(&a),
-        CLI_JOB_OPT_JOBS(&a),
-        CLI_JOB_OPT_LABEL(&a),
-        {"resume", NULL, "finish run RUN_ID, or the latest unfinished run", NULL, &a.resume},
-        {"shard", "K/N", "solve only shard K (0-based) of N of the set, into --out", &a.shard, NULL},
-        {"out", "SHARD.db", "with --shard: the shard's own database (--db is only read)", &a.out, NULL},
-        {"run-tag", "TAG", "with --shard: the job's tag, the same for all its shards (default $SLURM_ARRAY_JOB_ID)",
-         &a.run_tag, NULL},
-        CLI_JOB_OPT_QUIET(&a),
-        CLI_JOB_OPT_PROGRESS(&a),
-        {0},
-    };
-    return cli_job_main(self, opts, &a, CLI_JOB_SOLVE, argc, argv);
+    return cli_job_main(self, CLI_JOB_SOLVE, argc, argv);
 }
+
+const cli_command cli_cmd_solve = {
+    "solve",
+    cmd_solve,
+    "solve every instance of a set in a new run, or resume a run",
+    "solve [--db PATH] [--set NAME] [--variant LIST|all] [--moves fast|canonical|none]\n"
+    "            [--algo auto|linear|dp|naive] [--jobs N] [--label TEXT] [--quiet | --progress]\n"
+    "       coinrow solve --resume [RUN_ID] [--db PATH]\n"
+    "       coinrow solve --shard K/N --out SHARD.db --run-tag TAG [--db INPUT.db] [--set NAME] [OPTIONS]",
+    "--resume finishes the named run, or the latest one that is not done, with its own\n"
+    "options: instances it has solved are not solved or written again.\n"
+    "--shard K/N solves the instances of shard K (0-based) of N of the set, read from\n"
+    "--db (never written), into SHARD.db: instance (set S, id E) is in shard\n"
+    "FNV-1a-64(S, a zero byte, E) mod N.  Run again after a kill, it goes on where it\n"
+    "stopped.  'coinrow merge' puts a job's shards (same TAG) back together.\n" CLI_JOB_EXIT_HELP,
+    options,
+};

@@ -17,9 +17,8 @@
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)
 {
-    unsigned k, n;
-    char end;
-    if (sscanf(a->shard, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n)
+    uint32_t k, n;
+    if (cli_shard_parse(&k, &n, a->shard) != 0)
         return cli_usage_error(cmd, "--shard takes K/N with 0 <= K < N, not '%s'", a->shard);
     if (!a->out)
         return cli_usage_error(cmd, "--shard K/N writes to its own database: give --out SHARD.db");
@@ -154,15 +153,15 @@ static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run
         fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
 }
 
-int cli_job_main(const cli_command *cmd, const cli_option *opts, cli_job_args *a, int steps, int argc, char **argv)
+int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
 {
-    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
-    return status >= 0 ? status : cli_job_run(cmd, a, steps, npos, argv);
+    cli_job_args a = CLI_JOB_ARGS_INIT;
+    int npos, status = cli_parse(&npos, cmd, &a, argc, argv);
+    return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
 /* A job under way: what check_args found, and what starting it made. */
 typedef struct job {
-    const cli_command *cmd;
     const cli_job_args *a;
     int steps, npos;
     char **pos;
@@ -217,7 +216,7 @@ static int job_row(void *ctx, const cr_row *row)
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
-    job j = {.cmd = cmd, .a = a, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
+    job j = {.a = a, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
     cr_source_opts src = {0};
     int status = check_args(&j.resume_id, &j.solve, &src, &j.jobs, &j.shard, cmd, a, steps, npos, pos);
     if (status >= 0)

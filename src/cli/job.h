@@ -25,30 +25,47 @@ typedef struct cli_job_args {
  * and auto when left NULL (so that --resume can tell they were not given). */
 #define CLI_JOB_ARGS_INIT {.db = "coinrow.db", .format = "auto"}
 
-/* Option table lines, one definition each. */
-#define CLI_JOB_OPT_DB(a) {"db", "PATH", "the database (default coinrow.db; created when missing)", &(a)->db, NULL}
-#define CLI_JOB_OPT_SET(a) {"set", "NAME", "the instance set (default: the input's base name)", &(a)->set, NULL}
-#define CLI_JOB_OPT_FORMAT(a) {"format", "FMT", "auto (default: by extension), csv, tsv, wide or contest", &(a)->format, NULL}
-#define CLI_JOB_OPT_ID_COL(a) {"id-col", "NAME", "the id column (default id, else the row number)", &(a)->id_col, NULL}
-#define CLI_JOB_OPT_VALUES_COL(a) \
-    {"values-col", "NAME", "the values column (default values, coins, piles or stones)", &(a)->values_col, NULL}
-#define CLI_JOB_OPT_FROM_DB(a) {"from-db", "FILE", "read a table of another SQLite database ...", &(a)->from_db, NULL}
-#define CLI_JOB_OPT_TABLE(a) {"table", "NAME", "... this table (with --from-db)", &(a)->table, NULL}
-#define CLI_JOB_OPT_VARIANT(a) \
-    {"variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)", &(a)->variant, NULL}
-#define CLI_JOB_OPT_MOVES(a) {"moves", "POLICY", "fast (default), canonical or none", &(a)->moves, NULL}
-#define CLI_JOB_OPT_ALGO(a) {"algo", "NAME", "auto (default), linear, dp or naive", &(a)->algo, NULL}
-#define CLI_JOB_OPT_JOBS(a) {"jobs", "N", "solver threads (default: the number of CPUs)", &(a)->jobs, NULL}
-#define CLI_JOB_OPT_LABEL(a) {"label", "TEXT", "a note stored with the run", &(a)->label, NULL}
-#define CLI_JOB_OPT_QUIET(a) {"quiet", NULL, "no progress and no summary", NULL, &(a)->quiet}
-#define CLI_JOB_OPT_PROGRESS(a) {"progress", NULL, "progress on stderr even when it is not a terminal", NULL, &(a)->progress}
+/* Option table lines, one definition each.  A command whose arguments add
+ * to a job's begins its arguments struct with a cli_job_args, so that these
+ * offsets hold for it too. */
+#define CLI_JOB_OPT_DB \
+    CLI_TEXT(cli_job_args, db, "db", "PATH", "the database (default coinrow.db; created when missing)")
+#define CLI_JOB_OPT_SET CLI_TEXT(cli_job_args, set, "set", "NAME", "the instance set (default: the input's base name)")
+#define CLI_JOB_OPT_FORMAT \
+    CLI_TEXT(cli_job_args, format, "format", "FMT", "auto (default: by extension), csv, tsv, wide or contest")
+#define CLI_JOB_OPT_ID_COL \
+    CLI_TEXT(cli_job_args, id_col, "id-col", "NAME", "the id column (default id, else the row number)")
+#define CLI_JOB_OPT_VALUES_COL                                                                                         \
+    CLI_TEXT(cli_job_args, values_col, "values-col", "NAME",                                                           \
+             "the values column (default values, coins, piles or stones)")
+#define CLI_JOB_OPT_FROM_DB \
+    CLI_TEXT(cli_job_args, from_db, "from-db", "FILE", "read a table of another SQLite database ...")
+#define CLI_JOB_OPT_TABLE CLI_TEXT(cli_job_args, table, "table", "NAME", "... this table (with --from-db)")
+#define CLI_JOB_OPT_VARIANT \
+    CLI_TEXT(cli_job_args, variant, "variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)")
+#define CLI_JOB_OPT_MOVES CLI_TEXT(cli_job_args, moves, "moves", "POLICY", "fast (default), canonical or none")
+#define CLI_JOB_OPT_ALGO CLI_TEXT(cli_job_args, algo, "algo", "NAME", "auto (default), linear, dp or naive")
+#define CLI_JOB_OPT_JOBS CLI_TEXT(cli_job_args, jobs, "jobs", "N", "solver threads (default: the number of CPUs)")
+#define CLI_JOB_OPT_LABEL CLI_TEXT(cli_job_args, label, "label", "TEXT", "a note stored with the run")
+#define CLI_JOB_OPT_QUIET CLI_FLAG(cli_job_args, quiet, "quiet", "no progress and no summary")
+#define CLI_JOB_OPT_PROGRESS \
+    CLI_FLAG(cli_job_args, progress, "progress", "progress on stderr even when it is not a terminal")
+
+/* Where a job that ingests reads its input. */
+#define CLI_JOB_OPTS_INPUT                                                                                         \
+    CLI_JOB_OPT_FORMAT, CLI_JOB_OPT_ID_COL, CLI_JOB_OPT_VALUES_COL, CLI_JOB_OPT_FROM_DB, CLI_JOB_OPT_TABLE
+
+/* The exit statuses of a job, for the commands' details. */
+#define CLI_JOB_EXIT_HELP                                                                                          \
+    "Exit status: 0 done, 3 done but some rows were rejected, 1 a fatal error, 2 usage,\n"                     \
+    "130 interrupted (after a clean stop)."
 
 /* Which steps a command takes. */
 enum { CLI_JOB_INGEST = 1, CLI_JOB_SOLVE = 2 };
 
-/* Parses argv against opts and carries the job out (cli_job_run).  Returns
- * the exit status. */
-int cli_job_main(const cli_command *cmd, const cli_option *opts, cli_job_args *a, int steps, int argc, char **argv);
+/* Parses argv against cmd's options into a fresh cli_job_args and carries
+ * the job out (cli_job_run).  Returns the exit status. */
+int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv);
 
 /* Carries a job out with the options in a and the positional arguments
  * pos[0..npos), checked as a command line: ingests inputs (pos, --from-db or

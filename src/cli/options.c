@@ -1,11 +1,12 @@
-/* Option tables: parsing and --help from one description. */
+/* Option tables: parsing and --help from one description, and the messages
+ * of usage errors and failures. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 
-static void vfail(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void vfail(const char *fmt, va_list ap)
 {
     fputs("coinrow: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -36,12 +37,18 @@ int cli_report(const cr_error *err)
     return err->code == CR_EINTERRUPTED ? CR_EXIT_INTERRUPTED : CR_EXIT_FATAL;
 }
 
-void cli_print_help(const cli_command *cmd, const cli_option *opts)
+int cli_report_trouble(const cr_error *err)
+{
+    cli_report(err);
+    return CR_EXIT_TROUBLE;
+}
+
+void cli_print_help(const cli_command *cmd)
 {
     printf("usage: coinrow %s\n\n%s\n", cmd->usage, cmd->summary);
-    if (opts && opts->name) {
+    if (cmd->options && cmd->options->name) {
         printf("\noptions:\n");
-        for (const cli_option *o = opts; o->name; o++) {
+        for (const cli_option *o = cmd->options; o->name; o++) {
             char left[64];
             snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
             printf("  %-22s %s\n", left, o->help);
@@ -60,12 +67,12 @@ static const cli_option *find(const cli_option *opts, const char *name, size_t l
     return NULL;
 }
 
-int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int argc, char **argv)
+int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char **argv)
 {
     int npos = 0, options_done = 0;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
-        if (options_done || a[0] != '-' || a[1] != '-' ) {
+        if (options_done || a[0] != '-' || a[1] != '-') {
             if (!options_done && a[0] == '-' && a[1] != '\0')
                 return cli_usage_error(cmd, "unknown option '%s' (values that start with '-' go after '--')", a);
             argv[npos++] = a;
@@ -78,34 +85,35 @@ int cli_parse(int *out_npos, const cli_command *cmd, const cli_option *opts, int
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         if (len == 4 && memcmp(name, "help", 4) == 0) {
-            cli_print_help(cmd, opts);
+            cli_print_help(cmd);
             return CR_EXIT_OK;
         }
-        const cli_option *o = find(opts, name, len);
+        const cli_option *o = find(cmd->options, name, len);
         if (!o)
             return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
-        if (o->flag) {
+        char *field = (char *)args + o->offset;
+        if (!o->arg) {
             if (eq)
                 return cli_usage_error(cmd, "option '--%s' takes no value", o->name);
-            *o->flag = 1;
+            *(int *)(void *)field = 1;
         } else if (eq) {
-            *o->value = eq + 1;
+            *(const char **)(void *)field = eq + 1;
         } else if (i + 1 < argc) {
-            *o->value = argv[++i];
+            *(const char **)(void *)field = argv[++i];
         } else {
             return cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
         }
         /* an empty name would make a set, a file or a column of nothing */
-        if (o->value && !**o->value)
-            return cli_usage_error(cmd, "option '--%s' takes a %s, which cannot be empty", o->name, o->arg);
+        if (o->arg && !**(const char **)(void *)field)
+            return cli_usage_error(cmd, "--%s takes %s, which cannot be empty", o->name, o->arg);
     }
     *out_npos = npos;
     return -1;
 }
 
-int cli_parse_options(const cli_command *cmd, const cli_option *opts, int argc, char **argv)
+int cli_parse_options(const cli_command *cmd, void *args, int argc, char **argv)
 {
-    int npos, status = cli_parse(&npos, cmd, opts, argc, argv);
+    int npos, status = cli_parse(&npos, cmd, args, argc, argv);
     if (status < 0 && npos > 0)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[0]);
     return status;

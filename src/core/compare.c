@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coinrow/moves.h"
+#include "coinrow/solve.h"
 #include "internal.h"
 
 static const char *const category_names[CR_CATEGORY_COUNT] = {"same", "equivalent", "regression", "missing",
@@ -21,16 +22,27 @@ static int verdict(cr_difference *out, cr_category category, const char *why)
     return 0;
 }
 
+/* "first:second", a missing score as null. */
+static void score_text(char *out, size_t cap, const cr_side *side)
+{
+    char first[24] = "null", second[24] = "null";
+    if (!(side->missing & CR_FIGURE_FIRST_SCORE))
+        cr_error__format(first, sizeof first, "%lld", (long long)side->first_score);
+    if (!(side->missing & CR_FIGURE_SECOND_SCORE))
+        cr_error__format(second, sizeof second, "%lld", (long long)side->second_score);
+    cr_error__format(out, cap, "%s:%s", first, second);
+}
+
 int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_variant variant, const cr_side *a,
                      const cr_side *b, int strict_moves, cr_error *err)
 {
     memset(out, 0, sizeof *out);
     out->parted_at = n;
-    if (a->error || b->error) {
-        if (!a->error || !b->error) {
+    int a_fails = (a->missing & CR_FIGURE_VALUE) != 0, b_fails = (b->missing & CR_FIGURE_VALUE) != 0;
+    if (a_fails || b_fails) {
+        if (a_fails != b_fails) {
             out->category = CR_REGRESSION;
-            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a->error ? "a" : "b",
-                             a->error ? a->error : b->error);
+            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a_fails ? "a" : "b", a_fails ? a->error : b->error);
             return 0;
         }
         return strcmp(a->error, b->error) == 0 ? verdict(out, CR_SAME, "")
@@ -43,11 +55,14 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
         return 0;
     }
     /* the remaining game's scores follow the line; the others' are the value's */
-    int scores_differ = a->first_score != b->first_score || a->second_score != b->second_score;
+    char scores[2][96];
+    const cr_side *sides[2] = {a, b};
+    for (int s = 0; s < 2; s++)
+        score_text(scores[s], sizeof scores[s], sides[s]);
+    int scores_differ = strcmp(scores[0], scores[1]) != 0;
     if (scores_differ && variant != CR_REMAINING) {
         out->category = CR_REGRESSION;
-        cr_error__format(out->why, sizeof out->why, "scores %lld:%lld against %lld:%lld", (long long)a->first_score,
-                         (long long)a->second_score, (long long)b->first_score, (long long)b->second_score);
+        cr_error__format(out->why, sizeof out->why, "scores %s against %s", scores[0], scores[1]);
         return 0;
     }
     if ((!a->moves && !b->moves) || (a->moves && b->moves && strcmp(a->moves, b->moves) == 0))
@@ -59,7 +74,6 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
             k++;
         out->parted_at = k;
     }
-    const cr_side *sides[2] = {a, b};
     for (int s = 0; s < 2; s++) {
         cr_verdict v;
         if (!sides[s]->moves)
@@ -81,7 +95,7 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     }
     if (a->moves && b->moves) {
         out->category = strict_moves ? CR_REGRESSION : CR_EQUIVALENT;
-        cr_error__format(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at);
+        cr_error__format(out->why, sizeof out->why, "lines part at turn %zu; both are optimal", out->parted_at + 1);
         return 0;
     }
     return verdict(out, strict_moves ? CR_REGRESSION : CR_EQUIVALENT,

@@ -29,25 +29,29 @@ static int read_integer(int64_t *out, const char **out_unplain, const char *s, s
     return 0;
 }
 
-/* Writes text[0..len) for a message: printable ASCII as it is, other bytes as
- * \xNN, at most 24 bytes shown, "..." when cut. */
-static void quote(char *out, size_t cap, const char *text, size_t len)
+void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown)
 {
-    size_t k = 0, shown = 0;
-    for (; shown < len && shown < 24 && k + 5 < cap; shown++) {
-        unsigned char c = (unsigned char)text[shown];
-        if (c > ' ' && c < 0x7f) {
+    size_t k = 0, i = 0;
+    for (; i < len && i < shown && k + 5 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f) {
             out[k++] = (char)c;
         } else {
             cr_error__format(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
             k += 4;
         }
     }
-    if (shown < len && k + 3 < cap) {
+    if (i < len && k + 3 < cap) {
         memcpy(out + k, "...", 3);
         k += 3;
     }
     out[k] = '\0';
+}
+
+/* A token as messages show it: escaped, at most 24 bytes. */
+static void quote(char *out, size_t cap, const char *text, size_t len)
+{
+    cr_contest_escape(out, cap, text, len, 24);
 }
 
 /* --- reading text with a position ------------------------------------------ */
@@ -60,7 +64,8 @@ typedef struct cursor {
 
 static size_t column(const cursor *c) { return c->at - c->line_start + 1; }
 
-static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+/* testlib's blanks; any other byte belongs to a token */
+static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
 /* The character at the cursor, in words, for "expected ..., found %s". */
 static void describe_here(char *out, size_t cap, const cursor *c)
@@ -256,7 +261,7 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
     /* k values take at least 2k - 1 bytes, so a short file cannot make us
      * allocate for a huge n: it fails on the count first. */
     size_t room = (len - c.at + 1) / 2, cap = n < room ? n : room;
-    out->coins = malloc((cap ? cap : 1) * sizeof *out->coins);
+    out->coins = (int64_t *)malloc((cap ? cap : 1) * sizeof *out->coins);
     if (!out->coins)
         return cr_error_set(err, CR_ENOMEM, "no memory for %zu coins", cap);
     rc = read_values(out->coins, &c, n, limits, err);
@@ -270,6 +275,53 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
     }
     out->n = n;
     return 0;
+}
+
+/* Solves `in` for the variants; 0 when every value is given. */
+static int solve_values(cr_result out[CR_VARIANT_COUNT], const cr_contest_input *in, unsigned variants,
+                        cr_error *err)
+{
+    cr_solver *solver = NULL;
+    cr_solve_opts opts = {variants, CR_ALGO_AUTO, CR_MOVES_NONE};
+    int rc = cr_solver_new(&solver, err);
+    if (rc == 0)
+        rc = cr_solve(out, solver, in->coins, in->n, &opts, err);
+    cr_solver_free(solver);
+    return rc;
+}
+
+int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err)
+{
+    cr_result results[CR_VARIANT_COUNT];
+    cr_error why = {CR_OK, ""};
+    int rc = solve_values(results, in, variants, &why);
+    for (int v = 0; rc == CR_EOVERFLOW && v < CR_VARIANT_COUNT; v++)
+        if ((variants & CR_VARIANT_BIT(v)) && (results[v].missing & CR_FIGURE_VALUE))
+            return cr_error_set(err, rc, "line 2: no %s answer can be given: %s", cr_variant_name((cr_variant)v),
+                                why.msg);
+    if (rc && err)
+        *err = why;
+    return rc;
+}
+
+char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines)
+{
+    char *line = out + 44; /* after the value (at most 41 characters) and its newline */
+    cr_moves_greedy(line, in->coins, in->n, variant);
+    cr_i128 scores[2];
+    (void)cr_moves__scores(scores, in->coins, in->n, variant, line, in->n, NULL); /* a legal, full line */
+    cr_i128 lead = scores[0] - scores[1];
+    cr_i128 value = variant == CR_TOTAL ? scores[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
+    cr_figures__format(out, 42, value);
+    size_t len = strlen(out);
+    out[len++] = '\n';
+    if (lines) {
+        memmove(out + len, line, in->n);
+        len += in->n;
+        out[len++] = '\n';
+    }
+    out[len] = '\0';
+    return out;
 }
 
 void cr_contest_input_free(cr_contest_input *in)
@@ -302,9 +354,9 @@ int cr_check_moves_parse(cr_check_moves *out, const char *name, cr_error *err)
 
 const char *cr_outcome_name(cr_outcome o) { return (unsigned)o < CR_OUTCOME_COUNT ? outcome_names[o] : NULL; }
 
-/* An answer split into tokens. */
+/* An answer split into tokens (contest.h, "Answer file"). */
 typedef struct answer {
-    int value_status;    /* 0, CR_EINVAL (not an integer) or CR_EOVERFLOW */
+    const char *value_fault; /* NULL, or why the value token is not a plain int64 */
     int64_t value;
     char value_text[96]; /* the value token, quoted; "" when there is none */
     size_t value_line;
@@ -318,14 +370,17 @@ static void read_answer(answer *out, const char *text, size_t len)
 {
     memset(out, 0, sizeof *out);
     cursor c = {text, len, 0, 1, 0};
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        c.at = c.line_start = 3; /* testlib skips a BOM at the start */
     skip_blanks(&c);
     if (c.at == len)
         return;
     out->value_line = c.line;
     size_t start = take_token(&c);
-    const char *unplain; /* answers may write numbers any way */
     quote(out->value_text, sizeof out->value_text, text + start, c.at - start);
-    out->value_status = read_integer(&out->value, &unplain, text + start, c.at - start);
+    int rc = read_integer(&out->value, &out->value_fault, text + start, c.at - start);
+    if (rc)
+        out->value_fault = rc == CR_EOVERFLOW ? "is outside the 64-bit range" : "is not an integer";
     skip_blanks(&c);
     if (c.at < len) {
         start = take_token(&c);
@@ -354,9 +409,8 @@ static int check_jury(const answer *jury, const cr_contest_input *in, cr_variant
 {
     if (!jury->value_text[0])
         return cr_error_set(err, CR_EINVAL, "the jury answer is empty");
-    if (jury->value_status)
-        return cr_error_set(err, CR_EINVAL, "the jury answer's value '%s' is not a 64-bit integer",
-                            jury->value_text);
+    if (jury->value_fault)
+        return cr_error_set(err, CR_EINVAL, "the jury answer's value '%s' %s", jury->value_text, jury->value_fault);
     if (jury->value != value)
         return cr_error_set(err, CR_EINVAL, "the jury answer's value %lld is wrong: the %s value is %lld",
                             (long long)jury->value, cr_variant_name(variant), (long long)value);
@@ -378,13 +432,8 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     if (!out || !in || !in->coins || in->n == 0 || (unsigned)variant >= CR_VARIANT_COUNT ||
         (unsigned)moves >= CR_CHECK_MOVES_COUNT || (!jury && jury_len) || (!output && output_len))
         return cr_error_set(err, CR_EINVAL, "check: bad arguments");
-    cr_solver *solver = NULL;
     cr_result results[CR_VARIANT_COUNT];
-    cr_solve_opts opts = {CR_VARIANT_BIT(variant), CR_ALGO_AUTO, CR_MOVES_NONE};
-    int rc = cr_solver_new(&solver, err);
-    if (rc == 0)
-        rc = cr_solve(results, solver, in->coins, in->n, &opts, err);
-    cr_solver_free(solver);
+    int rc = solve_values(results, in, CR_VARIANT_BIT(variant), err);
     if (rc)
         return rc;
     int64_t value = results[variant].value;
@@ -400,12 +449,12 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     char why[CR_ERROR_MSG_MAX];
     if (!given.value_text[0])
         return judged(out, CR_PRESENTATION_ERROR, "the output is empty");
-    if (given.value_status == CR_EINVAL) {
-        cr_error__format(why, sizeof why, "line %zu: expected the value, found '%s'", given.value_line,
-                         given.value_text);
+    if (given.value_fault) {
+        cr_error__format(why, sizeof why, "line %zu: the value '%s' %s", given.value_line, given.value_text,
+                    given.value_fault);
         return judged(out, CR_PRESENTATION_ERROR, why);
     }
-    if (given.value_status == CR_EOVERFLOW || given.value != value) {
+    if (given.value != value) {
         cr_error__format(why, sizeof why, "line %zu: the value %s is wrong", given.value_line, given.value_text);
         return judged(out, CR_WRONG_ANSWER, why);
     }

@@ -20,3 +20,21 @@ int cr_figures__fit_i64(int64_t *out, cr_i128 v, const char *what, cr_error *err
     *out = (int64_t)v;
     return 0;
 }
+
+void cr_figures__format(char *out, size_t cap, cr_i128 v)
+{
+    char digits[48];
+    size_t k = 0;
+    /* negative digits, so that the most negative value needs no negation */
+    cr_i128 rest = v < 0 ? v : -v;
+    do {
+        digits[k++] = (char)('0' - (int)(rest % 10));
+        rest /= 10;
+    } while (rest);
+    size_t at = 0;
+    if (v < 0 && at + 1 < cap)
+        out[at++] = '-';
+    while (k && at + 1 < cap)
+        out[at++] = digits[--k];
+    out[at] = '\0';
+}

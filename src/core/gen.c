@@ -162,7 +162,7 @@ static void reverse(int64_t *v, size_t n)
  * large as its neighbours. */
 static int zigzag(int64_t *coins, size_t n, cr_rng *rng, cr_error *err)
 {
-    int64_t *sorted = malloc(n * sizeof *sorted);
+    int64_t *sorted = (int64_t *)malloc(n * sizeof *sorted);
     if (!sorted)
         return cr_error_set(err, CR_ENOMEM, "no memory to arrange %zu coins", n);
     memcpy(sorted, coins, n * sizeof *coins);

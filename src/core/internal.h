@@ -8,6 +8,23 @@
 #include "coinrow/error.h"
 #include "coinrow/game.h"
 
+/* The core also compiles as C++ (inside the exported testlib checker), which
+ * spells restrict differently. */
+#ifdef __cplusplus
+#define CR_RESTRICT __restrict
+#else
+#define CR_RESTRICT restrict
+#endif
+
+/* A vectorising hint for loops (gcc's -fopenmp-simd).  g++ warns about it
+ * even where a pragma turns the warning off, and the C++ build (the testlib
+ * programs) does without it. */
+#ifdef __cplusplus
+#define CR_OMP_SIMD
+#else
+#define CR_OMP_SIMD _Pragma("omp simd")
+#endif
+
 /* Every figure of the game fits in 128 bits for n <= CR_N_MAX: leads are
  * bounded by the sum of |coin|, remaining-sum scores by n times that. */
 __extension__ typedef __int128 cr_i128;
@@ -29,6 +46,9 @@ int cr_game__parse_name(int *out, const char *const *names, int count, const cha
 
 /* Sum of the coins and sum of their absolute values. */
 void cr_figures__sums(cr_i128 *out_sum, cr_i128 *out_abs_sum, const int64_t *coins, size_t n);
+
+/* v in decimal into out (cap bytes; 41 hold any value). */
+void cr_figures__format(char *out, size_t cap, cr_i128 v);
 
 /* Stores v in *out when it fits in int64; otherwise fills err naming `what`
  * and returns CR_EOVERFLOW. */

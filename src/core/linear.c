@@ -20,6 +20,6 @@ void cr_linear__lead(cr_i128 *out_lead, cr_i128 *out_sum, const int64_t *coins, 
 {
     /* Overflow is impossible in 128 bits: every stack value is bounded by the
      * sum of |coin| over the coins it covers. */
-    if (linear_i64(out_lead, out_sum, coins, n, negate, vals, counts, line) != 0)
-        (void)linear_i128(out_lead, out_sum, coins, n, negate, vals, counts, line);
+    if (linear_i64(out_lead, out_sum, coins, n, negate, (int64_t *)vals, counts, line) != 0)
+        (void)linear_i128(out_lead, out_sum, coins, n, negate, (cr_i128 *)vals, counts, line);
 }

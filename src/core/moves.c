@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coinrow/contest.h"
 #include "internal.h"
 
 static int is_remaining(cr_variant variant) { return variant == CR_REMAINING; }
@@ -17,7 +18,7 @@ typedef struct left_bits {
 
 static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t count)
 {
-    const left_bits *bits = ctx;
+    const left_bits *bits = (const left_bits *)ctx;
     uint8_t *out = bits->bytes + bits->row[m];
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
@@ -69,10 +70,12 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
     size_t bytes = n <= CR_N_MAX ? bits_bytes(n) : SIZE_MAX;
     left_bits bits = {NULL, NULL};
     if (bytes != SIZE_MAX) {
-        bits.bytes = malloc(bytes ? bytes : 1);
-        bits.row = malloc((n + 1) * sizeof(size_t));
+        bits.bytes = (uint8_t *)malloc(bytes ? bytes : 1);
+        bits.row = (size_t *)malloc((n + 1) * sizeof(size_t));
     }
     int rc = 0;
+    cr_i128 lead;
+    size_t i = 0;
     if (!bits.row || !bits.bytes) {
         rc = cr_moves__no_memory(err, n);
         goto done;
@@ -81,11 +84,9 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
         bits.row[m] = total;
         total += (n - m + 1 + 7) / 8;
     }
-    cr_i128 lead;
     rc = cr_sweep__lead(&lead, coins, n, is_remaining(variant), n > 1 ? record_left_bits : NULL, &bits, err);
     if (rc)
         goto done;
-    size_t i = 0;
     for (size_t m = n; m >= 2; m--) {
         int left = (bits.bytes[bits.row[m] + i / 8] >> (i % 8)) & 1;
         out[n - m] = left ? 'L' : 'R';
@@ -99,16 +100,19 @@ done:
     return rc;
 }
 
-/* A byte that is not a move, as messages show it: itself when printable
- * ASCII, else \xHH (a message stays text whatever the line held). */
-static const char *show_move(char out[8], char c)
+/* --- greedy ------------------------------------------------------------------ */
+
+void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant)
 {
-    unsigned char b = (unsigned char)c;
-    if (b > ' ' && b < 0x7f)
-        cr_error__format(out, 8, "%c", c);
-    else
-        cr_error__format(out, 8, "\\x%x%x", b >> 4, b & 15u);
-    return out;
+    for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
+        int left = is_remaining(variant) ? coins[i] <= coins[j] : coins[i] >= coins[j];
+        out[k] = left ? 'L' : 'R';
+        if (left)
+            i++;
+        else
+            j--;
+    }
+    out[n] = '\0';
 }
 
 /* --- verifier: check each turn when the sweep reaches its interval length - */
@@ -122,7 +126,7 @@ typedef struct line_check {
 
 static void check_turn(void *ctx, size_t m, const uint8_t *opt, size_t count)
 {
-    line_check *check = ctx;
+    line_check *check = (line_check *)ctx;
     size_t turn = check->n - m;
     (void)count;
     if (turn >= check->checked)
@@ -143,7 +147,7 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     while (legal < limit && (line[legal] == 'L' || line[legal] == 'R'))
         legal++;
 
-    line_check check = {line, n, legal, malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
+    line_check check = {line, n, legal, (uint32_t *)malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
     if (!check.left)
         return cr_error_set(err, CR_ENOMEM, "verify: no memory for %zu turns", legal);
     for (size_t k = 0, left = 0; k < legal; k++) {
@@ -160,14 +164,15 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     if (check.bad != SIZE_MAX) {
         out->fault = CR_LINE_SUBOPTIMAL;
         out->turn = check.bad;
-        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad,
-                         player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad + 1,
+                    player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
         char shown[8];
-        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal,
-                         player(legal), show_move(shown, line[legal]));
+        cr_contest_escape(shown, sizeof shown, line + legal, 1, 1);
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): '%s' is not a move (L or R)", legal + 1,
+                    player(legal), shown);
     } else if (len < n) {
         out->fault = CR_LINE_SHORT;
         out->turn = len;
@@ -196,14 +201,17 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
     out[0] = out[1] = 0;
     for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
         int64_t taken;
-        char shown[8];
         if (line[k] == 'L')
             taken = coins[i++];
         else if (line[k] == 'R')
             taken = coins[j--];
         else
-            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%s' is not a move (L or R)", k, player(k),
-                                show_move(shown, line[k]));
+        {
+            char shown[8];
+            cr_contest_escape(shown, sizeof shown, line + k, 1, 1);
+            return cr_error_set(err, CR_EINVAL, "turn %zu (%s player): '%s' is not a move (L or R)", k + 1,
+                                player(k), shown);
+        }
         left_in_row -= taken;
         out[k % 2] += is_remaining(variant) ? left_in_row : taken;
     }

@@ -7,7 +7,7 @@
 #include "internal.h"
 
 /* The standard game serves total, diff and winner; the remaining-sum game is
- * the standard game on negated coins (see README, "Variants"). */
+ * the standard game on negated coins (see docs/design.md, "The solver core"). */
 enum { STANDARD, REMAINING, GAMES };
 
 struct cr_solver {
@@ -20,7 +20,7 @@ struct cr_solver {
 
 int cr_solver_new(cr_solver **out, cr_error *err)
 {
-    *out = calloc(1, sizeof **out);
+    *out = (cr_solver *)calloc(1, sizeof **out);
     return *out ? 0 : cr_error_set(err, CR_ENOMEM, "no memory for a solver");
 }
 
@@ -44,15 +44,15 @@ static int reserve(cr_solver *s, size_t n, cr_error *err)
     size_t want = n > 2 * s->capacity ? n : 2 * s->capacity;
     if (want > CR_N_MAX)
         want = CR_N_MAX;
-    cr_i128 *vals = realloc(s->vals, want * sizeof *vals);
+    cr_i128 *vals = (cr_i128 *)realloc(s->vals, want * sizeof *vals);
     if (vals)
         s->vals = vals;
-    uint32_t *counts = realloc(s->counts, want * sizeof *counts);
+    uint32_t *counts = (uint32_t *)realloc(s->counts, want * sizeof *counts);
     if (counts)
         s->counts = counts;
     int ok = vals && counts;
     for (int g = 0; g < GAMES && ok; g++) {
-        char *line = realloc(s->line[g], want + 1);
+        char *line = (char *)realloc(s->line[g], want + 1);
         if (line)
             s->line[g] = line;
         ok = line != NULL;
@@ -120,22 +120,33 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
 
 static int sign_of(cr_i128 v) { return (v > 0) - (v < 0); }
 
-/* One figure into *out; CR_EOVERFLOW when it leaves int64, with the message
- * naming it (formatted only then: naming every figure up front took a
- * seventh of a batch solver's time). */
-static int fit(int64_t *out, cr_i128 v, cr_variant variant, const char *figure, cr_error *err)
+static int fits(cr_i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
+/* Names the figures of r->missing with their values in r->error (formatted
+ * only then: naming every figure up front took a seventh of a batch
+ * solver's time). */
+static void name_missing(cr_result *r, const cr_i128 figures[3])
 {
-    if (v >= INT64_MIN && v <= INT64_MAX) {
-        *out = (int64_t)v;
-        return 0;
+    static const char *const names[3] = {"value", "first_score", "second_score"};
+    char list[CR_ERROR_MSG_MAX] = "", number[48];
+    size_t len = 0;
+    int count = 0, total = (r->missing & 1) + (r->missing >> 1 & 1) + (r->missing >> 2 & 1);
+    for (int f = 0; f < 3; f++) {
+        if (!(r->missing & 1u << f))
+            continue;
+        count++;
+        cr_figures__format(number, sizeof number, figures[f]);
+        cr_error__format(list + len, sizeof list - len, "%s%s (%s)",
+                         count == 1 ? "" : count == total ? " and " : ", ", names[f], number);
+        while (list[len])
+            len++;
     }
-    char what[64];
-    cr_error__format(what, sizeof what, "the %s %s", cr_variant_name(variant), figure);
-    return cr_figures__fit_i64(out, v, what, err);
+    cr_error_set(&r->error, CR_EOVERFLOW, "the %s %s %s not fit in int64", cr_variant_name(r->variant), list,
+                 total == 1 ? "does" : "do");
 }
 
-/* Fills one variant's figures from its game; CR_EOVERFLOW when one of them
- * leaves int64, with the message naming it. */
+/* Fills one variant's figures from its game, each that fits in int64; the
+ * others are missing and named in r->error. */
 static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_t n, cr_variant v, cr_error *err)
 {
     cr_i128 first = (gm->sum + gm->lead) / 2, second = (gm->sum - gm->lead) / 2, value = gm->lead;
@@ -153,10 +164,16 @@ static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_
         value = sign_of(gm->lead);
     }
     r->winner = sign_of(v == CR_REMAINING ? value : gm->lead);
-    int rc = fit(&r->value, value, v, "value", err);
-    if (rc == 0)
-        rc = fit(&r->first_score, first, v, "first_score", err);
-    return rc ? rc : fit(&r->second_score, second, v, "second_score", err);
+    const cr_i128 figures[3] = {value, first, second};
+    int64_t *fields[3] = {&r->value, &r->first_score, &r->second_score};
+    for (int f = 0; f < 3; f++) {
+        int fit = fits(figures[f]);
+        *fields[f] = fit ? (int64_t)figures[f] : 0;
+        r->missing |= fit ? 0 : 1u << f;
+    }
+    if (r->missing)
+        name_missing(r, figures);
+    return 0;
 }
 
 int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *coins, size_t n,
@@ -175,9 +192,18 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
                                                                  "solver takes", n, CR_N_MAX)
                           : reserve(solver, n, &row_error);
     if (rc) {
-        for (int v = 0; v < CR_VARIANT_COUNT; v++)
-            if (opts->variants & CR_VARIANT_BIT(v))
-                out[v] = (cr_result){.variant = (cr_variant)v, .algo = algo_run(opts), .error = row_error};
+        for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+            if (!(opts->variants & CR_VARIANT_BIT(v)))
+                continue;
+            cr_result *r = &out[v];
+            r->variant = (cr_variant)v;
+            r->algo = algo_run(opts);
+            r->value = r->first_score = r->second_score = 0;
+            r->winner = 0;
+            r->moves = NULL;
+            r->missing = CR_FIGURES_ALL;
+            r->error = row_error;
+        }
         if (err)
             *err = row_error;
         return rc;
@@ -201,16 +227,18 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
             r->variant = (cr_variant)v;
             r->algo = gm.algo;
             r->moves = NULL;
+            r->missing = 0;
             cr_error_clear(&r->error);
             if (game_rc == 0 && fill_result(r, &gm, coins, n, (cr_variant)v, &r->error) == 0) {
                 r->moves = opts->moves == CR_MOVES_NONE ? NULL : gm.line;
-                continue;
+            } else {
+                if (game_rc)
+                    r->error = gm.error;
+                r->value = r->first_score = r->second_score = 0;
+                r->winner = 0;
+                r->missing = CR_FIGURES_ALL;
             }
-            if (game_rc)
-                r->error = gm.error;
-            r->value = r->first_score = r->second_score = 0;
-            r->winner = 0;
-            if (!first_failure) {
+            if ((r->missing & CR_FIGURE_VALUE) && !first_failure) {
                 first_failure = r->error.code;
                 if (err)
                     *err = r->error;

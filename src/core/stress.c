@@ -10,7 +10,7 @@
 int cr_stress_builtin(cr_result out[CR_VARIANT_COUNT], void *ctx, const int64_t *coins, size_t n,
                       const cr_solve_opts *opts, cr_error *err)
 {
-    return cr_solve(out, ctx, coins, n, opts, err);
+    return cr_solve(out, (cr_solver *)ctx, coins, n, opts, err);
 }
 
 static void disagree(cr_disagreement *out, cr_variant v, size_t first, size_t second)
@@ -35,9 +35,10 @@ static int check_line(cr_disagreement *out, const cr_contender *c, size_t k, con
                          verdict.why);
         return 0;
     }
-    cr_scores scores;
-    if (cr_moves_replay(&scores, coins, n, r->variant, r->moves, n, NULL) != 0 || scores.first != r->first_score ||
-        scores.second != r->second_score) {
+    cr_i128 scores[2];
+    if (cr_moves__scores(scores, coins, n, r->variant, r->moves, n, NULL) != 0 ||
+        (!(r->missing & CR_FIGURE_FIRST_SCORE) && scores[0] != r->first_score) ||
+        (!(r->missing & CR_FIGURE_SECOND_SCORE) && scores[1] != r->second_score)) {
         disagree(out, r->variant, k, k);
         cr_error__format(out->what, sizeof out->what, "%s, %s: its line does not replay to its scores %lld and %lld",
                          cr_variant_name(r->variant), c->name, (long long)r->first_score, (long long)r->second_score);
@@ -48,26 +49,25 @@ static int check_line(cr_disagreement *out, const cr_contender *c, size_t k, con
 /* Compares contender k's result with contender 0's. */
 static void compare(cr_disagreement *out, const cr_contender *cs, size_t k, const cr_result *a, const cr_result *b)
 {
-    if (a->error.code != b->error.code) {
+    if (a->missing != b->missing || a->error.code != b->error.code) {
         disagree(out, a->variant, 0, k);
         cr_error__format(out->what, sizeof out->what, "%s: %s %s, %s %s", cr_variant_name(a->variant), cs[0].name,
                          a->error.code ? a->error.msg : "solves it", cs[k].name,
                          b->error.code ? b->error.msg : "solves it");
         return;
     }
-    if (a->error.code)
-        return;
     /* the remaining game's scores depend on the line; the others' do not */
     const struct {
         const char *name;
+        unsigned bit;
         int64_t x, y;
-    } figures[] = {{"value", a->value, b->value},
-                   {"winner", a->winner, b->winner},
-                   {"first_score", a->first_score, b->first_score},
-                   {"second_score", a->second_score, b->second_score}};
+    } figures[] = {{"value", CR_FIGURE_VALUE, a->value, b->value},
+                   {"winner", CR_FIGURE_WINNER, a->winner, b->winner},
+                   {"first_score", CR_FIGURE_FIRST_SCORE, a->first_score, b->first_score},
+                   {"second_score", CR_FIGURE_SECOND_SCORE, a->second_score, b->second_score}};
     size_t compared = a->variant == CR_REMAINING ? 2 : 4;
     for (size_t f = 0; f < compared; f++) {
-        if (figures[f].x == figures[f].y)
+        if ((a->missing & figures[f].bit) || figures[f].x == figures[f].y)
             continue;
         disagree(out, a->variant, 0, k);
         cr_error__format(out->what, sizeof out->what, "%s %s: %s says %lld, %s says %lld", cr_variant_name(a->variant),
@@ -135,7 +135,7 @@ static int shrink_step(int64_t *trial, size_t *m, const int64_t *coins, size_t n
 int cr_stress_shrink(cr_disagreement *out, int64_t *coins, size_t *n, const cr_contender *contenders,
                      size_t count, unsigned variants, cr_moves moves, cr_error *err)
 {
-    int64_t *trial = malloc(*n * sizeof *trial);
+    int64_t *trial = (int64_t *)malloc(*n * sizeof *trial);
     if (!trial)
         return cr_error_set(err, CR_ENOMEM, "stress: no memory to shrink %zu coins", *n);
     /* every accepted step lowers n or the sum of |coin|, so this ends */
@@ -171,7 +171,7 @@ int cr_stress_run(cr_stress_report *out, const cr_contender *contenders, size_t 
     int rc = cr_gen_check(spec, err);
     if (rc)
         return rc;
-    out->coins = malloc(spec->limits.n_max * sizeof *out->coins);
+    out->coins = (int64_t *)malloc(spec->limits.n_max * sizeof *out->coins);
     if (!out->coins)
         return cr_error_set(err, CR_ENOMEM, "stress: no memory for %zu coins", spec->limits.n_max);
     for (uint64_t k = 0; k < spec->count; k++) {

@@ -45,22 +45,22 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
     int wide = abs_sum <= INT64_MAX;
     size_t width = wide ? sizeof(int64_t) : sizeof(cr_i128);
     void *v = malloc(n * width), *lead = malloc(n * width);
-    uint8_t *opt = visit ? malloc(n) : NULL;
+    uint8_t *opt = visit ? (uint8_t *)malloc(n) : NULL;
     int rc = 0;
     if (!v || !lead || (visit && !opt)) {
         rc = cr_error_set(err, CR_ENOMEM, "no memory for the interval DP of %zu coins", n);
         goto done;
     }
     if (wide) {
-        int64_t *v64 = v;
+        int64_t *v64 = (int64_t *)v;
         for (size_t i = 0; i < n; i++)
             v64[i] = negate ? -coins[i] : coins[i];
-        *out_lead = run_i64(v64, lead, opt, n, visit, ctx);
+        *out_lead = run_i64(v64, (int64_t *)lead, opt, n, visit, ctx);
     } else {
-        cr_i128 *v128 = v;
+        cr_i128 *v128 = (cr_i128 *)v;
         for (size_t i = 0; i < n; i++)
             v128[i] = negate ? -(cr_i128)coins[i] : coins[i];
-        *out_lead = run_i128(v128, lead, opt, n, visit, ctx);
+        *out_lead = run_i128(v128, (cr_i128 *)lead, opt, n, visit, ctx);
     }
 done:
     free(v);

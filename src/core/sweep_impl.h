@@ -8,21 +8,21 @@
  *   lead(i, j) = max(v[i] - lead(i+1, j), v[j] - lead(i, j-1)). */
 
 STEP_TARGETS
-static void STEP_NAME(T *lead, const T *restrict v, size_t m, size_t count, uint8_t *restrict opt)
+static void STEP_NAME(T *lead, const T *CR_RESTRICT v, size_t m, size_t count, uint8_t *CR_RESTRICT opt)
 {
     /* In place: lead[i] and lead[i + 1] hold diagonal m - 1 when lead[i]
      * becomes diagonal m, so one array serves (a forward dependence, which
      * vectorizes), and with v it stays in the core's own cache longer. */
-    const T *restrict right = v + m - 1;
+    const T *CR_RESTRICT right = v + m - 1;
     if (opt) {
-#pragma omp simd
+        CR_OMP_SIMD
         for (size_t i = 0; i < count; i++) {
             T take_left = v[i] - lead[i + 1], take_right = right[i] - lead[i];
             lead[i] = take_left >= take_right ? take_left : take_right;
             opt[i] = (uint8_t)((take_left >= take_right) * CR_OPT_L + (take_right >= take_left) * CR_OPT_R);
         }
     } else {
-#pragma omp simd
+        CR_OMP_SIMD
         for (size_t i = 0; i < count; i++) {
             T take_left = v[i] - lead[i + 1], take_right = right[i] - lead[i];
             lead[i] = take_left >= take_right ? take_left : take_right;

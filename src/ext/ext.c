@@ -4,6 +4,7 @@
  * function's name. */
 #include "ext/ext.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/errorf.h"
@@ -185,8 +186,14 @@ static void fn_scores(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     const cr_result *r = solved(ctx, argc, argv, CR_MOVES_FAST);
     if (!r)
         return;
-    char *json = sqlite3_mprintf("{\"first_score\":%lld,\"second_score\":%lld,\"moves\":\"%s\"}",
-                                 (long long)r->first_score, (long long)r->second_score, r->moves);
+    /* a score that does not fit in int64 is null (cr_result) */
+    char first[24] = "null", second[24] = "null";
+    if (!(r->missing & CR_FIGURE_FIRST_SCORE))
+        snprintf(first, sizeof first, "%lld", (long long)r->first_score);
+    if (!(r->missing & CR_FIGURE_SECOND_SCORE))
+        snprintf(second, sizeof second, "%lld", (long long)r->second_score);
+    char *json = sqlite3_mprintf("{\"first_score\":%s,\"second_score\":%s,\"moves\":\"%s\"}", first, second,
+                                 r->moves);
     if (json)
         sqlite3_result_text(ctx, json, -1, sqlite3_free);
     else

@@ -1,7 +1,8 @@
 /* coinrow_solve(coins [, variants [, policy]]): a table-valued function (an
  * eponymous virtual table, like json_each) with one row per variant asked
- * for.  A figure outside int64 is that row's `error`, with NULL figures, so
- * that one row does not stop a query; bad input is an SQL error. */
+ * for.  A figure outside int64 is NULL and named in that row's `error` (the
+ * others, and the value whenever it fits, are given), so that one row does
+ * not stop a query; bad input is an SQL error. */
 #include <string.h>
 
 #include "ext/ext.h"
@@ -171,15 +172,13 @@ static int solve_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col
         sqlite3_result_text(ctx, cr_variant_name(r->variant), -1, SQLITE_STATIC);
     else if (column == COL_ERROR && r->error.code)
         sqlite3_result_text(ctx, r->error.msg, -1, SQLITE_TRANSIENT);
-    else if (r->error.code)
-        return SQLITE_OK; /* NULL figures */
-    else if (column == COL_VALUE)
+    else if (column == COL_VALUE && !(r->missing & CR_FIGURE_VALUE))
         sqlite3_result_int64(ctx, r->value);
-    else if (column == COL_FIRST_SCORE)
+    else if (column == COL_FIRST_SCORE && !(r->missing & CR_FIGURE_FIRST_SCORE))
         sqlite3_result_int64(ctx, r->first_score);
-    else if (column == COL_SECOND_SCORE)
+    else if (column == COL_SECOND_SCORE && !(r->missing & CR_FIGURE_SECOND_SCORE))
         sqlite3_result_int64(ctx, r->second_score);
-    else if (column == COL_WINNER)
+    else if (column == COL_WINNER && !(r->missing & CR_FIGURE_WINNER))
         sqlite3_result_text(ctx, cr_winner_name(r->winner), -1, SQLITE_STATIC);
     else if (column == COL_MOVES && r->moves)
         sqlite3_result_text(ctx, r->moves, (int)c->coins.n, SQLITE_TRANSIENT);

@@ -16,6 +16,8 @@
 #include "coinrow/contest.h"
 #include "coinrow/gen.h"
 #include "io/coins_text.h"
+#include "io/package.h"
+#include "io/survey.h"
 #include "io/zip.h"
 #include "judge/program.h"
 #include "util/errorf.h"
@@ -23,8 +25,8 @@
 /* Longest instance id plain turns into a file name (NAME.ans stays far
  * below the usual 255-byte limit). */
 #define PLAIN_NAME_MAX 200
-/* Limits written into the metadata; the setter edits them for the problem. */
-#define TIME_LIMIT_MS 1000
+/* The memory limit written into the metadata; the setter edits it for the
+ * problem. */
 #define MEMORY_LIMIT_MIB 256
 
 static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "polygon", "cms", "plain"};
@@ -37,6 +39,17 @@ int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *er
             return 0;
         }
     return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+}
+
+int cr_export_license_check(const char *name, cr_error *err)
+{
+    static const char *const licenses[] = {"public domain", "cc0", "cc by", "cc by-sa", "educational", "permission"};
+    for (size_t k = 0; k < sizeof licenses / sizeof licenses[0]; k++)
+        if (strcmp(name, licenses[k]) == 0)
+            return 0;
+    return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
+                                        "permission)",
+                        name);
 }
 
 /* ---- the run ---- */
@@ -226,24 +239,57 @@ static void name_set_free(name_set *s)
     free(s->slots);
 }
 
-typedef struct package {
+/* One file's contents, built in memory. */
+typedef struct buffer {
+    char *text;
+    size_t len, cap;
+} buffer;
+
+static int append(buffer *b, const char *s, size_t len)
+{
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len)
+            cap *= 2;
+        char *bigger = realloc(b->text, cap);
+        if (!bigger)
+            return -1;
+        b->text = bigger, b->cap = cap;
+    }
+    memcpy(b->text + b->len, s, len);
+    b->len += len;
+    return 0;
+}
+
+static int append_int(buffer *b, int64_t v, char end)
+{
+    char digits[CR_INT64_CHARS + 1];
+    size_t len = cr_int64_format(digits, v);
+    digits[len++] = end;
+    return append(b, digits, len);
+}
+
+struct cr_package {
     cr_store *store;
     const cr_export_opts *opts;
     int64_t run_id;
     const dest *dest;
     char set_name[128];
-    char *root;        /* the temporary folder being filled */
-    char *path;        /* root/relative, for one file at a time */
+    char *root;            /* the temporary folder being filled */
+    char *path;            /* root/relative, for one file at a time */
     size_t path_cap;
-    uint64_t count;    /* instances, tests */
+    uint64_t count;        /* instances, tests */
     cr_constraints limits; /* the generator's, or what the data spans */
     int generated;
-    char *text;        /* one file's contents */
-    size_t text_len, text_cap;
-    name_set names;    /* plain */
-} package;
+    buffer input, answer;  /* one test's files */
+    cr_survey survey;      /* what the tests show */
+    name_set names;        /* plain */
+};
+typedef cr_package package;
 
-static const char *at(package *p, const char *rel)
+const cr_export_opts *cr_export__opts(const package *p) { return p->opts; }
+
+const char *cr_export__path(package *p, const char *rel)
 {
     snprintf(p->path, p->path_cap, "%s/%s", p->root, rel);
     return p->path;
@@ -254,16 +300,20 @@ static int write_error(const package *p, const char *rel, cr_error *err)
     return cr_errorf(err, CR_EIO, "cannot write %s/%s: %s", p->dest->dir, rel, strerror(errno));
 }
 
-/* A new file in the package ('x': never one that exists). */
-static FILE *create(package *p, const char *rel, cr_error *err)
+int cr_export__mkdir(package *p, const char *rel, cr_error *err)
 {
-    FILE *f = fopen(at(p, rel), "wbx");
+    return mkdir(cr_export__path(p, rel), 0777) == 0 ? 0 : write_error(p, rel, err);
+}
+
+FILE *cr_export__create(package *p, const char *rel, cr_error *err)
+{
+    FILE *f = fopen(cr_export__path(p, rel), "wbx");
     if (!f)
         write_error(p, rel, err);
     return f;
 }
 
-static int finish(package *p, FILE *f, const char *rel, cr_error *err)
+int cr_export__finish(package *p, FILE *f, const char *rel, cr_error *err)
 {
     int failed = ferror(f);
     failed |= fclose(f) != 0;
@@ -272,35 +322,39 @@ static int finish(package *p, FILE *f, const char *rel, cr_error *err)
 
 static int write_file(package *p, const char *rel, const char *text, size_t len, cr_error *err)
 {
-    FILE *f = create(p, rel, err);
+    FILE *f = cr_export__create(p, rel, err);
     if (!f)
         return CR_EIO;
     fwrite(text, 1, len, f);
-    return finish(p, f, rel, err);
+    return cr_export__finish(p, f, rel, err);
 }
 
-static int append(package *p, const char *s, size_t len)
+int cr_export__file(package *p, const char *rel, cr_export_fill *fill, const cr_problem *pb, cr_error *err)
 {
-    if (p->text_len + len > p->text_cap) {
-        size_t cap = p->text_cap ? p->text_cap : 4096;
-        while (cap < p->text_len + len)
-            cap *= 2;
-        char *bigger = realloc(p->text, cap);
-        if (!bigger)
-            return -1;
-        p->text = bigger, p->text_cap = cap;
-    }
-    memcpy(p->text + p->text_len, s, len);
-    p->text_len += len;
-    return 0;
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    int rc = fill(f, pb, err);
+    int done = cr_export__finish(p, f, rel, err);
+    return rc ? rc : done;
 }
 
-static int append_int(package *p, int64_t v, char end)
+int cr_export__text(package *p, const char *rel, const char *text, cr_error *err)
 {
-    char digits[CR_INT64_CHARS + 1];
-    size_t len = cr_int64_format(digits, v);
-    digits[len++] = end;
-    return append(p, digits, len);
+    return write_file(p, rel, text, strlen(text), err);
+}
+
+int cr_export__program(package *p, const char *rel, cr_judge_program program, cr_convention convention,
+                       cr_error *err)
+{
+    cr_judge_settings settings = {convention, p->opts->variant,
+                                  p->opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, p->limits};
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    int rc = cr_judge_program_write(f, program, &settings, err);
+    int done = cr_export__finish(p, f, rel, err);
+    return rc ? rc : done;
 }
 
 /* Plain's names: the id with every byte but letters, digits, '.', '_' and
@@ -351,9 +405,9 @@ static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k,
         snprintf(ans, cap, "data/%s/%s.ans", group, num);
         return 0;
     }
-    case CR_EXPORT_POLYGON:
-        snprintf(in, cap, "tests/%s", num);
-        snprintf(ans, cap, "tests/%s.a", num);
+    case CR_EXPORT_POLYGON: /* Polygon's own names: tests/%02d, 100 is "100" */
+        snprintf(in, cap, "tests/%02" PRIu64, k + 1);
+        snprintf(ans, cap, "tests/%02" PRIu64 ".a", k + 1);
         return 0;
     case CR_EXPORT_CMS:
         snprintf(in, cap, "input/input%" PRIu64 ".txt", k);
@@ -383,10 +437,11 @@ static void span(cr_constraints *l, const cr_instance *in)
  * validator makes. */
 static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
 {
-    p->text_len = 0;
-    int failed = append_int(p, (int64_t)in->n, '\n');
+    buffer *b = &p->input;
+    b->len = 0;
+    int failed = append_int(b, (int64_t)in->n, '\n');
     for (size_t i = 0; i < in->n; i++)
-        failed |= append_int(p, in->coins[i], i + 1 < in->n ? ' ' : '\n');
+        failed |= append_int(b, in->coins[i], i + 1 < in->n ? ' ' : '\n');
     if (failed)
         return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
     if (!p->generated) {
@@ -394,27 +449,28 @@ static int write_input(package *p, const char *rel, const cr_instance *in, cr_er
     } else {
         cr_contest_input parsed = {0};
         cr_error why = {0};
-        int rc = cr_contest_input_parse(&parsed, p->text, p->text_len, &p->limits, &why);
+        int rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
         cr_contest_input_free(&parsed);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
                              p->set_name, in->ext_id, why.msg);
     }
-    return write_file(p, rel, p->text, p->text_len, err);
+    return write_file(p, rel, b->text, b->len, err);
 }
 
 static int write_answer(package *p, const char *rel, const cr_instance *in, const cr_stored_result *r, cr_error *err)
 {
-    p->text_len = 0;
+    buffer *b = &p->answer;
+    b->len = 0;
     if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
                          in->ext_id, (long long)p->run_id);
-    int failed = append_int(p, r->value, '\n');
+    int failed = append_int(b, r->value, '\n');
     if (p->opts->lines)
-        failed |= append(p, r->moves, in->n) || append(p, "\n", 1);
+        failed |= append(b, r->moves, in->n) || append(b, "\n", 1);
     if (failed)
         return cr_errorf(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
-    return write_file(p, rel, p->text, p->text_len, err);
+    return write_file(p, rel, b->text, b->len, err);
 }
 
 /* The results of the run, read beside the instances in id order. */
@@ -460,6 +516,9 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
             rc = write_input(p, in_path, in, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, a.at, err);
+        if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
+            rc = cr_survey_add(&p->survey, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
+                               err);
         stats->tests++;
         stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
     }
@@ -468,10 +527,9 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
     return rc;
 }
 
-/* ---- metadata and programs ---- */
+/* ---- metadata, statement and programs ---- */
 
-/* s as a double-quoted YAML scalar (also a JSON string). */
-static void put_quoted(FILE *f, const char *s)
+void cr_export__put_yaml(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -486,8 +544,7 @@ static void put_quoted(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* s as XML attribute text. */
-static void put_xml(FILE *f, const char *s)
+void cr_export__put_xml(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -502,131 +559,74 @@ static void put_xml(FILE *f, const char *s)
     }
 }
 
-static int write_program(package *p, const char *rel, cr_judge_program program, cr_convention conv, cr_error *err)
-{
-    cr_judge_settings settings = {conv, p->opts->variant,
-                                  p->opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, p->limits};
-    FILE *f = create(p, rel, err);
-    if (!f)
-        return CR_EIO;
-    int rc = cr_judge_program_write(f, program, &settings, err);
-    int done = finish(p, f, rel, err);
-    return rc ? rc : done;
-}
-
-static void write_kattis(package *p, FILE *f)
-{
-    fprintf(f, "# written by coinrow export: the %s value%s, answers of run %lld\nname: ",
-            cr_variant_name(p->opts->variant), p->opts->lines ? " and the line of play" : "", (long long)p->run_id);
-    put_quoted(f, p->set_name);
-    fputs("\nvalidation: custom\n", f);
-}
-
-static void write_polygon(package *p, FILE *f)
-{
-    char num[CR_GEN_ID_MAX];
-    cr_gen_id(num, p->count, 0);
-    int width = (int)strlen(num);
-    fputs("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<problem revision=\"1\" short-name=\"", f);
-    put_xml(f, p->dest->base);
-    fputs("\">\n    <names>\n        <name language=\"english\" value=\"", f);
-    put_xml(f, p->set_name);
-    fprintf(f,
-            "\"/>\n    </names>\n    <judging input-file=\"\" output-file=\"\">\n        <testset name=\"tests\">\n"
-            "            <time-limit>%d</time-limit>\n            <memory-limit>%lld</memory-limit>\n"
-            "            <test-count>%" PRIu64 "</test-count>\n"
-            "            <input-path-pattern>tests/%%0%dd</input-path-pattern>\n"
-            "            <answer-path-pattern>tests/%%0%dd.a</answer-path-pattern>\n            <tests>\n",
-            TIME_LIMIT_MS, (long long)MEMORY_LIMIT_MIB << 20, p->count, width, width);
-    for (uint64_t k = 0; k < p->count; k++)
-        fprintf(f, "                <test method=\"manual\"%s/>\n", k < p->opts->samples ? " sample=\"true\"" : "");
-    fputs("            </tests>\n        </testset>\n    </judging>\n    <assets>\n"
-          "        <checker type=\"testlib\">\n            <source path=\"files/check.c\" type=\"c.gcc\"/>\n"
-          "        </checker>\n        <validators>\n            <validator>\n"
-          "                <source path=\"files/val.c\" type=\"c.gcc\"/>\n            </validator>\n"
-          "        </validators>\n    </assets>\n</problem>\n",
-          f);
-}
-
-static void write_cms(package *p, FILE *f)
-{
-    fputs("name: ", f);
-    put_quoted(f, p->dest->base);
-    fputs("\ntitle: ", f);
-    put_quoted(f, p->set_name);
-    fprintf(f, "\nn_input: %" PRIu64 "\ntime_limit: %d.%03d\nmemory_limit: %d\npublic_testcases: \"", p->count,
-            TIME_LIMIT_MS / 1000, TIME_LIMIT_MS % 1000, MEMORY_LIMIT_MIB);
-    for (uint64_t k = 0; k < p->opts->samples; k++)
-        fprintf(f, k ? ",%" PRIu64 : "%" PRIu64, k);
-    fputs("\"\ninfile: \"\"\noutfile: \"\"\n", f);
-}
-
-/* Each format's folders, metadata file and programs. */
-typedef struct layout {
-    const char *folders[8];
-    const char *metadata;
-    void (*write_metadata)(package *p, FILE *f);
-    struct {
-        const char *path;
-        cr_judge_program program;
-        cr_convention convention;
-    } programs[2];
-} layout;
-
-static const layout layouts[CR_EXPORT_FORMAT_COUNT] = {
-    [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret", "input_validators", "input_validators/validator",
-                           "output_validators", "output_validators/checker"},
-                          "problem.yaml",
-                          write_kattis,
-                          {{"input_validators/validator/validator.c", CR_JUDGE_VALIDATOR, CR_KATTIS},
-                           {"output_validators/checker/checker.c", CR_JUDGE_CHECKER, CR_KATTIS}}},
-    [CR_EXPORT_POLYGON] = {{"tests", "files"},
-                           "problem.xml",
-                           write_polygon,
-                           {{"files/val.c", CR_JUDGE_VALIDATOR, CR_TESTLIB}, {"files/check.c", CR_JUDGE_CHECKER, CR_TESTLIB}}},
-    [CR_EXPORT_CMS] = {{"input", "output", "check"},
-                       "task.yaml",
-                       write_cms,
-                       {{"check/checker.c", CR_JUDGE_CHECKER, CR_CMS}}},
-    [CR_EXPORT_PLAIN] = {{NULL}, NULL, NULL, {{NULL}}},
+/* Each format's folders for the tests, its other files and how many files
+ * and folders it adds besides the tests (at most). */
+static const struct {
+    const char *folders[4];
+    int (*write)(package *p, const cr_problem *pb, cr_error *err);
+    unsigned entries;
+} layouts[CR_EXPORT_FORMAT_COUNT] = {
+    [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret"}, cr_export__kattis, CR_EXPORT_KATTIS_ENTRIES},
+    [CR_EXPORT_POLYGON] = {{"tests"}, cr_export__polygon, CR_EXPORT_POLYGON_ENTRIES},
+    [CR_EXPORT_CMS] = {{"input", "output"}, cr_export__cms, CR_EXPORT_CMS_ENTRIES},
+    /* plain: no folders, no other files (the zero default) */
 };
 
 static int make_folders(package *p, cr_error *err)
 {
-    const layout *l = &layouts[p->opts->format];
-    for (int i = 0; l->folders[i]; i++)
-        if (mkdir(at(p, l->folders[i]), 0777) != 0)
-            return write_error(p, l->folders[i], err);
-    return 0;
-}
-
-static int write_metadata(package *p, cr_error *err)
-{
-    const layout *l = &layouts[p->opts->format];
     int rc = 0;
-    if (l->metadata) {
-        FILE *f = create(p, l->metadata, err);
-        if (!f)
-            return CR_EIO;
-        l->write_metadata(p, f);
-        rc = finish(p, f, l->metadata, err);
-    }
-    for (int i = 0; rc == 0 && i < 2 && l->programs[i].path; i++)
-        rc = write_program(p, l->programs[i].path, l->programs[i].program, l->programs[i].convention, err);
+    for (int i = 0; rc == 0 && i < 4 && layouts[p->opts->format].folders[i]; i++)
+        rc = cr_export__mkdir(p, layouts[p->opts->format].folders[i], err);
     return rc;
 }
 
+/* The time limit: the one given, else the reference solution's time on the
+ * slowest test times the factor, rounded up to whole seconds (judges and
+ * Kattis count whole seconds), at least one. */
+static unsigned time_limit_ms(const package *p)
+{
+    if (p->opts->time_limit_ms)
+        return p->opts->time_limit_ms;
+    double seconds = p->survey.slowest * CR_EXPORT_TIME_FACTOR;
+    unsigned whole = 1;
+    while (whole < seconds && whole < 3600)
+        whole++;
+    return whole * 1000;
+}
+
+/* The format's files besides the tests, for the problem the tests showed. */
+static int write_others(package *p, cr_export_stats *stats, cr_error *err)
+{
+    if (!layouts[p->opts->format].write)
+        return 0;
+    cr_problem pb = {.name = p->dest->base,
+                     .title = p->opts->title ? p->opts->title : p->set_name,
+                     .set_name = p->set_name,
+                     .run_id = p->run_id,
+                     .variant = p->opts->variant,
+                     .lines = p->opts->lines,
+                     .limits = p->limits,
+                     .tests = p->count,
+                     .samples = p->opts->samples,
+                     .sample_in = (const char *const *)p->survey.sample_in,
+                     .sample_ans = (const char *const *)p->survey.sample_ans,
+                     .n_largest = p->survey.n_largest,
+                     .greedy_caught = p->survey.greedy_caught,
+                     .time_limit_ms = time_limit_ms(p),
+                     .memory_mib = MEMORY_LIMIT_MIB,
+                     .license = p->opts->license,
+                     .rights_owner = p->opts->rights_owner};
+    cr_survey_uuid(pb.uuid, &p->survey);
+    stats->time_limit_ms = pb.time_limit_ms;
+    return layouts[p->opts->format].write(p, &pb, err);
+}
+
 /* Refuses a package of the set's `count` instances that has no test, no
- * secret test, or more entries than a zip holds (two files a test, and
- * the layout's folders, metadata and programs). */
+ * secret test, or more entries than a zip holds (two files a test, and the
+ * format's folders and other files). */
 static int check_tests(const char *set_name, uint64_t count, const cr_export_opts *opts, cr_error *err)
 {
-    const layout *l = &layouts[opts->format];
-    uint64_t entries = 2 * count + (l->metadata != NULL);
-    for (int i = 0; l->folders[i]; i++)
-        entries++;
-    for (int i = 0; i < 2 && l->programs[i].path; i++)
-        entries++;
+    uint64_t entries = 2 * count + layouts[opts->format].entries;
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
@@ -654,6 +654,8 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
         rc = check_tests(set_name, count, opts, err);
     if (rc == 0)
         rc = check_dest(&d, store, opts, err);
+    if (rc == 0 && opts->format == CR_EXPORT_CMS)
+        rc = cr_export__cms_check(opts, d.dir, err);
     dest_free(&d);
     return rc;
 }
@@ -755,11 +757,14 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         rc = cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", d.dir, strerror(errno));
         goto done;
     }
+    cr_survey_init(&p.survey, opts->variant, opts->lines, opts->samples);
+    p.survey.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
+    p.survey.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
     rc = make_folders(&p, err);
     if (rc == 0)
         rc = write_tests(&p, out, err);
     if (rc == 0)
-        rc = write_metadata(&p, err);
+        rc = write_others(&p, out, err);
     if (rc == 0 && opts->zip) {
         int fd = (tmp_zip = temp_name(&d, ".zip")) ? mkstemp(tmp_zip) : -1;
         int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
@@ -781,7 +786,9 @@ done:
     free(tmp_zip);
     free(p.root);
     free(p.path);
-    free(p.text);
+    free(p.input.text);
+    free(p.answer.text);
+    cr_survey_free(&p.survey);
     name_set_free(&p.names);
     dest_free(&d);
     return rc;

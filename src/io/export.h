@@ -1,13 +1,21 @@
 /* Exporting a stored set as a package a judging system takes as it is
- * (README, "Judge test data"): the inputs in the contest format, the
- * answers of a done run, and, but for plain, the metadata and the
- * self-contained checker and validator sources (judge/program.h).
+ * (docs/judges.md, "Export"): the inputs in the contest format, the answers of a done
+ * run, and, but for plain, the metadata, a statement, and the judge programs
+ * as sources that build alone (judge/program.h).
  *
- *   kattis   problem.yaml, data/sample/NN.{in,ans}, data/secret/NN.{in,ans},
+ *   kattis   problem.yaml, .timelimit, problem_statement/problem.en.tex,
+ *            data/sample/NN.{in,ans}, data/secret/NN.{in,ans},
  *            input_validators/validator/validator.c,
- *            output_validators/checker/checker.c          (Kattis, DOMjudge)
- *   polygon  problem.xml, tests/NN, tests/NN.a, files/check.c, files/val.c
- *   cms      task.yaml, input/inputK.txt, output/outputK.txt, check/checker.c
+ *            output_validators/checker/checker.c,
+ *            submissions/accepted/reference.c, and when the tests catch them
+ *            submissions/wrong_answer/greedy.c and
+ *            submissions/time_limit_exceeded/brute_force.c  (Kattis, DOMjudge)
+ *   polygon  problem.xml, tests/%02d and tests/%02d.a, files/check.cpp,
+ *            files/val.cpp, files/testlib.h (and its licence), the statement
+ *            (statements/english/problem.tex, statements/.pdf/english/problem.pdf),
+ *            solutions/ as for kattis
+ *   cms      task.yaml, input/inputK.txt, output/outputK.txt,
+ *            check/checker.c and the built check/checker, statement/statement.pdf
  *   plain    ID.in, ID.ans (the instance's id made a safe file name)
  *
  * NN is the test's number from 1, zero-padded to the width of the count and
@@ -40,7 +48,19 @@ typedef struct cr_export_opts {
     uint64_t samples;   /* the first instances are samples (kattis, polygon, cms) */
     int zip;            /* also write DIR.zip of the folder */
     int force;          /* replace an existing DIR (and DIR.zip) */
+    const char *title;  /* the problem's name (NULL: the set's name) */
+    const char *license, *rights_owner; /* kattis' problem.yaml (NULL: unknown, none) */
+    unsigned time_limit_ms; /* 0: the reference solution's time on the slowest test (coinrow's
+                               solver reading and solving it), times CR_EXPORT_TIME_FACTOR, rounded
+                               up to whole seconds, at least one */
+    int no_build;       /* cms: write check/checker.c only, without building check/checker */
 } cr_export_opts;
+
+#define CR_EXPORT_TIME_FACTOR 3
+
+/* 0 when name is a license problem.yaml knows ("public domain", "cc0",
+ * "cc by", "cc by-sa", "educational", "permission"); else CR_EINVAL listing them. */
+int cr_export_license_check(const char *name, cr_error *err);
 
 /* Finds the run the answers come from: the latest done run of the set whose
  * variants include opts->variant (with opts->lines, whose moves policy is
@@ -62,17 +82,19 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
 /* Counts of what a package holds. */
 typedef struct cr_export_stats {
     uint64_t tests, samples;
+    unsigned time_limit_ms; /* the package's time limit (0 for plain) */
 } cr_export_stats;
 
 /* Checks as cr_export_check does, then writes the package of the set with
  * the answers of run run_id (one that cr_export_find_run gives) into a new
  * folder beside dir, which then replaces dir (and, with zip, dir.zip is
- * written from it): on failure nothing is left.  The validator takes the
- * constraints the set's generator kept, or for an ingested set the n and
- * value ranges of its data.  Refuses (CR_EINVAL, naming them) instances
- * the run could not answer (a value beyond int64), an instance that breaks
- * the constraints its generator promised, and plain ids that become the
- * same file name.  Fills *out with the counts. */
+ * written from it): on failure nothing is left.  The validator and the
+ * statement take the constraints the set's generator kept, or for an
+ * ingested set the n and value ranges of its data.  Refuses (CR_EINVAL,
+ * naming them) instances the run could not answer (a value beyond int64), an
+ * instance that breaks the constraints its generator promised, and plain ids
+ * that become the same file name; for cms, without no_build, a checker that
+ * cannot be built (the compiler is $CC, else cc).  Fills *out with the counts. */
 int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int64_t run_id,
                     const cr_export_opts *opts, cr_error *err);
 

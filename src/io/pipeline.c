@@ -31,8 +31,9 @@ enum { ENTRY_ROW, ENTRY_STORED, ENTRY_REJECT };
 typedef struct answer {
     int64_t value, first_score, second_score;
     int winner;
+    unsigned missing;        /* CR_FIGURE_* bits of the figures not given */
     size_t moves, moves_len; /* moves NONE: no line */
-    size_t error;            /* NONE when solved */
+    size_t error;            /* NONE when every figure is given */
 } answer;
 
 typedef struct entry {
@@ -180,13 +181,13 @@ static int keep_answers(batch *b, entry *e, const cr_result *results, unsigned v
             continue;
         const cr_result *r = &results[v];
         answer *a = &e->answers[v];
-        *a = (answer){r->value, r->first_score, r->second_score, r->winner, NONE, 0, NONE};
+        *a = (answer){r->value, r->first_score, r->second_score, r->winner, r->missing, NONE, 0, NONE};
         if (r->error.code && put_text(&a->error, b, r->error.msg, strlen(r->error.msg)))
             return -1;
-        if (r->error.code || !r->moves)
+        if (!r->moves)
             continue;
         for (int u = 0; u < v && a->moves == NONE; u++)
-            if ((variants & CR_VARIANT_BIT(u)) && results[u].moves == r->moves && !results[u].error.code)
+            if ((variants & CR_VARIANT_BIT(u)) && results[u].moves == r->moves)
                 a->moves = e->answers[u].moves;
         if (a->moves == NONE && put_text(&a->moves, b, r->moves, e->n))
             return -1;
@@ -344,13 +345,14 @@ static int queue_results(cr_pipeline *p, size_t *count, const batch *b, const en
         p->res[(*count)++] = (cr_store_result){id,
                                                (cr_variant)v,
                                                text_at(b, a->error),
+                                               a->missing,
                                                a->value,
                                                a->first_score,
                                                a->second_score,
                                                a->winner,
                                                text_at(b, a->moves),
                                                a->moves_len};
-        failed |= a->error != NONE;
+        failed |= (a->missing & CR_FIGURE_VALUE) != 0;
     }
     p->txn.solved++;
     p->txn.failed += (uint64_t)failed;

@@ -34,7 +34,7 @@ typedef struct cr_pipeline_stats {
     uint64_t skipped;  /* input rows the set had already, with the same coins */
     uint64_t rejected; /* input rows rejected, each recorded in ingest_error */
     uint64_t solved;   /* instances written with their results */
-    uint64_t failed;   /* of the solved, those with an error in some variant */
+    uint64_t failed;   /* of the solved, those with no value in some variant */
     uint64_t pending;  /* stored instances known to be left to solve (0: unknown or none) */
     uint64_t bytes;    /* input read up to the last row committed */
 } cr_pipeline_stats;

@@ -18,7 +18,7 @@ static int key_order(const cr_stored_result *a, const cr_stored_result *b)
 
 static cr_side side_of(const cr_stored_result *r)
 {
-    return (cr_side){r->error, r->value, r->first_score, r->second_score, r->winner, r->moves};
+    return (cr_side){r->error, r->missing, r->value, r->first_score, r->second_score, r->winner, r->moves};
 }
 
 typedef struct merge {

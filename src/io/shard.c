@@ -90,6 +90,7 @@ static int stage_result(stage *b, const cr_stored_result *r, cr_error *err)
     b->results[k] = (cr_store_result){0,
                                       r->variant,
                                       r->error ? text + moves_len + 1 : NULL,
+                                      r->missing,
                                       r->value,
                                       r->first_score,
                                       r->second_score,

@@ -176,11 +176,14 @@ enum {
 int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
                            cr_error *err);
 
-/* One result row: an instance's figures for one variant, or why it has none. */
+/* One result row: an instance's figures for one variant; those that are
+ * missing (cr_result's CR_FIGURE_* bits) are stored as NULL and the error
+ * says why. */
 typedef struct cr_store_result {
     int64_t instance_id;
     cr_variant variant;
-    const char *error; /* NULL when solved; else the reason, and the figures are not stored */
+    const char *error; /* NULL when every figure is given; else why some are not */
+    unsigned missing;  /* CR_FIGURE_* bits of the figures stored as NULL */
     int64_t value, first_score, second_score;
     int winner;        /* 1, -1 or 0 */
     const char *moves; /* NULL for none */
@@ -283,7 +286,8 @@ typedef struct cr_stored_result {
     const char *coins; /* the instance's coins as stored: a JSON array */
     size_t n;
     cr_variant variant;
-    const char *error; /* NULL when solved; else the figures below are 0 */
+    const char *error; /* NULL when every figure is given; else why some are not */
+    unsigned missing;  /* CR_FIGURE_* bits of the figures that are NULL (read as 0) */
     int64_t value, first_score, second_score;
     int winner;
     const char *moves; /* NULL when the run has none */

@@ -195,8 +195,8 @@ int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t r
     int rc = cr_store__prepare(&st, store,
                                "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' "
                                "AS q FROM result AS r JOIN instance AS i ON i.id = r.instance_id WHERE r.run_id = ?1 "
-                               "AND r.variant = ?2 AND r.error IS NOT NULL ORDER BY r.instance_id LIMIT 5)), "
-                               "min(error) FROM result WHERE run_id = ?1 AND variant = ?2 AND error IS NOT NULL",
+                               "AND r.variant = ?2 AND r.value IS NULL ORDER BY r.instance_id LIMIT 5)), "
+                               "min(error) FROM result WHERE run_id = ?1 AND variant = ?2 AND value IS NULL",
                                "reading the results", err);
     if (rc)
         return rc;
@@ -252,17 +252,21 @@ int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, con
             sqlite3_bind_int64(st, p + 1, run_id);
             sqlite3_bind_int64(st, p + 2, r->instance_id);
             sqlite3_bind_text(st, p + 3, cr_variant_name(r->variant), -1, SQLITE_STATIC);
-            if (r->error) {
-                for (int c = 4; c <= 7; c++)
-                    sqlite3_bind_null(st, p + c);
-                sqlite3_bind_text(st, p + 9, r->error, -1, SQLITE_STATIC);
-            } else {
-                sqlite3_bind_int64(st, p + 4, r->value);
-                sqlite3_bind_int64(st, p + 5, r->first_score);
-                sqlite3_bind_int64(st, p + 6, r->second_score);
-                sqlite3_bind_text(st, p + 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
-                sqlite3_bind_null(st, p + 9);
+            const int64_t figures[3] = {r->value, r->first_score, r->second_score};
+            for (int f = 0; f < 3; f++) {
+                if (r->missing & 1u << f)
+                    sqlite3_bind_null(st, p + 4 + f);
+                else
+                    sqlite3_bind_int64(st, p + 4 + f, figures[f]);
             }
+            if (r->missing & CR_FIGURE_WINNER)
+                sqlite3_bind_null(st, p + 7);
+            else
+                sqlite3_bind_text(st, p + 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
+            if (r->error)
+                sqlite3_bind_text(st, p + 9, r->error, -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(st, p + 9);
             if (r->moves)
                 sqlite3_bind_text(st, p + 8, r->moves, (int)r->moves_len, SQLITE_STATIC);
             else
@@ -356,13 +360,18 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
     cr_variant_parse(&r->variant, (const char *)sqlite3_column_text(st, 3), &ignored);
     it->last_variant = r->variant;
     r->error = (const char *)sqlite3_column_text(st, 9);
-    if (!r->error) {
-        r->value = sqlite3_column_int64(st, 4);
-        r->first_score = sqlite3_column_int64(st, 5);
-        r->second_score = sqlite3_column_int64(st, 6);
-        const char *winner = (const char *)sqlite3_column_text(st, 7);
-        r->winner = !winner ? 0 : strcmp(winner, "first") == 0 ? 1 : strcmp(winner, "second") == 0 ? -1 : 0;
+    int64_t *figures[3] = {&r->value, &r->first_score, &r->second_score};
+    for (int f = 0; f < 3; f++) {
+        if (sqlite3_column_type(st, 4 + f) == SQLITE_NULL)
+            r->missing |= 1u << f;
+        else
+            *figures[f] = sqlite3_column_int64(st, 4 + f);
     }
+    const char *winner = (const char *)sqlite3_column_text(st, 7);
+    if (!winner)
+        r->missing |= CR_FIGURE_WINNER;
+    else
+        r->winner = strcmp(winner, "first") == 0 ? 1 : strcmp(winner, "second") == 0 ? -1 : 0;
     r->moves = (const char *)sqlite3_column_text(st, 8);
     *out = r;
     return 1;

@@ -29,19 +29,22 @@ typedef struct zip_writer {
     const char *path;
     entry *entries;
     size_t count, cap;
+    uint32_t crc_table[256]; /* each writer its own: no state shared between threads */
     unsigned char buf[1 << 16];
 } zip_writer;
 
-static uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t len)
+static void crc32_table(uint32_t table[256])
 {
-    static uint32_t table[256];
-    if (!table[1])
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+}
+
+static uint32_t crc32_update(const uint32_t table[256], uint32_t crc, const unsigned char *p, size_t len)
+{
     crc = ~crc;
     while (len--)
         crc = table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
@@ -121,7 +124,7 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
     uint64_t size = 0;
     size_t got;
     while ((got = fread(z->buf, 1, sizeof z->buf, in)) > 0) {
-        e->crc = crc32_update(e->crc, z->buf, got);
+        e->crc = crc32_update(z->crc_table, e->crc, z->buf, got);
         size += got;
         if (fwrite(z->buf, 1, got, z->f) != got)
             break;
@@ -217,6 +220,7 @@ int cr_zip_dir(const char *zip_path, const char *dir, cr_error *err)
     if (!z)
         return cr_errorf(err, CR_ENOMEM, "no memory to write %s", zip_path);
     z->path = zip_path;
+    crc32_table(z->crc_table);
     z->f = fopen(zip_path, "wb");
     int rc = z->f ? 0 : io_error(err, "write", zip_path);
     if (rc == 0)

@@ -11,7 +11,7 @@
 
 static const char *const convention_names[CR_CONVENTION_COUNT] = {"testlib", "kattis", "cms"};
 
-const char *cr_convention_name(cr_convention conv)
+const char *cr_judge_convention_name(cr_convention conv)
 {
     return (unsigned)conv < CR_CONVENTION_COUNT ? convention_names[conv] : NULL;
 }
@@ -29,7 +29,20 @@ static int read_file(char **out, size_t *out_len, const char *path, cr_error *er
     return rc;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const char *path)
+/* A message before and after it is made safe text: at most TEXT_MAX bytes,
+ * each shown as at most 4. */
+#define TEXT_MAX (CR_ERROR_MSG_MAX + 64)
+#define MESSAGE_MAX (4 * TEXT_MAX)
+
+/* text as one line of printable ASCII, whatever bytes the files or their
+ * paths held: CMS refuses text it cannot decode, judges show it to people. */
+static const char *safe_text(char out[MESSAGE_MAX], const char *text)
+{
+    cr_contest_escape(out, MESSAGE_MAX, text, strlen(text), TEXT_MAX);
+    return out;
+}
+
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path)
 {
     cr_error err = {0};
     char *text = NULL;
@@ -38,8 +51,13 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const ch
     int rc = read_file(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
-    if (rc)
-        fprintf(stderr, "%s: %s\n", path ? path : "standard input", err.msg);
+    if (rc == 0 && answered)
+        rc = cr_contest_answerable(&in, answered, &err);
+    if (rc) {
+        char line[TEXT_MAX], message[MESSAGE_MAX];
+        snprintf(line, sizeof line, "%s: %s", path ? path : "standard input", err.msg);
+        fprintf(stderr, "%s\n", safe_text(message, line));
+    }
     cr_contest_input_free(&in);
     free(text);
     if (rc == CR_EIO || rc == CR_ENOMEM)
@@ -127,18 +145,20 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
     if (rc == 0)
         rc = judge(&verdict, &files, variant, moves, &err);
 
-    char message[CR_ERROR_MSG_MAX + 32];
+    char line[TEXT_MAX], message[MESSAGE_MAX];
     if (rc)
-        snprintf(message, sizeof message, "judge error: %s", err.msg);
+        snprintf(line, sizeof line, "judge error: %s", err.msg);
     else if (verdict.outcome == CR_ACCEPTED)
-        snprintf(message, sizeof message, "%s", cr_outcome_name(CR_ACCEPTED));
+        snprintf(line, sizeof line, "%s", cr_outcome_name(CR_ACCEPTED));
     else
-        snprintf(message, sizeof message, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+        snprintf(line, sizeof line, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+    safe_text(message, line);
 
     switch (conv) {
     case CR_KATTIS:
         if (files.feedback_dir && write_judge_message(files.feedback_dir, message) != 0) {
-            fprintf(stderr, "judge error: cannot write %s/judgemessage.txt\n", files.feedback_dir);
+            snprintf(line, sizeof line, "judge error: cannot write %s/judgemessage.txt", files.feedback_dir);
+            fprintf(stderr, "%s\n", safe_text(message, line));
             return CR_JUDGE_ERROR;
         }
         fprintf(stderr, "%s\n", message);

@@ -23,7 +23,7 @@ typedef enum cr_convention {
 } cr_convention;
 
 /* "testlib", "kattis" or "cms"; NULL when out of range. */
-const char *cr_convention_name(cr_convention conv);
+const char *cr_judge_convention_name(cr_convention conv);
 
 /* Exit statuses of the judge programs (besides the conventions' verdicts). */
 enum {
@@ -34,10 +34,11 @@ enum {
 };
 
 /* Validates the input file at `path` (NULL: standard input) against limits,
- * printing what is wrong and where on standard error.  Returns the exit
- * status: 0 valid, 3 invalid (testlib and CMS); 42 valid, 43 invalid
- * (Kattis); 1 when the file cannot be read. */
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, const char *path);
+ * and checks that an answer can be given for every variant of the mask
+ * `answered` (cr_contest_answerable), printing what is wrong and where on
+ * standard error.  Returns the exit status: 0 valid, 3 invalid (testlib and
+ * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path);
 
 /* Checks a contestant's output for `variant`.  args[0..nargs) are the
  * program's positional arguments in the convention's order (testlib: INPUT

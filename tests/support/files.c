@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 char *tmp_dir_new(void)
@@ -170,6 +171,18 @@ int64_t db_int(const char *path, const char *sql)
     int64_t v = text ? strtoll(text, NULL, 10) : INT64_MIN;
     free(text);
     return v;
+}
+
+int64_t db_wait_for(const char *path, const char *sql)
+{
+    const struct timespec pause = {0, 2000000};
+    for (int tries = 0; tries < 30000; tries++) {
+        int64_t v = db_int(path, sql);
+        if (v > 0)
+            return v;
+        nanosleep(&pause, NULL);
+    }
+    return 0;
 }
 
 int db_exec(const char *path, const char *sql)

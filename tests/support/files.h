@@ -52,6 +52,11 @@ const char *fixture(const char *name);
  * integer (INT64_MIN when there is no row or the query fails). */
 int64_t db_int(const char *path, const char *sql);
 
+/* Polls db_int(path, sql) until it is above 0, for at most a minute: a
+ * wait on an event, such as another process's first commit.  Returns the
+ * value, or 0 when it never came. */
+int64_t db_wait_for(const char *path, const char *sql);
+
 /* The first column of the first row of sql on the database at path, as
  * text the caller frees ("" when NULL; NULL when there is no row or the
  * query fails). */

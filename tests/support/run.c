@@ -126,12 +126,58 @@ pid_t run_start(char *const argv[], const char *log)
     pid_t pid = fork();
     if (pid != 0)
         return pid;
-    int in = open("/dev/null", O_RDONLY), out = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
     dup2(in, 0);
     dup2(out, 1);
     dup2(out, 2);
     execvp(argv[0], argv);
     _exit(127);
+}
+
+pid_t run_start_held(char *const argv[], int *out_held)
+{
+    int e[2];
+    if (pipe(e))
+        return -1;
+    /* fill the pipe without blocking, then let the child's writes block */
+    fcntl(e[1], F_SETFL, O_NONBLOCK);
+    static const char filler[4096];
+    while (write(e[1], filler, sizeof filler) > 0 || write(e[1], filler, 1) > 0)
+        ;
+    fcntl(e[1], F_SETFL, 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(e[1], 2);
+        close(e[0]), close(e[1]), close(null);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(e[1]);
+    *out_held = e[0];
+    return pid;
+}
+
+char *run_release(int held)
+{
+    buffer b = {0};
+    append(&b, "", 0);
+    char chunk[65536];
+    ssize_t got;
+    while ((got = read(held, chunk, sizeof chunk)) != 0)
+        if (got > 0)
+            append(&b, chunk, (size_t)got);
+        else if (errno != EINTR)
+            break;
+    close(held);
+    /* the filler: NUL bytes, before anything the child wrote */
+    size_t skip = 0;
+    while (skip < b.len && b.data[skip] == '\0')
+        skip++;
+    memmove(b.data, b.data + skip, b.len - skip + 1);
+    return b.data;
 }
 
 int run_wait(pid_t pid)

@@ -33,11 +33,25 @@ int run_coinrow_args(run_result *out, const char *input, const char *const *args
 #define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
 
 /* Starts argv without waiting: standard input from /dev/null, standard
- * output and error to the file `log` (NULL: /dev/null).  Returns the pid, or
- * -1 when it could not be started. */
+ * output and error to the file `log` (appended to).  Returns the pid, or -1
+ * when it could not be started. */
 pid_t run_start(char *const argv[], const char *log);
 
-/* Waits for a process run_start started: its exit status, or 128 + signal. */
+/* Starts argv without waiting, held at its first write to standard error:
+ * standard input from /dev/null, standard output to /dev/null, standard
+ * error into a pipe filled to the brim, so that the first write there
+ * blocks until run_release.  coinrow's first write there, with --progress,
+ * is the progress line its writer thread draws after the first commit: the
+ * child is held right after that commit, however fast the machine.  Returns
+ * the pid (-1 when it could not be started) and the pipe in *out_held. */
+pid_t run_start_held(char *const argv[], int *out_held);
+
+/* Lets a held child go on: reads its standard error to the end (its exit)
+ * and returns what it wrote there, NUL-terminated, for the caller to free. */
+char *run_release(int held);
+
+/* Waits for a process run_start or run_start_held started: its exit status,
+ * or 128 + signal. */
 int run_wait(pid_t pid);
 
 #endif

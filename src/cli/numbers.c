@@ -1,5 +1,5 @@
-/* Command-line numbers shared by generate and validate: "MIN..MAX" ranges,
- * counts and seeds, and the problem's constraints built from them. */
+/* Numbers on the command line: counts and seeds, ids, "MIN..MAX" ranges and
+ * the problem's constraints built from them, and a shard's "K/N". */
 #include <string.h>
 
 #include "cli/cli.h"
@@ -30,6 +30,28 @@ int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max)
     if (!text || cr_int64_parse(&v, text, strlen(text)) != 0 || v < min || v > max)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* text[0..len) as a number in [min, max], without a sign. */
+static int plain_parse(int64_t *out, const char *text, size_t len, int64_t min, int64_t max)
+{
+    int64_t v;
+    if (len == 0 || text[0] < '0' || text[0] > '9' || cr_int64_parse(&v, text, len) != 0 || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_shard_parse(uint32_t *out_k, uint32_t *out_n, const char *text)
+{
+    const char *slash = strchr(text, '/');
+    int64_t k, n;
+    if (!slash || plain_parse(&n, slash + 1, strlen(slash + 1), 1, UINT32_MAX) != 0 ||
+        plain_parse(&k, text, (size_t)(slash - text), 0, n - 1) != 0)
+        return -1;
+    *out_k = (uint32_t)k;
+    *out_n = (uint32_t)n;
     return 0;
 }
 

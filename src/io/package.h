@@ -1,0 +1,85 @@
+/* Inside export (io/export.h): the problem a package holds and the calls
+ * that write its files, shared by export.c, which writes the tests and puts
+ * the package in place, and the writers of each format's other files
+ * (kattis.c, polygon.c, cms.c) and of the statement (statement.c). */
+#ifndef CR_IO_PACKAGE_H
+#define CR_IO_PACKAGE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "io/export.h"
+#include "judge/program.h"
+
+/* The problem, as the tests written show it. */
+typedef struct cr_problem {
+    const char *name;      /* the short name: the package folder's own name */
+    const char *title;     /* --title, else the set's name */
+    const char *set_name;
+    int64_t run_id;        /* the answers' run */
+    cr_variant variant;
+    int lines;             /* answers carry the canonical line of play */
+    cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
+    uint64_t tests, samples;
+    const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
+    size_t n_largest;      /* the largest n of a test */
+    int greedy_caught;     /* some test makes the checker reject the greedy answer */
+    unsigned time_limit_ms, memory_mib;
+    char uuid[40];         /* derived from the set's tests, the variant and the lines */
+    const char *license, *rights_owner; /* kattis; NULL when not given */
+} cr_problem;
+
+/* A test from this size on keeps the brute-force submission (2^n lines of
+ * play) far beyond any time limit. */
+#define CR_PROBLEM_BRUTE_FORCE_N 40
+
+/* The package being written (export.c). */
+typedef struct cr_package cr_package;
+
+/* The options the package is written with. */
+const cr_export_opts *cr_export__opts(const cr_package *p);
+
+/* The path of rel (relative to the package's root) as it is written now, in
+ * a buffer valid until the next call. */
+const char *cr_export__path(cr_package *p, const char *rel);
+
+/* A new folder, or a new file for writing ("wbx": never one that exists). */
+int cr_export__mkdir(cr_package *p, const char *rel, cr_error *err);
+FILE *cr_export__create(cr_package *p, const char *rel, cr_error *err);
+
+/* Closes a file made by cr_export__create; CR_EIO naming it when anything
+ * written to it failed. */
+int cr_export__finish(cr_package *p, FILE *f, const char *rel, cr_error *err);
+
+/* Creates the file rel, has fill write it, and closes it: 0, or fill's
+ * error or the write's. */
+typedef int cr_export_fill(FILE *f, const cr_problem *pb, cr_error *err);
+int cr_export__file(cr_package *p, const char *rel, cr_export_fill *fill, const cr_problem *pb, cr_error *err);
+
+/* Writes text (NUL-terminated) to the new file rel. */
+int cr_export__text(cr_package *p, const char *rel, const char *text, cr_error *err);
+
+/* Writes the judge program built for the problem to the new file rel. */
+int cr_export__program(cr_package *p, const char *rel, cr_judge_program program, cr_convention convention,
+                       cr_error *err);
+
+/* s as a double-quoted YAML scalar; as XML attribute text. */
+void cr_export__put_yaml(FILE *f, const char *s);
+void cr_export__put_xml(FILE *f, const char *s);
+
+/* Each format's files besides the tests; how many files and folders (at
+ * most) they add to the package, for the zip's limit. */
+int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err);
+int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err);
+int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err);
+enum { CR_EXPORT_KATTIS_ENTRIES = 20, CR_EXPORT_POLYGON_ENTRIES = 17, CR_EXPORT_CMS_ENTRIES = 8 };
+
+/* Before anything is written: without opts->no_build, a C compiler ($CC,
+ * else cc) must be there to build the CMS checker; CR_EINVAL saying so and
+ * what to do. */
+int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err);
+
+#endif

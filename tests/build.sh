@@ -1,0 +1,97 @@
+#!/bin/sh
+# The build's promises, from outside, as a user meets them:
+#   - a user's CFLAGS (and LDLIBS) add to the flags the code needs, never
+#     replace them;
+#   - `make` and `make all` install no package;
+#   - `make install` into a temporary DESTDIR gives a core that a small C
+#     program builds against with `pkg-config --cflags --libs coinrow` alone,
+#     the man page and a bash completion that completes, and `make
+#     uninstall` takes it all back.
+# Run by `make test` from the repository (MAKE, CC and SANITIZE from it).
+set -eu
+cd "$(dirname "$0")/.."
+make=${MAKE:-make}
+failed=0
+fail() {
+    echo "build: $*" >&2
+    failed=1
+}
+
+# What make would run, without running it.
+dry() { $make -s --no-print-directory -n -B SANITIZE= "$@" 2>/dev/null; }
+
+compile=$(dry CFLAGS=-O0 build/src/core/rng.o | grep -e 'src/core/rng\.c' || true)
+for flag in -O0 -std=c11 -Wall -Wformat=2 -pthread -MMD; do
+    case " $compile " in
+    *" $flag "*) ;;
+    *) fail "make CFLAGS=-O0 compiles without $flag: $compile" ;;
+    esac
+done
+link=$(dry LDLIBS=-lm build/coinrow | grep -e '-o build/coinrow' || true)
+for flag in -lm -lsqlite3 -lcsv; do
+    case " $link " in
+    *" $flag "*) ;;
+    *) fail "make LDLIBS=-lm links without $flag: $link" ;;
+    esac
+done
+if dry all | grep -q -e 'apt-get' -e 'deps.sh install'; then
+    fail "make all would install packages"
+fi
+
+if [ -n "${SANITIZE:-}" ]; then
+    echo "build: install skipped under SANITIZE=$SANITIZE (the plain build installs)"
+    exit $failed
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root prefix=/usr/local
+$make -s --no-print-directory install DESTDIR="$root" PREFIX=$prefix >"$tmp/install.log" 2>&1 ||
+    { cat "$tmp/install.log" >&2; fail "make install failed"; exit 1; }
+for f in bin/coinrow lib/libcoinrow.a lib/coinrow.so include/coinrow.h include/coinrow/solve.h lib/pkgconfig/coinrow.pc \
+    share/man/man1/coinrow.1 share/bash-completion/completions/coinrow; do
+    [ -f "$root$prefix/$f" ] || fail "make install did not install $prefix/$f"
+done
+"$root$prefix/bin/coinrow" --version >/dev/null || fail "the installed coinrow does not run"
+completed=$(bash -c '. "$1"; COMP_WORDS=(coinrow export --f); COMP_CWORD=2; _coinrow; echo "${COMPREPLY[*]}"' \
+    sh "$root$prefix/share/bash-completion/completions/coinrow")
+[ "$completed" = "--format --force" ] || fail "the bash completion of 'coinrow export --f' is '$completed'"
+
+cat >"$tmp/best.c" <<'EOF'
+/* The best line of play for the first player, as an embedder writes it. */
+#include <coinrow.h>
+#include <stdio.h>
+
+int main(void)
+{
+    const int64_t coins[] = {4, 6, 2, 3};
+    cr_solver *solver = NULL;
+    cr_result results[CR_VARIANT_COUNT];
+    cr_solve_opts opts = {CR_VARIANT_BIT(CR_TOTAL), CR_ALGO_AUTO, CR_MOVES_CANONICAL};
+    cr_error err;
+    if (cr_solver_new(&solver, &err) || cr_solve(results, solver, coins, 4, &opts, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    printf("%lld %s\n", (long long)results[CR_TOTAL].value, results[CR_TOTAL].moves);
+    cr_solver_free(solver);
+    return 0;
+}
+EOF
+# pkg-config finds only what DESTDIR holds
+flags=$(PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$root$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root" \
+    pkg-config --cflags --libs coinrow) || fail "pkg-config does not know coinrow"
+# shellcheck disable=SC2086 # the flags are words
+if ${CC:-cc} -std=c11 -pedantic -Wall -Wextra -Werror "$tmp/best.c" $flags -o "$tmp/best" 2>"$tmp/cc.log"; then
+    out=$("$tmp/best")
+    [ "$out" = "9 RLLL" ] || fail "the program built against the installed core printed '$out', not '9 RLLL'"
+else
+    cat "$tmp/cc.log" >&2
+    fail "a program does not build against the installed core with: $flags"
+fi
+
+$make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=$prefix >/dev/null 2>&1 || fail "make uninstall failed"
+left=$(find "$root" -type f)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+[ $failed = 0 ] && echo "build: flags, no installs, make install with pkg-config, make uninstall: ok"
+exit $failed

@@ -1,0 +1,180 @@
+#!/bin/bash
+# make test-judges: coinrow's exports judged by the judges' own tools, the
+# copies in ../shared/judge-tools (or JUDGE_TOOLS=DIR); when they are absent
+# (a user's plain clone) it says so and skips.
+#   - Kattis: verifyproblem on a fresh export of every variant, with and
+#     without lines, and of a winner set at the full int64 range: no error and
+#     no warning, and each submission gets its folder's verdict, judged with
+#     the package's own time limit (.timelimit);
+#   - Polygon: files/check.cpp and files/val.cpp built with testlib.h and run
+#     on every test, on the greedy answers, on hostile bytes, with the result
+#     file and -appes; then the package converted as Polygon2DOMjudge does
+#     (p2d.py) and judged by verifyproblem with the checker: no judge error,
+#     the solutions' verdicts as tagged;
+#   - CMS: check/checker built (statically) by export and run as CMS runs it.
+# As root it installs the TeX packages problemtools renders statements with.
+#   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder
+set -eu
+
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+COINROW=$ROOT/${COINROW:-build/coinrow}
+TOOLS=${JUDGE_TOOLS:-../shared/judge-tools}
+if [ ! -x "$TOOLS/verifyproblem" ] || [ ! -f "$TOOLS/testlib/testlib.h" ]; then
+    echo "judges: skipped: no judge tools in $TOOLS (JUDGE_TOOLS=DIR names the folder with verifyproblem and testlib/)"
+    exit 0
+fi
+TOOLS=$(cd "$TOOLS" && pwd)
+
+passed=0
+failed=0
+say() { printf 'judges: %s\n' "$*"; }
+pass() { passed=$((passed + 1)); say "ok   $*"; }
+fail() { failed=$((failed + 1)); say "FAIL $*"; }
+
+# problemtools renders a statement with LaTeX packages Debian splits out
+TEX_PACKAGES="texlive-latex-extra texlive-latex-recommended texlive-fonts-recommended texlive-luatex texlive-pictures texlive-plain-generic"
+missing_tex=0
+for sty in subfigure.sty wrapfig.sty ulem.sty fontspec.sty luacode.sty pgffor.sty times.sty; do
+    kpsewhich "$sty" >/dev/null 2>&1 || missing_tex=1
+done
+if [ $missing_tex = 1 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        say "installing $TEX_PACKAGES"
+        apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            $TEX_PACKAGES >/dev/null
+    else
+        echo "judges: problemtools needs LaTeX packages: sudo apt-get install -y --no-install-recommends $TEX_PACKAGES" >&2
+        exit 1
+    fi
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/coinrow-judges-XXXXXX")
+cleanup() { if [ "${JUDGES_KEEP:-0}" = 1 ]; then say "kept $WORK"; else rm -rf "$WORK"; fi; }
+trap cleanup EXIT
+cd "$WORK"
+DB=$WORK/sets.db
+start=$(date +%s)
+
+# A set that catches both wrong submissions: antigreedy rows, where taking the
+# larger end loses, and rows long enough (n >= 40) for 2^n to time out.
+"$COINROW" generate --db "$DB" --set strong --count 12 --n 4..48 --even-n --values 1..1000 --seed 3 \
+    --profile antigreedy --quiet
+# Every coin MIN or MAX: only winner answers them all (a sign fits whatever the totals).
+"$COINROW" generate --db "$DB" --set extreme --count 8 --n 1..8 \
+    --values -9223372036854775808..9223372036854775807 --seed 5 --profile extreme --quiet
+
+# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts.
+# One error is not the package's: problemtools' HTML rendering needs plasTeX 3,
+# and Debian's is older; it is named, the PDF rendering still has to pass.
+verify() {
+    local pkg=$1 what=$2 log=$WORK/$1.log t0 t1
+    t0=$(date +%s)
+    "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$log" 2>&1 || true
+    t1=$(date +%s)
+    local errors warnings html verdicts
+    errors=$(grep -c '^ERROR' "$log" || true)
+    warnings=$(grep -c '^WARNING ' "$log" || true) # verifyproblem's own (plasTeX's say "WARNING:")
+    html=0
+    if grep -q "unexpected keyword argument 'file'" "$log"; then
+        html=$(grep -c '^ERROR Could not convert problem statement to html' "$log" || true)
+    fi
+    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" | tr '\n' ' ')
+    if [ "$((errors - html))" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
+        local note=
+        [ "$html" = 0 ] || note=" but its HTML rendering of the statement, which needs plasTeX 3 (Debian has $(dpkg-query -W -f '${Version}' python3-plastex 2>/dev/null || echo an older one))"
+        pass "kattis $what: verifyproblem: no error$note, no warning; $verdicts($((t1 - t0)) s)"
+    else
+        fail "kattis $what: verifyproblem: $errors errors, $warnings warnings; $verdicts (see $log)"
+        grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
+    fi
+}
+
+export_kattis() { # SET VARIANT MOVES PKG
+    "$COINROW" export --db "$DB" --set "$1" --variant "$2" --moves "$3" --format kattis --out "$4" \
+        --title "Coins in a row ($2)" --license "cc by-sa" --rights-owner "coinrow test" >/dev/null 2>"$4.err" ||
+        { fail "export $4: $(cat "$4.err")"; return 1; }
+}
+
+for variant in total diff remaining winner; do
+    for moves in none canonical; do
+        pkg=k${variant}$([ $moves = canonical ] && echo lines || echo value)
+        export_kattis strong $variant $moves "$pkg" && verify "$pkg" "$variant, moves $moves"
+    done
+done
+export_kattis extreme winner canonical kextreme && verify kextreme "winner at the full int64 range, moves canonical"
+for pkg in kdiffvalue kwinnerlines; do
+    [ -f "$pkg/submissions/wrong_answer/greedy.c" ] && [ -f "$pkg/submissions/time_limit_exceeded/brute_force.c" ] &&
+        pass "kattis $pkg holds the wrong and the slow submission" || fail "kattis $pkg lacks a submission"
+done
+
+# ---- Polygon: the testlib programs, then the Polygon2DOMjudge conversion ----
+"$COINROW" export --db "$DB" --set strong --variant diff --moves canonical --format polygon --out poly \
+    --title "Coins in a row" >/dev/null 2>&1 || fail "export polygon"
+mkdir -p build
+cp poly/files/check.cpp poly/files/val.cpp build/
+cp "$TOOLS/testlib/testlib.h" build/ # the tool's own copy, not the one shipped
+if g++ -O2 -o build/check build/check.cpp 2>build/cc.err && g++ -O2 -o build/val build/val.cpp 2>>build/cc.err; then
+    pass "files/check.cpp and files/val.cpp build with testlib.h"
+else
+    fail "testlib programs do not build: $(head -3 build/cc.err)"
+fi
+cc -O2 -o build/greedy poly/solutions/greedy.c
+bad=0
+caught=0
+for t in poly/tests/[0-9][0-9]; do
+    build/val <"$t" 2>/dev/null || bad=1
+    build/check "$t" "$t.a" "$t.a" 2>/dev/null || bad=1
+    build/greedy <"$t" >greedy.out
+    build/check "$t" greedy.out "$t.a" 2>/dev/null || caught=$((caught + 1))
+done
+[ $bad = 0 ] && pass "val.cpp accepts every test, check.cpp every jury answer" || fail "a test or its answer is refused"
+[ $caught -gt 0 ] && pass "check.cpp rejects the greedy answer on $caught tests" || fail "check.cpp accepts every greedy answer"
+t=poly/tests/01
+expect() { # STATUS WHAT OUTPUT-BYTES
+    printf "$3" >hostile.out
+    local got=0 mine=0
+    build/check "$t" hostile.out "$t.a" 2>check.err || got=$?
+    "$COINROW" check --variant diff "$t" hostile.out "$t.a" 2>coinrow.err || mine=$?
+    if [ "$got" = "$1" ] && [ "$mine" = "$1" ] && LC_ALL=C grep -q '^[[:print:]]*$' check.err; then
+        pass "check.cpp and coinrow check: $2 (exit $got; $(head -c 90 check.err))"
+    else
+        fail "$2: check.cpp exit $got, coinrow check $mine: $(cat check.err)"
+    fi
+}
+expect 2 "a '+' sign is a presentation error" '+7\nLR\n'
+expect 2 "a value beyond int64 is a presentation error" '99999999999999999999\n'
+expect 2 "hostile bytes, shown escaped" '\xc2\xa0\x1b[2J\xff\n'
+expect 1 "a move that is not L or R, shown escaped" "$(head -1 "$t.a")\\n\\xc3\\xa9\\n"
+build/check "$t" "$t.a" "$t.a" result.txt -appes 2>/dev/null && grep -q '<result outcome = "accepted">' result.txt &&
+    pass "check.cpp writes the result file, as XML with -appes" || fail "check.cpp ignores the result file or -appes"
+printf '1\n\xff\n' | build/val 2>/dev/null && fail "val.cpp accepts a 0xFF byte" || pass "val.cpp refuses a 0xFF byte"
+
+python3 "$ROOT/tests/judges/p2d.py" poly "$TOOLS/testlib/testlib.h" pconv
+"$TOOLS/verifyproblem" pconv --fixed_timelim "$(awk '{print $3}' pconv/domjudge-problem.ini)" -p submissions \
+    >pconv.log 2>&1 || true
+verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' pconv.log | tr '\n' ' ')
+if grep -q 'tested: 0 errors' pconv.log && ! grep -q 'exited with status' pconv.log &&
+    grep -q 'reference AC->AC' <<<"$verdicts"; then
+    pass "Polygon2DOMjudge's conversion judges with check.cpp, no judge error: $verdicts"
+else
+    fail "the converted package: $(grep -E '^(ERROR|WARNING) ' pconv.log | head -3)"
+fi
+
+# ---- CMS: the built checker, as CMS runs it ----
+"$COINROW" export --db "$DB" --set strong --variant winner --format cms --out cmspkg >/dev/null 2>&1 || fail "export cms"
+if [ -x cmspkg/check/checker ] && ! ldd cmspkg/check/checker >/dev/null 2>&1; then
+    pass "cms check/checker is built and statically linked"
+else
+    fail "cms check/checker is missing or dynamically linked"
+fi
+out=$(cmspkg/check/checker cmspkg/input/input1.txt cmspkg/output/output1.txt cmspkg/output/output1.txt 2>cms.err)
+[ "$out" = 1.0 ] && [ "$(cat cms.err)" = translate:success ] && pass "cms checker: 1.0 and translate:success" ||
+    fail "cms checker said '$out' / '$(cat cms.err)'"
+printf '7\xc2\n' >cms.out
+out=$(cmspkg/check/checker cmspkg/input/input1.txt cmspkg/output/output1.txt cms.out 2>cms.err)
+[ "$out" = 0.0 ] && [ "$(wc -l <cms.err)" = 1 ] && LC_ALL=C grep -q '^[[:print:]]*$' cms.err &&
+    pass "cms checker: 0.0 and one line of ASCII ($(cat cms.err))" || fail "cms checker said '$out' / '$(cat cms.err)'"
+
+say "$passed passed, $failed failed, $(($(date +%s) - start)) s"
+[ $failed = 0 ]
