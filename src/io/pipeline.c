@@ -269,8 +269,8 @@ static int begin(cr_pipeline *p, cr_error *err)
     return rc;
 }
 
-/* The first time a reader's snapshot keeps the WAL from starting again,
- * the caller hears of it (once: it stays so until the reader is done). */
+/* The first time readers keep the WAL growing (cr_store_wal_held), the
+ * caller hears of it, once: it stays so until they are done. */
 static void tell_wal_held(cr_pipeline *p)
 {
     uint64_t held = cr_store_wal_held(p->store);

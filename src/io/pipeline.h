@@ -51,10 +51,11 @@ typedef struct cr_pipeline_opts {
     /* Called on the writer thread for each rejected row once it is recorded,
      * including ids the set has with other coins (may be NULL). */
     void (*rejected)(void *ctx, const cr_row *row);
-    /* Called once, on the writer thread or in cr_pipeline_finish, when a
-     * reader's snapshot first keeps the WAL from starting again from its
-     * beginning (it then grows until the reader is done): the database and
-     * the WAL's size in bytes (may be NULL). */
+    /* Called once, on the writer thread or in cr_pipeline_finish, when
+     * readers first keep the WAL from starting again from its beginning
+     * until it is twice its limit, or keep it from being truncated at the
+     * end (cr_store_wal_held): the database and the WAL's size in bytes
+     * (may be NULL). */
     void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes);
     void *ctx;
 } cr_pipeline_opts;

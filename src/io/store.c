@@ -16,8 +16,7 @@
 /* How long a writer waits for another one before "locked". */
 #define BUSY_MS 3000
 /* How long a checkpoint that starts the WAL again waits for readers to
- * leave it: a query of a few seconds' snapshot is long enough to wait out
- * now and then, not at every commit. */
+ * leave it: time for a short query to end, a cost paid now and then. */
 #define RESTART_WAIT_MS 100
 
 const char *cr_store_path(const cr_store *store) { return store->path; }

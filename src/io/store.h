@@ -249,8 +249,8 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * the run's variants; a done run has every instance of its set up to the
  * last it solved; no set or instance name is empty or holds a NUL (not
  * checked, and said so, when the file is damaged).  *out_failed counts the
- * checks that found something.  Returns 0, or the
- * error that stopped the checking. */
+ * checks that found something.  Returns 0, or the error that stopped the
+ * checking. */
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
