@@ -97,12 +97,14 @@ static int accepted(const judged *j, cr_convention conv)
 
 static int is_space(char c) { return memchr(" \t\r\n\v\f", c, 6) != NULL; }
 
-/* How many tokens (runs of bytes other than white space) text[0..len) has. */
+/* How many tokens (runs of bytes other than white space) text[0..len) has,
+ * after a byte order mark (which the checker skips, as judges do). */
 static int tokens(const char *text, size_t len)
 {
     int count = 0;
-    for (size_t i = 0; i < len; i++)
-        count += !is_space(text[i]) && (i == 0 || is_space(text[i - 1]));
+    size_t start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (size_t i = start; i < len; i++)
+        count += !is_space(text[i]) && (i == start || is_space(text[i - 1]));
     return count;
 }
 
