@@ -345,12 +345,12 @@ int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char
 
 /* ---- checkpoints ---- */
 
-/* A checkpoint in `mode` that waits at most RESTART_WAIT_MS for readers;
- * SQLite's code, and the frames the WAL holds in *frames (-1 when another
+/* A checkpoint in `mode` that waits at most wait_ms for readers; SQLite's
+ * code, and the frames the WAL holds in *frames (-1 when another
  * checkpoint was under way and this one did not run). */
-static int checkpoint(cr_store *s, int mode, int *frames)
+static int checkpoint(cr_store *s, int mode, int wait_ms, int *frames)
 {
-    sqlite3_busy_timeout(s->db, RESTART_WAIT_MS);
+    sqlite3_busy_timeout(s->db, wait_ms);
     int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, mode, frames, NULL);
     sqlite3_busy_timeout(s->db, BUSY_MS);
     return rc;
@@ -359,17 +359,22 @@ static int checkpoint(cr_store *s, int mode, int *frames)
 /* The writer's WAL hook, after each commit: from wal_limit frames on, a
  * checkpoint that copies the whole WAL and waits for readers to leave it,
  * so that the next commit writes the WAL from its beginning.  Readers that
- * keep their snapshots longer than the wait make it try again later: a
- * commit later, then two, four ... up to 64, so that a stream of short
- * queries costs a few tries and one long reader little.  Once the WAL is
- * twice the limit for want of a restart, cr_store_wal_held says so. */
+ * keep their snapshots longer than the wait make it try again, without
+ * waiting (they are long ones): a commit later, then two, four ... up to
+ * 64, so that a stream of short queries costs a few tries and one long
+ * reader little.  Once the WAL is twice the limit for want of a restart,
+ * cr_store_wal_held says so; once it starts again, all is as at first. */
 static int bound_wal(void *ctx, sqlite3 *db, const char *schema, int frames)
 {
     cr_store *s = ctx;
     (void)db, (void)schema;
-    if (frames < s->wal_limit || s->wal_skip-- > 0)
+    if (frames < s->wal_limit) {
+        s->wal_skip = s->wal_failures = s->wal_held = 0;
         return SQLITE_OK;
-    int in_wal = -1, rc = checkpoint(s, SQLITE_CHECKPOINT_RESTART, &in_wal);
+    }
+    if (s->wal_skip-- > 0)
+        return SQLITE_OK;
+    int in_wal = -1, rc = checkpoint(s, SQLITE_CHECKPOINT_RESTART, s->wal_failures ? 0 : RESTART_WAIT_MS, &in_wal);
     s->wal_skip = 0;
     if (rc == SQLITE_OK) {
         s->wal_failures = 0;
@@ -415,7 +420,7 @@ int cr_store_checkpoint(cr_store *store, cr_error *err)
 
 int cr_store_wal_truncate(cr_store *store, cr_error *err)
 {
-    int in_wal = -1, rc = checkpoint(store, SQLITE_CHECKPOINT_TRUNCATE, &in_wal);
+    int in_wal = -1, rc = checkpoint(store, SQLITE_CHECKPOINT_TRUNCATE, RESTART_WAIT_MS, &in_wal);
     if (rc == SQLITE_BUSY && in_wal >= 0) {
         store->wal_held = in_wal;
         return 0;
