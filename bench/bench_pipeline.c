@@ -1,18 +1,23 @@
-/* The batch pipeline's benchmark (make bench-pipeline): the figures of docs/performance.md.
+/* The batch pipeline's benchmark (make bench-pipeline): the figures of
+ * docs/performance.md.
  *
  *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]
  *
  * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
  *  1. a CSV of N instances of n = 32 (values 1..10^9, ids i0000001, ... in
- *     file order) is loaded by `coinrow run FILE --variant total --moves fast`
- *     and by `sqlite3 NEW.db ".import --csv FILE t"`, alternately, R times;
- *     the same with ids out of order (i1, i2, ... i10 sorts before i2);
- *     with --against, another coinrow (an older build, say) is timed in
- *     the same alternation, so that the two are compared side by side;
- *  2. peak memory of coinrow run for N and for --big-rows instances;
- *  3. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
+ *     file order) is loaded, in turn, R times, by `sqlite3 NEW.db ".import
+ *     --csv FILE t"`, by `coinrow run FILE --variant all --moves fast` and by
+ *     the same with `--variant total`; the same with ids out of order (i1,
+ *     i2, ... i10 sorts before i2); with --against, another coinrow (an
+ *     older build, say) is timed in the same alternation, so that the two
+ *     are compared side by side;
+ *  2. the databases of the first turn: their bytes, with the WAL copied
+ *     in, whole and per instance by table (dbstat), and the time a few
+ *     queries take to read every variant's rows back;
+ *  3. peak memory of coinrow run for N and for --big-rows instances;
+ *  4. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
  *     --algo dp.
- * Medians of the repetitions are printed as a Markdown table. */
+ * Medians of the repetitions are printed as Markdown tables. */
 #define _DEFAULT_SOURCE /* sync, wait4 */
 #include <errno.h>
 #include <stdint.h>
@@ -20,10 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "bench.h"
 
@@ -125,67 +133,194 @@ typedef struct timing {
     double seconds, cpu_seconds;
 } timing;
 
-typedef struct pair {
-    timing coinrow, import, against;
-} pair;
+/* What is timed in turn on a file: .import, coinrow with every variant and
+ * with one, and the other coinrow likewise when there is one. */
+enum { IMPORT, ALL, ONE, AGAINST_ALL, AGAINST_ONE, CONTENDERS };
+static const char *const contender_names[CONTENDERS] = {".import", "coinrow, --variant all", "coinrow, --variant total",
+                                                        "other, --variant all", "other, --variant total"};
 
-/* coinrow run FILE into a fresh database: its wall and CPU time. */
-static measure run_once(const char *coinrow, const char *csv)
-{
-    folder_path db = in_folder("run.db");
-    remove_db(db.text);
-    char *argv[] = {(char *)coinrow, "run", (char *)csv, "--db", db.text, "--variant", "total", "--moves", "fast",
-                    "--quiet", NULL};
-    measure m = timed(argv);
-    remove_db(db.text);
-    return m;
-}
+/* Reading a run back with plain SQLite: every row of result_view, the same
+ * without the lines, and one variant of one run from result. */
+static const char *const scan_sql[] = {
+    "SELECT * FROM result_view",
+    "SELECT run_id, set_name, ext_id, n, variant, value, first_score, second_score, winner, error, algo, "
+    "moves_policy, solver_version, instance_id, label FROM result_view",
+    "SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'",
+};
+#define SCANS (int)(sizeof scan_sql / sizeof *scan_sql)
 
-/* coinrow run and sqlite3 .import on the same file, alternately (and the
- * other coinrow, when there is one). */
-static pair compare(const char *coinrow, const char *against, const char *csv, int reps)
+/* A database's bytes, whole and by table or index (dbstat), and, for
+ * coinrow's with every variant, the seconds each scan takes. */
+#define MAX_TABLES 32
+typedef struct db_size {
+    long long file;
+    int count;
+    struct {
+        char name[64];
+        long long bytes;
+    } tables[MAX_TABLES];
+    double scans[SCANS];
+} db_size;
+
+/* Loads csv into the database db with contender c: `sqlite3 DB ".import
+ * --csv FILE t"` or `COINROW run FILE --db DB --variant V --moves fast`. */
+static measure load(int c, const char *coinrow, const char *against, const char *csv, const char *db)
 {
-    double c[16], s[16], c_cpu[16], s_cpu[16], a[16] = {0}, a_cpu[16] = {0};
-    folder_path import_db = in_folder("import.db");
-    for (int r = 0; r < reps; r++) {
-        remove_db(import_db.text);
-        char *import_argv[] = {"sqlite3", import_db.text, NULL, NULL};
+    remove_db(db);
+    if (c == IMPORT) {
         char command[4300];
         snprintf(command, sizeof command, ".import --csv %s t", csv);
-        import_argv[2] = command;
-        measure im = timed(import_argv);
-        s[r] = im.seconds;
-        s_cpu[r] = im.cpu_seconds;
-        remove_db(import_db.text);
+        char *argv[] = {"sqlite3", (char *)db, command, NULL};
+        return timed(argv);
+    }
+    const char *program = c == ALL || c == ONE ? coinrow : against;
+    const char *variant = c == ALL || c == AGAINST_ALL ? "all" : "total";
+    char *argv[] = {(char *)program, "run",  (char *)csv, "--db",    (char *)db, "--variant", (char *)variant,
+                    "--moves",       "fast", "--quiet",   NULL};
+    return timed(argv);
+}
 
-        measure m = run_once(coinrow, csv);
-        c[r] = m.seconds;
-        c_cpu[r] = m.cpu_seconds;
-        fprintf(stderr, "  %s: coinrow %.2f s (CPU %.2f s), .import %.2f s (CPU %.2f s)", csv, c[r], c_cpu[r], s[r],
-                s_cpu[r]);
-        if (against) {
-            m = run_once(against, csv);
-            a[r] = m.seconds;
-            a_cpu[r] = m.cpu_seconds;
-            fprintf(stderr, ", against %.2f s (CPU %.2f s)", a[r], a_cpu[r]);
+/* The size of the database at path once its WAL is copied in. */
+static db_size size_of(const char *path)
+{
+    db_size out = {0};
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_open(path, &db) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC", -1, &st,
+                           NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench_pipeline: %s: %s\n", path, sqlite3_errmsg(db));
+        exit(1);
+    }
+    while (sqlite3_step(st) == SQLITE_ROW && out.count < MAX_TABLES) {
+        snprintf(out.tables[out.count].name, sizeof out.tables[0].name, "%s", (const char *)sqlite3_column_text(st, 0));
+        out.tables[out.count++].bytes = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    struct stat file;
+    out.file = stat(path, &file) == 0 ? (long long)file.st_size : 0;
+    return out;
+}
+
+/* Seconds to step through every row of sql on the database at path, each
+ * column read as text, as the sqlite3 shell would print it. */
+static double scan_seconds(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench_pipeline: %s: %s\n", path, sqlite3_errmsg(db));
+        exit(1);
+    }
+    double t0 = bench_now();
+    while (sqlite3_step(st) == SQLITE_ROW)
+        for (int c = 0; c < sqlite3_column_count(st); c++)
+            sqlite3_column_text(st, c);
+    double seconds = bench_now() - t0;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return seconds;
+}
+
+/* The contenders on the same file, alternately, reps times: their median
+ * timings into t, and, when sizes is not NULL, the databases' sizes. */
+static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, const char *against, const char *csv,
+                    int reps)
+{
+    double wall[CONTENDERS][16], cpu[CONTENDERS][16];
+    folder_path db = in_folder("bench.db");
+    int last = against ? CONTENDERS : AGAINST_ALL;
+    for (int r = 0; r < reps; r++) {
+        fprintf(stderr, "  %s:", csv);
+        for (int c = 0; c < last; c++) {
+            measure m = load(c, coinrow, against, csv, db.text);
+            wall[c][r] = m.seconds;
+            cpu[c][r] = m.cpu_seconds;
+            fprintf(stderr, "%s %s %.2f s (CPU %.2f s)", c ? "," : "", contender_names[c], m.seconds, m.cpu_seconds);
+            if (sizes && r == 0) {
+                sizes[c] = size_of(db.text);
+                for (int q = 0; q < SCANS && (c == ALL || c == AGAINST_ALL); q++)
+                    sizes[c].scans[q] = scan_seconds(db.text, scan_sql[q]);
+            }
+            remove_db(db.text);
         }
         fputc('\n', stderr);
     }
-    return (pair){{bench_median(c, reps), bench_median(c_cpu, reps)},
-                  {bench_median(s, reps), bench_median(s_cpu, reps)},
-                  {bench_median(a, reps), bench_median(a_cpu, reps)}};
+    for (int c = 0; c < last; c++)
+        t[c] = (timing){bench_median(wall[c], reps), bench_median(cpu[c], reps)};
 }
 
-/* A row of a table: coinrow's timing against another's, and their ratio. */
-static void print_row(long rows, const char *ids, timing t, timing other)
+/* A row of a table: a timing against another's, and their ratio. */
+static void print_row(const char *what, timing t, timing other)
 {
-    printf("| %ld x n=32, ids %s | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", rows, ids, t.seconds,
-           t.cpu_seconds, other.seconds, other.cpu_seconds, t.seconds / other.seconds);
+    printf("| %s | %.2f s (CPU %.2f s) | %.2f s (CPU %.2f s) | %.2f |\n", what, t.seconds, t.cpu_seconds,
+           other.seconds, other.cpu_seconds, t.seconds / other.seconds);
 }
 
+static long long table_bytes(const db_size *size, const char *name)
+{
+    for (int i = 0; i < size->count; i++)
+        if (strcmp(size->tables[i].name, name) == 0)
+            return size->tables[i].bytes;
+    return 0;
+}
+
+/* Bytes per instance by table in the databases of contenders cols[0..count):
+ * every table or index that takes a tenth of a byte per instance or more in
+ * one of them, then the rest together. */
+static void print_sizes(const db_size sizes[CONTENDERS], const int *cols, int count, long rows)
+{
+    printf("\n| bytes per instance (dbstat, WAL checkpointed) |");
+    for (int e = 0; e < count; e++)
+        printf(" %s |", contender_names[cols[e]]);
+    printf("\n|---|");
+    for (int e = 0; e < count; e++)
+        printf("---|");
+    printf("\n");
+    long long rest[CONTENDERS] = {0};
+    int small = 0;
+    for (int d = 0; d < count; d++) {
+        for (int i = 0; i < sizes[cols[d]].count; i++) {
+            const char *name = sizes[cols[d]].tables[i].name;
+            int seen = 0, big = 0;
+            for (int e = 0; e < d; e++)
+                seen |= table_bytes(&sizes[cols[e]], name) != 0;
+            for (int e = 0; e < count; e++)
+                big |= table_bytes(&sizes[cols[e]], name) >= rows / 10;
+            if (seen)
+                continue;
+            if (!big) {
+                small++;
+                for (int e = 0; e < count; e++)
+                    rest[e] += table_bytes(&sizes[cols[e]], name);
+                continue;
+            }
+            printf("| %s |", name);
+            for (int e = 0; e < count; e++) {
+                long long bytes = table_bytes(&sizes[cols[e]], name);
+                printf(bytes ? " %.1f |" : " |", (double)bytes / (double)rows);
+            }
+            printf("\n");
+        }
+    }
+    printf("| the other %d tables and indexes |", small);
+    for (int e = 0; e < count; e++)
+        printf(" %.1f |", (double)rest[e] / (double)rows);
+    printf("\n| the database file |");
+    for (int e = 0; e < count; e++)
+        printf(" %.1f |", (double)sizes[cols[e]].file / (double)rows);
+    printf("\n");
+}
+
+/* Peak memory of a run with every variant, the default. */
 static long peak_memory(const char *coinrow, const char *csv)
 {
-    measure m = run_once(coinrow, csv);
+    folder_path db = in_folder("bench.db");
+    measure m = load(ALL, coinrow, NULL, csv, db.text);
+    remove_db(db.text);
     fprintf(stderr, "  %s: %.2f s, %ld MiB\n", csv, m.seconds, m.max_rss_kb / 1024);
     return m.max_rss_kb;
 }
@@ -251,7 +386,10 @@ int main(int argc, char **argv)
     generate(sorted, rows, 32, 1000000000u, 1);
     generate(unsorted, rows, 32, 1000000000u, 0);
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
-    pair in_order = compare(coinrow, against, sorted, reps), out_of_order = compare(coinrow, against, unsorted, reps);
+    timing in_order[CONTENDERS], out_of_order[CONTENDERS];
+    db_size sizes[CONTENDERS];
+    compare(in_order, sizes, coinrow, against, sorted, reps);
+    compare(out_of_order, NULL, coinrow, against, unsorted, reps);
     remove(unsorted);
 
     fprintf(stderr, "peak memory ...\n");
@@ -273,17 +411,48 @@ int main(int argc, char **argv)
 
     printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
     printf("|---|---|---|---|\n");
-    print_row(rows, "in file order", in_order.coinrow, in_order.import);
-    print_row(rows, "out of order", out_of_order.coinrow, out_of_order.import);
-    printf("| peak memory, %ld instances | %ld MiB | | |\n", rows, rss_small / 1024);
-    printf("| peak memory, %ld instances | %ld MiB | | |\n", big_rows, rss_big / 1024);
+    const struct {
+        int contender;
+        const char *what;
+    } rows_of[] = {{ALL, "--variant all"}, {ONE, "--variant total"}};
+    char what[128];
+    for (int k = 0; k < 2; k++) {
+        snprintf(what, sizeof what, "%ld x n=32, %s, ids in file order", rows, rows_of[k].what);
+        print_row(what, in_order[rows_of[k].contender], in_order[IMPORT]);
+        snprintf(what, sizeof what, "%ld x n=32, %s, ids out of order", rows, rows_of[k].what);
+        print_row(what, out_of_order[rows_of[k].contender], out_of_order[IMPORT]);
+    }
+    for (int k = 0; k < 2; k++)
+        printf("| database, %s (WAL checkpointed) | %.1f MB | %.1f MB | %.2f |\n", rows_of[k].what,
+               (double)sizes[rows_of[k].contender].file / 1e6, (double)sizes[IMPORT].file / 1e6,
+               (double)sizes[rows_of[k].contender].file / (double)sizes[IMPORT].file);
+    printf("| peak memory, %ld instances, --variant all | %ld MiB | | |\n", rows, rss_small / 1024);
+    printf("| peak memory, %ld instances, --variant all | %ld MiB | | |\n", big_rows, rss_big / 1024);
     printf("| 2000 x n=2000, --algo dp: --jobs 1 / --jobs 2 | %.2f s / %.2f s | | speedup %.2f |\n", one, two,
            one / two);
+    const int measured[] = {ALL, ONE, AGAINST_ALL, AGAINST_ONE, IMPORT}, no_against[] = {ALL, ONE, IMPORT};
+    if (against)
+        print_sizes(sizes, measured, 5, rows);
+    else
+        print_sizes(sizes, no_against, 3, rows);
+    printf("\n| reading back, --variant all (one scan each) | coinrow |%s\n", against ? " other | ratio |" : "");
+    printf("|---|---|%s\n", against ? "---|---|" : "");
+    for (int q = 0; q < SCANS; q++) {
+        printf("| `%s` | %.2f s |", scan_sql[q], sizes[ALL].scans[q]);
+        if (against)
+            printf(" %.2f s | %.2f |", sizes[AGAINST_ALL].scans[q], sizes[ALL].scans[q] / sizes[AGAINST_ALL].scans[q]);
+        printf("\n");
+    }
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");
-        print_row(rows, "in file order", in_order.coinrow, in_order.against);
-        print_row(rows, "out of order", out_of_order.coinrow, out_of_order.against);
+        for (int k = 0; k < 2; k++) {
+            int c = rows_of[k].contender, other = c == ALL ? AGAINST_ALL : AGAINST_ONE;
+            snprintf(what, sizeof what, "%ld x n=32, %s, ids in file order", rows, rows_of[k].what);
+            print_row(what, in_order[c], in_order[other]);
+            snprintf(what, sizeof what, "%ld x n=32, %s, ids out of order", rows, rows_of[k].what);
+            print_row(what, out_of_order[c], out_of_order[other]);
+        }
     }
     return 0;
 }

@@ -2,7 +2,7 @@
  * transactions, checkpoints, and the statement helpers of the other store
  * files (store_sql.h).  The tables' own SQL lives by concern in
  * store_sets.c, store_runs.c, store_generated.c, store_shards.c and
- * store_comparisons.c. */
+ * store_comparisons.c; how a line of play is packed, in store_lines.c. */
 #include "io/store_sql.h"
 
 #include <pthread.h>
@@ -214,6 +214,8 @@ static int prepare_writing(cr_store *s, int version, cr_error *err)
     if (rc == 0)
         rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
                             "setting it up", err);
+    if (rc == 0)
+        rc = cr_store__lines_register(s, err); /* the upgrade to version 4 packs lines */
     return rc == 0 && version < cr_schema_count ? upgrade(s, err) : rc;
 }
 
@@ -280,6 +282,7 @@ void cr_store_free(cr_store *store)
         sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     }
     sqlite3_close(store->db);
+    free(store->lines);
     free(store);
 }
 

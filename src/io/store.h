@@ -190,8 +190,11 @@ typedef struct cr_store_result {
     size_t moves_len;
 } cr_store_result;
 
-/* Adds rows[0..count) to run run_id; rows the run already has are left as
- * they are.  How many were added goes to *out_added (may be NULL). */
+/* Adds rows[0..count) to run run_id.  An instance's rows come one after the
+ * other, all of them in one call: they are stored together (one solution row
+ * and, for the rows it does not give, result_extra's).  Instances the run
+ * already has are left as they are; how many instances were added goes to
+ * *out_added (may be NULL). */
 int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, const cr_store_result *rows,
                          size_t count, cr_error *err);
 

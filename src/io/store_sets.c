@@ -219,7 +219,7 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
     int rc = cr_store__pager_open(&it->pager, store,
                                   "SELECT i.id, i.ext_id, i.coins FROM instance AS i "
                                   "WHERE +i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
-                                  "(SELECT 1 FROM result AS r WHERE r.run_id = ?3 AND r.instance_id = i.id)) "
+                                  "(SELECT 1 FROM solution AS s WHERE s.run_id = ?3 AND s.instance_id = i.id)) "
                                   "ORDER BY i.id LIMIT ?4",
                                   "reading instances", err);
     if (rc) {

@@ -20,8 +20,9 @@ enum {
     CR_STORE__INSTANCES_CHUNK, /* the CHUNK-row insert, then its one-row twin */
     CR_STORE__INSTANCES_ONE,
     CR_STORE__FIND_INSTANCE,
-    CR_STORE__RESULTS_CHUNK,
-    CR_STORE__RESULTS_ONE,
+    CR_STORE__SOLUTIONS_CHUNK,
+    CR_STORE__SOLUTIONS_ONE,
+    CR_STORE__RESULT_EXTRA,
     CR_STORE__INGEST_ERROR,
     CR_STORE__KEPT_COUNT
 };
@@ -34,6 +35,8 @@ struct cr_store {
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;
     int64_t wal_frame_bytes;
+    unsigned char *lines;                     /* the writer's packed lines, bound until a step */
+    size_t lines_cap;
     char path[];
 };
 
@@ -79,6 +82,27 @@ int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, c
 /* Steps to the next row: 1, 0 at the end, or an error.  bind() binds the
  * statement's key parameters from the last row before each new page. */
 int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
+
+/* ---- lines of play, packed one bit per turn (store_lines.c) ---- */
+
+/* The bytes a line of n turns takes packed. */
+size_t cr_store__line_bytes(size_t n);
+
+/* Packs line[0..n) into out (cr_store__line_bytes(n) bytes); -1 when a
+ * letter is neither L nor R. */
+int cr_store__line_pack(unsigned char *out, const char *line, size_t n);
+
+/* The turns a packed line of `bytes` bytes holds, into *out; -1 when it is
+ * not a packed line. */
+int cr_store__line_length(size_t *out, const unsigned char *bits, size_t bytes);
+
+/* The n turns of a packed line as 'L'/'R' text, NUL-terminated, into out
+ * (n + 1 bytes). */
+void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
+
+/* Registers coinrow_pack_line(text) on the connection, for the upgrade to
+ * schema version 4. */
+int cr_store__lines_register(cr_store *s, cr_error *err);
 
 /* Copies the text of column col of the current row into *buf (grown as
  * needed to *cap bytes): the iterators keep a row's key past the next step. */
