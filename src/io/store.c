@@ -116,7 +116,9 @@ static int schema_version(int *out, cr_store *s, cr_error *err)
 }
 
 /* What an existing file holds, found by reading alone: its schema version
- * in *out (0 for a new or empty database), or a refusal.  Nothing is
+ * in *out (0 for a new or empty database), or a refusal.  Every version has
+ * the four tables below and `result` (a table up to version 3, a view from
+ * version 4).  Nothing is
  * written to a file before it passes, so a refused one is left as it was. */
 static int inspect(int *out, cr_store *s, cr_error *err)
 {
@@ -125,7 +127,7 @@ static int inspect(int *out, cr_store *s, cr_error *err)
     if (rc == 0)
         rc = cr_store__prepare(&st, s,
                                "SELECT count(*), count(*) FILTER (WHERE type = 'table' AND name IN "
-                               "('instance_set', 'instance', 'run', 'result', 'ingest_error')), "
+                               "('instance_set', 'instance', 'run', 'ingest_error') OR name = 'result'), "
                                "group_concat(name, ', ') FROM (SELECT type, name FROM sqlite_master "
                                "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name)",
                                "reading its schema", err);
