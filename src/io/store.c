@@ -118,8 +118,8 @@ static int schema_version(int *out, cr_store *s, cr_error *err)
 /* What an existing file holds, found by reading alone: its schema version
  * in *out (0 for a new or empty database), or a refusal.  Every version has
  * the four tables below and `result` (a table up to version 3, a view from
- * version 4).  Nothing is
- * written to a file before it passes, so a refused one is left as it was. */
+ * version 4).  Nothing is written to a file before it passes, so a refused
+ * one is left as it was. */
 static int inspect(int *out, cr_store *s, cr_error *err)
 {
     int version, rc = schema_version(&version, s, err);
@@ -194,14 +194,27 @@ static int upgrade(cr_store *s, cr_error *err)
 }
 
 /* Makes a database that passed inspect() ready for writing: page size (a
- * new one's), WAL mode, and the schema brought up to date. */
+ * new one's), the schema brought up to date, then WAL mode.  The upgrade
+ * runs in the journal mode the file has at rest, so that one that fails
+ * rolls back to the file as it was, byte for byte (through the rollback
+ * journal; in WAL mode, nothing reaches the file before a checkpoint).  Only
+ * a store that got this far is `writing`, and puts the file back in
+ * rollback mode when freed. */
 static int prepare_writing(cr_store *s, int version, cr_error *err)
 {
     /* page_size only takes on a new database; larger pages make the
-     * writer's appends cheaper.  WAL lets readers in while a run goes on;
-     * with it, synchronous=NORMAL keeps the database consistent through a
-     * crash or power loss and loses at most the last commits. */
+     * writer's appends cheaper.  The cache and temporary tables in memory
+     * serve the upgrade too. */
     int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
+    if (rc == 0)
+        rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
+    if (rc == 0)
+        rc = cr_store__lines_register(s, err); /* the upgrade to version 4 packs lines */
+    if (rc == 0 && version < cr_schema_count)
+        rc = upgrade(s, err);
+    /* WAL lets readers in while a run goes on; with it, synchronous=NORMAL
+     * keeps the database consistent through a crash or power loss and
+     * loses at most the last commits. */
     sqlite3_stmt *st = NULL;
     if (rc == 0)
         rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
@@ -213,12 +226,7 @@ static int prepare_writing(cr_store *s, int version, cr_error *err)
     sqlite3_finalize(st);
     if (rc == 0)
         s->writing = 1;
-    if (rc == 0)
-        rc = cr_store__exec(s, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY",
-                            "setting it up", err);
-    if (rc == 0)
-        rc = cr_store__lines_register(s, err); /* the upgrade to version 4 packs lines */
-    return rc == 0 && version < cr_schema_count ? upgrade(s, err) : rc;
+    return rc == 0 ? cr_store__exec(s, "PRAGMA synchronous = NORMAL", "setting it up", err) : rc;
 }
 
 /* SQLite keeps memory statistics behind a global mutex unless told not to
