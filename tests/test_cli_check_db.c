@@ -24,12 +24,13 @@ static void sample_run(const char *db)
     run_result_free(&r);
 }
 
-/* Writes 4 KiB of random bytes over the start of the result table's first
- * page, as a failing disk would. */
+/* Writes 4 KiB of random bytes over the start of the solution table's
+ * first page, as a failing disk would. */
 static void damage_results(const char *db)
 {
     int64_t page = db_int(db, "PRAGMA page_size"), root = db_int(db, "SELECT rootpage FROM sqlite_master "
-                                                                     "WHERE name = 'result'");
+                                                                     "WHERE name = 'solution'");
+    assert_true(root > 0);
     FILE *f = fopen(db, "r+b");
     assert_non_null(f);
     assert_int_equal(fseek(f, (long)((root - 1) * page), SEEK_SET), 0);
@@ -51,9 +52,21 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
     assert_string_equal(r.out, "integrity                            ok\n"
                                "results-have-their-instance          ok\n"
                                "solved-instances-have-every-variant  ok\n"
+                               "extra-is-within-variants             ok\n"
+                               "extra-rows-match-extra-bits          ok\n"
+                               "solutions-have-their-scores          ok\n"
+                               "lines-have-their-length              ok\n"
                                "done-runs-have-every-instance        ok\n"
                                "names-are-not-empty                  ok\n");
     assert_string_equal(r.err, "");
+    run_result_free(&r);
+    /* figures beyond int64: rows kept whole in result_extra (and a row rejected) */
+    COINROW(&r, NULL, "run", fixture("schema3/mix.csv"), "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 3);
+    run_result_free(&r);
+    assert_true(db_int(f->db, "SELECT count(*) FROM result_extra") > 0);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
     run_result_free(&r);
     /* a run done before more instances came is still whole */
     COINROW(&r, NULL, "ingest", fixture("no_id.csv"), "--db", f->db, "--set", "sample-data", "--quiet");
@@ -64,28 +77,53 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
     run_result_free(&r);
 }
 
+/* Each edit of the tables breaks one invariant (the sample's instances
+ * have every variant, none kept in result_extra). */
 static void test_check_db__each_broken_invariant_is_named(void **state)
 {
     tmp_db *f = *state;
     sample_run(f->db);
-    assert_int_equal(db_exec(f->db, "DELETE FROM result WHERE instance_id = 1 AND variant = 'diff';"
-                                    "DELETE FROM result WHERE instance_id = 2;"
-                                    "INSERT INTO result (run_id, instance_id, variant) VALUES (77, 3, 'diff');"
-                                    "UPDATE instance SET ext_id = '' WHERE id = 4;"),
+    assert_int_equal(db_exec(f->db, /* a run that does not exist */
+                             "INSERT INTO solution (run_id, instance_id, variants, extra, first_score, second_score) "
+                             "VALUES (77, 10, 2, 0, 5, 4);"
+                             /* no diff */
+                             "UPDATE solution SET variants = 13 WHERE instance_id = 1;"
+                             /* a bit of no variant the row solves */
+                             "UPDATE solution SET extra = 16 WHERE instance_id = 3;"
+                             /* winner marked without its row, total's row without its mark */
+                             "UPDATE solution SET extra = 8 WHERE instance_id = 9;"
+                             "INSERT INTO result_extra (run_id, instance_id, variant, value) VALUES (1, 5, 'total', 1);"
+                             /* remaining without its game's scores */
+                             "UPDATE solution SET remaining_first_score = NULL WHERE instance_id = 6;"
+                             /* a line of no turns for 6 coins */
+                             "UPDATE solution SET moves = x'01' WHERE instance_id = 7;"
+                             /* an instance the done run lost */
+                             "DELETE FROM solution WHERE instance_id = 2;"
+                             "UPDATE instance SET ext_id = '' WHERE id = 4;"),
                      0);
     run_result r;
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "integrity                            ok\n"
-                               "results-have-their-instance          1 results whose run or instance is missing, or "
-                               "whose instance is not of the run's set (the first: run 77, instance 3)\n"
+                               "results-have-their-instance          1 solutions whose run or instance is missing, or "
+                               "whose instance is not of the run's set (such as run 77, instance 10)\n"
                                "solved-instances-have-every-variant  1 instances solved in a run without exactly the "
-                               "run's variants (the first: run 1, instance 1: 3 of 4)\n"
+                               "run's variants (such as run 1, instance 1: total,remaining,winner of "
+                               "total,diff,remaining,winner)\n"
+                               "extra-is-within-variants             1 solutions with variants kept in result_extra "
+                               "that they do not solve (such as run 1, instance 3)\n"
+                               "extra-rows-match-extra-bits          2 variants marked extra without their row in "
+                               "result_extra, or rows there without their mark (such as run 1, instance 5, total: "
+                               "not marked)\n"
+                               "solutions-have-their-scores          1 solutions without the scores of a game that a "
+                               "variant they give reads (such as run 1, instance 6)\n"
+                               "lines-have-their-length              1 solutions with a line of play that is not packed "
+                               "for their instance's n coins (such as run 1, instance 7)\n"
                                "done-runs-have-every-instance        1 done runs that lack an instance of their set "
-                               "older than the last they solved (the first: run 1: 13 of 14)\n"
+                               "older than the last they solved (such as run 1: 13 of 14)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
-                               "a NUL byte (the first: instance 4)\n");
-    assert_non_null(strstr(r.err, "t.db: 4 checks found problems\n"));
+                               "a NUL byte (such as instance 4)\n");
+    assert_non_null(strstr(r.err, "t.db: 8 checks found problems\n"));
     run_result_free(&r);
 }
 

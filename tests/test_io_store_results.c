@@ -501,6 +501,14 @@ static void upgrade_and_compare(const char *path)
     free(after);
 }
 
+/* A cr_store_check_fn: a check that finds something fails the test. */
+static void no_finding(void *ctx, const char *check, const char *finding)
+{
+    (void)ctx;
+    if (finding)
+        fail_msg("%s: %s", check, finding);
+}
+
 static void test_io_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
 {
     fixture_state *f = *state;
@@ -512,6 +520,14 @@ static void test_io_store_results__a_version_3_database_upgrades_without_changin
     assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 18);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 0);
+    /* and the new tables hold check-db's invariants */
+    cr_store *store = NULL;
+    cr_error err = {0};
+    unsigned failed = 0;
+    assert_int_equal(cr_store_new(&store, path, CR_STORE_READ, &err), 0);
+    assert_int_equal(cr_store_check(&failed, store, no_finding, NULL, &err), 0);
+    assert_int_equal(failed, 0);
+    cr_store_free(store);
 }
 
 static void test_io_store_results__rows_edited_by_hand_upgrade_whole(void **state)

@@ -47,12 +47,15 @@ const cli_command cli_cmd_check_db = {
     cmd_check_db,
     "check a database: SQLite's integrity check and coinrow's invariants",
     "check-db [--db PATH]",
-    "PRAGMA integrity_check, then coinrow's invariants: every result has its run and an\n"
-    "instance of the run's set; every instance a run solved has exactly the run's\n"
-    "variants; a done run has every instance of its set up to the last it solved; no\n"
-    "set or instance name is empty or holds a NUL byte.  One line per check: ok, or\n"
-    "what it found.  The database is only read.  (export and merge run SQLite's quick\n"
-    "check first and refuse a damaged database.)\n"
+    "PRAGMA integrity_check, then coinrow's invariants, on the tables as stored: every\n"
+    "solution row has its run and an instance of the run's set, and exactly the run's\n"
+    "variants; its variants kept in result_extra are among them, each with its row\n"
+    "there and every row there marked; it has the scores of each game a variant it\n"
+    "gives reads, and lines packed for its instance's n; a done run has every instance\n"
+    "of its set up to the last it solved; no set or instance name is empty or holds a\n"
+    "NUL byte.  One line per check: ok, or how many rows break it and one of them.\n"
+    "The database is only read.  (export and merge run SQLite's quick check first and\n"
+    "refuse a damaged database.)\n"
     "Exit status: 0 every check passed, 1 a check found problems (or the database\n"
     "cannot be read), 2 usage.",
     options,

@@ -208,8 +208,6 @@ static int prepare_writing(cr_store *s, int version, cr_error *err)
     int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
     if (rc == 0)
         rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
-    if (rc == 0)
-        rc = cr_store__lines_register(s, err); /* the upgrade to version 4 packs lines */
     if (rc == 0 && version < cr_schema_count)
         rc = upgrade(s, err);
     /* WAL lets readers in while a run goes on; with it, synchronous=NORMAL
@@ -257,7 +255,7 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         goto done;
     }
     /* check first, then write */
-    if ((rc = inspect(&version, s, err)) != 0)
+    if ((rc = inspect(&version, s, err)) != 0 || (rc = cr_store__lines_register(s, err)) != 0)
         goto done;
     if (mode == CR_STORE_WRITE)
         rc = prepare_writing(s, version, err);
