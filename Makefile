@@ -87,6 +87,8 @@ UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
 IO_OBJ := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the commands without main: for programs that run them their own way
+CLI_LIB_OBJ := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
@@ -188,8 +190,11 @@ $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 
 $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
+	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(TEST_CLI) $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
 	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
+# The crash test runs commands in children of its own, as main does.
+$(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
+$(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
 
 # The SQLite extension, build/coinrow.so (docs/sql.md).  It links
 # position-independent copies of the core, of the values parser and of the
@@ -214,7 +219,7 @@ $(EXT_TESTS): $(EXT)
 # The man page and the bash completion, written by coinrow-doc from the
 # command tables --help prints (src/cli/doc/main.c); dated by the last commit.
 DOC_DATE := $(shell git log -1 --format=%cs 2>/dev/null || echo 1970-01-01)
-$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(CLI_LIB_OBJ) $(LIBS_UP) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
 $(MAN): $(DOC_GEN)
@@ -361,7 +366,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 # otherwise skips, saying so.
 FUZZ_SECONDS ?= 30
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_LINK := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+FUZZ_LINK := $(CLI_LIB_OBJ) $(LIBS_UP) $(LIBCORE)
 fuzz:
 	@sh scripts/fuzz.sh build
 fuzz-smoke:

@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "cli/cli.h"
 #include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
@@ -158,74 +158,114 @@ static void test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly
     check_complete(db, 2, 4);
 }
 
-/* ---- crash consistency: kills that land on events, never on a timer ---- */
+/* ---- crash consistency: kills that land on commits, never on a timer ---- */
+
+/* The kill test runs each command it kills in a child of its own, through
+ * the command table as coinrow's main does, with every SQLite connection
+ * traced (sqlite3_auto_extension): before and after each COMMIT the child
+ * says so on a pipe and waits for the test, which reads the database and
+ * lets it go on or kills it there.  So a kill lands on the commit it waits
+ * for, whatever the machine's speed.  (The binary held by its progress
+ * line, as above, stops only at its first commit: the line is redrawn at
+ * most four times a second, not at every commit.) */
 
 typedef enum kill_point { AT_INGEST, AT_SOLVE, AT_COMMIT } kill_point;
 
-typedef struct crash_state {
-    const char *db;
-    int64_t threshold; /* instances (AT_INGEST) or results (AT_SOLVE, AT_COMMIT) committed */
-    struct timespec wal_mtime;
-    int armed; /* AT_COMMIT: results are coming; the next write to the WAL is a commit */
-} crash_state;
+/* The child's ends of the pipes: the events it says, the test's answers. */
+static int said_fd = -1, answer_fd = -1;
 
-static struct timespec wal_mtime(const char *db)
+/* SQLite's trace callback: 'B' before a COMMIT, 'A' after it. */
+static int on_statement(unsigned type, void *ctx, void *stmt, void *x)
 {
-    char wal[4200];
-    snprintf(wal, sizeof wal, "%s-wal", db);
-    struct stat sb;
-    return stat(wal, &sb) == 0 ? sb.st_mtim : (struct timespec){0, 0};
-}
-
-/* Whether the event for `point` has come, seen through the database (rows
- * committed) or the WAL's file (written to: a commit under way). */
-static int event_came(crash_state *c, kill_point point)
-{
-    if (point == AT_INGEST) {
-        int64_t instances = db_int(c->db, "SELECT count(*) FROM instance");
-        return instances != INT64_MIN && instances >= c->threshold;
-    }
-    int64_t results = db_int(c->db, "SELECT count(*) FROM result");
-    if (point == AT_SOLVE)
-        return results != INT64_MIN && results >= c->threshold;
-    struct timespec now = wal_mtime(c->db);
-    int written = now.tv_sec != c->wal_mtime.tv_sec || now.tv_nsec != c->wal_mtime.tv_nsec;
-    c->wal_mtime = now;
-    if (c->armed && written)
-        return 1;
-    c->armed = c->armed || (results != INT64_MIN && results >= c->threshold);
+    (void)ctx, (void)x;
+    const char *sql = sqlite3_sql(stmt);
+    if (!sql || strcmp(sql, "COMMIT") != 0)
+        return 0;
+    char event = type == SQLITE_TRACE_STMT ? 'B' : 'A', answer;
+    if (write(said_fd, &event, 1) != 1 || read(answer_fd, &answer, 1) != 1)
+        _exit(127); /* the test is gone */
     return 0;
 }
 
-/* Runs argv and SIGKILLs it when the event comes: 1, or 0 when it ended
- * first (it must then have ended well). */
-static int kill_on_event(char *const argv[], crash_state *c, kill_point point)
+static int trace_commits(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
 {
-    pid_t pid = run_start(argv, tmp_path(dir, "crash-log.txt"));
-    assert_true(pid > 0);
-    struct timespec pause = {0, 200000};
-    for (;;) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-            return 0;
-        }
-        if (event_came(c, point)) {
-            kill(pid, SIGKILL);
-            assert_int_equal(run_wait(pid), 128 + SIGKILL);
-            return 1;
-        }
-        nanosleep(&pause, NULL);
+    (void)errmsg, (void)api;
+    return sqlite3_trace_v2(db, SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE, on_statement, NULL);
+}
+
+/* Starts `coinrow args...` (args[0] the command, NULL-terminated) in a
+ * child whose commits wait for the test: its events in *out_said, the
+ * answers to *out_answer. */
+static pid_t start_traced(char *const args[], int *out_said, int *out_answer)
+{
+    int said[2], answer[2];
+    if (pipe(said) || pipe(answer))
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY),
+            log = open(tmp_path(dir, "crash-log.txt"), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(null, 0), dup2(log, 1), dup2(log, 2);
+        close(said[0]), close(answer[1]);
+        said_fd = said[1], answer_fd = answer[0];
+        sqlite3_auto_extension((void (*)(void))trace_commits);
+        int argc = 0;
+        while (args[argc])
+            argc++;
+        const cli_command *cmd = cli_command_find(args[0]);
+        int status = cmd ? cmd->run(cmd, argc, (char **)args) : 127;
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
     }
+    close(said[1]), close(answer[0]);
+    *out_said = said[0], *out_answer = answer[1];
+    return pid;
+}
+
+/* What a kill point counts: instances, or instances solved. */
+static int64_t counted(const char *db, kill_point point)
+{
+    return db_int(db, point == AT_INGEST ? "SELECT count(*) FROM instance" : "SELECT count(*) FROM solution");
+}
+
+/* Runs `coinrow args...` and SIGKILLs it at a commit ('B' before it, 'A'
+ * after it): after the one that brings what `point` counts to `threshold`
+ * (AT_INGEST, AT_SOLVE), or before the first that comes once the instances
+ * solved are there (AT_COMMIT: a transaction written, not committed).
+ * Returns 1 and the count at the kill in *out_count, or 0 when the command
+ * ended first (it must then have ended well). */
+static int kill_on_commit(int64_t *out_count, char *const args[], const char *db, kill_point point,
+                          int64_t threshold)
+{
+    int said = -1, answer = -1;
+    pid_t pid = start_traced(args, &said, &answer);
+    assert_true(pid > 0);
+    int killed = 0;
+    char event;
+    while (!killed && read(said, &event, 1) == 1) {
+        int64_t count = event == (point == AT_COMMIT ? 'B' : 'A') ? counted(db, point) : INT64_MIN;
+        if (count != INT64_MIN && count >= threshold) {
+            killed = kill(pid, SIGKILL) == 0;
+            *out_count = count;
+        } else {
+            assert_int_equal(write(answer, "g", 1), 1);
+        }
+    }
+    close(said), close(answer);
+    assert_int_equal(run_wait(pid), killed ? 128 + SIGKILL : 0);
+    return killed;
 }
 
 /* Ingests the input again until every row is in; how many times it took. */
-static int finish_ingest(char *const argv[], const char *db)
+static int finish_ingest(char *const args[], const char *db)
 {
     int times = 0;
     for (; db_int(db, "SELECT count(*) FROM instance") < ROWS; times++) {
         run_result r;
-        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(run_coinrow_args(&r, NULL, (const char *const *)args), 0);
         assert_int_equal(r.status, 0);
         run_result_free(&r);
     }
@@ -279,33 +319,33 @@ static void test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run(
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
-    char *run[] = {(char *)run_bin(), "run", csv, "--db", db, "--set", "big", "--quiet", NULL};
-    char *ingest[] = {(char *)run_bin(), "ingest", csv, "--db", db, "--set", "big", "--quiet", NULL};
-    char *resume[] = {(char *)run_bin(), "solve", "--resume", "--db", db, "--quiet", NULL};
-    /* the points in order, each with the rows it waits for beyond those in */
+    char *run[] = {"run", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *ingest[] = {"ingest", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *resume[] = {"solve", "--resume", "--db", db, "--quiet", NULL};
+    /* the points in order, each with the instances (AT_INGEST) or instances
+     * solved it waits for beyond those in */
     static const struct {
         kill_point point;
         int64_t more;
-    } kills[] = {{AT_INGEST, ROWS / 5}, {AT_INGEST, ROWS / 5}, {AT_SOLVE, ROWS / 2},
-                 {AT_COMMIT, 1},        {AT_SOLVE, ROWS / 2},  {AT_COMMIT, 1}};
+    } kills[] = {{AT_INGEST, ROWS / 5}, {AT_INGEST, ROWS / 5}, {AT_SOLVE, ROWS / 4},
+                 {AT_COMMIT, ROWS / 10}, {AT_SOLVE, ROWS / 4},  {AT_COMMIT, ROWS / 10}};
     int killed[3] = {0}, resumes = 0;
     for (size_t k = 0; k < sizeof kills / sizeof kills[0]; k++) {
         kill_point point = kills[k].point;
         if (point != AT_INGEST)
             resumes += finish_ingest(ingest, db); /* as the hint says: the rest of the input first */
-        char *const *argv = k == 0 ? run : point == AT_INGEST ? ingest : resume;
-        crash_state c = {db, kills[k].more, wal_mtime(db), 0};
-        if (k > 0)
-            c.threshold +=
-                db_int(db, point == AT_INGEST ? "SELECT count(*) FROM instance" : "SELECT count(*) FROM result");
+        char *const *args = k == 0 ? run : point == AT_INGEST ? ingest : resume;
+        int64_t threshold = kills[k].more + (k > 0 ? counted(db, point) : 0), at_kill = 0;
         resumes += k > 0;
-        if (!kill_on_event(argv, &c, point))
-            fail_msg("kill %zu came too late: the command ended first", k + 1);
+        if (!kill_on_commit(&at_kill, args, db, point, threshold))
+            fail_msg("kill %zu: the command ended before its commit came", k + 1);
+        /* nothing was committed after the kill's commit (before it, at commit) */
+        assert_int_equal(counted(db, point), at_kill);
         killed[point]++;
         check_consistent(db);
     }
     resumes += finish_ingest(ingest, db);
-    assert_int_equal(run_capture(&r, resume, NULL), 0);
+    assert_int_equal(run_coinrow_args(&r, NULL, (const char *const *)resume), 0);
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     resumes++;
