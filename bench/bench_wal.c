@@ -6,11 +6,14 @@
  * In a fresh folder under $TMPDIR (or /tmp), removed at the end, a CSV of N
  * instances (coinrow generate: n = 32, values up to 10^9) is run by
  * `coinrow run FILE --db NEW.db --variant total --quiet` beside each of:
- *   none   no reader;
- *   loop   the sqlite3 shell querying "SELECT count(*) FROM result" again
- *          and again, one process after another, for the whole run;
- *   held   one read transaction, begun once the first commit is in and
- *          held until the run ends.
+ *   none      no reader;
+ *   instances the sqlite3 shell querying "SELECT count(*) FROM instance"
+ *             again and again, one process after another, for the whole
+ *             run: short queries;
+ *   results   the same with "SELECT count(*) FROM result", every result
+ *             row through the view: queries that grow with the run;
+ *   held      one read transaction, begun once the first commit is in and
+ *             held until the run ends.
  * The WAL's file is sampled every 10 ms for its peak size.  With --against,
  * another coinrow (an older build, say) runs in the same alternation.
  * Medians of the repetitions are printed as a Markdown table, with whether
@@ -31,8 +34,11 @@
 
 #include "bench.h"
 
-enum { NONE, LOOP, HELD, READERS };
-static const char *const reader_names[READERS] = {"none", "loop", "held"};
+enum { NONE, INSTANCES, RESULTS, HELD, READERS };
+static const char *const reader_names[READERS] = {"none", "instances", "results", "held"};
+/* what the query loops ask */
+static const char *const loop_sql[READERS] = {[INSTANCES] = "SELECT count(*) FROM instance",
+                                              [RESULTS] = "SELECT count(*) FROM result"};
 
 typedef struct outcome {
     double peak_mib, seconds, queries;
@@ -80,14 +86,14 @@ static int finish(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* The query loop: a child that runs the sqlite3 shell again and again
+/* A query loop: a child that runs the sqlite3 shell on sql again and again
  * until killed, writing a byte to `done` after each query. */
-static pid_t query_loop(const char *db, int done)
+static pid_t query_loop(const char *db, const char *sql, int done)
 {
     pid_t pid = fork();
     if (pid != 0)
         return pid;
-    char *argv[] = {"sqlite3", (char *)db, "SELECT count(*) FROM result", NULL};
+    char *argv[] = {"sqlite3", (char *)db, (char *)sql, NULL};
     for (;;) {
         if (finish(start(argv, NULL)) == 0 && write(done, "q", 1) != 1)
             _exit(1);
@@ -123,7 +129,7 @@ static outcome measure(const char *coinrow, const char *csv, int reader)
         die("pipe");
     outcome o = {0, 0, 0, 0};
     double t0 = bench_now();
-    pid_t run = start(argv, log), loop = reader == LOOP ? query_loop(db, pipefd[1]) : 0;
+    pid_t run = start(argv, log), loop = loop_sql[reader] ? query_loop(db, loop_sql[reader], pipefd[1]) : 0;
     sqlite3 *held = NULL;
     int64_t peak = 0;
     for (;;) {
