@@ -18,6 +18,7 @@
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
+#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
@@ -93,7 +94,7 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip)
+TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip test_cli_invoke)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a
@@ -113,7 +114,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test test-cluster test-judges check deps deps-check install uninstall demo bench bench-core bench-pipeline \
-        bench-ext bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
+        bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -143,21 +144,26 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+# the core they use: not the generator, stress testing, run comparison or the
+# built-in strategies, which would only weigh on an exported submission
+# (Kattis refuses one over 128 KiB)
+JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
 JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
-$(BUILD)/judge/util.c: JUDGE_AFTER := $(CORE_SRC)
-$(BUILD)/judge/judge.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
-$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC) \
+$(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC) \
     src/judge/judge.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
-    JUDGE_AFTER := $(CORE_SRC) $(UTIL_SRC)
-$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(CORE_SRC)
+    JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
-    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS),$^) > $@
-$(BUILD)/judge/core.c: $(CORE_SRC) $(JUDGE_HEADERS)
+    sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
+# (the Makefile too: it says which of the core's files go in)
+$(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile
 	$(AMALGAMATE)
 $(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
@@ -332,7 +338,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-ext bench-wal
+bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -349,7 +355,12 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 
-# A run's peak WAL beside no reader, a sqlite3 query loop and one held read
+# invoke's overhead per instance and --builtin throughput (docs/invoke.md,
+# "Figures"); BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R".
+bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
+	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
+
+# A run's peak WAL beside no reader, two sqlite3 query loops and one held read
 # transaction (docs/batch.md, "What a long reader costs").
 bench-wal: $(BIN) $(BUILD)/bench/bench_wal
 	@sh scripts/deps.sh install sqlite3:sqlite3

@@ -11,6 +11,7 @@
 #include "coinrow/number.h"
 #include "coinrow/rng.h"
 #include "coinrow/solve.h"
+#include "coinrow/strategy.h"
 #include "coinrow/stress.h"
 
 #endif

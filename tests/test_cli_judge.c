@@ -444,6 +444,25 @@ static void test_export__submissions_build_alone_and_earn_their_verdicts(void **
     }
 }
 
+/* Kattis refuses a submission over 128 KiB (problemtools' default code
+ * limit): the exported ones are held to what contestants are. */
+static void test_export__every_submission_fits_a_contestant_s_code_limit(void **state)
+{
+    (void)state;
+    static const cr_judge_program submissions[] = {CR_JUDGE_SOLUTION, CR_JUDGE_GREEDY, CR_JUDGE_BRUTE_FORCE};
+    for (size_t k = 0; k < sizeof submissions / sizeof submissions[0]; k++) {
+        cr_judge_settings settings = {CR_KATTIS, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}};
+        FILE *f = fopen(path_of("submission.c"), "w");
+        assert_non_null(f);
+        cr_error err = {0};
+        assert_int_equal(cr_judge_program_write(f, submissions[k], &settings, &err), 0);
+        long size = ftell(f);
+        fclose(f);
+        if (size > 128 * 1024)
+            fail_msg("%s is %ld bytes, over 128 KiB", cr_judge_program_file(submissions[k]), size);
+    }
+}
+
 static void test_export__a_validator_for_cms_is_refused(void **state)
 {
     (void)state;
@@ -470,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
         cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
+        cmocka_unit_test(test_export__every_submission_fits_a_contestant_s_code_limit),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

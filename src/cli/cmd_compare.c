@@ -9,6 +9,7 @@
 #include "coinrow/compare.h"
 #include "io/run_compare.h"
 #include "io/store.h"
+#include "util/errorf.h"
 
 /* One side of the comparison: where its run is and how fast it was. */
 typedef struct side {
@@ -158,8 +159,8 @@ static int passed(const cr_run_comparison *c)
 /* Records the comparison in a's database (compare --record). */
 static int record(const side *a, const side *b, int strict_moves, const cr_run_comparison *c, cr_error *err)
 {
-    cr_store_comparison row = {a->run.id, b->run.id, a->store == b->store ? NULL : b->db, strict_moves, {0},
-                               passed(c)};
+    cr_store_comparison row = {.run_a = a->run.id, .run_b = b->run.id, .db_b = a->store == b->store ? NULL : b->db,
+                               .strict_moves = strict_moves, .passed = passed(c)};
     for (int k = 0; k < CR_CATEGORY_COUNT; k++)
         row.counts[k] = total(c, (cr_category)k);
     return cr_store_comparison_add(a->store, &row, err);
@@ -180,9 +181,134 @@ static int open_side(side *s, cr_store *shared, int64_t id, int write, cr_error 
     return rc ? rc : cr_store_run_solved(&s->solved, s->store, s->run.id, err);
 }
 
+/* ---- two invocations ---- */
+
+/* Times under this count as this: below it a ratio is noise. */
+#define TIME_FLOOR 0.001
+
+/* The categories of a verdict change, counted into a cr_store_comparison's
+ * fields (the order of compare's table: same, regression, improved, changed,
+ * missing). */
+typedef struct verdict_listing {
+    cr_store_comparison counts;
+    int64_t limit, listed;
+} verdict_listing;
+
+static void list_change(void *ctx, const cr_verdict_change *c)
+{
+    verdict_listing *l = ctx;
+    const char *what;
+    if (!c->judged_a || !c->judged_b)
+        what = "missing", l->counts.counts[CR_MISSING]++;
+    else if (c->a == CR_INVOKE_AC)
+        what = "regression", l->counts.counts[CR_REGRESSION]++;
+    else if (c->b == CR_INVOKE_AC)
+        what = "improved", l->counts.improved++;
+    else
+        what = "changed", l->counts.counts[CR_CHANGED]++;
+    if (l->listed++ == 0)
+        printf("\nverdict changes:\n");
+    if (l->listed > l->limit)
+        return;
+    printf("  %s (n %zu): %s -> %s, %s", c->ext_id, c->n, c->judged_a ? cr_invoke_verdict_name(c->a) : "-",
+           c->judged_b ? cr_invoke_verdict_name(c->b) : "-", what);
+    if (c->judged_b && c->b != CR_INVOKE_AC)
+        printf(": %s", c->message_b);
+    printf("\n");
+}
+
+/* "a: invocation 3 of set 'demo': ./sol (diff, label v1): 12 judged, CPU 0.120 s" */
+static int print_invocation(const char *name, cr_store *store, const cr_invocation *inv, cr_error *err)
+{
+    char set[256];
+    cr_invocation_summary s;
+    int rc = cr_store_set_name(set, sizeof set, store, inv->set_id, err);
+    if (rc == 0)
+        rc = cr_store_invocation_summary(&s, store, inv->id, CR_INVOKE_AC, err);
+    if (rc)
+        return rc;
+    printf("%s: invocation %lld of set '%s' (%s): ", name, (long long)inv->id, set, cr_store_run_status_name(inv->status));
+    if (inv->argv)
+        for (char *const *w = inv->argv; *w; w++)
+            printf(w == inv->argv ? "%s" : " %s", *w);
+    else
+        printf("--builtin %s", cr_strategy_name(inv->strategy));
+    printf("%s%s: %llu judged", inv->label[0] ? ", label " : "", inv->label, (unsigned long long)s.judged);
+    for (int v = 0; v < CR_INVOKE_VERDICT_COUNT; v++)
+        if (s.counts[v])
+            printf(", %s %llu", cr_invoke_verdict_name((cr_invoke_verdict)v), (unsigned long long)s.counts[v]);
+    printf("; CPU %.3f s\n", s.cpu_seconds);
+    return 0;
+}
+
+static void print_times(const cr_time_change *t, size_t count, uint64_t common, double cpu_a, double cpu_b)
+{
+    if (!common)
+        return;
+    printf("\nCPU time, b against a (times under %g s count as %g s; changes by %gx or more), slowest first:\n",
+           TIME_FLOOR, TIME_FLOOR, CR_TIME_CHANGE);
+    for (size_t k = 0; k < count; k++)
+        printf("  %s (n %zu): %.3f s -> %.3f s, %.2fx\n", t[k].ext_id, t[k].n, t[k].cpu_a, t[k].cpu_b, t[k].ratio);
+    printf("  all %llu tests judged by both: %.3f s -> %.3f s, %.2fx\n", (unsigned long long)common, cpu_a, cpu_b,
+           (cpu_b > TIME_FLOOR ? cpu_b : TIME_FLOOR) / (cpu_a > TIME_FLOOR ? cpu_a : TIME_FLOOR));
+}
+
+/* compare --invocations A B: exit per diff(1), 2 for trouble. */
+static int compare_invocations(const char *db, int64_t id_a, int64_t id_b, int64_t limit, int record_it)
+{
+    cr_error err = {0};
+    cr_store *store = NULL;
+    cr_invocation a = {0}, b = {0};
+    verdict_listing l = {.counts = {.run_a = id_a, .run_b = id_b, .invocations = 1}, .limit = limit};
+    cr_time_change *slow = calloc((size_t)(limit ? limit : 1), sizeof *slow);
+    size_t slow_count = 0;
+    uint64_t common = 0;
+    double cpu_a = 0, cpu_b = 0;
+    int rc = slow ? cr_store_new(&store, db, record_it ? CR_STORE_WRITE : CR_STORE_READ, &err)
+                  : cr_errorf(&err, CR_ENOMEM, "no memory for --limit %lld", (long long)limit);
+    if (rc == 0)
+        rc = cr_store_invocation_find(&a, store, id_a, CR_PICK_ANY, &err);
+    if (rc == 0)
+        rc = cr_store_invocation_find(&b, store, id_b, CR_PICK_ANY, &err);
+    if (rc == 0 && (a.set_id != b.set_id || a.variant != b.variant))
+        rc = cr_errorf(&err, CR_EINVAL, "%s: invocations %lld and %lld judge %s: nothing to compare", db,
+                       (long long)id_a, (long long)id_b,
+                       a.set_id != b.set_id ? "different sets" : "different variants");
+    if (rc == 0)
+        rc = print_invocation("a", store, &a, &err);
+    if (rc == 0)
+        rc = print_invocation("b", store, &b, &err);
+    if (rc == 0)
+        rc = cr_store_verdict_changes(&l.counts.counts[CR_SAME], store, a.set_id, id_a, id_b, list_change, &l, &err);
+    if (rc == 0 && l.listed > l.limit)
+        printf("  ... %lld more (--limit)\n", (long long)(l.listed - l.limit));
+    if (rc == 0)
+        rc = cr_store_time_changes(slow, (size_t)limit, &slow_count, &common, &cpu_a, &cpu_b, store, id_a, id_b,
+                                   TIME_FLOOR, &err);
+    const uint64_t *n = l.counts.counts;
+    l.counts.passed = n[CR_REGRESSION] + n[CR_MISSING] == 0;
+    if (rc == 0) {
+        print_times(slow, slow_count, common, cpu_a, cpu_b);
+        printf("\nsame %llu, regression %llu, improved %llu, changed %llu, missing %llu\n%s\n",
+               (unsigned long long)n[CR_SAME], (unsigned long long)n[CR_REGRESSION],
+               (unsigned long long)l.counts.improved, (unsigned long long)n[CR_CHANGED],
+               (unsigned long long)n[CR_MISSING],
+               l.counts.passed ? "no regression, nothing missing" : "FAILED: see above");
+        if (record_it)
+            rc = cr_store_comparison_add(store, &l.counts, &err);
+    }
+    cr_invocation_clear(&a);
+    cr_invocation_clear(&b);
+    cr_store_free(store);
+    free(slow);
+    if (rc)
+        return cli_report_trouble(&err);
+    return l.counts.passed ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+}
+
 typedef struct compare_args {
     const char *db, *against, *run_a, *run_b, *limit;
-    int strict_moves, json, record;
+    int strict_moves, json, record, invocations;
 } compare_args;
 
 static const cli_option options[] = {
@@ -195,6 +321,8 @@ static const cli_option options[] = {
     CLI_TEXT(compare_args, limit, "limit", "N", "list at most N regressions, missing or changed pairs (default 20)"),
     CLI_FLAG(compare_args, json, "json", "one JSON document for machines"),
     CLI_FLAG(compare_args, record, "record", "record the comparison in the table comparison of --db"),
+    CLI_FLAG(compare_args, invocations, "invocations",
+             "compare two invocations (coinrow invoke) of --db instead: verdicts and times"),
     {0},
 };
 
@@ -208,6 +336,16 @@ static int cmd_compare(const cli_command *self, int argc, char **argv)
     int64_t id_a = 0, id_b = 0;
     if (cli_int_parse(&l.limit, arg.limit, 0, INT64_MAX))
         return cli_usage_error(self, "--limit takes a number, not '%s'", arg.limit);
+    if (arg.invocations) {
+        if (arg.against || arg.run_a || arg.run_b || arg.strict_moves || arg.json)
+            return cli_usage_error(self, "--invocations compares two invocations of --db: --against, --run-a, "
+                                         "--run-b, --strict-moves and --json are for runs");
+        if (npos != 2 || cli_int_parse(&id_a, argv[0], 1, INT64_MAX) || cli_int_parse(&id_b, argv[1], 1, INT64_MAX))
+            return cli_usage_error(self, "--invocations takes two invocation ids");
+        if (l.limit > 100000)
+            return cli_usage_error(self, "--limit with --invocations takes at most 100000");
+        return compare_invocations(arg.db, id_a, id_b, l.limit, arg.record);
+    }
     if (arg.against) {
         if (npos)
             return cli_usage_error(self, "with --against, name runs with --run-a and --run-b");
@@ -264,9 +402,10 @@ static int cmd_compare(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_compare = {
     "compare",
     cmd_compare,
-    "compare two runs: regressions, missing results, speed",
+    "compare two runs (or two invocations): regressions, missing results, speed",
     "compare [--db PATH] RUN_A RUN_B [--strict-moves] [--limit N] [--json] [--record]\n"
-    "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]",
+    "       coinrow compare --db A.db --against B.db [--run-a ID] [--run-b ID] [OPTIONS]\n"
+    "       coinrow compare --invocations A B [--db PATH] [--limit N] [--record]",
     "Results are matched by set name, external id and variant (the variants both runs\n"
     "have), streaming both sides.  Each pair is same; equivalent (equal figures, lines\n"
     "that differ but are both legal and optimal, checked with the verifier: not a\n"
@@ -274,6 +413,9 @@ const cli_command cli_cmd_compare = {
     "or not optimal, or only one side failed); missing on one side; or changed (the\n"
     "instance's coins differ: not compared).  Without run ids --against takes the\n"
     "latest done run of each database.\n"
+    "--invocations: two invocations of one set (coinrow invoke), instance by instance:\n"
+    "each verdict change (AC -> WA is a regression, WA -> AC improved, WA -> TLE\n"
+    "changed, missing on one side), then CPU time ratios b/a, slowest changes first.\n"
     "Exit status, as diff(1): 0 no difference, 1 differences (a regression, or a pair\n"
     "missing or changed), 2 trouble (a usage error, or anything that stopped the\n"
     "comparison).",

@@ -1,6 +1,7 @@
 /* coinrow export: a set's tests with a done run's answers, as a package a
  * judging system takes (io/export.h).  When no done run has the answers,
- * the set is solved first, in a new run stored like any other. */
+ * the set is solved first, in a new run stored like any other
+ * (cli_answers_run). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,49 +9,9 @@
 #include "io/export.h"
 #include "util/errorf.h"
 
-/* "coinrow: the diff answers come from run 3 (done; ...)" on stderr. */
-static void say_run(const cr_run *run, const cr_export_opts *o)
-{
-    cli_fail("the %s answers%s come from run %lld (done; algo %s, moves %s, coinrow %s)", cr_variant_name(o->variant),
-             o->lines ? " and lines" : "", (long long)run->id, cr_algo_name(run->opts.algo),
-             cr_moves_name(run->opts.moves), run->solver_version);
-}
-
-/* The run the answers come from: a done one, or a new one solved here.
- * Returns -1 to go on, or the exit status. */
-static int answers_run(cr_run *out, const cli_command *self, cr_store *store, const char *db, const char *set,
-                       const cr_export_opts *o)
-{
-    cr_error err = {0};
-    int found;
-    if (cr_export_find_run(out, &found, store, o, &err))
-        return cli_report(&err);
-    if (!found) {
-        cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
-                 cr_variant_name(o->variant), o->lines ? " with canonical lines" : "");
-        cli_job_args a = CLI_JOB_ARGS_INIT;
-        a.db = db;
-        a.set = set;
-        a.variant = cr_variant_name(o->variant);
-        a.moves = o->lines ? "canonical" : "none";
-        a.label = "coinrow export";
-        int status = cli_job_run(self, &a, CLI_JOB_SOLVE, 0, NULL);
-        if (status != CR_EXIT_OK)
-            return status;
-        if (cr_export_find_run(out, &found, store, o, &err))
-            return cli_report(&err);
-        if (!found) {
-            cli_fail("the new run of set '%s' did not answer every instance", set);
-            return CR_EXIT_FATAL;
-        }
-    }
-    say_run(out, o);
-    return -1;
-}
-
 typedef struct export_args {
     const char *db, *set, *variant, *format, *out, *moves, *samples, *title, *time_limit, *license, *rights_owner;
-    int zip, force, no_build;
+    int zip, force, no_build, submissions;
 } export_args;
 
 /* SECONDS (up to three decimals, 0 < SECONDS <= 3600) in milliseconds. */
@@ -93,6 +54,8 @@ static const cli_option options[] = {
     CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
     CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
+    CLI_FLAG(export_args, submissions, "submissions",
+             "kattis, polygon: the sources of invocations labelled accepted, wrong_answer, ..."),
     {0},
 };
 
@@ -106,7 +69,7 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
     cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
-                        .rights_owner = a.rights_owner, .no_build = a.no_build};
+                        .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)) ||
@@ -121,6 +84,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
+    if (a.submissions && o.format != CR_EXPORT_KATTIS && o.format != CR_EXPORT_POLYGON)
+        return cli_usage_error(self, "--submissions is for --format kattis or polygon");
     if (o.format == CR_EXPORT_PLAIN) {
         if (a.samples)
             return cli_usage_error(self, "--samples has no meaning for --format plain (it has no samples)");
@@ -142,7 +107,7 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
         return cli_report(&err);
     }
     cr_run run;
-    if ((status = answers_run(&run, self, store, a.db, a.set, &o)) >= 0) {
+    if ((status = cli_answers_run(&run, self, store, a.db, a.set, o.set_id, o.variant, o.lines)) >= 0) {
         cr_store_free(store);
         return status;
     }
@@ -151,8 +116,14 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
-    printf("exported %llu tests (%llu sample%s) of set '%s' to %s%s", (unsigned long long)stats.tests,
-           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set, a.out, a.zip ? ", zipped too" : "");
+    if (stats.skipped)
+        cli_fail("%llu labelled invocation%s left out of the package; the first: %s", (unsigned long long)stats.skipped,
+                 stats.skipped == 1 ? "" : "s", stats.skipped_why);
+    printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
+           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
+    if (a.submissions)
+        printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
+    printf(" to %s%s", a.out, a.zip ? ", zipped too" : "");
     if (stats.time_limit_ms)
         printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
     printf("\n");
@@ -167,7 +138,7 @@ const cli_command cli_cmd_export = {
     "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
     "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
     "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
-    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force]",
+    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]",
     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
     "the canonical line of play) from the latest done run of the set that has them for\n"
     "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
@@ -177,6 +148,10 @@ const cli_command cli_cmd_export = {
     "testlib.h, the statement (LaTeX and PDF), solutions/; cms: task.yaml, input/,\n"
     "output/, check/checker built, statement/statement.pdf; plain: ID.in and ID.ans.\n"
     "The package is written beside DIR and renamed into place.\n"
+    "--submissions adds the sources of the set's done invocations of V labelled\n"
+    "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
+    "source file, as invID-NAME beside coinrow's own: kattis submissions/LABEL/,\n"
+    "polygon solutions/ (tagged in problem.xml).\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,

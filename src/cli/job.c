@@ -280,3 +280,37 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         return cli_report(&err);
     return stats.rejected ? CR_EXIT_REJECTED : CR_EXIT_OK;
 }
+
+int cli_answers_run(cr_run *out, const cli_command *cmd, cr_store *store, const char *db, const char *set,
+                    int64_t set_id, cr_variant variant, int lines)
+{
+    cr_error err = {0};
+    int found;
+    if (cr_store_run_with_answers(out, &found, store, set_id, variant, lines, &err))
+        return cli_report(&err);
+    if (!found) {
+        cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
+                 cr_variant_name(variant), lines ? " with canonical lines" : "");
+        cli_job_args a = CLI_JOB_ARGS_INIT;
+        a.db = db;
+        a.set = set;
+        a.variant = cr_variant_name(variant);
+        a.moves = lines ? "canonical" : "none";
+        char label[64];
+        snprintf(label, sizeof label, "coinrow %s", cmd->name);
+        a.label = label;
+        int status = cli_job_run(cmd, &a, CLI_JOB_SOLVE, 0, NULL);
+        if (status != CR_EXIT_OK)
+            return status;
+        if (cr_store_run_with_answers(out, &found, store, set_id, variant, lines, &err))
+            return cli_report(&err);
+        if (!found) {
+            cli_fail("the new run of set '%s' did not answer every instance", set);
+            return CR_EXIT_FATAL;
+        }
+    }
+    cli_fail("the %s answers%s come from run %lld (done; algo %s, moves %s, coinrow %s)", cr_variant_name(variant),
+             lines ? " and lines" : "", (long long)out->id, cr_algo_name(out->opts.algo), cr_moves_name(out->opts.moves),
+             out->solver_version);
+    return -1;
+}

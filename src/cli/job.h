@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "io/source.h"
+#include "io/store.h"
 
 typedef struct cli_job_args {
     const char *db, *set, *label;
@@ -73,5 +74,13 @@ int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv);
  * resumed run when it has CLI_JOB_SOLVE, with progress, summary, signals and
  * resume hints.  Usage errors name cmd.  Returns the exit status. */
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos);
+
+/* The run whose answers for `variant` (with lines: and canonical lines)
+ * judges and exports take: the latest done run of set set_id (named `set`)
+ * that has them for every instance, else a new run solved here first, in
+ * the database at db (store's).  Standard error names the run.  Returns -1
+ * with the run in *out, or the exit status of a failed solve. */
+int cli_answers_run(cr_run *out, const cli_command *cmd, cr_store *store, const char *db, const char *set,
+                    int64_t set_id, cr_variant variant, int lines);
 
 #endif

@@ -29,12 +29,26 @@ void cli_progress_clear(cli_progress *p)
     p->shown = 0;
 }
 
+/* Whether to draw now: shown, and not drawn in the last REDRAW_SECONDS. */
+static int due(cli_progress *p)
+{
+    if (!p->show || (p->shown && seconds_since(&p->last) < REDRAW_SECONDS))
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &p->last);
+    return 1;
+}
+
+static int eta(char *out, size_t cap, double t, double fraction)
+{
+    long left = (long)(t * (1 - fraction) / fraction + 0.5);
+    return snprintf(out, cap, ", ETA %ld:%02ld:%02ld", left / 3600, left / 60 % 60, left % 60);
+}
+
 void cli_progress_update(void *ctx, const cr_pipeline_stats *s)
 {
     cli_progress *p = ctx;
-    if (!p->show || (p->shown && seconds_since(&p->last) < REDRAW_SECONDS))
+    if (!due(p))
         return;
-    clock_gettime(CLOCK_MONOTONIC, &p->last);
     double t = seconds_since(&p->start), fraction = -1;
     uint64_t done = p->solve ? s->solved : s->ingested + s->skipped;
     char line[200];
@@ -56,10 +70,28 @@ void cli_progress_update(void *ctx, const cr_pipeline_stats *s)
     if (fraction >= 0)
         len += snprintf(line + len, sizeof line - (size_t)len, "%.0f%%, ", 100 * fraction);
     len += snprintf(line + len, sizeof line - (size_t)len, "%.0f/s", t > 0 ? (double)done / t : 0.0);
-    if (fraction > 0 && fraction < 1) {
-        long eta = (long)(t * (1 - fraction) / fraction + 0.5);
-        snprintf(line + len, sizeof line - (size_t)len, ", ETA %ld:%02ld:%02ld", eta / 3600, eta / 60 % 60, eta % 60);
-    }
+    if (fraction > 0 && fraction < 1)
+        eta(line + len, sizeof line - (size_t)len, t, fraction);
+    fprintf(stderr, "\r%s\033[K", line);
+    p->shown = 1;
+}
+
+void cli_progress_bar(cli_progress *p, uint64_t done, uint64_t total, const char *tail)
+{
+    enum { WIDTH = 20 };
+    if (!due(p))
+        return;
+    double t = seconds_since(&p->start), fraction = total ? (double)done / (double)total : 1;
+    char bar[WIDTH + 1];
+    for (int k = 0; k < WIDTH; k++)
+        bar[k] = k < (int)(fraction * WIDTH) ? '#' : ' ';
+    bar[WIDTH] = '\0';
+    char line[256];
+    int len = snprintf(line, sizeof line, "[%s] %.0f%% %llu/%llu, %.1f/s", bar, 100 * fraction,
+                       (unsigned long long)done, (unsigned long long)total, t > 0 ? (double)done / t : 0.0);
+    if (fraction > 0 && fraction < 1)
+        len += eta(line + len, sizeof line - (size_t)len, t, fraction);
+    snprintf(line + len, sizeof line - (size_t)len, "%s%s", tail && *tail ? "  " : "", tail ? tail : "");
     fprintf(stderr, "\r%s\033[K", line);
     p->shown = 1;
 }

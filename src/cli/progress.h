@@ -35,6 +35,11 @@ void cli_progress_update(void *ctx, const cr_pipeline_stats *stats);
 /* A cr_pipeline_opts.rejected callback: prints the first rejected rows. */
 void cli_progress_rejected(void *ctx, const cr_row *row);
 
+/* A bar for a job that counts `done` of `total` ("[#####     ] 50% 120/240,
+ * 15/s, ETA 0:00:08" and the tail, say "AC 118, WA 2"), drawn as
+ * cli_progress_update draws its line. */
+void cli_progress_bar(cli_progress *p, uint64_t done, uint64_t total, const char *tail);
+
 /* A cr_pipeline_opts.wal_held callback: says once that readers keep the
  * WAL growing. */
 void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes);

@@ -310,9 +310,7 @@ char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant
     cr_moves_greedy(line, in->coins, in->n, variant);
     cr_i128 scores[2];
     (void)cr_moves__scores(scores, in->coins, in->n, variant, line, in->n, NULL); /* a legal, full line */
-    cr_i128 lead = scores[0] - scores[1];
-    cr_i128 value = variant == CR_TOTAL ? scores[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
-    cr_figures__format(out, 42, value);
+    cr_figures__format(out, 42, cr_moves__value(scores, variant));
     size_t len = strlen(out);
     out[len++] = '\n';
     if (lines) {

@@ -82,6 +82,10 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
  * saying how many MiB it needs (cr_moves_canonical_bytes). */
 int cr_moves__no_memory(cr_error *err, size_t n);
 
+/* The variant's value of a line that scores `scores`: the first player's
+ * score for total, the lead for diff and remaining, its sign for winner. */
+cr_i128 cr_moves__value(const cr_i128 scores[2], cr_variant variant);
+
 /* Plain exponential minimax; the caller keeps n <= CR_NAIVE_MAX_N. */
 cr_i128 cr_naive__lead(const int64_t *coins, size_t n, int negate);
 

@@ -218,6 +218,12 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
     return 0;
 }
 
+cr_i128 cr_moves__value(const cr_i128 scores[2], cr_variant variant)
+{
+    cr_i128 lead = scores[0] - scores[1];
+    return variant == CR_TOTAL ? scores[0] : variant == CR_WINNER ? (lead > 0) - (lead < 0) : lead;
+}
+
 int cr_moves_replay(cr_scores *out, const int64_t *coins, size_t n, cr_variant variant, const char *line,
                     size_t len, cr_error *err)
 {

@@ -290,6 +290,26 @@ size_t cr_int64_format(char *out, int64_t value)
     return len;
 }
 
+int cr_contest_text(size_t *out, char **buf, size_t *cap, const int64_t *coins, size_t n, cr_error *err)
+{
+    size_t most = (n + 1) * (CR_INT64_CHARS + 1);
+    if (most > *cap) {
+        char *bigger = realloc(*buf, most);
+        if (!bigger)
+            return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", n);
+        *buf = bigger;
+        *cap = most;
+    }
+    size_t len = cr_int64_format(*buf, (int64_t)n);
+    (*buf)[len++] = '\n';
+    for (size_t i = 0; i < n; i++) {
+        len += cr_int64_format(*buf + len, coins[i]);
+        (*buf)[len++] = i + 1 < n ? ' ' : '\n';
+    }
+    *out = len;
+    return 0;
+}
+
 int cr_coins_total(int64_t *out, const int64_t *coins, size_t n)
 {
     int64_t total = 0;

@@ -49,4 +49,10 @@ int cr_coins_total(int64_t *out, const int64_t *coins, size_t n);
 #define CR_INT64_CHARS 20
 size_t cr_int64_format(char *out, int64_t value);
 
+/* coins[0..n) as an input file of the contest format: n on the first line,
+ * the coins separated by single spaces on the second, each line ending in
+ * LF.  Written into *buf (grown as needed; *cap bytes), its length into
+ * *out.  CR_ENOMEM on failure. */
+int cr_contest_text(size_t *out, char **buf, size_t *cap, const int64_t *coins, size_t n, cr_error *err);
+
 #endif

@@ -17,10 +17,12 @@
 #include "coinrow/gen.h"
 #include "io/coins_text.h"
 #include "io/package.h"
+#include "io/submission.h"
 #include "io/survey.h"
 #include "io/zip.h"
 #include "judge/program.h"
 #include "util/errorf.h"
+#include "util/read_all.h"
 
 /* Longest instance id plain turns into a file name (NAME.ans stays far
  * below the usual 255-byte limit). */
@@ -28,6 +30,9 @@
 /* The memory limit written into the metadata; the setter edits it for the
  * problem. */
 #define MEMORY_LIMIT_MIB 256
+/* A test from this size on keeps the brute-force solution (2^n lines of
+ * play) far beyond any time limit. */
+#define BRUTE_FORCE_N 40
 
 static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "polygon", "cms", "plain"};
 
@@ -50,29 +55,6 @@ int cr_export_license_check(const char *name, cr_error *err)
     return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
                                         "permission)",
                         name);
-}
-
-/* ---- the run ---- */
-
-int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err)
-{
-    return cr_store_run_with_answers(out, out_found, store, opts->set_id, opts->variant, opts->lines, err);
-}
-
-/* Refuses a run whose answers for the variant include errors (a value
- * beyond int64), naming the first instances. */
-static int refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
-                             cr_error *err)
-{
-    cr_store_unanswered u;
-    int rc = cr_store_run_unanswered(&u, store, run_id, variant, err);
-    if (rc || u.count == 0)
-        return rc;
-    return cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be exported: "
-                                     "%s%s (%s)",
-                     set_name, (unsigned long long)u.count, u.count == 1 ? " has" : "s have", cr_variant_name(variant),
-                     (long long)run_id, u.count == 1 ? "it" : "they", u.first_ids, u.count > 5 ? ", ..." : "",
-                     u.an_error);
 }
 
 /* ---- the destination ---- */
@@ -284,6 +266,7 @@ struct cr_package {
     buffer input, answer;  /* one test's files */
     cr_survey survey;      /* what the tests show */
     name_set names;        /* plain */
+    cr_submission_list sources; /* --submissions */
 };
 typedef cr_package package;
 
@@ -438,18 +421,15 @@ static void span(cr_constraints *l, const cr_instance *in)
 static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
 {
     buffer *b = &p->input;
-    b->len = 0;
-    int failed = append_int(b, (int64_t)in->n, '\n');
-    for (size_t i = 0; i < in->n; i++)
-        failed |= append_int(b, in->coins[i], i + 1 < in->n ? ' ' : '\n');
-    if (failed)
-        return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+    int rc = cr_contest_text(&b->len, &b->text, &b->cap, in->coins, in->n, err);
+    if (rc)
+        return rc;
     if (!p->generated) {
         span(&p->limits, in);
     } else {
         cr_contest_input parsed = {0};
         cr_error why = {0};
-        int rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
+        rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
         cr_contest_input_free(&parsed);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
@@ -473,25 +453,14 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     return write_file(p, rel, b->text, b->len, err);
 }
 
-/* The results of the run, read beside the instances in id order. */
-typedef struct answers {
-    cr_store_results *it;
-    const cr_stored_result *at;
-    int ended;
-} answers;
-
-/* Moves a to the result of instance `in` for the variant. */
-static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *err)
+/* The run's result for instance `in`, from the run's results read beside
+ * the instances in id order. */
+static int answer_of(const cr_stored_result **out, cr_store_results *answers, package *p, const cr_instance *in,
+                     cr_error *err)
 {
-    while (!a->ended && (!a->at || a->at->instance_id < in->id ||
-                         (a->at->instance_id == in->id && a->at->variant != p->opts->variant))) {
-        int rc = cr_store_results_next(&a->at, a->it, err);
-        if (rc < 0)
-            return rc;
-        a->ended = rc == 0;
-    }
-    if (!a->ended && a->at->instance_id == in->id)
-        return 0;
+    int rc = cr_store_results_seek(out, answers, in->id, p->opts->variant, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     return cr_errorf(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
                      cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
                      p->set_name);
@@ -500,29 +469,30 @@ static int answer_of(answers *a, package *p, const cr_instance *in, cr_error *er
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 {
     cr_store_instances *instances = NULL;
-    answers a = {0};
+    cr_store_results *answers = NULL;
+    const cr_stored_result *answer = NULL;
     int rc = cr_store_instances_new(&instances, p->store, p->opts->set_id, 0, err);
     if (rc == 0)
-        rc = cr_store_results_new(&a.it, p->store, p->run_id, CR_BY_INSTANCE, err);
+        rc = cr_store_results_new(&answers, p->store, p->run_id, CR_BY_INSTANCE, err);
     const cr_instance *in;
     for (uint64_t k = 0; rc == 0; k++) {
         if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
         char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
-        rc = answer_of(&a, p, in, err);
+        rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
             rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in, err);
         if (rc == 0)
             rc = write_input(p, in_path, in, err);
         if (rc == 0)
-            rc = write_answer(p, ans_path, in, a.at, err);
+            rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
             rc = cr_survey_add(&p->survey, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
         stats->tests++;
         stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
     }
-    cr_store_results_free(a.it);
+    cr_store_results_free(answers);
     cr_store_instances_free(instances);
     return rc;
 }
@@ -594,6 +564,49 @@ static unsigned time_limit_ms(const package *p)
     return whole * 1000;
 }
 
+/* The solutions the package holds: coinrow's reference one, its greedy one
+ * when a test catches it, its brute-force one when a test is long enough to
+ * time it out, then the labelled invocations' sources (--submissions).
+ * The caller frees *out. */
+static int solutions_of(cr_problem_solution **out, size_t *out_count, const package *p, cr_error *err)
+{
+    cr_problem_solution *v = malloc((3 + p->sources.count) * sizeof *v);
+    size_t count = 0;
+    *out = v;
+    if (!v)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
+    v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
+    if (p->survey.greedy_caught)
+        v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
+    if (p->survey.n_largest >= BRUTE_FORCE_N)
+        v[count++] =
+            (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
+    for (size_t k = 0; k < p->sources.count; k++) {
+        const cr_submission_source *s = &p->sources.v[k];
+        v[count++] = (cr_problem_solution){s->folder, s->name, CR_JUDGE_SOLUTION, s->path, s->lang};
+    }
+    *out_count = count;
+    return 0;
+}
+
+int cr_export__solution(package *p, const char *rel, const cr_problem_solution *s, cr_convention convention,
+                        cr_error *err)
+{
+    if (!s->source)
+        return cr_export__program(p, rel, s->program, convention, err);
+    FILE *in = fopen(s->source, "rb");
+    if (!in)
+        return cr_errorf(err, CR_EIO, "cannot read the source %s: %s", s->source, strerror(errno));
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cr_read_all(&text, &len, in, s->source, err);
+    fclose(in);
+    if (rc == 0)
+        rc = write_file(p, rel, text, len, err);
+    free(text);
+    return rc;
+}
+
 /* The format's files besides the tests, for the problem the tests showed. */
 static int write_others(package *p, cr_export_stats *stats, cr_error *err)
 {
@@ -610,23 +623,29 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .samples = p->opts->samples,
                      .sample_in = (const char *const *)p->survey.sample_in,
                      .sample_ans = (const char *const *)p->survey.sample_ans,
-                     .n_largest = p->survey.n_largest,
-                     .greedy_caught = p->survey.greedy_caught,
                      .time_limit_ms = time_limit_ms(p),
                      .memory_mib = MEMORY_LIMIT_MIB,
                      .license = p->opts->license,
                      .rights_owner = p->opts->rights_owner};
+    cr_problem_solution *solutions = NULL;
+    int rc = solutions_of(&solutions, &pb.solution_count, p, err);
+    pb.solutions = solutions;
     cr_survey_uuid(pb.uuid, &p->survey);
     stats->time_limit_ms = pb.time_limit_ms;
-    return layouts[p->opts->format].write(p, &pb, err);
+    if (rc == 0)
+        rc = layouts[p->opts->format].write(p, &pb, err);
+    free(solutions);
+    return rc;
 }
 
 /* Refuses a package of the set's `count` instances that has no test, no
- * secret test, or more entries than a zip holds (two files a test, and the
- * format's folders and other files). */
-static int check_tests(const char *set_name, uint64_t count, const cr_export_opts *opts, cr_error *err)
+ * secret test, or more entries than a zip holds (two files a test, the
+ * format's folders and other files, and `sources` invocations' sources with
+ * the folder they may add). */
+static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
+                       cr_error *err)
 {
-    uint64_t entries = 2 * count + layouts[opts->format].entries;
+    uint64_t entries = 2 * count + layouts[opts->format].entries + (sources ? sources + 1 : 0);
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
@@ -640,22 +659,33 @@ static int check_tests(const char *set_name, uint64_t count, const cr_export_opt
     return 0;
 }
 
+/* The labelled invocations' sources that fit the package (--submissions). */
+static int submissions_of(cr_submission_list *out, cr_store *store, const cr_export_opts *opts, cr_error *err)
+{
+    return cr_submission_list_new(out, store, opts->set_id, opts->variant,
+                                  opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, err);
+}
+
 int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err)
 {
     dest d = {0};
     char set_name[128];
     uint64_t count = 0;
+    cr_submission_list sources = {0};
     int rc = dest_split(&d, dir, err);
     if (rc == 0)
         rc = cr_store_set_name(set_name, sizeof set_name, store, opts->set_id, err);
     if (rc == 0)
         rc = cr_store_set_size(&count, store, opts->set_id, err);
+    if (rc == 0 && opts->submissions)
+        rc = submissions_of(&sources, store, opts, err);
     if (rc == 0)
-        rc = check_tests(set_name, count, opts, err);
+        rc = check_tests(set_name, count, sources.count, opts, err);
     if (rc == 0)
         rc = check_dest(&d, store, opts, err);
     if (rc == 0 && opts->format == CR_EXPORT_CMS)
         rc = cr_export__cms_check(opts, d.dir, err);
+    cr_submission_list_free(&sources);
     dest_free(&d);
     return rc;
 }
@@ -737,9 +767,14 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0)
         rc = cr_store_set_generator(&p.limits, NULL, 0, &p.generated, store, opts->set_id, err);
     if (rc == 0)
-        rc = refuse_unanswered(store, run_id, opts->variant, p.set_name, err);
+        rc = cr_store_run_refuse_unanswered(store, run_id, opts->variant, p.set_name, "exported", err);
+    if (rc == 0 && opts->submissions)
+        rc = submissions_of(&p.sources, store, opts, err);
     if (rc)
         goto done;
+    out->submissions = p.sources.count;
+    out->skipped = p.sources.skipped;
+    memcpy(out->skipped_why, p.sources.skipped_why, sizeof out->skipped_why);
     if (!p.generated)
         p.limits = (cr_constraints){SIZE_MAX, 0, INT64_MAX, INT64_MIN, 0, 0};
     p.root = temp_name(&d, "");
@@ -790,6 +825,7 @@ done:
     free(p.answer.text);
     cr_survey_free(&p.survey);
     name_set_free(&p.names);
+    cr_submission_list_free(&p.sources);
     dest_free(&d);
     return rc;
 }

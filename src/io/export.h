@@ -9,11 +9,12 @@
  *            output_validators/checker/checker.c,
  *            submissions/accepted/reference.c, and when the tests catch them
  *            submissions/wrong_answer/greedy.c and
- *            submissions/time_limit_exceeded/brute_force.c  (Kattis, DOMjudge)
+ *            submissions/time_limit_exceeded/brute_force.c; with --submissions
+ *            also submissions/LABEL/invID-SOURCE  (Kattis, DOMjudge)
  *   polygon  problem.xml, tests/%02d and tests/%02d.a, files/check.cpp,
  *            files/val.cpp, files/testlib.h (and its licence), the statement
  *            (statements/english/problem.tex, statements/.pdf/english/problem.pdf),
- *            solutions/ as for kattis
+ *            solutions/ as for kattis, tagged in problem.xml
  *   cms      task.yaml, input/inputK.txt, output/outputK.txt,
  *            check/checker.c and the built check/checker, statement/statement.pdf
  *   plain    ID.in, ID.ans (the instance's id made a safe file name)
@@ -54,6 +55,7 @@ typedef struct cr_export_opts {
                                solver reading and solving it), times CR_EXPORT_TIME_FACTOR, rounded
                                up to whole seconds, at least one */
     int no_build;       /* cms: write check/checker.c only, without building check/checker */
+    int submissions;    /* kattis, polygon: the sources of the set's labelled invocations too */
 } cr_export_opts;
 
 #define CR_EXPORT_TIME_FACTOR 3
@@ -62,12 +64,6 @@ typedef struct cr_export_opts {
  * "cc by", "cc by-sa", "educational", "permission"); else CR_EINVAL listing them. */
 int cr_export_license_check(const char *name, cr_error *err);
 
-/* Finds the run the answers come from: the latest done run of the set whose
- * variants include opts->variant (with opts->lines, whose moves policy is
- * canonical) and that has solved every instance of the set.  Fills *out and
- * sets *out_found, or sets *out_found = 0 when there is none. */
-int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_export_opts *opts, cr_error *err);
-
 /* Checks, before anything is computed, that a package of the set can go
  * to dir: the set has instances, and more than opts->samples of them (but
  * for plain), and with zip no more than a zip holds (CR_ZIP_MAX_ENTRIES
@@ -75,18 +71,22 @@ int cr_export_find_run(cr_run *out, int *out_found, cr_store *store, const cr_ex
  * letters and digits, the problem's short name; polygon and cms: letters,
  * digits, '-' and '_'), its parent exists, and dir is missing or an empty
  * folder (with force: any folder that holds neither the database nor the
- * current folder); likewise DIR.zip with zip.  CR_EINVAL saying what and
+ * current folder); likewise DIR.zip with zip; with submissions, the sources
+ * of the labelled invocations can be read.  CR_EINVAL saying what and
  * where. */
 int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err);
 
 /* Counts of what a package holds. */
 typedef struct cr_export_stats {
     uint64_t tests, samples;
-    unsigned time_limit_ms; /* the package's time limit (0 for plain) */
+    unsigned time_limit_ms;    /* the package's time limit (0 for plain) */
+    uint64_t submissions;      /* invocations' sources put in the package (--submissions) */
+    uint64_t skipped;          /* labelled invocations left out (cr_submission_list_new) */
+    char skipped_why[256];     /* why the first one was */
 } cr_export_stats;
 
 /* Checks as cr_export_check does, then writes the package of the set with
- * the answers of run run_id (one that cr_export_find_run gives) into a new
+ * the answers of run run_id (one that cr_store_run_with_answers gives) into a new
  * folder beside dir, which then replaces dir (and, with zip, dir.zip is
  * written from it): on failure nothing is left.  The validator and the
  * statement take the constraints the set's generator kept, or for an

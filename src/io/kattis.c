@@ -2,6 +2,7 @@
  * .timelimit, the statement, the validator and the checker, and the
  * submissions that show the tests are strong. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "io/package.h"
 #include "io/statement.h"
@@ -53,11 +54,30 @@ static int write_statement(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
+/* submissions/FOLDER/NAME for every solution, each folder made once. */
+static int write_submissions(cr_package *p, const cr_problem *pb, cr_error *err)
+{
+    int rc = cr_export__mkdir(p, "submissions", err);
+    for (size_t i = 0; rc == 0 && i < pb->solution_count; i++) {
+        const cr_problem_solution *s = &pb->solutions[i];
+        char rel[64 + CR_SUBMISSION_NAME_MAX];
+        size_t made = 0;
+        while (made < i && strcmp(pb->solutions[made].folder, s->folder) != 0)
+            made++;
+        snprintf(rel, sizeof rel, "submissions/%s", s->folder);
+        if (made == i)
+            rc = cr_export__mkdir(p, rel, err);
+        snprintf(rel, sizeof rel, "submissions/%s/%s", s->folder, s->name);
+        if (rc == 0)
+            rc = cr_export__solution(p, rel, s, CR_KATTIS, err);
+    }
+    return rc;
+}
+
 int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     static const char *const folders[] = {"problem_statement", "input_validators", "input_validators/validator",
-                                          "output_validators", "output_validators/checker", "submissions",
-                                          "submissions/accepted"};
+                                          "output_validators", "output_validators/checker"};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof folders / sizeof folders[0]; i++)
         rc = cr_export__mkdir(p, folders[i], err);
@@ -72,12 +92,6 @@ int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err)
     if (rc == 0)
         rc = cr_export__program(p, "output_validators/checker/checker.c", CR_JUDGE_CHECKER, CR_KATTIS, err);
     if (rc == 0)
-        rc = cr_export__program(p, "submissions/accepted/reference.c", CR_JUDGE_SOLUTION, CR_KATTIS, err);
-    if (rc == 0 && pb->greedy_caught && (rc = cr_export__mkdir(p, "submissions/wrong_answer", err)) == 0)
-        rc = cr_export__program(p, "submissions/wrong_answer/greedy.c", CR_JUDGE_GREEDY, CR_KATTIS, err);
-    if (rc == 0 && pb->n_largest >= CR_PROBLEM_BRUTE_FORCE_N &&
-        (rc = cr_export__mkdir(p, "submissions/time_limit_exceeded", err)) == 0)
-        rc = cr_export__program(p, "submissions/time_limit_exceeded/brute_force.c", CR_JUDGE_BRUTE_FORCE, CR_KATTIS,
-                                err);
+        rc = write_submissions(p, pb, err);
     return rc;
 }

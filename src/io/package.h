@@ -12,7 +12,21 @@
 #include "coinrow/error.h"
 #include "coinrow/game.h"
 #include "io/export.h"
+#include "io/submission.h"
 #include "judge/program.h"
+
+/* A program the package holds for the judge to run on the tests, with the
+ * verdict it must get there: Kattis' submissions/FOLDER/NAME, Polygon's
+ * solutions/NAME tagged for the folder.  coinrow's own are written for the
+ * problem; with --submissions a labelled invocation's source is copied as
+ * it is. */
+typedef struct cr_problem_solution {
+    const char *folder;       /* accepted, wrong_answer, time_limit_exceeded or run_time_error */
+    const char *name;         /* its file name, unique in the package */
+    cr_judge_program program; /* coinrow's own, */
+    const char *source;       /* or (not NULL) the path of an invocation's source */
+    cr_language lang;
+} cr_problem_solution;
 
 /* The problem, as the tests written show it. */
 typedef struct cr_problem {
@@ -25,16 +39,12 @@ typedef struct cr_problem {
     cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
     uint64_t tests, samples;
     const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
-    size_t n_largest;      /* the largest n of a test */
-    int greedy_caught;     /* some test makes the checker reject the greedy answer */
+    const cr_problem_solution *solutions; /* coinrow's reference solution first */
+    size_t solution_count;
     unsigned time_limit_ms, memory_mib;
     char uuid[40];         /* derived from the set's tests, the variant and the lines */
     const char *license, *rights_owner; /* kattis; NULL when not given */
 } cr_problem;
-
-/* A test from this size on keeps the brute-force submission (2^n lines of
- * play) far beyond any time limit. */
-#define CR_PROBLEM_BRUTE_FORCE_N 40
 
 /* The package being written (export.c). */
 typedef struct cr_package cr_package;
@@ -66,12 +76,18 @@ int cr_export__text(cr_package *p, const char *rel, const char *text, cr_error *
 int cr_export__program(cr_package *p, const char *rel, cr_judge_program program, cr_convention convention,
                        cr_error *err);
 
+/* Writes the solution to the new file rel: coinrow's own built for the
+ * convention, or the invocation's source as it is. */
+int cr_export__solution(cr_package *p, const char *rel, const cr_problem_solution *s, cr_convention convention,
+                        cr_error *err);
+
 /* s as a double-quoted YAML scalar; as XML attribute text. */
 void cr_export__put_yaml(FILE *f, const char *s);
 void cr_export__put_xml(FILE *f, const char *s);
 
 /* Each format's files besides the tests; how many files and folders (at
- * most) they add to the package, for the zip's limit. */
+ * most) they add to the package, for the zip's limit, besides the
+ * invocations' sources and the folder they may add. */
 int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err);
 int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err);
 int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err);

@@ -2,26 +2,25 @@
  * checker and validator with testlib.h, the statement (LaTeX and PDF, which
  * converters carry over) and the solutions with their tags. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "io/package.h"
 #include "io/statement.h"
 
-/* The solutions the package holds: the reference one, and the wrong and
- * slow ones when the tests catch them. */
-typedef struct solution {
-    const char *path, *tag;
-    cr_judge_program program;
-} solution;
-
-static size_t solutions_of(solution out[3], const cr_problem *pb)
+/* Polygon's tag for a solution: "main" for the reference one (the first),
+ * else its folder's. */
+static const char *tag_of(const cr_problem *pb, size_t i)
 {
-    size_t count = 0;
-    out[count++] = (solution){"solutions/reference.c", "main", CR_JUDGE_SOLUTION};
-    if (pb->greedy_caught)
-        out[count++] = (solution){"solutions/greedy.c", "wrong-answer", CR_JUDGE_GREEDY};
-    if (pb->n_largest >= CR_PROBLEM_BRUTE_FORCE_N)
-        out[count++] = (solution){"solutions/brute_force.c", "time-limit-exceeded", CR_JUDGE_BRUTE_FORCE};
-    return count;
+    static const char *const tags[][2] = {{"accepted", "accepted"},
+                                          {"wrong_answer", "wrong-answer"},
+                                          {"time_limit_exceeded", "time-limit-exceeded"},
+                                          {"run_time_error", "rejected"}};
+    if (i == 0)
+        return "main";
+    for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)
+        if (strcmp(pb->solutions[i].folder, tags[t][0]) == 0)
+            return tags[t][1];
+    return "rejected";
 }
 
 static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
@@ -54,12 +53,11 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
           "                <source path=\"files/val.cpp\" type=\"cpp.g++17\"/>\n            </validator>\n"
           "        </validators>\n        <solutions>\n",
           f);
-    solution solutions[3];
-    for (size_t i = 0, count = solutions_of(solutions, pb); i < count; i++)
-        fprintf(f,
-                "            <solution tag=\"%s\">\n                <source path=\"%s\" type=\"c.gcc\"/>\n"
-                "            </solution>\n",
-                solutions[i].tag, solutions[i].path);
+    for (size_t i = 0; i < pb->solution_count; i++) {
+        fprintf(f, "            <solution tag=\"%s\">\n                <source path=\"solutions/", tag_of(pb, i));
+        cr_export__put_xml(f, pb->solutions[i].name);
+        fprintf(f, "\" type=\"%s\"/>\n            </solution>\n", cr_submission_polygon_type(pb->solutions[i].lang));
+    }
     fputs("        </solutions>\n    </assets>\n</problem>\n", f);
     return 0;
 }
@@ -92,8 +90,10 @@ int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
         rc = cr_export__text(p, "files/testlib.h", cr_judge__testlib_h, err);
     if (rc == 0)
         rc = cr_export__text(p, "files/testlib-LICENSE.txt", cr_judge__testlib_license, err);
-    solution solutions[3];
-    for (size_t i = 0, count = solutions_of(solutions, pb); rc == 0 && i < count; i++)
-        rc = cr_export__program(p, solutions[i].path, solutions[i].program, CR_TESTLIB, err);
+    for (size_t i = 0; rc == 0 && i < pb->solution_count; i++) {
+        char rel[sizeof "solutions/" + CR_SUBMISSION_NAME_MAX];
+        snprintf(rel, sizeof rel, "solutions/%s", pb->solutions[i].name);
+        rc = cr_export__solution(p, rel, &pb->solutions[i], CR_TESTLIB, err);
+    }
     return rc;
 }

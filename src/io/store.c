@@ -423,6 +423,14 @@ uint64_t cr_store_wal_held(const cr_store *store)
     return (uint64_t)store->wal_held * (uint64_t)store->wal_frame_bytes;
 }
 
+void cr_store_cache_limit(cr_store *store, int kib)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", kib);
+    sqlite3_exec(store->db, sql, NULL, NULL, NULL);
+    sqlite3_db_release_memory(store->db);
+}
+
 int cr_store_checkpoint(cr_store *store, cr_error *err)
 {
     int rc = sqlite3_wal_checkpoint_v2(store->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);

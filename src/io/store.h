@@ -23,7 +23,9 @@
 #include "coinrow/error.h"
 #include "coinrow/gen.h"
 #include "coinrow/solve.h"
+#include "coinrow/strategy.h"
 #include "io/source.h"
+#include "io/verdict.h"
 
 typedef struct cr_store cr_store;
 
@@ -124,16 +126,11 @@ int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error
 int cr_store_run_with_answers(cr_run *out, int *out_found, cr_store *store, int64_t set_id, cr_variant variant,
                               int canonical, cr_error *err);
 
-/* The results of a run for one variant that are errors (a value beyond
- * int64): how many, the first few instances' ids, and one of the errors. */
-typedef struct cr_store_unanswered {
-    uint64_t count;
-    char first_ids[160]; /* 'a', 'b', ... (up to 5, by instance id) */
-    char an_error[128];
-} cr_store_unanswered;
-
-int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t run_id, cr_variant variant,
-                            cr_error *err);
+/* CR_EINVAL when results of run run_id for the variant are errors (a value
+ * beyond int64), saying how many, naming the first instances and one of the
+ * errors, and that they cannot be `what` ("exported", "judged"). */
+int cr_store_run_refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
+                                   const char *what, cr_error *err);
 
 /* The done run that holds sharded job `tag` (a merge of its shards) into
  * *out, or 0 when there is none. */
@@ -223,6 +220,11 @@ void cr_store_wal_limit(cr_store *store, int pages);
  * when none did since it last started again. */
 uint64_t cr_store_wal_held(const cr_store *store);
 
+/* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
+ * for a store kept small while coinrow starts other programs, whose peak
+ * memory counts coinrow's own (io/child.h). */
+void cr_store_cache_limit(cr_store *store, int kib);
+
 /* Copies into the database file what the WAL holds, as far as readers
  * allow and without waiting for anyone (a passive checkpoint): for a second
  * store beside a writer, so that the writer need not wait for the disk.
@@ -276,6 +278,11 @@ typedef struct cr_store_instances cr_store_instances;
 int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
                            cr_error *err);
 
+/* The same over the instances of set set_id that invocation invocation_id
+ * has not judged yet. */
+int cr_store_instances_unjudged_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t invocation_id,
+                                    cr_error *err);
+
 /* The next instance in *out (valid until the next call): returns 1, or 0 at
  * the end, or a negative code (also for coins that are not a JSON array of
  * integers, naming the instance). */
@@ -315,6 +322,12 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
 
 void cr_store_results_free(cr_store_results *it);
 
+/* Moves a CR_BY_INSTANCE iterator on to the result of instance instance_id
+ * for the variant (instances asked for in id order): 1 with it in *out, 0
+ * when the run has none, or a negative code. */
+int cr_store_results_seek(const cr_stored_result **out, cr_store_results *it, int64_t instance_id,
+                          cr_variant variant, cr_error *err);
+
 /* ---- generated sets (store_generated.c) ---- */
 
 /* Finds set `name` made by spec, or creates it, in one transaction; its id
@@ -353,15 +366,132 @@ int cr_store_shard_read(cr_store_shard *out, cr_store *store, cr_error *err);
 /* Records that the database holds shard->run_id as shard k of n. */
 int cr_store_shard_add(cr_store *store, const cr_store_shard *shard, cr_error *err);
 
-/* One comparison of two runs (compare --record). */
+/* One comparison of two runs, or of two invocations (compare --record). */
 typedef struct cr_store_comparison {
     int64_t run_a, run_b;
     const char *db_b; /* the database of run b; NULL when it is the store's own */
     int strict_moves;
-    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category */
+    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category; for invocations,
+                                           instances: same verdict, AC turned into another
+                                           (regression), a failing verdict into another (changed),
+                                           judged on one side only (missing) */
     int passed;                         /* no regression, nothing missing or changed */
+    int invocations;                    /* run_a and run_b are invocations, and: */
+    uint64_t improved;                  /* instances whose failing verdict turned into AC */
 } cr_store_comparison;
 
 int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_error *err);
+
+/* ---- invocations: programs judged against a set (store_invocations.c) ---- */
+
+typedef struct cr_invocation {
+    int64_t id, set_id;
+    cr_variant variant;       /* what the answers hold */
+    cr_check_moves moves;     /* whether an answer carries the line */
+    char **argv;              /* the program and its arguments as given, NULL-terminated; NULL for a
+                                 built-in (cr_invocation_clear frees it) */
+    cr_strategy strategy;     /* the built-in, when argv is NULL */
+    char directory[4096];     /* where the program runs */
+    char label[256];
+    cr_child_limits limits;   /* unused for a built-in */
+    int jobs;
+    int64_t answers_run;      /* the run whose answers the checker takes */
+    cr_run_status status;
+    char coinrow_version[64];
+} cr_invocation;
+
+/* One instance whose verdict differs between two invocations of a set. */
+typedef struct cr_verdict_change {
+    const char *ext_id;
+    size_t n;
+    int judged_a, judged_b;          /* whether each side has a verdict */
+    cr_invoke_verdict a, b;
+    const char *message_a, *message_b;
+} cr_verdict_change;
+
+/* Calls fn, in instance order, for every instance of set set_id whose
+ * verdicts in invocations a and b differ (or that only one has judged); the
+ * change is valid during the call.  The number of instances with the same
+ * verdict goes to *out_same. */
+int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
+                             void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err);
+
+/* One instance's CPU times in two invocations. */
+typedef struct cr_time_change {
+    char ext_id[128];
+    size_t n;
+    double cpu_a, cpu_b;
+    double ratio; /* cpu_b / cpu_a, each at least the floor */
+} cr_time_change;
+
+/* A time ratio this far from 1 (either way) is a change; nearer, noise. */
+#define CR_TIME_CHANGE 1.1
+
+/* The CPU times of the instances both invocations a and b judged: their
+ * count and sums into *out_common, *out_a and *out_b, and into out[0..cap)
+ * (their number in *out_count) the changes, largest ratio first: the
+ * instances whose ratio b / a, each time taken as at least `floor`
+ * seconds, is at least CR_TIME_CHANGE or at most its inverse. */
+int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, uint64_t *out_common, double *out_a,
+                          double *out_b, cr_store *store, int64_t a, int64_t b, double floor, cr_error *err);
+
+/* The ids of the done invocations of set set_id for the variant that are
+ * labelled with one of labels[0..count) (export's submission folders), in
+ * id order, into *out (count in *out_count; the caller frees it). */
+int cr_store_labelled_invocations(int64_t **out, size_t *out_count, cr_store *store, int64_t set_id,
+                                  cr_variant variant, const char *const *labels, size_t count, cr_error *err);
+
+/* Frees what a found invocation holds (its argv); accepts a zeroed one. */
+void cr_invocation_clear(cr_invocation *inv);
+
+/* Starts the invocation *inv describes (status running, its id ignored),
+ * recording the program's version; its id goes to inv->id. */
+int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coinrow_version, cr_error *err);
+
+/* Reads invocation id (0: the latest one that matches pick) into *out (free
+ * with cr_invocation_clear).  CR_EINVAL naming it when there is none or its
+ * status does not match pick. */
+int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets its status, as cr_store_run_set_status does for runs. */
+int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status status, const char *message,
+                                   cr_error *err);
+
+/* Adds seconds to the time it spent judging. */
+int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err);
+
+/* Adds rows[0..count) to its verdicts, and their times and memory to its
+ * totals, inside cr_store_begin .. cr_store_commit. */
+int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *rows, size_t count, cr_error *err);
+
+/* What an invocation's verdicts add up to. */
+#define CR_SUMMARY_SLOWEST 5
+typedef struct cr_invocation_summary {
+    uint64_t judged, counts[CR_INVOKE_VERDICT_COUNT];
+    double cpu_seconds, wall_seconds, seconds; /* summed over the verdicts; judging time */
+    struct {
+        char ext_id[128];
+        cr_invoke_verdict verdict;
+        double cpu_seconds, wall_seconds;
+    } slowest[CR_SUMMARY_SLOWEST]; /* by CPU time */
+    int slowest_count;
+    int64_t peak_rss_kib;          /* -1 when none was measured */
+    char peak_ext_id[128];
+    int64_t rss_floor_kib;         /* how much of a peak may be coinrow's own (cr_child_report); -1: none */
+    int has_failure;               /* a test whose verdict is not the one expected: the first */
+    char failure_ext_id[128];
+    cr_invoke_verdict failure_verdict;
+    char failure_message[CR_VERDICT_MESSAGE_MAX];
+    char failure_stderr[CR_VERDICT_STDERR_MAX];
+} cr_invocation_summary;
+
+/* Sums up invocation id's verdicts; the first failure is the first
+ * instance (in id order) whose verdict is not `expect`. */
+int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int64_t id, cr_invoke_verdict expect,
+                                cr_error *err);
+
+/* How many instances of its set it has judged, and how many are left. */
+int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_store *store, const cr_invocation *inv,
+                                 cr_error *err);
 
 #endif

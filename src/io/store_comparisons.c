@@ -1,5 +1,5 @@
-/* Comparisons of two runs (compare --record), kept in the database of
- * run a (schema/003_runs.sql). */
+/* Comparisons of two runs or two invocations (compare --record), kept in
+ * the database of run a (schema/003_runs.sql, 005_invoke.sql). */
 #include "io/store_sql.h"
 
 /* one column per category, same to changed, bound in that order */
@@ -10,7 +10,7 @@ int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_er
     sqlite3_stmt *st = NULL;
     int rc = cr_store__prepare(&st, store,
                                "INSERT INTO comparison (run_a, db_b, run_b, strict_moves, same, equivalent, regression, "
-                               "missing, changed, passed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               "missing, changed, passed, kind, improved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                "recording the comparison", err);
     if (rc)
         return rc;
@@ -21,6 +21,11 @@ int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_er
     for (int k = 0; k < CR_CATEGORY_COUNT; k++)
         sqlite3_bind_int64(st, 5 + k, (int64_t)c->counts[k]);
     sqlite3_bind_int(st, 10, c->passed);
+    sqlite3_bind_text(st, 11, c->invocations ? "invocations" : "runs", -1, SQLITE_STATIC);
+    if (c->invocations)
+        sqlite3_bind_int64(st, 12, (int64_t)c->improved);
+    else
+        sqlite3_bind_null(st, 12);
     rc = cr_store__step_done(store, st, "recording the comparison", err);
     sqlite3_finalize(st);
     return rc;

@@ -42,58 +42,114 @@ int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_
     return rc;
 }
 
-static const char *const pick_where[] = {
-    [CR_PICK_ANY] = "1",
-    [CR_PICK_DONE] = "status = 'done'",
-    [CR_PICK_UNFINISHED] = "status <> 'done'",
-};
-static const char *const pick_words[] = {
-    [CR_PICK_ANY] = "",
-    [CR_PICK_DONE] = " finished",
-    [CR_PICK_UNFINISHED] = " unfinished",
-};
-
-int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err)
+cr_run_status cr_store__status_parse(const char *name)
 {
-    /* the last column says whether the run matches pick */
-    char sql[256];
-    snprintf(sql, sizeof sql,
-             "SELECT id, set_id, variants, algo, moves_policy, status, solver_version, %s, coalesce(tag, ''), "
-             "coalesce(seconds, 0) FROM run "
-             "WHERE %s ORDER BY id DESC LIMIT 1",
-             pick_where[pick], id ? "id = ?" : pick_where[pick]);
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, sql, "reading the runs", err);
+    for (int k = 0; k < CR_RUN_STATUS_COUNT; k++)
+        if (name && strcmp(name, run_status_names[k]) == 0)
+            return (cr_run_status)k;
+    return CR_RUN_FAILED;
+}
+
+int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, const char *columns, int status_col,
+                          int64_t id, cr_run_pick pick, cr_error *err)
+{
+    static const char *const pick_where[] = {
+        [CR_PICK_ANY] = "1",
+        [CR_PICK_DONE] = "status = 'done'",
+        [CR_PICK_UNFINISHED] = "status <> 'done'",
+    };
+    static const char *const pick_words[] = {
+        [CR_PICK_ANY] = "",
+        [CR_PICK_DONE] = " finished",
+        [CR_PICK_UNFINISHED] = " unfinished",
+    };
+    char doing[64];
+    snprintf(doing, sizeof doing, "reading the %ss", table);
+    /* the last column says whether the row matches pick */
+    char *sql = sqlite3_mprintf("SELECT %s, %s FROM %s WHERE %s ORDER BY id DESC LIMIT 1", columns, pick_where[pick],
+                                table, id ? "id = ?" : pick_where[pick]);
+    *out = NULL;
+    if (!sql)
+        return cr_errorf(err, CR_ENOMEM, "no memory for a statement");
+    int rc = cr_store__prepare(out, s, sql, doing, err);
+    sqlite3_free(sql);
     if (rc)
         return rc;
     if (id)
-        sqlite3_bind_int64(st, 1, id);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW && sqlite3_column_int(st, 7)) {
-        cr_error bad = {0};
-        out->id = sqlite3_column_int64(st, 0);
-        out->set_id = sqlite3_column_int64(st, 1);
-        const char *status = (const char *)sqlite3_column_text(st, 5);
-        out->status = CR_RUN_FAILED;
-        for (int k = 0; k < CR_RUN_STATUS_COUNT; k++)
-            if (strcmp(status, run_status_names[k]) == 0)
-                out->status = (cr_run_status)k;
-        snprintf(out->solver_version, sizeof out->solver_version, "%s", (const char *)sqlite3_column_text(st, 6));
-        snprintf(out->tag, sizeof out->tag, "%s", (const char *)sqlite3_column_text(st, 8));
-        out->seconds = sqlite3_column_double(st, 9);
-        if (cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
-            cr_algo_parse(&out->opts.algo, (const char *)sqlite3_column_text(st, 3), &bad) ||
-            cr_moves_parse(&out->opts.moves, (const char *)sqlite3_column_text(st, 4), &bad))
-            rc = cr_errorf(err, CR_EDB, "%s: run %lld: %s", store->path, (long long)out->id, bad.msg);
-    } else if (step == SQLITE_ROW) {
-        rc = cr_errorf(err, CR_EINVAL, "%s: run %lld is %s, not%s", store->path, (long long)id,
-                       (const char *)sqlite3_column_text(st, 5), pick_words[pick]);
-    } else if (step == SQLITE_DONE) {
-        rc = id ? cr_errorf(err, CR_EINVAL, "%s has no run %lld", store->path, (long long)id)
-                : cr_errorf(err, CR_EINVAL, "%s has no%s run", store->path, pick_words[pick]);
-    } else {
-        rc = cr_store__fail(store, "reading the runs", err);
-    }
+        sqlite3_bind_int64(*out, 1, id);
+    int step = sqlite3_step(*out), matches = sqlite3_column_count(*out) - 1;
+    if (step == SQLITE_ROW && sqlite3_column_int(*out, matches))
+        return 0;
+    if (step == SQLITE_ROW)
+        rc = cr_errorf(err, CR_EINVAL, "%s: %s %lld is %s, not%s", s->path, table, (long long)id,
+                       (const char *)sqlite3_column_text(*out, status_col), pick_words[pick]);
+    else if (step == SQLITE_DONE)
+        rc = id ? cr_errorf(err, CR_EINVAL, "%s has no %s %lld", s->path, table, (long long)id)
+                : cr_errorf(err, CR_EINVAL, "%s has no%s %s", s->path, pick_words[pick], table);
+    else
+        rc = cr_store__fail(s, doing, err);
+    sqlite3_finalize(*out);
+    *out = NULL;
+    return rc;
+}
+
+int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_status status, const char *message,
+                         cr_error *err)
+{
+    char sql[256], doing[64];
+    snprintf(sql, sizeof sql,
+             "UPDATE %s SET status = ?2, message = ?3, finished_at = CASE WHEN ?2 = 'running' THEN NULL ELSE "
+             "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') END WHERE id = ?1",
+             table);
+    snprintf(doing, sizeof doing, "updating the %s", table);
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, doing, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, cr_store_run_status_name(status), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
+    rc = cr_store__step_done(s, st, doing, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store__add_seconds(cr_store *s, const char *table, int64_t id, double seconds, cr_error *err)
+{
+    char sql[128], doing[64];
+    snprintf(sql, sizeof sql, "UPDATE %s SET seconds = coalesce(seconds, 0) + ?2 WHERE id = ?1", table);
+    snprintf(doing, sizeof doing, "updating the %s", table);
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, doing, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_double(st, 2, seconds);
+    rc = cr_store__step_done(s, st, doing, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__find_latest(&st, store, "run",
+                                   "id, set_id, variants, algo, moves_policy, status, solver_version, "
+                                   "coalesce(tag, ''), coalesce(seconds, 0)",
+                                   5, id, pick, err);
+    if (rc)
+        return rc;
+    cr_error bad = {0};
+    out->id = sqlite3_column_int64(st, 0);
+    out->set_id = sqlite3_column_int64(st, 1);
+    out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 5));
+    snprintf(out->solver_version, sizeof out->solver_version, "%s", (const char *)sqlite3_column_text(st, 6));
+    snprintf(out->tag, sizeof out->tag, "%s", (const char *)sqlite3_column_text(st, 7));
+    out->seconds = sqlite3_column_double(st, 8);
+    if (cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
+        cr_algo_parse(&out->opts.algo, (const char *)sqlite3_column_text(st, 3), &bad) ||
+        cr_moves_parse(&out->opts.moves, (const char *)sqlite3_column_text(st, 4), &bad))
+        rc = cr_errorf(err, CR_EDB, "%s: run %lld: %s", store->path, (long long)out->id, bad.msg);
     sqlite3_finalize(st);
     return rc;
 }
@@ -101,33 +157,12 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store,
-                               "UPDATE run SET status = ?2, message = ?3, finished_at = CASE WHEN ?2 = 'running' "
-                               "THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%SZ', 'now') END WHERE id = ?1",
-                               "updating the run", err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_text(st, 2, cr_store_run_status_name(status), -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
-    rc = cr_store__step_done(store, st, "updating the run", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store__set_status(store, "run", run_id, status, message, err);
 }
 
 int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, "UPDATE run SET seconds = coalesce(seconds, 0) + ?2 WHERE id = ?1",
-                               "updating the run", err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_double(st, 2, seconds);
-    rc = cr_store__step_done(store, st, "updating the run", err);
-    sqlite3_finalize(st);
-    return rc;
+    return cr_store__add_seconds(store, "run", run_id, seconds, err);
 }
 
 int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err)
@@ -187,11 +222,10 @@ int cr_store_run_with_answers(cr_run *out, int *out_found, cr_store *store, int6
     return rc;
 }
 
-int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t run_id, cr_variant variant,
-                            cr_error *err)
+int cr_store_run_refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
+                                   const char *what, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
-    memset(out, 0, sizeof *out);
     int rc = cr_store__prepare(&st, store,
                                "SELECT count(*), (SELECT group_concat(q, ', ') FROM (SELECT '''' || i.ext_id || '''' "
                                "AS q FROM result_extra AS r JOIN instance AS i ON i.id = r.instance_id WHERE "
@@ -203,12 +237,15 @@ int cr_store_run_unanswered(cr_store_unanswered *out, cr_store *store, int64_t r
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_text(st, 2, cr_variant_name(variant), -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    uint64_t count;
+    if (sqlite3_step(st) != SQLITE_ROW)
         rc = cr_store__fail(store, "reading the results", err);
-    } else if ((out->count = (uint64_t)sqlite3_column_int64(st, 0)) > 0) {
-        snprintf(out->first_ids, sizeof out->first_ids, "%s", (const char *)sqlite3_column_text(st, 1));
-        snprintf(out->an_error, sizeof out->an_error, "%s", (const char *)sqlite3_column_text(st, 2));
-    }
+    else if ((count = (uint64_t)sqlite3_column_int64(st, 0)) > 0)
+        rc = cr_errorf(err, CR_EINVAL, "set '%s': %llu instance%s no %s answer in run %lld, so %s cannot be %s: "
+                                       "%s%s (%s)",
+                       set_name, (unsigned long long)count, count == 1 ? " has" : "s have", cr_variant_name(variant),
+                       (long long)run_id, count == 1 ? "it" : "they", what, (const char *)sqlite3_column_text(st, 1),
+                       count > 5 ? ", ..." : "", (const char *)sqlite3_column_text(st, 2));
     sqlite3_finalize(st);
     return rc;
 }
@@ -452,6 +489,8 @@ struct cr_store_results {
     size_t line_cap[GAMES];
     sqlite3_stmt *extra_st; /* a row of result_extra */
     cr_stored_result row;
+    const cr_stored_result *at; /* where cr_store_results_seek stopped */
+    int ended;
 };
 
 static void bind_results(void *ctx, sqlite3_stmt *st)
@@ -629,6 +668,21 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
         }
         it->at_row = 0;
     }
+}
+
+int cr_store_results_seek(const cr_stored_result **out, cr_store_results *it, int64_t instance_id,
+                          cr_variant variant, cr_error *err)
+{
+    const cr_stored_result *r = it->ended ? NULL : it->at;
+    while (!it->ended && (!r || r->instance_id < instance_id || (r->instance_id == instance_id && r->variant != variant))) {
+        int rc = cr_store_results_next(&r, it, err);
+        if (rc < 0)
+            return rc;
+        it->ended = rc == 0;
+    }
+    it->at = it->ended ? NULL : r;
+    *out = it->at;
+    return it->at && it->at->instance_id == instance_id && it->at->variant == variant;
 }
 
 void cr_store_results_free(cr_store_results *it)

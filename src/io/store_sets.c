@@ -188,7 +188,7 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
 
 struct cr_store_instances {
     cr_store__pager pager;
-    int64_t set_id, run_id, last_id;
+    int64_t set_id, key, last_id; /* key: the run (or invocation) whose instances are left out */
     cr_instance row;
     cr_coins coins;
     char *ext_id;
@@ -200,34 +200,53 @@ static void bind_instances(void *ctx, sqlite3_stmt *st)
     cr_store_instances *it = ctx;
     sqlite3_bind_int64(st, 1, it->set_id);
     sqlite3_bind_int64(st, 2, it->last_id);
-    sqlite3_bind_int64(st, 3, it->run_id);
+    sqlite3_bind_int64(st, 3, it->key);
     sqlite3_bind_int(st, 4, CR_STORE__PAGE);
 }
 
-int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
-                           cr_error *err)
+/* An iterator over the instances of set_id that `sql` selects, with ?3
+ * bound to `key`. */
+static int instances_open(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t key, const char *sql,
+                          cr_error *err)
 {
     *out = NULL;
     cr_store_instances *it = calloc(1, sizeof *it);
     if (!it)
         return cr_errorf(err, CR_ENOMEM, "no memory to read instances");
     it->set_id = set_id;
-    it->run_id = run_id;
-    /* +set_id: walk the rowids from the last one (the set's index cannot
-     * give id order, and sorting the rest of the set for every page would
-     * make the whole walk quadratic) */
-    int rc = cr_store__pager_open(&it->pager, store,
-                                  "SELECT i.id, i.ext_id, i.coins FROM instance AS i "
-                                  "WHERE +i.set_id = ?1 AND i.id > ?2 AND (?3 = 0 OR NOT EXISTS "
-                                  "(SELECT 1 FROM solution AS s WHERE s.run_id = ?3 AND s.instance_id = i.id)) "
-                                  "ORDER BY i.id LIMIT ?4",
-                                  "reading instances", err);
+    it->key = key;
+    int rc = cr_store__pager_open(&it->pager, store, sql, "reading instances", err);
     if (rc) {
         cr_store_instances_free(it);
         return rc;
     }
     *out = it;
     return 0;
+}
+
+/* +set_id: walk the rowids from the last one (the set's index cannot give
+ * id order, and sorting the rest of the set for every page would make the
+ * whole walk quadratic) */
+#define INSTANCES_SQL(left) \
+    "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE +i.set_id = ?1 AND i.id > ?2 AND " left \
+    " ORDER BY i.id LIMIT ?4"
+
+int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
+                           cr_error *err)
+{
+    return instances_open(out, store, set_id, run_id,
+                          INSTANCES_SQL("(?3 = 0 OR NOT EXISTS "
+                                        "(SELECT 1 FROM solution AS s WHERE s.run_id = ?3 AND s.instance_id = i.id))"),
+                          err);
+}
+
+int cr_store_instances_unjudged_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t invocation_id,
+                                    cr_error *err)
+{
+    return instances_open(out, store, set_id, invocation_id,
+                          INSTANCES_SQL("NOT EXISTS (SELECT 1 FROM verdict AS v WHERE v.invocation_id = ?3 "
+                                        "AND v.instance_id = i.id)"),
+                          err);
 }
 
 int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_error *err)

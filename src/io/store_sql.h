@@ -110,4 +110,27 @@ int cr_store__lines_register(cr_store *s, cr_error *err);
  * needed to *cap bytes): the iterators keep a row's key past the next step. */
 int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
 
+/* ---- what runs and invocations share (store_runs.c) ----
+ * `table` is "run" or "invocation": a word of this code, never input. */
+
+/* The status a stored name says (an unknown one reads as failed). */
+cr_run_status cr_store__status_parse(const char *name);
+
+/* Prepares "SELECT columns, <whether the row matches pick> FROM table" for
+ * row id (0: the latest that matches pick) and steps it: 0 with the
+ * statement on the row in *out (the caller finalizes it), or CR_EINVAL
+ * naming the row ("run 3 is done, not unfinished", "has no invocation 9")
+ * when there is none or it does not match; status_col is the index of
+ * `status` among the columns. */
+int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, const char *columns, int status_col,
+                          int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets a row's status and message; finished_at is set for done, interrupted
+ * and failed, cleared for running. */
+int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_status status, const char *message,
+                         cr_error *err);
+
+/* Adds seconds to a row's time spent. */
+int cr_store__add_seconds(cr_store *s, const char *table, int64_t id, double seconds, cr_error *err);
+
 #endif

@@ -29,16 +29,11 @@ static int read_file(char **out, size_t *out_len, const char *path, cr_error *er
     return rc;
 }
 
-/* A message before and after it is made safe text: at most TEXT_MAX bytes,
- * each shown as at most 4. */
-#define TEXT_MAX (CR_ERROR_MSG_MAX + 64)
-#define MESSAGE_MAX (4 * TEXT_MAX)
-
 /* text as one line of printable ASCII, whatever bytes the files or their
  * paths held: CMS refuses text it cannot decode, judges show it to people. */
-static const char *safe_text(char out[MESSAGE_MAX], const char *text)
+static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
 {
-    cr_contest_escape(out, MESSAGE_MAX, text, strlen(text), TEXT_MAX);
+    cr_contest_escape(out, CR_JUDGE_MESSAGE_MAX, text, strlen(text), CR_JUDGE_TEXT_MAX);
     return out;
 }
 
@@ -54,7 +49,7 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned
     if (rc == 0 && answered)
         rc = cr_contest_answerable(&in, answered, &err);
     if (rc) {
-        char line[TEXT_MAX], message[MESSAGE_MAX];
+        char line[CR_JUDGE_TEXT_MAX], message[CR_JUDGE_MESSAGE_MAX];
         snprintf(line, sizeof line, "%s: %s", path ? path : "standard input", err.msg);
         fprintf(stderr, "%s\n", safe_text(message, line));
     }
@@ -89,33 +84,53 @@ static int locate_files(check_files *out, cr_convention conv, int nargs, char *c
     return 0;
 }
 
+int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, const char *input_name, const char *jury,
+                    size_t jury_len, const char *output, size_t output_len, cr_variant variant, cr_check_moves moves,
+                    cr_error *err)
+{
+    cr_contest_input in = {0};
+    int rc = cr_contest_input_parse(&in, input, input_len, NULL, err);
+    if (rc) {
+        char msg[CR_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        rc = cr_errorf(err, rc, "the input file %s: %s", input_name, msg);
+    } else {
+        rc = cr_contest_check(out, &in, variant, moves, jury, jury_len, output, output_len, err);
+    }
+    cr_contest_input_free(&in);
+    return rc;
+}
+
 /* Runs the check proper; 0 with the judgement, or why it could not be done. */
 static int judge(cr_judgement *out, const check_files *files, cr_variant variant, cr_check_moves moves,
                  cr_error *err)
 {
     char *input = NULL, *answer = NULL, *output = NULL;
     size_t input_len = 0, answer_len = 0, output_len = 0;
-    cr_contest_input in = {0};
     int rc = read_file(&input, &input_len, files->input, err);
     if (rc == 0)
         rc = read_file(&answer, &answer_len, files->answer, err);
     if (rc == 0)
         rc = read_file(&output, &output_len, files->output, err);
-    if (rc)
-        goto done;
-    if ((rc = cr_contest_input_parse(&in, input, input_len, NULL, err)) != 0) {
-        char msg[CR_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        rc = cr_errorf(err, rc, "the input file %s: %s", files->input, msg);
-        goto done;
-    }
-    rc = cr_contest_check(out, &in, variant, moves, answer, answer_len, output, output_len, err);
-done:
-    cr_contest_input_free(&in);
+    if (rc == 0)
+        rc = cr_judge_answer(out, input, input_len, files->input, answer, answer_len, output, output_len, variant,
+                             moves, err);
     free(input);
     free(answer);
     free(output);
     return rc;
+}
+
+void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err)
+{
+    char line[CR_JUDGE_TEXT_MAX];
+    if (rc)
+        snprintf(line, sizeof line, "judge error: %s", err->msg);
+    else if (verdict->outcome == CR_ACCEPTED)
+        snprintf(line, sizeof line, "%s", cr_outcome_name(CR_ACCEPTED));
+    else
+        snprintf(line, sizeof line, "%s: %s", cr_outcome_name(verdict->outcome), verdict->why);
+    safe_text(out, line);
 }
 
 /* Writes FEEDBACK_DIR/judgemessage.txt; 0, or -1 when it cannot. */
@@ -145,18 +160,13 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
     if (rc == 0)
         rc = judge(&verdict, &files, variant, moves, &err);
 
-    char line[TEXT_MAX], message[MESSAGE_MAX];
-    if (rc)
-        snprintf(line, sizeof line, "judge error: %s", err.msg);
-    else if (verdict.outcome == CR_ACCEPTED)
-        snprintf(line, sizeof line, "%s", cr_outcome_name(CR_ACCEPTED));
-    else
-        snprintf(line, sizeof line, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
-    safe_text(message, line);
+    char message[CR_JUDGE_MESSAGE_MAX];
+    cr_judge_message(message, rc, &verdict, &err);
 
     switch (conv) {
     case CR_KATTIS:
         if (files.feedback_dir && write_judge_message(files.feedback_dir, message) != 0) {
+            char line[CR_JUDGE_TEXT_MAX];
             snprintf(line, sizeof line, "judge error: cannot write %s/judgemessage.txt", files.feedback_dir);
             fprintf(stderr, "%s\n", safe_text(message, line));
             return CR_JUDGE_ERROR;

@@ -8,6 +8,8 @@
 #ifndef CR_JUDGE_H
 #define CR_JUDGE_H
 
+#include <stddef.h>
+
 #include "coinrow/contest.h"
 #include "coinrow/game.h"
 
@@ -48,5 +50,25 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned
  * error: ...", or "judge error: ..." when the input, the jury answer or the
  * arguments are at fault) and returns the exit status. */
 int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves, int nargs, char *const *args);
+
+/* What cr_judge_check does once it has the three files, from memory: reads
+ * input[0..input_len) as an input file (input_name names it in messages)
+ * and judges the contestant's output against the jury's answer
+ * (cr_contest_check).  Returns 0 with the judgement in *out, or why the
+ * check itself failed (the input, the jury answer), as cr_contest_check. */
+int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, const char *input_name, const char *jury,
+                    size_t jury_len, const char *output, size_t output_len, cr_variant variant, cr_check_moves moves,
+                    cr_error *err);
+
+/* A judge's message: at most CR_JUDGE_TEXT_MAX bytes of text, each shown
+ * as at most 4 once it is made safe (cr_contest_escape), with its NUL. */
+#define CR_JUDGE_TEXT_MAX (CR_ERROR_MSG_MAX + 64)
+#define CR_JUDGE_MESSAGE_MAX (4 * CR_JUDGE_TEXT_MAX)
+
+/* The message a checker reports for the outcome of cr_judge_answer (rc and
+ * err) into out, as one line of printable ASCII whatever bytes the files
+ * held: "accepted", "wrong answer: ...", "presentation error: ..." or, when
+ * rc is not 0, "judge error: ...". */
+void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err);
 
 #endif

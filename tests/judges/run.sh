@@ -5,14 +5,18 @@
 #   - Kattis: verifyproblem on a fresh export of every variant, with and
 #     without lines, and of a winner set at the full int64 range: no error and
 #     no warning, and each submission gets its folder's verdict, judged with
-#     the package's own time limit (.timelimit);
+#     the package's own time limit (.timelimit); then programs judged by
+#     coinrow invoke (C and Python, accepted, wrong, crashing, too slow) and
+#     exported with --submissions beside coinrow's own: each gets the verdict
+#     of the folder its label names;
 #   - Polygon: files/check.cpp and files/val.cpp built with testlib.h and run
 #     on every test, on the greedy answers, on hostile bytes, with the result
 #     file and -appes; then the package converted as Polygon2DOMjudge does
 #     (p2d.py) and judged by verifyproblem with the checker: no judge error,
 #     the solutions' verdicts as tagged;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it.
-# As root it installs the TeX packages problemtools renders statements with.
+# As root it installs the TeX packages problemtools renders statements with,
+# and PyPy3, which problemtools runs Python 3 with.
 #   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder
 set -eu
 
@@ -38,13 +42,16 @@ missing_tex=0
 for sty in subfigure.sty wrapfig.sty ulem.sty fontspec.sty luacode.sty pgffor.sty times.sty; do
     kpsewhich "$sty" >/dev/null 2>&1 || missing_tex=1
 done
-if [ $missing_tex = 1 ]; then
+PACKAGES=
+[ $missing_tex = 0 ] || PACKAGES=$TEX_PACKAGES
+command -v pypy3 >/dev/null 2>&1 || PACKAGES="$PACKAGES pypy3"
+if [ -n "$PACKAGES" ]; then
     if [ "$(id -u)" = 0 ]; then
-        say "installing $TEX_PACKAGES"
+        say "installing $PACKAGES"
         apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            $TEX_PACKAGES >/dev/null
+            $PACKAGES >/dev/null
     else
-        echo "judges: problemtools needs LaTeX packages: sudo apt-get install -y --no-install-recommends $TEX_PACKAGES" >&2
+        echo "judges: problemtools needs: sudo apt-get install -y --no-install-recommends $PACKAGES" >&2
         exit 1
     fi
 fi
@@ -79,7 +86,8 @@ verify() {
     if grep -q "unexpected keyword argument 'file'" "$log"; then
         html=$(grep -c '^ERROR Could not convert problem statement to html' "$log" || true)
     fi
-    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" | tr '\n' ' ')
+    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z0-9_-]*\)\.[a-z]* (.*) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" |
+        tr '\n' ' ')
     if [ "$((errors - html))" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
         local note=
         [ "$html" = 0 ] || note=" but its HTML rendering of the statement, which needs plasTeX 3 (Debian has $(dpkg-query -W -f '${Version}' python3-plastex 2>/dev/null || echo an older one))"
@@ -107,6 +115,66 @@ for pkg in kdiffvalue kwinnerlines; do
     [ -f "$pkg/submissions/wrong_answer/greedy.c" ] && [ -f "$pkg/submissions/time_limit_exceeded/brute_force.c" ] &&
         pass "kattis $pkg holds the wrong and the slow submission" || fail "kattis $pkg lacks a submission"
 done
+
+# ---- Kattis: programs judged by coinrow invoke, exported with --submissions ----
+cat >lead.c <<'EOF'
+#include <stdio.h>
+/* the first player's lead: d[i][j] = max(a[i] - d[i+1][j], a[j] - d[i][j-1]) */
+int main(void)
+{
+    static long long a[64], d[64][64];
+    int n;
+    if (scanf("%d", &n) != 1 || n < 1 || n > 64)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (scanf("%lld", &a[i]) != 1)
+            return 1;
+    for (int len = 1; len <= n; len++)
+        for (int i = 0, j = len - 1; j < n; i++, j++) {
+            long long l = a[i] - (len > 1 ? d[i + 1][j] : 0), r = a[j] - (len > 1 ? d[i][j - 1] : 0);
+            d[i][j] = l > r ? l : r;
+        }
+    printf("%lld\n", d[0][n - 1] + OFF);
+    return 0;
+}
+EOF
+sed 's/ + OFF//' lead.c >lead_ok.c
+sed 's/ + OFF/ + 1/' lead.c >off_by_one.c
+cat >lead.py <<'EOF'
+n = int(input())
+a = list(map(int, input().split()))
+d = [[0] * n for _ in range(n)]
+for length in range(1, n + 1):
+    for i in range(n - length + 1):
+        j = i + length - 1
+        d[i][j] = a[i] if length == 1 else max(a[i] - d[i + 1][j], a[j] - d[i][j - 1])
+print(d[0][n - 1])
+EOF
+printf '#include <stdlib.h>\nint main(void) { abort(); }\n' >crash.c
+printf 'int main(void) { for (volatile int i = 0;; i++) ; }\n' >spin.c
+invoked=0
+# LABEL:VERDICT:SOURCE:TIME-LIMIT (the spinner's kept short: it spends all of it on every test)
+for job in accepted:AC:lead_ok.c:1 accepted:AC:lead.py:1 wrong_answer:WA:off_by_one.c:1 \
+    run_time_error:RE:crash.c:1 time_limit_exceeded:TLE:spin.c:0.1; do
+    IFS=: read -r label verdict source limit <<<"$job"
+    if "$COINROW" invoke --db "$DB" --set strong --variant diff --moves ignored --time-limit "$limit" --quiet \
+        --label "$label" --expect "$verdict" -- "$source" >invoke.log 2>&1; then
+        invoked=$((invoked + 1))
+    else
+        fail "invoke $source: not $verdict on every test: $(tail -3 invoke.log)"
+    fi
+done
+[ $invoked = 5 ] && pass "invoke: each of the 5 programs gets its verdict on every test"
+if "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out kinvoked --submissions \
+    --title "Coins in a row" --license "cc by-sa" --rights-owner "coinrow test" >kinvoked.out 2>kinvoked.err &&
+    grep -q "and 5 submissions to" kinvoked.out; then
+    verify kinvoked "diff with the 5 invoked programs"
+    judged=$(grep -c '^ *[A-Z]* submission inv[0-9]*-[a-z_]*\.[a-z]* (.*) OK' "$WORK/kinvoked.log" || true)
+    [ "$judged" = 5 ] && pass "kattis: the 5 invoked programs each get their folder's verdict" ||
+        fail "kattis: $judged of the 5 invoked programs get their folder's verdict (see $WORK/kinvoked.log)"
+else
+    fail "export --submissions: $(cat kinvoked.out kinvoked.err)"
+fi
 
 # ---- Polygon: the testlib programs, then the Polygon2DOMjudge conversion ----
 "$COINROW" export --db "$DB" --set strong --variant diff --moves canonical --format polygon --out poly \

@@ -1,0 +1,338 @@
+/* coinrow invoke: a program, or a built-in strategy, judged on every
+ * instance of a set (io/invoke.h), its verdicts stored in the invocation;
+ * the summary, and an exit status that says whether every verdict was the
+ * one expected. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/job.h"
+#include "cli/progress.h"
+#include "cli/signals.h"
+#include "io/invoke.h"
+#include "io/submission.h"
+#include "util/errorf.h"
+
+/* The command line's choices. */
+typedef struct args {
+    const char *db, *set, *variant, *moves, *time_limit, *memory_limit, *output_limit, *jobs, *label, *expect,
+        *builtin;
+    int resume, quiet, progress;
+} args;
+
+/* A command for people: its words, quoted where a shell would need it. */
+static void print_command(FILE *f, char *const *argv)
+{
+    for (char *const *a = argv; *a; a++) {
+        int plain = **a && strspn(*a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+                                strlen(*a);
+        fprintf(f, a == argv ? "%s%s%s" : " %s%s%s", plain ? "" : "'", *a, plain ? "" : "'");
+    }
+}
+
+static void print_program(FILE *f, const cr_invocation *inv)
+{
+    if (inv->argv)
+        print_command(f, inv->argv);
+    else
+        fprintf(f, "--builtin %s", cr_strategy_name(inv->strategy));
+}
+
+/* ---- checking the command line ---- */
+
+/* Fills inv from a new invocation's arguments: -1 to go on, or the exit
+ * status of a usage error. */
+static int check_new(cr_invocation *inv, const cli_command *self, const args *a, int npos, char **pos)
+{
+    cr_error err = {0};
+    if (!a->set || !a->variant)
+        return cli_usage_error(self, "--set and --variant are required");
+    if (!a->builtin == !npos)
+        return cli_usage_error(self, "give the program after '--' (-- COMMAND [ARG...]), or --builtin NAME");
+    if (a->builtin && (a->time_limit || a->memory_limit || a->output_limit))
+        return cli_usage_error(self, "--builtin runs inside coinrow: time, memory and output limits do not apply");
+    if (cr_variant_parse(&inv->variant, a->variant, &err) || cr_check_moves_parse(&inv->moves, a->moves, &err) ||
+        (a->builtin && cr_strategy_parse(&inv->strategy, a->builtin, &err)))
+        return cli_usage_error(self, "%s", err.msg);
+    char *end = NULL;
+    inv->limits.cpu_seconds = a->time_limit ? strtod(a->time_limit, &end) : 1;
+    if (a->time_limit && (end == a->time_limit || *end || !(inv->limits.cpu_seconds > 0) ||
+                          inv->limits.cpu_seconds > 86400))
+        return cli_usage_error(self, "--time-limit takes seconds (more than 0, at most 86400), not '%s'",
+                               a->time_limit);
+    int64_t memory = 256, output = 64, jobs = 1;
+    if (a->memory_limit && cli_int_parse(&memory, a->memory_limit, 1, 1 << 20))
+        return cli_usage_error(self, "--memory-limit takes MiB from 1 to 1048576, not '%s'", a->memory_limit);
+    if (a->output_limit && cli_int_parse(&output, a->output_limit, 1, 4096))
+        return cli_usage_error(self, "--output-limit takes MiB from 1 to 4096, not '%s'", a->output_limit);
+    if (a->jobs && cli_int_parse(&jobs, a->jobs, 1, 256))
+        return cli_usage_error(self, "--jobs takes a number from 1 to 256, not '%s'", a->jobs);
+    inv->limits.memory_bytes = (uint64_t)memory << 20;
+    inv->limits.output_bytes = (uint64_t)output << 20;
+    inv->jobs = (int)jobs;
+    snprintf(inv->label, sizeof inv->label, "%s", a->label ? a->label : "");
+    if (npos) {
+        pos[npos] = NULL; /* cli_parse moved the command to the front of argv */
+        inv->argv = pos;  /* borrowed until the invocation is stored */
+        if (!getcwd(inv->directory, sizeof inv->directory))
+            return cli_usage_error(self, "cannot tell the current folder");
+    }
+    return -1;
+}
+
+static int check_resume(int64_t *out_id, const cli_command *self, const args *a, int npos, char **pos)
+{
+    *out_id = 0;
+    if (npos > 1 || (npos == 1 && cli_int_parse(out_id, pos[0], 1, INT64_MAX)))
+        return cli_usage_error(self, "--resume takes one invocation id (a positive number), or none for the latest");
+    if (a->set || a->variant || a->time_limit || a->memory_limit || a->output_limit || a->jobs || a->label ||
+        a->builtin || strcmp(a->moves, "required") != 0)
+        return cli_usage_error(self, "--resume goes on with the invocation's own program, set and options");
+    return -1;
+}
+
+/* ---- the report ---- */
+
+typedef struct watch {
+    cli_progress progress;
+    uint64_t before; /* judged in earlier sessions */
+} watch;
+
+static void show_progress(void *ctx, const cr_invoke_stats *s)
+{
+    watch *w = ctx;
+    char tail[160];
+    size_t len = 0;
+    tail[0] = '\0';
+    for (int v = 0; v < CR_INVOKE_VERDICT_COUNT && len < sizeof tail; v++)
+        if (s->counts[v])
+            len += (size_t)snprintf(tail + len, sizeof tail - len, "%s%s %llu", len ? ", " : "",
+                                    cr_invoke_verdict_name((cr_invoke_verdict)v), (unsigned long long)s->counts[v]);
+    cli_progress_bar(&w->progress, w->before + s->judged, w->before + s->judged + s->left, tail);
+}
+
+/* t in seconds, milliseconds or microseconds, whichever reads best. */
+static const char *seconds(char out[32], double t)
+{
+    if (t >= 1)
+        snprintf(out, 32, "%.2f s", t);
+    else if (t >= 0.001)
+        snprintf(out, 32, "%.1f ms", t * 1e3);
+    else
+        snprintf(out, 32, "%.0f us", t * 1e6);
+    return out;
+}
+
+static void print_summary(const cr_invocation *inv, const cr_invocation_summary *s, uint64_t left,
+                          const char *set_name, cr_invoke_verdict expect)
+{
+    printf("invocation %lld of set '%s': ", (long long)inv->id, set_name);
+    print_program(stdout, inv);
+    printf(" (%s, moves %s", cr_variant_name(inv->variant), cr_check_moves_name(inv->moves));
+    if (inv->argv)
+        printf("; %g s, %llu MiB, %llu MiB of output", inv->limits.cpu_seconds,
+               (unsigned long long)(inv->limits.memory_bytes >> 20), (unsigned long long)(inv->limits.output_bytes >> 20));
+    printf("%s%s)\n", inv->label[0] ? "; label " : "", inv->label);
+    printf("judged %llu of %llu", (unsigned long long)s->judged, (unsigned long long)(s->judged + left));
+    const char *sep = ": ";
+    for (int v = 0; v < CR_INVOKE_VERDICT_COUNT; v++)
+        if (s->counts[v]) {
+            printf("%s%s %llu", sep, cr_invoke_verdict_name((cr_invoke_verdict)v), (unsigned long long)s->counts[v]);
+            sep = ", ";
+        }
+    printf("\n");
+    if (s->slowest_count) {
+        char t[32];
+        printf("slowest (CPU):");
+        for (int k = 0; k < s->slowest_count; k++)
+            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, seconds(t, s->slowest[k].cpu_seconds),
+                   cr_invoke_verdict_name(s->slowest[k].verdict));
+        printf("; %s in all\n", seconds(t, s->cpu_seconds));
+    }
+    if (s->peak_rss_kib > s->rss_floor_kib)
+        printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
+    else if (s->peak_rss_kib >= 0) /* io/child.h: wait4 counts coinrow's own size */
+        printf("peak memory: at most %.1f MiB, coinrow's own size, which wait4 counts in every program's\n",
+               (double)s->rss_floor_kib / 1024);
+    if (s->has_failure) {
+        printf("first test not %s: %s: %s: %s\n", cr_invoke_verdict_name(expect), s->failure_ext_id,
+               cr_invoke_verdict_name(s->failure_verdict), s->failure_message);
+        if (s->failure_stderr[0])
+            printf("  its stderr: %s\n", s->failure_stderr);
+    }
+}
+
+/* ---- carrying it out ---- */
+
+/* Finds or starts the invocation: -1 to go on with it in *inv, or the exit
+ * status. */
+static int open_invocation(cr_invocation *inv, cr_submission **program, const cli_command *self, cr_store *store,
+                           const args *a, int64_t resume_id, char *set_name, size_t cap)
+{
+    cr_error err = {0};
+    int rc;
+    if (a->resume) {
+        if ((rc = cr_store_invocation_find(inv, store, resume_id, CR_PICK_UNFINISHED, &err)) == 0 &&
+            strcmp(inv->coinrow_version, cli_version()) != 0)
+            cli_fail("note: invocation %lld was started by coinrow %s; this is %s", (long long)inv->id,
+                     inv->coinrow_version, cli_version());
+    } else {
+        rc = cr_store_set_find(&inv->set_id, store, a->set, 0, NULL, &err);
+    }
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, cap, store, inv->set_id, &err);
+    if (rc)
+        return cli_report_trouble(&err);
+    if (!a->resume) {
+        cr_run run;
+        int status = cli_answers_run(&run, self, store, a->db, set_name, inv->set_id, inv->variant, 0);
+        if (status >= 0)
+            return status == CR_EXIT_INTERRUPTED ? status : CR_EXIT_TROUBLE;
+        inv->answers_run = run.id;
+    }
+    rc = cr_store_run_refuse_unanswered(store, inv->answers_run, inv->variant, set_name, "judged", &err);
+    if (rc == 0 && a->resume && inv->argv)
+        rc = cr_submission_new(program, inv->argv, inv->directory, &err);
+    if (rc == 0)
+        rc = a->resume ? cr_store_invocation_set_status(store, inv->id, CR_RUN_RUNNING, NULL, &err)
+                       : cr_store_invocation_new(inv, store, cli_version(), &err);
+    if (rc)
+        return cli_report_trouble(&err);
+    return -1;
+}
+
+static const cli_option options[] = {
+    CLI_TEXT(args, set, "set", "NAME", "the instance set (required)"),
+    CLI_TEXT(args, variant, "variant", "V", "total, diff, remaining or winner: what the program answers (required)"),
+    CLI_TEXT(args, db, "db", "PATH", "the database (default coinrow.db)"),
+    CLI_TEXT(args, moves, "moves", "POLICY", "required (default): the line follows the value; ignored"),
+    CLI_TEXT(args, time_limit, "time-limit", "SEC",
+             "CPU seconds per instance (default 1); the wall clock gets twice that"),
+    CLI_TEXT(args, memory_limit, "memory-limit", "MIB", "address space per run, RLIMIT_AS (default 256)"),
+    CLI_TEXT(args, output_limit, "output-limit", "MIB", "standard output per run (default 64)"),
+    CLI_TEXT(args, jobs, "jobs", "N", "programs run at once (default 1: see below)"),
+    CLI_TEXT(args, label, "label", "TEXT", "a note kept with it; accepted, wrong_answer, ... name export's folders"),
+    CLI_TEXT(args, expect, "expect", "VERDICT", "the verdict every instance should get (default AC)"),
+    CLI_TEXT(args, builtin, "builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2"),
+    CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest)"),
+    CLI_FLAG(args, quiet, "quiet", "no progress and no summary"),
+    CLI_FLAG(args, progress, "progress", "the progress bar even when stderr is not a terminal"),
+    {0},
+};
+
+static int cmd_invoke(const cli_command *self, int argc, char **argv)
+{
+    args a = {.db = "coinrow.db", .moves = "required", .expect = "AC"};
+    int npos, status = cli_parse(&npos, self, &a, argc, argv);
+    if (status >= 0)
+        return status;
+    cr_invocation inv = {0};
+    cr_invoke_verdict expect;
+    int64_t resume_id = 0;
+    cr_error err = {0};
+    if (cr_invoke_verdict_parse(&expect, a.expect, &err))
+        return cli_usage_error(self, "--expect: %s", err.msg);
+    if ((status = a.resume ? check_resume(&resume_id, self, &a, npos, argv) : check_new(&inv, self, &a, npos, argv)) >= 0)
+        return status;
+
+    /* a program that closes its standard input early is not our error */
+    signal(SIGPIPE, SIG_IGN);
+    cr_store *store = NULL;
+    cr_submission *program = NULL;
+    char set_name[256] = "";
+    /* a new program is made ready first: one that cannot run leaves the
+     * database as it was */
+    if ((inv.argv && cr_submission_new(&program, inv.argv, inv.directory, &err)) ||
+        cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
+        cr_submission_free(program);
+        return cli_report_trouble(&err);
+    }
+    if ((status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name)) >= 0) {
+        if (!a.resume)
+            inv.argv = NULL; /* borrowed from argv */
+        cr_invocation_clear(&inv);
+        cr_submission_free(program);
+        cr_store_free(store);
+        return status;
+    }
+    watch w = {0};
+    uint64_t left = 0;
+    int rc = 0;
+    if (!a.resume) { /* its own copy of the command, as stored */
+        inv.argv = NULL;
+        rc = cr_store_invocation_find(&inv, store, inv.id, CR_PICK_ANY, &err);
+    }
+    if (rc == 0)
+        rc = cr_store_invocation_progress(&w.before, &left, store, &inv, &err);
+    if (rc) {
+        cr_submission_free(program);
+        cr_invocation_clear(&inv);
+        cr_store_free(store);
+        return cli_report_trouble(&err);
+    }
+    cli_progress_start(&w.progress, !a.quiet && (a.progress || isatty(STDERR_FILENO)), 0, 1, 0);
+    cr_invoke_opts o = {program ? cr_submission_path(program) : NULL, program ? cr_submission_argv(program) : NULL,
+                        cli_signals_catch(), show_progress, &w};
+    cr_invoke_stats stats;
+    rc = cr_invoke_run(&stats, store, &inv, &o, &err);
+    cli_progress_clear(&w.progress);
+
+    int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
+    cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
+    cr_error late = {0};
+    int closed = cr_store_invocation_add_seconds(store, inv.id, cli_progress_seconds(&w.progress), &late);
+    if (closed == 0)
+        closed = cr_store_invocation_set_status(store, inv.id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
+    cr_invocation_summary summary;
+    if (closed == 0)
+        closed = cr_store_invocation_summary(&summary, store, inv.id, expect, &late);
+    if (closed == 0 && !a.quiet) {
+        if (stats.unanswered)
+            cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
+                     (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
+                     (long long)inv.answers_run, stats.unanswered == 1 ? "has" : "have");
+        print_summary(&inv, &summary, stats.left, set_name, expect);
+    }
+    cr_submission_free(program);
+    cr_invocation_clear(&inv);
+    cr_store_free(store);
+    if (interrupted) {
+        cli_fail("interrupted; finish the invocation with:");
+        fprintf(stderr, "  coinrow invoke --resume %lld --db %s\n", (long long)inv.id, a.db);
+        return CR_EXIT_INTERRUPTED;
+    }
+    if (rc || closed)
+        return cli_report_trouble(rc ? &err : &late);
+    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+}
+
+const cli_command cli_cmd_invoke = {
+    "invoke",
+    cmd_invoke,
+    "judge a program (or a built-in strategy) on every instance of a set",
+    "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
+    "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
+    "            [--label TEXT] [--expect VERDICT] -- COMMAND [ARG...]\n"
+    "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
+    "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT]",
+    "COMMAND runs once per instance, the instance in the contest format on its\n"
+    "standard input, in its own process group; its standard output is judged by the\n"
+    "checker of 'coinrow check' against the answers of a done run of the variant\n"
+    "(else one solved first; stderr names it).  A COMMAND that is one source file\n"
+    "(.c, .cc, .cpp, .cxx, .py) is built (cc / c++ -O2) or run with python3 first.\n"
+    "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
+    "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
+    "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
+    "and verdict (and verdict_view) with CPU and wall time, peak memory, exit code,\n"
+    "signal, the checker's message and the first bytes of stderr.\n"
+    "--jobs: programs running at once share the cores' caches, memory bandwidth and\n"
+    "clock boost with each other and with coinrow, so their CPU times grow and wall\n"
+    "times scatter: keep the default 1 for timings you rely on, raise it to find\n"
+    "wrong answers fast.  Not a sandbox: run only programs you trust (docs/invoke.md).\n"
+    "Ctrl-C stops cleanly; --resume judges only what is left.\n"
+    "Exit status: 0 every verdict is --expect (default AC), 1 not, 2 usage or\n"
+    "trouble (the program cannot be built or run, the database), 130 interrupted.",
+    options,
+};

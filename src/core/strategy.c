@@ -1,0 +1,83 @@
+/* Built-in strategies: one move rule for both players, then the value of
+ * the line it plays. */
+#include "coinrow/strategy.h"
+
+#include "internal.h"
+
+static const char *const strategy_names[CR_STRATEGY_COUNT] = {"greedy", "left", "parity", "lookahead2"};
+
+const char *cr_strategy_name(cr_strategy s)
+{
+    return (unsigned)s < CR_STRATEGY_COUNT ? strategy_names[s] : NULL;
+}
+
+int cr_strategy_parse(cr_strategy *out, const char *name, cr_error *err)
+{
+    int i, rc = cr_game__parse_name(&i, strategy_names, CR_STRATEGY_COUNT, "strategy",
+                                    "greedy, left, parity or lookahead2", name, err);
+    if (rc == 0)
+        *out = (cr_strategy)i;
+    return rc;
+}
+
+/* The row as the rule sees it: the coins, negated for the remaining-sum
+ * game, and what is left of it.  class_sum[p] adds up the remaining coins
+ * at positions of parity p in the whole row, so that the coins at even
+ * positions of the remaining row (counted from its left end i) are
+ * class_sum[i % 2]. */
+typedef struct row {
+    const int64_t *coins;
+    int negate;
+    size_t i, j; /* the remaining coins are i..j */
+    cr_i128 class_sum[2];
+} row;
+
+static cr_i128 seen(const row *r, size_t k) { return r->negate ? -(cr_i128)r->coins[k] : r->coins[k]; }
+
+static char greedy(const row *r) { return seen(r, r->i) >= seen(r, r->j) ? 'L' : 'R'; }
+
+static char parity(const row *r)
+{
+    if ((r->j - r->i) % 2 == 0) /* an odd number of coins: both ends are of one class */
+        return greedy(r);
+    /* an even number: the left end is of the class of i, the right end of the other */
+    return r->class_sum[r->i % 2] >= r->class_sum[1 - r->i % 2] ? 'L' : 'R';
+}
+
+static char lookahead2(const row *r)
+{
+    if (r->i == r->j)
+        return 'L';
+    size_t i = r->i, j = r->j;
+    /* after L the opponent faces i+1..j, after R i..j-1 (one coin when i+1 == j) */
+    cr_i128 reply_l = seen(r, i + 1) > seen(r, j) ? seen(r, i + 1) : seen(r, j);
+    cr_i128 reply_r = seen(r, i) > seen(r, j - 1) ? seen(r, i) : seen(r, j - 1);
+    return seen(r, i) - reply_l >= seen(r, j) - reply_r ? 'L' : 'R';
+}
+
+int cr_strategy_play(int64_t *out, char *line, const int64_t *coins, size_t n, cr_variant variant,
+                     cr_strategy strategy, cr_error *err)
+{
+    if (!out || !line || !coins || n == 0 || (unsigned)variant >= CR_VARIANT_COUNT ||
+        (unsigned)strategy >= CR_STRATEGY_COUNT)
+        return cr_error_set(err, CR_EINVAL, "strategy: no coins, or an unknown variant or strategy");
+    row r = {coins, variant == CR_REMAINING, 0, n - 1, {0, 0}};
+    for (size_t k = 0; k < n; k++)
+        r.class_sum[k % 2] += seen(&r, k);
+    for (size_t turn = 0; turn < n; turn++) {
+        char move = strategy == CR_STRATEGY_GREEDY   ? greedy(&r)
+                    : strategy == CR_STRATEGY_LEFT   ? 'L'
+                    : strategy == CR_STRATEGY_PARITY ? parity(&r)
+                                                     : lookahead2(&r);
+        size_t taken = move == 'L' ? r.i++ : r.j--;
+        r.class_sum[taken % 2] -= seen(&r, taken);
+        line[turn] = move;
+    }
+    line[n] = '\0';
+
+    cr_i128 score[2];
+    int rc = cr_moves__scores(score, coins, n, variant, line, n, err);
+    if (rc)
+        return rc;
+    return cr_figures__fit_i64(out, cr_moves__value(score, variant), "the strategy's value", err);
+}

@@ -1,0 +1,515 @@
+/* coinrow invoke, strength, compare --invocations and export --submissions
+ * end to end, with the test programs (support/programs.h) built here: every
+ * program gets its verdict on every instance, stored with what tells it;
+ * a killed invocation resumes and judges each instance once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/programs.h"
+#include "support/run.h"
+
+static char *dir;
+static char db[4096];
+
+/* The sets every test judges, made in the group setup. */
+static const struct {
+    const char *name, *count, *n, *values, *profile;
+} sets[] = {
+    {"mix", "3", "2..7", "-5..20", "random"},
+    {"ag", "3", "4..8", "1..100", "antigreedy"}, /* greedy loses every one */
+    {"eq", "3", "2..6", "1..9", "equal"},        /* every line is optimal, the value 0 */
+    {"big", "2", "40000", "10..10", "equal"},    /* more input than a pipe holds */
+};
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!(dir = tmp_dir_new()) || programs_build(dir) != 0)
+        return -1;
+    snprintf(db, sizeof db, "%s", tmp_path(dir, "t.db"));
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        run_result r;
+        if (run_coinrow(&r, NULL, "generate", "--db", db, "--set", sets[k].name, "--count", sets[k].count, "--n",
+                        sets[k].n, "--values", sets[k].values, "--seed", "3", "--profile", sets[k].profile,
+                        "--even-n", "--quiet", (char *)NULL) != 0 ||
+            r.status != 0)
+            return -1;
+        run_result_free(&r);
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmp_dir_free(dir);
+    return 0;
+}
+
+/* The program's path, or its source's with ext ".c". */
+static const char *program_path(program p, const char *ext)
+{
+    static char path[4][4096];
+    static int next;
+    char *out = path[next++ % 4];
+    snprintf(out, sizeof path[0], "%s/%s%s", dir, program_name(p), ext);
+    return out;
+}
+
+/* coinrow invoke --db DB --set SET --variant diff OPTIONS... -- COMMAND,
+ * where options and command are NULL-terminated lists in one: the words
+ * up to the first NULL are options, those up to the second the command. */
+static void invoke(run_result *r, const char *set, const char *const *words)
+{
+    char *argv[48] = {(char *)run_bin(), "invoke", "--db", db, "--set", (char *)set, "--variant", "diff"};
+    int argc = 8;
+    for (; *words; words++)
+        argv[argc++] = (char *)*words;
+    argv[argc++] = "--";
+    for (words++; *words; words++)
+        argv[argc++] = (char *)*words;
+    argv[argc] = NULL;
+    assert_int_equal(run_capture(r, argv, NULL), 0);
+}
+
+#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static int64_t latest(void) { return db_int(db, "SELECT max(id) FROM invocation"); }
+
+/* How many verdicts of the latest invocation are `verdict`. */
+static int64_t verdicts(const char *verdict)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM verdict WHERE invocation_id = %lld AND verdict = '%s'",
+             (long long)latest(), verdict);
+    return db_int(db, sql);
+}
+
+static int64_t set_size(const char *set)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM instance JOIN instance_set AS s ON s.id = set_id WHERE s.name = '%s'",
+             set);
+    return db_int(db, sql);
+}
+
+static void test_invoke__every_program_gets_its_verdict_on_every_instance(void **state)
+{
+    (void)state;
+    static const struct {
+        program p;
+        const char *set;
+        const char *options[4];
+        const char *verdict;
+    } cases[] = {
+        {PROGRAM_CORRECT, "mix", {NULL}, "AC"},
+        {PROGRAM_CORRECT, "mix", {"--jobs", "2", NULL}, "AC"},
+        {PROGRAM_SEGV, "mix", {"--jobs", "3", NULL}, "RE"},
+        {PROGRAM_OTHER_LINE, "eq", {NULL}, "AC"}, /* RR...R, not the canonical LL...L */
+        {PROGRAM_OTHER_LINE, "mix", {NULL}, "AC"},
+        {PROGRAM_GREEDY, "ag", {NULL}, "WA"},
+        {PROGRAM_OFF_BY_ONE, "mix", {NULL}, "WA"},
+        {PROGRAM_SLEEPER, "mix", {"--time-limit", "0.2", NULL}, "TLE"},
+        {PROGRAM_SPINNER, "mix", {"--time-limit", "0.2", NULL}, "TLE"},
+        {PROGRAM_HOG, "mix", {"--memory-limit", "32", NULL}, "MLE"},
+        {PROGRAM_FLOOD, "mix", {"--output-limit", "1", NULL}, "OLE"},
+        {PROGRAM_SEGV, "mix", {NULL}, "RE"},
+        {PROGRAM_ABORT, "mix", {NULL}, "RE"},
+        {PROGRAM_CLOSER, "big", {"--moves", "ignored", NULL}, "AC"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *words[8];
+        int w = 0;
+        for (const char *const *o = cases[k].options; *o; o++)
+            words[w++] = *o;
+        words[w++] = NULL;
+        words[w++] = program_path(cases[k].p, "");
+        words[w] = NULL;
+        run_result r;
+        invoke(&r, cases[k].set, words);
+        int ac = strcmp(cases[k].verdict, "AC") == 0;
+        if (r.status != (ac ? 0 : 1) || verdicts(cases[k].verdict) != set_size(cases[k].set))
+            fail_msg("%s on %s: exit %d, %lld of %lld %s\n%s%s", program_name(cases[k].p), cases[k].set, r.status,
+                     (long long)verdicts(cases[k].verdict), (long long)set_size(cases[k].set), cases[k].verdict,
+                     r.out, r.err);
+        run_result_free(&r);
+    }
+}
+
+static void test_invoke__a_crash_keeps_its_signal_its_stderr_and_what_the_checker_said(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_SEGV, "")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "judged 3 of 3: RE 3\n"));
+    assert_non_null(strstr(r.out, "first test not AC: 01: RE: ended by SIGSEGV; its output: presentation error: "));
+    assert_non_null(strstr(r.out, "  its stderr: about to crash\\x0a\n"));
+    run_result_free(&r);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM verdict_view WHERE invocation_id = %lld AND signal = 'SIGSEGV' AND exit_code IS "
+             "NULL AND stderr = 'about to crash\\x0a' AND peak_rss_kib > 0 AND set_name = 'mix'",
+             (long long)latest());
+    assert_int_equal(db_int(db, sql), 3);
+
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_ABORT, "")));
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM verdict WHERE invocation_id = %lld AND signal = 'SIGABRT' AND stderr LIKE "
+             "'%%Assertion%%'",
+             (long long)latest());
+    assert_int_equal(db_int(db, sql), 3);
+    run_result_free(&r);
+}
+
+static void test_invoke__expect_sets_the_exit_status_and_the_summary_names_the_first_failure(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "mix", WORDS("--expect", "WA", NULL, program_path(PROGRAM_OFF_BY_ONE, "")));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 3 of 3: WA 3\n"));
+    assert_null(strstr(r.out, "first test not"));
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS("--expect", "WA", "--label", "v1", NULL, program_path(PROGRAM_CORRECT, "")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "first test not WA: 01: AC: accepted\n"));
+    assert_non_null(strstr(r.out, "; label v1)\n"));
+    assert_non_null(strstr(r.out, "peak memory: "));
+    assert_non_null(strstr(r.out, "slowest (CPU): "));
+    run_result_free(&r);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT status = 'done' AND label = 'v1' AND answers_run > 0 FROM invocation WHERE id = %lld",
+             (long long)latest());
+    assert_int_equal(db_int(db, sql), 1);
+}
+
+static void test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
+    assert_int_equal(r.status, 0);
+    assert_int_equal(verdicts("AC"), 3);
+    run_result_free(&r);
+
+    int64_t before = latest();
+    const char *bad = tmp_path(dir, "bad.c");
+    assert_int_equal(write_file(bad, "int main(void) { return }\n"), 0);
+    invoke(&r, "mix", WORDS(NULL, bad));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "coinrow: cannot build "));
+    assert_non_null(strstr(r.err, "error"));
+    run_result_free(&r);
+    assert_int_equal(latest(), before);
+}
+
+static void test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "mix", "--variant", "diff");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "give the program after '--'"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "mix", "--variant", "diff", "--builtin", "greedy",
+            "--time-limit", "1");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "mix", "--variant", "diff", "--expect", "XX", "--", "true");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "mix", "--variant", "diff", "--time-limit", "0", "--", "true");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+
+    const char *fresh = tmp_path(dir, "untouched.db");
+    COINROW(&r, NULL, "invoke", "--db", fresh, "--set", "mix", "--variant", "diff", "--", "./no-such-program");
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "coinrow: cannot run './no-such-program': no such file\n");
+    run_result_free(&r);
+    struct stat st;
+    assert_int_equal(stat(fresh, &st), -1);
+
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "nope", "--variant", "diff", "--", "true");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "has no instance set 'nope'"));
+    run_result_free(&r);
+}
+
+static void test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "ag", "--variant", "diff", "--builtin", "greedy");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, ": --builtin greedy (diff, moves required)\njudged 3 of 3: WA 3\n"));
+    run_result_free(&r);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT builtin = 'greedy' AND command IS NULL AND peak_rss_kib IS NULL FROM invocation "
+                              "WHERE id = %lld", (long long)latest());
+    assert_int_equal(db_int(db, sql), 1);
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "eq", "--variant", "diff", "--builtin", "left", "--jobs", "2");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "ag", "--variant", "diff");
+    assert_non_null(strstr(r.out, "greedy       3 of 3           01 (WA: wrong answer: "));
+    assert_int_equal(r.status, strstr(r.out, "survives every test") ? 1 : 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "eq", "--variant", "diff");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "greedy       0 of 3           none: it survives every test\n"));
+    assert_non_null(strstr(r.out, "weak tests (they break no strategy): 3 of 3: 01, 02, 03\n"));
+    assert_non_null(strstr(r.out, "WEAK: some strategy survives every test\n"));
+    run_result_free(&r);
+}
+
+static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_them(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, "")));
+    run_result_free(&r);
+    int64_t a = latest();
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_BUSY, "")));
+    run_result_free(&r);
+    int64_t same = latest();
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_OFF_BY_ONE, "")));
+    run_result_free(&r);
+    int64_t b = latest();
+    char ia[24], ib[24], is[24];
+    snprintf(ia, sizeof ia, "%lld", (long long)a);
+    snprintf(ib, sizeof ib, "%lld", (long long)b);
+    snprintf(is, sizeof is, "%lld", (long long)same);
+
+    COINROW(&r, NULL, "compare", "--db", db, "--invocations", ia, ib, "--record");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  01 (n "));
+    assert_non_null(strstr(r.out, "): AC -> WA, regression: wrong answer: "));
+    assert_non_null(strstr(r.out, "same 0, regression 3, improved 0, changed 0, missing 0\n"));
+    run_result_free(&r);
+    /* the other way round it is all improvement */
+    COINROW(&r, NULL, "compare", "--db", db, "--invocations", ib, ia);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "same 0, regression 0, improved 3, changed 0, missing 0\n"));
+    run_result_free(&r);
+    /* the busy twin: the same verdicts, every test many times slower */
+    COINROW(&r, NULL, "compare", "--db", db, "--invocations", ia, is, "--record");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "same 3, regression 0"));
+    const char *listed = strstr(r.out, "slowest first:\n");
+    assert_non_null(listed);
+    int rows = 0;
+    double ratio, last = 1e300;
+    for (const char *line = strstr(listed, "\n  ") ; line && strncmp(line, "\n  all", 6) != 0;
+         line = strstr(line + 1, "\n  ")) {
+        const char *x = strstr(line, "x\n");
+        while (x > line && x[-1] != ' ')
+            x--;
+        assert_int_equal(sscanf(x, "%lf", &ratio), 1);
+        assert_true(ratio >= 10 && ratio <= last);
+        last = ratio;
+        rows++;
+    }
+    assert_int_equal(rows, 3);
+    assert_non_null(strstr(r.out, "  all 3 tests judged by both: "));
+    run_result_free(&r);
+
+    assert_int_equal(db_int(db, "SELECT count(*) FROM comparison WHERE kind = 'invocations'"), 2);
+    assert_int_equal(db_int(db, "SELECT regression = 3 AND passed = 0 AND improved = 0 FROM comparison ORDER BY id LIMIT 1"),
+                     1);
+
+    COINROW(&r, NULL, "compare", "--db", db, "--invocations", ia, "99999");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", db, "--invocations", ia, ib, "--json");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+}
+
+/* The name the source of invocation id has in a package: "invID-NAME". */
+static const char *in_package(const char *folder, int64_t id, const char *name)
+{
+    static char path[2][4096];
+    static int next;
+    char *out = path[next++ % 2];
+    snprintf(out, sizeof path[0], "%s%sinv%lld-%s", folder, *folder ? "/" : "", (long long)id, name);
+    return out;
+}
+
+static void test_invoke__export_puts_labelled_sources_beside_coinrows_own(void **state)
+{
+    (void)state;
+    run_result r;
+    /* a source named as coinrow's own reference solution: it must not clash */
+    const char *mine = tmp_path(dir, "mine");
+    assert_int_equal(mkdir(mine, 0777), 0);
+    char *text = read_text(program_path(PROGRAM_CORRECT, ".c"));
+    assert_non_null(text);
+    assert_int_equal(write_file(tmp_path(mine, "reference.c"), text), 0);
+    invoke(&r, "mix", WORDS("--label", "accepted", NULL, tmp_path(mine, "reference.c")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    int64_t accepted = latest();
+    invoke(&r, "mix", WORDS("--label", "wrong_answer", NULL, program_path(PROGRAM_OFF_BY_ONE, ".c")));
+    run_result_free(&r);
+    int64_t wrong = latest();
+    invoke(&r, "mix", WORDS("--label", "wrong_answer", NULL, program_path(PROGRAM_GREEDY, "")));
+    run_result_free(&r);
+    int64_t not_a_source = latest();
+    /* labels the verdicts do not bear out, and another checker's policy: left out */
+    invoke(&r, "mix", WORDS("--label", "time_limit_exceeded", NULL, program_path(PROGRAM_CORRECT, ".c")));
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS("--label", "accepted", "--moves", "ignored", NULL, program_path(PROGRAM_CORRECT, ".c")));
+    run_result_free(&r);
+
+    const char *kattis = tmp_path(dir, "mixk");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--moves", "canonical", "--format",
+            "kattis", "--out", kattis, "--submissions");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "and 2 submissions to "));
+    char why[256];
+    snprintf(why, sizeof why,
+             "3 labelled invocations left out of the package; the first: invocation %lld (label wrong_answer): not "
+             "one source file a judge builds: ",
+             (long long)not_a_source);
+    assert_non_null(strstr(r.err, why));
+    run_result_free(&r);
+    char *copy = read_text(tmp_path(kattis, in_package("submissions/accepted", accepted, "reference.c")));
+    assert_non_null(copy);
+    assert_string_equal(copy, text);
+    free(copy);
+    struct stat st;
+    assert_int_equal(stat(tmp_path(kattis, "submissions/accepted/reference.c"), &st), 0); /* coinrow's own */
+    assert_int_equal(stat(tmp_path(kattis, in_package("submissions/wrong_answer", wrong, "off_by_one.c")), &st), 0);
+    assert_int_equal(stat(tmp_path(kattis, "submissions/time_limit_exceeded"), &st), -1);
+
+    const char *polygon = tmp_path(dir, "mixp");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--moves", "canonical", "--format",
+            "polygon", "--out", polygon, "--submissions");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *xml = read_text(tmp_path(polygon, "problem.xml")), expect[512];
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/reference.c\" "
+                                "type=\"c.gcc\"/>"));
+    snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
+             "type=\"c.gcc\"/>", in_package("", accepted, "reference.c"));
+    assert_non_null(strstr(xml, expect));
+    snprintf(expect, sizeof expect, "<solution tag=\"wrong-answer\">\n                <source path=\"solutions/%s\" "
+             "type=\"c.gcc\"/>", in_package("", wrong, "off_by_one.c"));
+    assert_non_null(strstr(xml, expect));
+    free(xml);
+    copy = read_text(tmp_path(polygon, in_package("solutions", accepted, "reference.c")));
+    assert_non_null(copy);
+    assert_string_equal(copy, text);
+    free(copy);
+    free(text);
+
+    COINROW(&r, NULL, "export", "--db", db, "--set", "mix", "--variant", "diff", "--format", "cms", "--out",
+            tmp_path(dir, "mixc"), "--submissions");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+}
+
+/* Starts argv without waiting, its standard output and error into the
+ * file log; the pid. */
+static pid_t start(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "r", stdin) || !freopen(log, "w", stdout) || dup2(1, 2) < 0)
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Starts invocation `id` of the slow program on set `set` of database d,
+ * waits for its first verdicts to be committed, sends sig, and returns
+ * its exit status. */
+static int stop_after_first_verdicts(const char *d, const char *set, int64_t id, int sig)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM verdict WHERE invocation_id = %lld", (long long)id);
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", (char *)set, "--variant", "diff", "--",
+                    (char *)program_path(PROGRAM_SLOW, ""), NULL};
+    pid_t pid = start(argv, tmp_path(dir, "log.txt"));
+    assert_true(pid > 0);
+    assert_true(db_wait_for(d, sql) > 0);
+    assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running: the set is long enough */
+    kill(pid, sig);
+    return run_wait(pid);
+}
+
+static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "resume.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", "long", "--count", "120", "--n", "2..8", "--values", "1..50",
+            "--seed", "5", "--quiet");
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", d, "--variant", "diff", "--quiet");
+    run_result_free(&r);
+
+    assert_int_equal(stop_after_first_verdicts(d, "long", 1, SIGKILL), 128 + SIGKILL);
+    assert_int_equal(db_int(d, "SELECT status = 'running' FROM invocation WHERE id = 1"), 1);
+    int64_t judged = db_int(d, "SELECT count(*) FROM verdict");
+    assert_true(judged > 0 && judged < 120);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 120 of 120: AC 120\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(DISTINCT instance_id) = 120 AND count(*) = 120 FROM verdict"), 1);
+    assert_int_equal(db_int(d, "SELECT status = 'done' FROM invocation WHERE id = 1"), 1);
+
+    assert_int_equal(stop_after_first_verdicts(d, "long", 2, SIGINT), 130);
+    assert_int_equal(db_int(d, "SELECT status = 'interrupted' AND finished_at IS NOT NULL FROM invocation WHERE id = 2"),
+                     1);
+    char *log = read_text(tmp_path(dir, "log.txt"));
+    assert_non_null(log);
+    assert_non_null(strstr(log, "coinrow invoke --resume 2 --db "));
+    free(log);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "2");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(DISTINCT instance_id) = 120 AND count(*) = 120 FROM verdict "
+                               "WHERE invocation_id = 2"),
+                     1);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "has no unfinished invocation"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_invoke__every_program_gets_its_verdict_on_every_instance),
+        cmocka_unit_test(test_invoke__a_crash_keeps_its_signal_its_stderr_and_what_the_checker_said),
+        cmocka_unit_test(test_invoke__expect_sets_the_exit_status_and_the_summary_names_the_first_failure),
+        cmocka_unit_test(test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing),
+        cmocka_unit_test(test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone),
+        cmocka_unit_test(test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins),
+        cmocka_unit_test(test_invoke__compare_lists_regressions_and_slowdowns_and_records_them),
+        cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
+        cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
