@@ -15,13 +15,20 @@
 #include "support/files.h"
 #include "support/run.h"
 
-/* A done run of sample-data (14 instances, every variant) in f->db. */
+/* A done run of sample-data (14 instances, every variant) in db, and a
+ * done invocation of a built-in strategy on it (its verdicts). */
 static void sample_run(const char *db)
 {
     run_result r;
     COINROW(&r, NULL, "run", "sample-data", "--db", db, "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--set", "sample-data", "--variant", "total", "--builtin", "greedy", "--db", db,
+            "--quiet");
+    run_result_free(&r);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM verdict JOIN invocation ON id = invocation_id "
+                                "WHERE status = 'done'"),
+                     14);
 }
 
 /* Writes 4 KiB of random bytes over the start of the solution table's
@@ -57,6 +64,8 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "solutions-have-their-scores          ok\n"
                                "lines-have-their-length              ok\n"
                                "done-runs-have-every-instance        ok\n"
+                               "verdicts-have-their-instance         ok\n"
+                               "done-invocations-have-every-instance ok\n"
                                "names-are-not-empty                  ok\n");
     assert_string_equal(r.err, "");
     run_result_free(&r);
@@ -78,7 +87,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
 }
 
 /* Each edit of the tables breaks one invariant (the sample's instances
- * have every variant, none kept in result_extra). */
+ * have every variant, none kept in result_extra, and a verdict each). */
 static void test_check_db__each_broken_invariant_is_named(void **state)
 {
     tmp_db *f = *state;
@@ -99,6 +108,10 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "UPDATE solution SET moves = x'01' WHERE instance_id = 7;"
                              /* an instance the done run lost */
                              "DELETE FROM solution WHERE instance_id = 2;"
+                             /* an invocation that does not exist, an instance the done one lost */
+                             "INSERT INTO verdict (invocation_id, instance_id, verdict, cpu_seconds, wall_seconds, "
+                             "message) VALUES (9, 3, 'AC', 0, 0, '');"
+                             "DELETE FROM verdict WHERE instance_id = 5;"
                              "UPDATE instance SET ext_id = '' WHERE id = 4;"),
                      0);
     run_result r;
@@ -121,9 +134,14 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "for their instance's n coins (such as run 1, instance 7)\n"
                                "done-runs-have-every-instance        1 done runs that lack an instance of their set "
                                "older than the last they solved (such as run 1: 13 of 14)\n"
+                               "verdicts-have-their-instance         1 verdicts whose invocation or instance is "
+                               "missing, or whose instance is not of the invocation's set (such as invocation 9, "
+                               "instance 3)\n"
+                               "done-invocations-have-every-instance 1 done invocations that lack an instance of "
+                               "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
                                "a NUL byte (such as instance 4)\n");
-    assert_non_null(strstr(r.err, "t.db: 8 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 10 checks found problems\n"));
     run_result_free(&r);
 }
 

@@ -52,10 +52,12 @@ const cli_command cli_cmd_check_db = {
     "variants; its variants kept in result_extra are among them, each with its row\n"
     "there and every row there marked; it has the scores of each game a variant it\n"
     "gives reads, and lines packed for its instance's n; a done run has every instance\n"
-    "of its set up to the last it solved; no set or instance name is empty or holds a\n"
-    "NUL byte.  One line per check: ok, or how many rows break it and one of them.\n"
-    "The database is only read.  (export and merge run SQLite's quick check first and\n"
-    "refuse a damaged database.)\n"
+    "of its set up to the last it solved; every verdict has its invocation and an\n"
+    "instance of its set, and a done invocation a verdict for every instance up to the\n"
+    "last it judged; no set or instance name is empty or holds a NUL byte.  One line\n"
+    "per check: ok, or how many rows break it and one of them.  The database is only\n"
+    "read.  (export and merge run SQLite's quick check first and refuse a damaged\n"
+    "database.)\n"
     "Exit status: 0 every check passed, 1 a check found problems (or the database\n"
     "cannot be read), 2 usage.",
     options,

@@ -10,21 +10,36 @@
 /* Findings of SQLite's checks passed on, one each, before "and more". */
 #define SHOWN 10
 
-/* coinrow's invariants, on the tables as they are stored (schema/004_results.sql):
- * each is one pass over a table at most, with lookups by key, so that a
- * database of millions of results is checked in seconds.  Each query
- * returns how many rows break it and a description of one of them (the
- * least, as text); add one by adding a line. */
+/* Rows of `rows` whose `owner` (run or invocation, by rows.owner_id) is
+ * missing, or whose instance is missing or not of the owner's set. */
+#define HAVE_THEIR_INSTANCE(rows, owner, owner_id)                                                                     \
+    "SELECT count(*), min(printf('" #owner " %d, instance %d', r." #owner_id ", r.instance_id)) FROM " #rows " AS r " \
+    "LEFT JOIN " #owner " AS u ON u.id = r." #owner_id " "                                                             \
+    "LEFT JOIN instance AS i ON i.id = r.instance_id AND i.set_id = u.set_id WHERE i.id IS NULL"
+
+/* Done owners (runs, invocations) without a row in `rows` for every
+ * instance of their set up to the last they have one for: a done one covers
+ * its set as it was, and instances ingested later have higher ids. */
+#define DONE_HAVE_EVERY_INSTANCE(rows, owner, owner_id)                                                                \
+    "SELECT count(*), min(printf('" #owner " %d: %d of %d', id, done, total)) FROM "                                    \
+    "(SELECT u.id, (SELECT count(*) FROM " #rows " AS r WHERE r." #owner_id " = u.id) AS done, "                       \
+    "(SELECT count(*) FROM instance AS i WHERE i.set_id = u.set_id AND i.id <= "                                       \
+    "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
+    "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
+
+/* coinrow's invariants, on the tables as they are stored (schema/004_results.sql,
+ * 005_invoke.sql): each is one pass over a table at most, with lookups by
+ * key, so that a database of millions of results is checked in seconds.
+ * Each query returns how many rows break it and a description of one of
+ * them (the least, as text); add one by adding a line. */
 static const struct invariant {
     const char *name; /* what it checks, as check-db shows it */
     const char *says; /* what the rows that break it are */
     const char *sql;
 } invariants[] = {
-    {"results-have-their-instance", "solutions whose run or instance is missing, or whose instance is not of the "
-                                    "run's set",
-     "SELECT count(*), min(printf('run %d, instance %d', s.run_id, s.instance_id)) FROM solution AS s "
-     "LEFT JOIN run AS u ON u.id = s.run_id "
-     "LEFT JOIN instance AS i ON i.id = s.instance_id AND i.set_id = u.set_id WHERE i.id IS NULL"},
+    {"results-have-their-instance",
+     "solutions whose run or instance is missing, or whose instance is not of the run's set",
+     HAVE_THEIR_INSTANCE(solution, run, run_id)},
     /* run.variants is a comma list of names: its bits, once per run */
     {"solved-instances-have-every-variant", "instances solved in a run without exactly the run's variants",
      "WITH runs (id, names, variants) AS MATERIALIZED (SELECT u.id, u.variants, (SELECT coalesce(sum(1 << v.code), 0) "
@@ -56,14 +71,14 @@ static const struct invariant {
      "JOIN instance AS i ON i.id = s.instance_id "
      "WHERE s.moves IS NOT NULL AND coinrow_line_turns(s.moves) IS NOT i.n "
      "OR s.remaining_moves IS NOT NULL AND coinrow_line_turns(s.remaining_moves) IS NOT i.n"},
-    /* a done run covers its set as it was: instances ingested later have
-     * higher ids than every one it solved */
     {"done-runs-have-every-instance", "done runs that lack an instance of their set older than the last they solved",
-     "SELECT count(*), min(printf('run %d: %d of %d', id, solved, total)) FROM "
-     "(SELECT u.id, (SELECT count(*) FROM solution AS s WHERE s.run_id = u.id) AS solved, "
-     "(SELECT count(*) FROM instance AS i WHERE i.set_id = u.set_id AND i.id <= "
-     "(SELECT max(s.instance_id) FROM solution AS s WHERE s.run_id = u.id)) AS total "
-     "FROM run AS u WHERE u.status = 'done') WHERE solved <> total"},
+     DONE_HAVE_EVERY_INSTANCE(solution, run, run_id)},
+    {"verdicts-have-their-instance",
+     "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",
+     HAVE_THEIR_INSTANCE(verdict, invocation, invocation_id)},
+    {"done-invocations-have-every-instance",
+     "done invocations that lack an instance of their set older than the last they judged",
+     DONE_HAVE_EVERY_INSTANCE(verdict, invocation, invocation_id)},
     {"names-are-not-empty", "sets or instances whose name is empty or holds a NUL byte",
      "SELECT count(*), min(what) FROM "
      "(SELECT printf('set %d', id) AS what FROM instance_set WHERE name = '' OR instr(name, char(0)) > 0 "
