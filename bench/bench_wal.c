@@ -45,17 +45,6 @@ typedef struct outcome {
     int said; /* coinrow's note that a reader keeps the WAL */
 } outcome;
 
-static char folder[4096];
-
-static const char *in_folder(const char *name)
-{
-    static char paths[4][4200];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "%s/%s", folder, name);
-    return p;
-}
-
 static void die(const char *what)
 {
     fprintf(stderr, "bench_wal: %s: %s\n", what, strerror(errno));
@@ -106,22 +95,13 @@ static int64_t file_size(const char *path)
     return stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
 }
 
-static void remove_db(const char *db)
-{
-    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
-    for (int i = 0; i < 4; i++) {
-        char path[4300];
-        snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
-        remove(path);
-    }
-}
-
 /* One run of coinrow beside `reader`. */
 static outcome measure(const char *coinrow, const char *csv, int reader)
 {
     char wal[4300];
-    const char *db = in_folder("run.db"), *log = in_folder("stderr.txt");
-    remove_db(db);
+    bench_path db_path = bench_in_folder("run.db"), log_path = bench_in_folder("stderr.txt");
+    const char *db = db_path.text, *log = log_path.text;
+    bench_remove_db(db);
     snprintf(wal, sizeof wal, "%s-wal", db);
     char *argv[] = {(char *)coinrow, "run", (char *)csv, "--db", (char *)db, "--variant", "total", "--quiet", NULL};
     int pipefd[2];
@@ -197,16 +177,13 @@ int main(int argc, char **argv)
     }
     if (rows < 1 || reps < 1 || reps > 99)
         usage();
-    const char *tmp = getenv("TMPDIR");
-    snprintf(folder, sizeof folder, "%s/bench-wal-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(folder))
-        die("mkdtemp");
+    bench_folder_make("coinrow-bench-wal");
     signal(SIGPIPE, SIG_IGN);
 
     char count[32];
     snprintf(count, sizeof count, "%ld", rows);
     char csv[4200];
-    snprintf(csv, sizeof csv, "%s", in_folder("rows.csv"));
+    snprintf(csv, sizeof csv, "%s", bench_in_folder("rows.csv").text);
     char *gen[] = {(char *)coinrows[0], "generate", "--set", "rows", "--count", count, "--n", "32", "--values",
                    "1..1000000000", "--seed", "1", "--out", csv, NULL};
     if (finish(start(gen, NULL)) != 0) {
@@ -238,8 +215,8 @@ int main(int argc, char **argv)
         }
     free(seen);
     remove(csv);
-    remove_db(in_folder("run.db"));
-    remove(in_folder("stderr.txt"));
-    rmdir(folder);
+    bench_remove_db(bench_in_folder("run.db").text);
+    remove(bench_in_folder("stderr.txt").text);
+    rmdir(bench_folder());
     return 0;
 }
