@@ -19,6 +19,9 @@
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
+#   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
+#   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
+#   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
 #   make demo              the main job on sample-data/
 #   make coverage          every test on an instrumented build (build/cov), then line and
 #                          branch coverage per layer and an HTML report (docs/testing.md);
@@ -67,6 +70,15 @@ BUILD := build/tsan
 CR_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer -Wno-pass-failed
 CR_LDFLAGS += -fsanitize=thread
 endif
+# The fuzz build (make fuzz, through scripts/fuzz.sh): clang, every object
+# instrumented for libFuzzer and the sanitizers, in build/fuzz.
+ifeq ($(FUZZ),1)
+CC := clang
+BUILD := build/fuzz
+CR_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+             -Wno-pass-failed
+CR_LDFLAGS += -fsanitize=address,undefined
+endif
 
 COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 
@@ -92,6 +104,8 @@ UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
 JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
 IO_OBJ := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the commands without main: for programs that run them their own way
+CLI_LIB_OBJ := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
@@ -116,7 +130,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-pipeline bench-ext bench-invoke clean FORCE
+        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -198,10 +212,13 @@ $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 
 $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(TEST_LDFLAGS) $(LDFLAGS) $< $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
-	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
+	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(TEST_LDFLAGS) $(LDFLAGS) $< $(TEST_CLI) $(SUPPORT_OBJ) $(LIBS_UP) \
+	    $(LIBCORE) $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
 # the core's allocations go through the test's own, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+# The crash test runs commands in children of its own, as main does.
+$(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
+$(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
 
 # The SQLite extension, build/coinrow.so (docs/sql.md).  It links
 # position-independent copies of the core, of the values parser and of the
@@ -226,7 +243,7 @@ $(EXT_TESTS): $(EXT)
 # The man page and the bash completion, written by coinrow-doc from the
 # command tables --help prints (src/cli/doc/main.c); dated by the last commit.
 DOC_DATE := $(shell git log -1 --format=%cs 2>/dev/null || echo 1970-01-01)
-$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIBS_UP) $(LIBCORE)
+$(DOC_GEN): $(BUILD)/src/cli/doc/main.o $(CLI_LIB_OBJ) $(LIBS_UP) $(LIBCORE)
 	@mkdir -p $(@D)
 	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
 $(MAN): $(DOC_GEN)
@@ -360,7 +377,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-ext bench-invoke
+bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -382,9 +399,32 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
 
+# A run's peak WAL beside no reader, two sqlite3 query loops and one held read
+# transaction (docs/batch.md, "What a long reader costs").
+bench-wal: $(BIN) $(BUILD)/bench/bench_wal
+	@sh scripts/deps.sh install sqlite3:sqlite3
+	$(BUILD)/bench/bench_wal $(BIN) $(BENCH_WAL_ARGS)
+
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)
 	$(COMPILE) -Isrc $(CR_LDFLAGS) $(LDFLAGS) $< $(LIBCORE) $(CR_LDLIBS) $(LDLIBS) -o $@
+
+# Fuzzing (docs/testing.md): one libFuzzer target per tests/fuzz/fuzz_NAME.c,
+# linked with every layer but the CLI's main; its seeds are
+# tests/fuzz/corpus/NAME/, what it finds goes to build/fuzz/corpus/NAME/.
+# scripts/fuzz.sh installs clang (and libFuzzer) when run as root, and
+# otherwise skips, saying so.
+FUZZ_SECONDS ?= 30
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LINK := $(CLI_LIB_OBJ) $(LIBS_UP) $(LIBCORE)
+fuzz:
+	@sh scripts/fuzz.sh build
+fuzz-smoke:
+	@sh scripts/fuzz.sh smoke $(FUZZ_SECONDS) $(FUZZ_NAMES)
+# (with FUZZ=1, from scripts/fuzz.sh)
+fuzz-targets: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LINK)
+	$(COMPILE) -Isrc -Itests/fuzz $(CR_LDFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(FUZZ_LINK) $(CR_LDLIBS) $(LDLIBS) -o $@
 
 clean:
 	rm -rf build

@@ -1,8 +1,12 @@
-/* What the benchmark programs share: a clock and the median. */
+/* What the benchmark programs share: a clock, the median, and a scratch
+ * folder with the paths of its files. */
 #ifndef CR_BENCH_H
 #define CR_BENCH_H
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Seconds on the monotonic clock. */
@@ -24,6 +28,50 @@ static inline double bench_median(double *v, int count)
 {
     qsort(v, (size_t)count, sizeof *v, bench_by_value);
     return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+}
+
+/* The benchmark's scratch folder, once bench_folder_make has made it. */
+static inline char *bench_folder(void)
+{
+    static char folder[4096];
+    return folder;
+}
+
+/* Makes a fresh folder NAME-XXXXXX under $TMPDIR (or /tmp); exits with a
+ * message when it cannot. */
+static inline void bench_folder_make(const char *name)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    snprintf(bench_folder(), 4096, "%s/%s-XXXXXX", tmp, name);
+    if (!mkdtemp(bench_folder())) {
+        fprintf(stderr, "%s: cannot make a folder in %s: %s\n", name, tmp, strerror(errno));
+        exit(1);
+    }
+}
+
+typedef struct bench_path {
+    char text[4200];
+} bench_path;
+
+/* The path of `name` in the scratch folder. */
+static inline bench_path bench_in_folder(const char *name)
+{
+    bench_path p;
+    snprintf(p.text, sizeof p.text, "%s/%s", bench_folder(), name);
+    return p;
+}
+
+/* Removes a database and whatever SQLite keeps beside it. */
+static inline void bench_remove_db(const char *db)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        char path[4300];
+        snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
+        remove(path);
+    }
 }
 
 #endif

@@ -33,17 +33,6 @@
 
 extern char **environ;
 
-static char folder[4096];
-
-static const char *in_folder(const char *name)
-{
-    static char paths[4][4200];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "%s/%s", folder, name);
-    return p;
-}
-
 /* The CPU seconds (user + system) of the last command timed() ran, its
  * children's included. */
 static double last_cpu;
@@ -57,7 +46,7 @@ static double timed(char *const argv[], unsigned ok)
     double t0 = bench_now();
     pid_t pid = fork();
     if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(folder) != 0)
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(bench_folder()) != 0)
             _exit(127);
         execvp(argv[0], argv);
         _exit(127);
@@ -156,15 +145,12 @@ int main(int argc, char **argv)
     int n = opt(argc, argv, "--instances", 2000), m = opt(argc, argv, "--builtin-instances", 20000);
     int reps = opt(argc, argv, "--reps", 5);
     signal(SIGPIPE, SIG_IGN); /* the trivial program does not read its input */
-    const char *tmp = getenv("TMPDIR");
-    snprintf(folder, sizeof folder, "%s/coinrow-bench-invoke-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(folder))
-        return 1;
+    bench_folder_make("coinrow-bench-invoke");
     int failed = 0;
     char count_n[32], count_m[32];
     snprintf(count_n, sizeof count_n, "%d", n);
     snprintf(count_m, sizeof count_m, "%d", m);
-    FILE *src = fopen(in_folder("trivial.c"), "w");
+    FILE *src = fopen(bench_in_folder("trivial.c").text, "w");
     if (src) {
         fputs("#include <stdio.h>\nint main(void) { puts(\"0\"); return 0; }\n", src);
         fclose(src);
@@ -194,9 +180,9 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps && !failed; r++) {
         invoke[12] = "1";
         mine[r] = timed(invoke, 3); /* 1: the trivial answer is wrong on most instances */
-        theirs[r] = programs_cpu(in_folder("b.db"));
+        theirs[r] = programs_cpu(bench_in_folder("b.db").text);
         own[r] = last_cpu - theirs[r];
-        bare[r] = bare_spawns(in_folder("trivial"), n, "8\n1 2 3 4 5 6 7 8\n");
+        bare[r] = bare_spawns(bench_in_folder("trivial").text, n, "8\n1 2 3 4 5 6 7 8\n");
         invoke[12] = "2";
         two[r] = timed(invoke, 3);
         failed |= mine[r] < 0 || bare[r] < 0 || two[r] < 0 || theirs[r] < 0;
@@ -240,7 +226,7 @@ int main(int argc, char **argv)
     free(two);
     free(own);
     free(theirs);
-    char *clean[] = {"rm", "-rf", folder, NULL};
+    char *clean[] = {"rm", "-rf", bench_folder(), NULL};
     timed(clean, 1);
     return failed;
 }

@@ -41,30 +41,6 @@ typedef struct measure {
     int status;
 } measure;
 
-static char folder[4096];
-
-typedef struct folder_path {
-    char text[4200];
-} folder_path;
-
-/* name in the benchmark's folder. */
-static folder_path in_folder(const char *name)
-{
-    folder_path p;
-    snprintf(p.text, sizeof p.text, "%s/%s", folder, name);
-    return p;
-}
-
-static void remove_db(const char *db)
-{
-    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
-    for (int i = 0; i < 4; i++) {
-        char path[4300];
-        snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
-        remove(path);
-    }
-}
-
 /* Runs argv (output discarded) after a sync, so that one run's writeback
  * does not land in the next one's time. */
 static measure timed(char *const argv[])
@@ -166,7 +142,7 @@ typedef struct db_size {
  * --csv FILE t"` or `COINROW run FILE --db DB --variant V --moves fast`. */
 static measure load(int c, const char *coinrow, const char *against, const char *csv, const char *db)
 {
-    remove_db(db);
+    bench_remove_db(db);
     if (c == IMPORT) {
         char command[4300];
         snprintf(command, sizeof command, ".import --csv %s t", csv);
@@ -231,7 +207,7 @@ static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, c
                     int reps)
 {
     double wall[CONTENDERS][16], cpu[CONTENDERS][16];
-    folder_path db = in_folder("bench.db");
+    bench_path db = bench_in_folder("bench.db");
     int last = against ? CONTENDERS : AGAINST_ALL;
     for (int r = 0; r < reps; r++) {
         fprintf(stderr, "  %s:", csv);
@@ -245,7 +221,7 @@ static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, c
                 for (int q = 0; q < SCANS && (c == ALL || c == AGAINST_ALL); q++)
                     sizes[c].scans[q] = scan_seconds(db.text, scan_sql[q]);
             }
-            remove_db(db.text);
+            bench_remove_db(db.text);
         }
         fputc('\n', stderr);
     }
@@ -318,9 +294,9 @@ static void print_sizes(const db_size sizes[CONTENDERS], const int *cols, int co
 /* Peak memory of a run with every variant, the default. */
 static long peak_memory(const char *coinrow, const char *csv)
 {
-    folder_path db = in_folder("bench.db");
+    bench_path db = bench_in_folder("bench.db");
     measure m = load(ALL, coinrow, NULL, csv, db.text);
-    remove_db(db.text);
+    bench_remove_db(db.text);
     fprintf(stderr, "  %s: %.2f s, %ld MiB\n", csv, m.seconds, m.max_rss_kb / 1024);
     return m.max_rss_kb;
 }
@@ -328,15 +304,15 @@ static long peak_memory(const char *coinrow, const char *csv)
 static double jobs_time(const char *coinrow, const char *csv, const char *jobs, int reps)
 {
     double t[16];
-    folder_path db = in_folder("jobs.db");
+    bench_path db = bench_in_folder("jobs.db");
     for (int r = 0; r < reps; r++) {
-        remove_db(db.text);
+        bench_remove_db(db.text);
         char *argv[] = {(char *)coinrow, "run",    (char *)csv, "--db",   db.text,    "--variant", "diff", "--algo",
                         "dp",            "--moves", "none",     "--jobs", (char *)jobs, "--quiet",   NULL};
         t[r] = timed(argv).seconds;
         fprintf(stderr, "  --jobs %s: %.2f s\n", jobs, t[r]);
     }
-    remove_db(db.text);
+    bench_remove_db(db.text);
     return bench_median(t, reps);
 }
 
@@ -372,16 +348,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_pipeline: --rows and --big-rows take N >= 1, --reps 1 to 16, --against a program\n");
         return 2;
     }
-    const char *base = getenv("TMPDIR");
-    snprintf(folder, sizeof folder, "%s/coinrow-bench-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(folder)) {
-        fprintf(stderr, "bench_pipeline: cannot make a folder in %s: %s\n", base ? base : "/tmp", strerror(errno));
-        return 1;
-    }
+    bench_folder_make("coinrow-bench");
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
-    folder_path sorted_path = in_folder("sorted.csv"), unsorted_path = in_folder("unsorted.csv");
+    bench_path sorted_path = bench_in_folder("sorted.csv"), unsorted_path = bench_in_folder("unsorted.csv");
     const char *sorted = sorted_path.text, *unsorted = unsorted_path.text;
     generate(sorted, rows, 32, 1000000000u, 1);
     generate(unsorted, rows, 32, 1000000000u, 0);
@@ -395,19 +366,19 @@ int main(int argc, char **argv)
     fprintf(stderr, "peak memory ...\n");
     long rss_small = peak_memory(coinrow, sorted);
     remove(sorted);
-    folder_path big_path = in_folder("big.csv");
+    bench_path big_path = bench_in_folder("big.csv");
     const char *big = big_path.text;
     generate(big, big_rows, 32, 1000000000u, 1);
     long rss_big = peak_memory(coinrow, big);
     remove(big);
 
     fprintf(stderr, "--jobs 1 against --jobs 2 ...\n");
-    folder_path wide_path = in_folder("n2000.csv");
+    bench_path wide_path = bench_in_folder("n2000.csv");
     const char *wide = wide_path.text;
     generate(wide, 2000, 2000, 1000000000u, 1);
     double one = jobs_time(coinrow, wide, "1", reps), two = jobs_time(coinrow, wide, "2", reps);
     remove(wide);
-    rmdir(folder);
+    rmdir(bench_folder());
 
     printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
     printf("|---|---|---|---|\n");

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "coinrow/moves.h"
 #include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
@@ -105,6 +106,150 @@ static void test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_c
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 15);
 }
 
+/* The reproducer: the middle row has no id. */
+static void test_cli_batch__a_short_wide_row_costs_only_itself(void **state)
+{
+    tmp_db *f = *state;
+    const char *wide = tmp_path(f->dir, "w.csv");
+    assert_int_equal(write_file(wide, "c1,c2,id\n1,2,a\n5\n3,4,b\n"), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", wide, "--format", "wide", "--db", f->db);
+    assert_int_equal(r.status, 3);
+    assert_starts(r.out, "ingested 2, skipped 0, rejected 1, solved 2, failed 0, set 'w', run 1");
+    assert_non_null(strstr(r.err, "w.csv line 3: the row has no id (1 field; the id is field 3)\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE ext_id IN ('a', 'b')"), 2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE line = 3 AND raw = '5'"), 1);
+    assert_int_equal(db_int(f->db, "SELECT status = 'done' FROM run"), 1);
+}
+
+/* The issue's reproducer: one row too big for a canonical line on this
+ * machine between small ones.  It gets its error, the run goes on. */
+static void test_cli_batch__a_row_too_big_for_its_line_fails_alone(void **state)
+{
+    tmp_db *f = *state;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        skip();
+    size_t memory = (size_t)pages * (size_t)page, n = 1000;
+    while (cr_moves_canonical_bytes(n) <= memory)
+        n += n / 4;
+    const char *csv = tmp_path(f->dir, "big.csv");
+    FILE *out = fopen(csv, "w");
+    assert_non_null(out);
+    fputs("id,values\na,1 2\nb,3 4 5\nc,6\nbig,", out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%zu", i ? " " : "", i % 10);
+    fputs("\nd,7 8\ne,9\nf,1 1\n", out);
+    assert_int_equal(fclose(out), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--moves", "canonical");
+    assert_int_equal(r.status, 0);
+    assert_starts(r.out, "ingested 7, skipped 0, rejected 0, solved 7, failed 1, set 'big', run 1");
+    run_result_free(&r);
+    char says[160], sql[256];
+    snprintf(says, sizeof says, "canonical line of %zu coins needs %zu MiB", n,
+             (cr_moves_canonical_bytes(n) + (1u << 20) - 1) >> 20);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM result_view WHERE ext_id = 'big' AND error = '%s'", says);
+    assert_int_equal(db_int(f->db, sql), 4);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result WHERE error IS NULL"), 6 * 4);
+    assert_int_equal(db_int(f->db, "SELECT status = 'done' FROM run"), 1);
+    assert_int_equal(check_run_against_core(f->db, 1, "i.ext_id <> 'big'"), 6 * 4);
+}
+
+/* The issue's reproducer: a, a\0b and a\0c were three instances that all
+ * displayed as 'a'. */
+static void test_cli_batch__ids_with_a_nul_byte_are_rejected(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "nul.csv");
+    FILE *out = fopen(csv, "wb");
+    static const char text[] = "id,values\na,1 2\na\0b,1 2\na\0c,3 4\n";
+    assert_int_equal(fwrite(text, 1, sizeof text - 1, out), sizeof text - 1);
+    assert_int_equal(fclose(out), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", f->db);
+    assert_int_equal(r.status, 3);
+    assert_starts(r.out, "ingested 1, skipped 0, rejected 2, solved 1");
+    assert_non_null(strstr(r.err, "nul.csv line 3: field 1 has a NUL byte at character 2\n"));
+    assert_non_null(strstr(r.err, "nul.csv line 4: field 1 has a NUL byte at character 2\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE instr(ext_id, char(0)) > 0"), 0);
+}
+
+/* Input refused before its first row leaves no trace: no database, no
+ * empty set, no run, no summary. */
+static void test_cli_batch__input_refused_before_its_first_row_creates_nothing(void **state)
+{
+    tmp_db *f = *state;
+    const char *other = tmp_path(f->dir, "other.db");
+    assert_int_equal(db_exec(other, "CREATE TABLE t (id, coins); INSERT INTO t VALUES ('a', '1 2')"), 0);
+    run_result r;
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "nope", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "has no table 'nope' (tables: t)"));
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1);
+
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "t", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    const char *no_values = tmp_path(f->dir, "nv.csv");
+    assert_int_equal(write_file(no_values, "id,foo\na,1\n"), 0);
+    const char *refused[][12] = {
+        {"ingest", "--from-db", other, "--table", "t", "--values-col", "zz", "--db", f->db},
+        {"run", "--from-db", other, "--table", "t", "--id-col", "zz", "--db", f->db},
+        {"run", no_values, "--db", f->db},
+        {"ingest", "-", "--db", f->db, "--set", "empty-stdin"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(run_coinrow_args(&r, NULL, refused[i]), 0);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.out, "");
+        run_result_free(&r);
+    }
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance_set"), 1);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
+}
+
+/* An empty set name or option value is refused, and so is an empty id
+ * where it would name a file. */
+static void test_cli_batch__empty_names_are_refused_everywhere(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = fixture("no_id.csv");
+    const char *refused[][14] = {
+        {"run", csv, "--db", f->db, "--set", ""},
+        {"ingest", csv, "--db", f->db, "--set="},
+        {"solve", "--db", f->db, "--set", ""},
+        {"run", csv, "--db", ""},
+        {"generate", "--db", f->db, "--set", "", "--count", "1", "--n", "2", "--values", "1..2", "--seed", "1"},
+        {"export", "--db", f->db, "--set", "", "--variant", "diff", "--format", "plain", "--out", "x"},
+    };
+    run_result r;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(run_coinrow_args(&r, NULL, refused[i]), 0);
+        if (r.status != 2 || !strstr(r.err, "cannot be empty"))
+            fail_msg("coinrow %s: exit %d: %s", refused[i][0], r.status, r.err);
+        run_result_free(&r);
+    }
+    assert_int_equal(access(f->db, F_OK), -1);
+
+    /* an empty id, put there by hand, names no plain file */
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "s", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = '' WHERE id = 2"), 0);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "s", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "plain"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "set 's': instance 2 has an empty id, which names no file"));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "plain"), F_OK), -1);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -168,7 +313,7 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
 {
     tmp_db *f = *state;
     struct {
-        const char *args[6];
+        const char *args[7]; /* NULL after the last */
         const char *message;
     } cases[] = {
         {{"run", "--db", f->db}, "no input: give files, folders or '-', or --from-db FILE --table NAME"},
@@ -183,11 +328,8 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
         {{"show", "--limit", "-1"}, "--limit takes a positive number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *argv[8] = {(char *)run_bin()};
-        for (int k = 0; k < 6 && cases[i].args[k]; k++)
-            argv[k + 1] = (char *)cases[i].args[k];
         run_result r;
-        assert_int_equal(run_capture(&r, argv, NULL), 0);
+        assert_int_equal(run_coinrow_args(&r, NULL, cases[i].args), 0);
         assert_int_equal(r.status, 2);
         assert_non_null(strstr(r.err, cases[i].message));
         assert_non_null(strstr(r.err, "Try 'coinrow "));
@@ -215,7 +357,7 @@ static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **sta
     COINROW(&r, NULL, "run", fixture("no_id.csv"), "--db", fixture("no_id.csv"));
     assert_int_equal(r.status, 1);
     assert_string_equal(r.err, "coinrow: tests/fixtures/no_id.csv: the file is not a SQLite database while "
-                               "switching it to WAL mode\n");
+                               "reading its schema version\n");
     run_result_free(&r);
     COINROW(&r, NULL, "show", "--db", tmp_path(f->dir, "none.db"));
     assert_int_equal(r.status, 1);
@@ -252,6 +394,48 @@ static void test_cli_batch__read_only_and_locked_databases_stay_intact(void **st
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
     assert_int_equal(db_exec(f->db, "PRAGMA integrity_check"), 0);
+}
+
+/* show, compare, check-db and export's reading leave the database's folder as it
+ * was, byte for byte and without -wal or -shm files, even when the file is
+ * read-only. */
+static void test_cli_batch__read_only_commands_change_no_file(void **state)
+{
+    tmp_db *f = *state;
+    char *data = tmp_dir_new(), *out = tmp_dir_new();
+    snprintf(f->db, sizeof f->db, "%s", tmp_path(data, "t.db"));
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *before = dir_snapshot(data);
+    assert_non_null(strstr(before, "t.db "));
+    assert_null(strstr(before, "-wal"));
+    for (int read_only = 0; read_only < 2; read_only++) {
+        if (read_only && make_read_only(f->db) != 0)
+            break;
+        const char *commands[][12] = {
+            {"show", "--db", f->db},
+            {"compare", "--db", f->db, "1", "1"},
+            {"check-db", "--db", f->db},
+            {"export", "--db", f->db, "--set", "sample-data", "--variant", "diff", "--format", "plain", "--out",
+             tmp_path(out, read_only ? "b" : "a")},
+        };
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            assert_int_equal(run_coinrow_args(&r, NULL, commands[i]), 0);
+            if (r.status != 0)
+                fail_msg("%s: exit %d: %s", commands[i][0], r.status, r.err);
+            run_result_free(&r);
+            char *after = dir_snapshot(data);
+            if (strcmp(after, before) != 0)
+                fail_msg("%s changed the database's folder:\n%s\nwas:\n%s", commands[i][0], after, before);
+            free(after);
+        }
+    }
+    make_writable(f->db);
+    free(before);
+    tmp_dir_free(data);
+    tmp_dir_free(out);
 }
 
 static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
@@ -305,11 +489,17 @@ int main(void)
         TEST(test_cli_batch__run_on_the_sample_data_agrees_with_the_core),
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
         TEST(test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted),
+        TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
+        TEST(test_cli_batch__a_row_too_big_for_its_line_fails_alone),
+        TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
+        TEST(test_cli_batch__input_refused_before_its_first_row_creates_nothing),
+        TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),
         TEST(test_cli_batch__fatal_errors_exit_1_naming_what_and_where),
         TEST(test_cli_batch__read_only_and_locked_databases_stay_intact),
+        TEST(test_cli_batch__read_only_commands_change_no_file),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),
     };

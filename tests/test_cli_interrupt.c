@@ -1,5 +1,7 @@
 /* Runs stopped by SIGINT, SIGTERM and SIGKILL in the middle, then resumed:
- * every instance ends up solved exactly once, with the core's answers. */
+ * every instance ends up solved exactly once, with the core's answers; and
+ * a run killed again and again, at ingest, solve and commit, ends with the
+ * results of an uninterrupted one. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -8,10 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
+#include "cli/cli.h"
 #include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
@@ -152,11 +158,213 @@ static void test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly
     check_complete(db, 2, 4);
 }
 
+/* ---- crash consistency: kills that land on commits, never on a timer ---- */
+
+/* The kill test runs each command it kills in a child of its own, through
+ * the command table as coinrow's main does, with every SQLite connection
+ * traced (sqlite3_auto_extension): before and after each COMMIT the child
+ * says so on a pipe and waits for the test, which reads the database and
+ * lets it go on or kills it there.  So a kill lands on the commit it waits
+ * for, whatever the machine's speed.  (The binary held by its progress
+ * line, as above, stops only at its first commit: the line is redrawn at
+ * most four times a second, not at every commit.) */
+
+typedef enum kill_point { AT_INGEST, AT_SOLVE, AT_COMMIT } kill_point;
+
+/* The child's ends of the pipes: the events it says, the test's answers. */
+static int said_fd = -1, answer_fd = -1;
+
+/* SQLite's trace callback: 'B' before a COMMIT, 'A' after it. */
+static int on_statement(unsigned type, void *ctx, void *stmt, void *x)
+{
+    (void)ctx, (void)x;
+    const char *sql = sqlite3_sql(stmt);
+    if (!sql || strcmp(sql, "COMMIT") != 0)
+        return 0;
+    char event = type == SQLITE_TRACE_STMT ? 'B' : 'A', answer;
+    if (write(said_fd, &event, 1) != 1 || read(answer_fd, &answer, 1) != 1)
+        _exit(127); /* the test is gone */
+    return 0;
+}
+
+static int trace_commits(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api)
+{
+    (void)errmsg, (void)api;
+    return sqlite3_trace_v2(db, SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE, on_statement, NULL);
+}
+
+/* Starts `coinrow args...` (args[0] the command, NULL-terminated) in a
+ * child whose commits wait for the test: its events in *out_said, the
+ * answers to *out_answer. */
+static pid_t start_traced(char *const args[], int *out_said, int *out_answer)
+{
+    int said[2], answer[2];
+    if (pipe(said) || pipe(answer))
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY),
+            log = open(tmp_path(dir, "crash-log.txt"), O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(null, 0), dup2(log, 1), dup2(log, 2);
+        close(said[0]), close(answer[1]);
+        said_fd = said[1], answer_fd = answer[0];
+        sqlite3_auto_extension((void (*)(void))trace_commits);
+        int argc = 0;
+        while (args[argc])
+            argc++;
+        const cli_command *cmd = cli_command_find(args[0]);
+        int status = cmd ? cmd->run(cmd, argc, (char **)args) : 127;
+        fflush(stdout);
+        fflush(stderr);
+        _exit(status);
+    }
+    close(said[1]), close(answer[0]);
+    *out_said = said[0], *out_answer = answer[1];
+    return pid;
+}
+
+/* What a kill point counts: instances, or instances solved. */
+static int64_t counted(const char *db, kill_point point)
+{
+    return db_int(db, point == AT_INGEST ? "SELECT count(*) FROM instance" : "SELECT count(*) FROM solution");
+}
+
+/* Runs `coinrow args...` and SIGKILLs it at a commit ('B' before it, 'A'
+ * after it): after the one that brings what `point` counts to `threshold`
+ * (AT_INGEST, AT_SOLVE), or before the first that comes once the instances
+ * solved are there (AT_COMMIT: a transaction written, not committed).
+ * Returns 1 and the count at the kill in *out_count, or 0 when the command
+ * ended first (it must then have ended well). */
+static int kill_on_commit(int64_t *out_count, char *const args[], const char *db, kill_point point,
+                          int64_t threshold)
+{
+    int said = -1, answer = -1;
+    pid_t pid = start_traced(args, &said, &answer);
+    assert_true(pid > 0);
+    int killed = 0;
+    char event;
+    while (!killed && read(said, &event, 1) == 1) {
+        int64_t count = event == (point == AT_COMMIT ? 'B' : 'A') ? counted(db, point) : INT64_MIN;
+        if (count != INT64_MIN && count >= threshold) {
+            killed = kill(pid, SIGKILL) == 0;
+            *out_count = count;
+        } else {
+            assert_int_equal(write(answer, "g", 1), 1);
+        }
+    }
+    close(said), close(answer);
+    assert_int_equal(run_wait(pid), killed ? 128 + SIGKILL : 0);
+    return killed;
+}
+
+/* Ingests the input again until every row is in; how many times it took. */
+static int finish_ingest(char *const args[], const char *db)
+{
+    int times = 0;
+    for (; db_int(db, "SELECT count(*) FROM instance") < ROWS; times++) {
+        run_result r;
+        assert_int_equal(run_coinrow_args(&r, NULL, (const char *const *)args), 0);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+    }
+    return times;
+}
+
+/* What a killed run left holds every invariant: no result without its
+ * instance, no instance with only some of its variants. */
+static void check_consistent(const char *db)
+{
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check-db", "--db", db, (char *)NULL), 0);
+    if (r.status != 0)
+        fail_msg("check-db after a kill: %s%s", r.out, r.err);
+    run_result_free(&r);
+}
+
+/* How many result rows (by ext_id, variant and every figure) one database
+ * has and the other has not. */
+static int64_t rows_not_in_both(const char *db, const char *other)
+{
+    static const char rows[] = "SELECT i.ext_id, r.variant, r.value, r.first_score, r.second_score, r.winner, "
+                               "r.moves, r.error FROM %sresult r JOIN %sinstance i ON i.id = r.instance_id";
+    char a[512], b[512], sql[2200];
+    snprintf(a, sizeof a, rows, "", "");
+    snprintf(b, sizeof b, rows, "other.", "other.");
+    snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM (%s EXCEPT %s)) + (SELECT count(*) FROM (%s EXCEPT %s))",
+             a, b, b, a);
+    sqlite3 *conn = NULL;
+    sqlite3_stmt *st = NULL;
+    int64_t differ = -1;
+    char *attach = sqlite3_mprintf("ATTACH %Q AS other", other);
+    if (sqlite3_open_v2(db, &conn, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_exec(conn, attach, NULL, NULL, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(conn, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        differ = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(conn);
+    sqlite3_free(attach);
+    return differ;
+}
+
+static void test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run(void **state)
+{
+    (void)state;
+    char db[4096], ref[4096];
+    snprintf(db, sizeof db, "%s", tmp_path(dir, "crash.db"));
+    snprintf(ref, sizeof ref, "%s", tmp_path(dir, "reference.db"));
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "run", csv, "--db", ref, "--set", "big", "--quiet", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    char *run[] = {"run", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *ingest[] = {"ingest", csv, "--db", db, "--set", "big", "--quiet", NULL};
+    char *resume[] = {"solve", "--resume", "--db", db, "--quiet", NULL};
+    /* the points in order, each with the instances (AT_INGEST) or instances
+     * solved it waits for beyond those in */
+    static const struct {
+        kill_point point;
+        int64_t more;
+    } kills[] = {{AT_INGEST, ROWS / 5}, {AT_INGEST, ROWS / 5}, {AT_SOLVE, ROWS / 4},
+                 {AT_COMMIT, ROWS / 10}, {AT_SOLVE, ROWS / 4},  {AT_COMMIT, ROWS / 10}};
+    int killed[3] = {0}, resumes = 0;
+    for (size_t k = 0; k < sizeof kills / sizeof kills[0]; k++) {
+        kill_point point = kills[k].point;
+        if (point != AT_INGEST)
+            resumes += finish_ingest(ingest, db); /* as the hint says: the rest of the input first */
+        char *const *args = k == 0 ? run : point == AT_INGEST ? ingest : resume;
+        int64_t threshold = kills[k].more + (k > 0 ? counted(db, point) : 0), at_kill = 0;
+        resumes += k > 0;
+        if (!kill_on_commit(&at_kill, args, db, point, threshold))
+            fail_msg("kill %zu: the command ended before its commit came", k + 1);
+        /* nothing was committed after the kill's commit (before it, at commit) */
+        assert_int_equal(counted(db, point), at_kill);
+        killed[point]++;
+        check_consistent(db);
+    }
+    resumes += finish_ingest(ingest, db);
+    assert_int_equal(run_coinrow_args(&r, NULL, (const char *const *)resume), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    resumes++;
+    check_complete(db, 1, 4);
+    /* the same results as the run never killed, row for row */
+    assert_int_equal(rows_not_in_both(db, ref), 0);
+    assert_int_equal(db_int(ref, "SELECT count(*) FROM result"), (int64_t)ROWS * 4);
+    print_message("crash consistency: %d kills (%d at ingest, %d at solve, %d at commit), %d resumes, "
+                  "%lld result rows compared with an uninterrupted run's\n",
+                  killed[0] + killed[1] + killed[2], killed[AT_INGEST], killed[AT_SOLVE], killed[AT_COMMIT], resumes,
+                  (long long)ROWS * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finished),
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
+        cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

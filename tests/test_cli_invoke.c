@@ -313,7 +313,7 @@ static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_the
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "same 0, regression 0, improved 3, changed 0, missing 0\n"));
     run_result_free(&r);
-    /* the busy twin: the same verdicts, every test many times slower */
+    /* the busy twin: the same verdicts, every test several times slower */
     COINROW(&r, NULL, "compare", "--db", db, "--invocations", ia, is, "--record");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "same 3, regression 0"));
@@ -327,7 +327,9 @@ static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_the
         while (x > line && x[-1] != ' ')
             x--;
         assert_int_equal(sscanf(x, "%lf", &ratio), 1);
-        assert_true(ratio >= 10 && ratio <= last);
+        /* 30 ms of CPU against about 1: a wide margin, since a loaded
+         * machine, or a sanitized parent's fork, adds CPU to both */
+        assert_true(ratio >= 2 && ratio <= last);
         last = ratio;
         rows++;
     }

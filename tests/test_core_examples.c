@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -390,6 +391,37 @@ static void test_examples__canonical_bytes_count_every_interval(void **state)
     assert_true(cr_moves_canonical_bytes((size_t)CR_N_MAX + 1) == SIZE_MAX);
 }
 
+/* A solver with a memory cap refuses a canonical line beyond it by
+ * arithmetic, with the message a failed allocation gives, and every
+ * variant says so; other rows and policies are solved as ever. */
+static void test_examples__a_capped_solver_refuses_a_canonical_line_by_arithmetic(void **state)
+{
+    (void)state;
+    cr_error err = {0};
+    enum { N = 3000 };
+    static int64_t coins[N];
+    for (size_t i = 0; i < N; i++)
+        coins[i] = (int64_t)(i * 7919 % 1000);
+    size_t need = cr_moves_canonical_bytes(N);
+    cr_solver_limit(solver, need - 1);
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_CANONICAL};
+    cr_result results[CR_VARIANT_COUNT];
+    char says[128];
+    snprintf(says, sizeof says, "canonical line of %d coins needs %zu MiB", N, (need + (1u << 20) - 1) >> 20);
+    assert_int_equal(cr_solve(results, solver, coins, N, &opts, &err), CR_ENOMEM);
+    assert_string_equal(err.msg, says);
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        assert_int_equal(results[v].error.code, CR_ENOMEM);
+        assert_string_equal(results[v].error.msg, says);
+    }
+    opts.moves = CR_MOVES_FAST;
+    assert_int_equal(cr_solve(results, solver, coins, N, &opts, &err), 0);
+    opts.moves = CR_MOVES_CANONICAL;
+    cr_solver_limit(solver, need);
+    assert_int_equal(cr_solve(results, solver, coins, N, &opts, &err), 0);
+    cr_solver_limit(solver, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_examples__replay_scores_any_line),
         cmocka_unit_test(test_examples__large_values_switch_to_128_bits),
         cmocka_unit_test(test_examples__canonical_bytes_count_every_interval),
+        cmocka_unit_test(test_examples__a_capped_solver_refuses_a_canonical_line_by_arithmetic),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

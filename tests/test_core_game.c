@@ -129,6 +129,29 @@ static void test_number__the_int64_parser_refuses_what_is_not_a_number(void **st
     assert_int_equal(cr_int64_parse(&v, "-9223372036854775809", 20), CR_EOVERFLOW);
 }
 
+/* A message cut to fit stops between UTF-8 characters, never inside one. */
+static void test_error__a_message_is_cut_between_characters(void **state)
+{
+    (void)state;
+    assert_int_equal(cr_utf8_cut("ab", 2), 2);
+    assert_int_equal(cr_utf8_cut("a\xc3\xa9", 3), 3);   /* a complete 2-byte character */
+    assert_int_equal(cr_utf8_cut("a\xc3\xa9", 2), 1);   /* its first byte alone */
+    assert_int_equal(cr_utf8_cut("\xe2\x82\xac", 2), 0); /* 2 of a 3-byte character */
+    assert_int_equal(cr_utf8_cut("\xf0\x9f\x98\x80", 4), 4);
+    assert_int_equal(cr_utf8_cut("\xf0\x9f\x98\x80", 3), 0);
+    assert_int_equal(cr_utf8_cut("\x80\x80", 2), 2);    /* no UTF-8 to keep whole */
+    char name[300];
+    for (size_t i = 0; i + 2 < sizeof name; i += 2)
+        memcpy(name + i, "\xc3\xa9", 2);
+    name[sizeof name - 2] = '\0';
+    cr_error err;
+    unsigned mask;
+    assert_int_equal(cr_variants_parse(&mask, name, &err), CR_EINVAL);
+    size_t len = strlen(err.msg);
+    assert_true(len < CR_ERROR_MSG_MAX);
+    assert_int_equal(cr_utf8_cut(err.msg, len), len);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_game__names_out_of_range_and_texts_of_every_code),
         cmocka_unit_test(test_number__the_int64_parser_refuses_what_is_not_a_number),
         cmocka_unit_test(test_error__formats_without_stdio),
+        cmocka_unit_test(test_error__a_message_is_cut_between_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

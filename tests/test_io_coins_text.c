@@ -27,6 +27,49 @@ static void test_coins_text__accepts_every_separator_and_json(void **state)
     cr_coins_free(&c);
 }
 
+/* A NUL is no separator and ends no token: the row is refused, saying
+ * where the byte is, and no message is cut short by it. */
+static void test_coins_text__a_nul_byte_is_refused_with_its_position(void **state)
+{
+    (void)state;
+    cr_coins c = {0};
+    cr_error err;
+    static const struct {
+        const char *text;
+        size_t len;
+        const char *says;
+    } rows[] = {
+        {"1 2\0 3", 7, "the values have a NUL byte at character 4"},
+        {"\0", 1, "the values have a NUL byte at character 1"},
+        {"[1,2]\0", 6, "the values have a NUL byte at character 6"},
+        {"7 8 9\0", 6, "the values have a NUL byte at character 6"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        assert_int_equal(cr_coins_parse(&c, rows[k].text, rows[k].len, &err), CR_EINVAL);
+        assert_string_equal(err.msg, rows[k].says);
+    }
+    int64_t v;
+    assert_int_equal(cr_coin_parse(&v, "1\0", 2, 3, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 3 has a NUL byte at its character 2");
+    cr_coins_free(&c);
+}
+
+/* A message quotes at most 40 bytes of a token, cut between characters. */
+static void test_coins_text__a_quoted_token_is_cut_between_characters(void **state)
+{
+    (void)state;
+    cr_coins c = {0};
+    cr_error err;
+    assert_int_equal(parse(&c, "1 x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                               "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                           &err),
+                     CR_EINVAL);
+    assert_string_equal(err.msg, "value 2 ('x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                                 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...') is "
+                                 "not an integer");
+    cr_coins_free(&c);
+}
+
 static void test_coins_text__int64_limits(void **state)
 {
     (void)state;
@@ -297,6 +340,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
+        cmocka_unit_test(test_coins_text__a_nul_byte_is_refused_with_its_position),
+        cmocka_unit_test(test_coins_text__a_quoted_token_is_cut_between_characters),
         cmocka_unit_test(test_coins_text__int64_limits),
         cmocka_unit_test(test_coins_text__errors_name_the_value),
         cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),

@@ -66,7 +66,7 @@ static int queue_rows(cr_pipeline *p, int first, int count, const char *source)
 static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr_solve_opts *opts, int jobs,
                                       int rows, int rest, const atomic_int *stop)
 {
-    cr_pipeline_opts po = {f->set_id, run_id, *opts, jobs, stop, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, run_id, *opts, jobs, stop, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;
     cr_pipeline_stats stats = {0};
     cr_error err = {0};
@@ -156,7 +156,7 @@ static void test_io_pipeline__rejected_and_clashing_rows_are_recorded(void **sta
     const char *json[2] = {"[1,2]", "[3,4]"};
     const char *ids[] = {"bad", "a", "a", "a"};
     int which[] = {0, 0, 0, 1}; /* a, then a again (same), then a with other coins */
-    cr_pipeline_opts po = {f->set_id, 0, {0}, 1, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, 0, {0}, 1, NULL, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     cr_error err = {0};
@@ -209,7 +209,7 @@ static void test_io_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(
     cr_error err = {0};
     atomic_int stop = 0;
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
-    cr_pipeline_opts po = {f->set_id, run, opts, 2, &stop, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, run, opts, 2, &stop, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
@@ -240,7 +240,7 @@ static void test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(v
     snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages + 3);
     assert_int_equal(sqlite3_exec(f->store->db, sql, NULL, NULL, NULL), SQLITE_OK);
 
-    cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL, NULL};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     cr_error err = {0};

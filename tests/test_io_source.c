@@ -227,6 +227,70 @@ static void test_io_source__wide_takes_every_column_but_the_id(void **state)
             "L4 w-full: [9,8,7,6,5]\n");
 }
 
+/* A wide row too short to reach the id column is rejected, and the rows
+ * around it are read. */
+static void test_io_source__wide_row_without_its_id_is_rejected_alone(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_int_equal(write_file(tmp_path(dir, "w.csv"), "c1,c2,id\n1,2,a\n5\n3,4,b\n"), 0);
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, tmp_path(dir, "w.csv"),
+            "L2 a: [1,2]\n"
+            "L3 (none): rejected: the row has no id (1 field; the id is field 3)\n"
+            "L4 b: [3,4]\n");
+    tmp_dir_free(dir);
+}
+
+/* Writes len bytes (NULs too) to path. */
+static void write_bytes(const char *path, const char *bytes, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A NUL in an id or a value rejects its row, saying where it is; the id
+ * is not named (it would display cut at the NUL), the other rows are read. */
+static void test_io_source__a_nul_byte_rejects_its_row_in_every_format(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    /* libcsv ends a record at a CR too: the second record of line 7 */
+    static const char csv[] = "id,values\na,1 2\na\0b,1 2\nc,1\0 2\n\"d\n\0\",3\nf,1\r\0g,2\n";
+    write_bytes(tmp_path(dir, "nul.csv"), csv, sizeof csv - 1);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "nul.csv"),
+            "L2 a: [1,2]\n"
+            "L3 (none): rejected: field 1 has a NUL byte at character 2\n"
+            "L4 c: rejected: field 2 has a NUL byte at character 2\n"
+            "L5 (none): rejected: field 1 has a NUL byte at character 3\n"
+            "L7 f: [1]\n"
+            "L7 (none): rejected: field 1 has a NUL byte at character 1\n");
+    static const char tsv[] = "id\tvalues\nt\0\t1\nu\t2\n";
+    write_bytes(tmp_path(dir, "nul.tsv"), tsv, sizeof tsv - 1);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "nul.tsv"),
+            "L2 (none): rejected: field 1 has a NUL byte at character 2\nL3 u: [2]\n");
+    static const char wide[] = "c1,c2,id\n1\0,2,w\n3,4,x\n";
+    write_bytes(tmp_path(dir, "wide.csv"), wide, sizeof wide - 1);
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, tmp_path(dir, "wide.csv"),
+            "L2 w: rejected: field 1 has a NUL byte at character 2\nL3 x: [3,4]\n");
+    /* NUL is no white space in a contest file */
+    static const char values[] = "2\n1\0002\n", first[] = "2\0\n1 2\n";
+    write_bytes(tmp_path(dir, "values.in"), values, sizeof values - 1);
+    write_bytes(tmp_path(dir, "first.in"), first, sizeof first - 1);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "values.in"),
+            "L2 values: rejected: a NUL byte at character 2\n");
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "first.in"),
+            "L1 first: rejected: a NUL byte at character 2\n");
+    static const char header[] = "id,val\0ues\nx,1\n";
+    write_bytes(tmp_path(dir, "header.csv"), header, sizeof header - 1);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, tmp_path(dir, "header.csv")), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "header.csv line 1: field 2 has a NUL byte at character 4"));
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__contest_folder_reads_in_files_in_name_order(void **state)
 {
     (void)state;
@@ -362,6 +426,27 @@ static void test_io_table__quotes_names_and_reads_rows(void **state)
     tmp_dir_free(dir);
 }
 
+/* Blobs with NUL bytes in a table's ids or values reject their rows. */
+static void test_io_table__a_nul_byte_in_a_blob_rejects_its_row(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *db = tmp_path(dir, "blobs.db");
+    assert_int_equal(db_exec(db, "CREATE TABLE t (id, coins);"
+                                 "INSERT INTO t VALUES ('a', '1 2'), (CAST(x'610062' AS TEXT), '1 2'), "
+                                 "(x'610063', '3 4'), ('d', CAST(x'310032' AS TEXT)), ('e', '5')"),
+                     0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_table(&s, &err, db, "t", NULL, NULL), 0);
+    assert_string_equal(s.text, "L1 a: [1,2]\n"
+                                "L2 (none): rejected: the id has a NUL byte at character 2\n"
+                                "L3 (none): rejected: the id has a NUL byte at character 2\n"
+                                "L4 d: rejected: the values have a NUL byte at character 2\n"
+                                "L5 e: [5]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_io_table__unknown_names_list_what_there_is(void **state)
 {
     (void)state;
@@ -397,6 +482,8 @@ int main(void)
         cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
         cmocka_unit_test(test_io_source__wide_takes_every_column_but_the_id),
+        cmocka_unit_test(test_io_source__wide_row_without_its_id_is_rejected_alone),
+        cmocka_unit_test(test_io_source__a_nul_byte_rejects_its_row_in_every_format),
         cmocka_unit_test(test_io_source__contest_folder_reads_in_files_in_name_order),
         cmocka_unit_test(test_io_source__contest_file_names_a_bad_value_and_an_empty_file),
         cmocka_unit_test(test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal),
@@ -404,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_io_source__stdin_reads_csv),
         cmocka_unit_test(test_io_source__default_set_names),
         cmocka_unit_test(test_io_table__quotes_names_and_reads_rows),
+        cmocka_unit_test(test_io_table__a_nul_byte_in_a_blob_rejects_its_row),
         cmocka_unit_test(test_io_table__unknown_names_list_what_there_is),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,24 +60,102 @@ static void test_io_store__creates_the_schema_once_in_wal_mode(void **state)
     free(mode);
 }
 
-static void test_io_store__refuses_newer_schemas_and_other_files(void **state)
+/* Files coinrow must refuse, each with what the refusal says. */
+static const struct {
+    const char *name, *sql, *says;
+} refused[] = {
+    {"newer.db", "CREATE TABLE instance_set (x); PRAGMA user_version = 99",
+     "schema version 99 is newer than this coinrow's"},
+    {"negative.db", "CREATE TABLE t (x); PRAGMA user_version = -5", "schema version -5 is not one coinrow writes"},
+    {"negative-empty.db", "PRAGMA user_version = -5", "schema version -5 is not one coinrow writes"},
+    {"foreign.db", "CREATE TABLE mine (a); INSERT INTO mine VALUES (1)",
+     "not a coinrow database: it has tables of its own (mine)"},
+    {"instance.db", "CREATE TABLE instance (id, name); INSERT INTO instance VALUES (1, 'x')",
+     "not a coinrow database: it has tables of its own (instance)"},
+    {"versioned.db", "CREATE TABLE mine (a); PRAGMA user_version = 2",
+     "schema version 2 but not coinrow's tables"},
+    {"text.db", NULL, "the file is not a SQLite database"},
+};
+
+static void test_io_store__refused_files_are_left_byte_for_byte(void **state)
 {
     fixture_state *f = *state;
-    cr_store *other = NULL;
+    char *dir = tmp_dir_new();
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *path = tmp_path(dir, refused[i].name);
+        if (refused[i].sql)
+            assert_int_equal(db_exec(path, refused[i].sql), 0);
+        else
+            assert_int_equal(write_file(path, "id,values\n"), 0);
+        char *before = dir_snapshot(dir);
+        for (int mode = CR_STORE_READ; mode <= CR_STORE_WRITE; mode++) {
+            cr_store *other = NULL;
+            cr_error err = {0};
+            assert_int_equal(cr_store_new(&other, path, (cr_store_mode)mode, &err), CR_EDB);
+            assert_null(other);
+            if (!strstr(err.msg, refused[i].says))
+                fail_msg("%s: '%s' does not say '%s'", refused[i].name, err.msg, refused[i].says);
+            char *after = dir_snapshot(dir);
+            assert_string_equal(after, before); /* the same bytes, no -wal or -shm beside */
+            free(after);
+        }
+        free(before);
+    }
+    tmp_dir_free(dir);
+    (void)f;
+}
+
+static void test_io_store__a_new_or_empty_file_is_initialised(void **state)
+{
+    fixture_state *f = *state;
+    const char *empty = tmp_path(f->dir, "empty.db"), *blank = tmp_path(f->dir, "blank.db");
+    assert_int_equal(write_file(empty, ""), 0);
+    assert_int_equal(db_exec(blank, "PRAGMA user_version = 0"), 0);
+    const char *paths[] = {empty, blank, tmp_path(f->dir, "new.db")};
+    for (int i = 0; i < 3; i++) {
+        cr_store *s = NULL;
+        cr_error err = {0};
+        assert_int_equal(cr_store_new(&s, paths[i], CR_STORE_WRITE, &err), 0);
+        cr_store_free(s);
+        assert_int_equal(db_int(paths[i], "PRAGMA user_version"), cr_schema_count);
+    }
+    cr_store *reader = NULL;
     cr_error err = {0};
-    const char *newer = tmp_path(f->dir, "newer.db"), *text = tmp_path(f->dir, "text.db"),
-               *plain = tmp_path(f->dir, "plain.db");
-    assert_int_equal(db_exec(newer, "PRAGMA user_version = 99"), 0);
-    assert_int_equal(cr_store_new(&other, newer, CR_STORE_WRITE, &err), CR_EDB);
-    assert_non_null(strstr(err.msg, "schema version 99 is newer than this coinrow's"));
-    assert_int_equal(write_file(text, "id,values\n"), 0);
-    assert_int_equal(cr_store_new(&other, text, CR_STORE_WRITE, &err), CR_EDB);
-    assert_non_null(strstr(err.msg, "the file is not a SQLite database"));
-    assert_int_equal(db_exec(plain, "CREATE TABLE t (x)"), 0);
-    assert_int_equal(cr_store_new(&other, plain, CR_STORE_READ, &err), CR_EDB);
+    const char *plain = tmp_path(f->dir, "plain.db");
+    assert_int_equal(db_exec(plain, "PRAGMA user_version = 0"), 0);
+    assert_int_equal(cr_store_new(&reader, plain, CR_STORE_READ, &err), CR_EDB);
     assert_non_null(strstr(err.msg, "not a coinrow database"));
-    assert_int_equal(cr_store_new(&other, tmp_path(f->dir, "missing.db"), CR_STORE_READ, &err), CR_EIO);
-    assert_null(other);
+    assert_int_equal(cr_store_new(&reader, tmp_path(f->dir, "missing.db"), CR_STORE_READ, &err), CR_EIO);
+    assert_null(reader);
+}
+
+/* At rest (no writer left) the database is in rollback mode, so that a
+ * reader needs no -wal and -shm beside it: reading leaves the folder as it
+ * was, even when the file is read-only. */
+static void test_io_store__reading_a_database_at_rest_changes_nothing(void **state)
+{
+    fixture_state *f = *state;
+    cr_store_free(f->store);
+    f->store = NULL;
+    char *mode = db_text(f->path, "PRAGMA journal_mode");
+    assert_string_equal(mode, "delete");
+    free(mode);
+    char *before = dir_snapshot(f->dir);
+    for (int read_only = 0; read_only < 2; read_only++) {
+        if (read_only && make_read_only(f->path) != 0)
+            break;
+        cr_store *reader = NULL;
+        cr_error err = {0};
+        int64_t id = 0;
+        assert_int_equal(cr_store_new(&reader, f->path, CR_STORE_READ, &err), 0);
+        assert_int_equal(cr_store_set_find(&id, reader, "s", 0, NULL, &err), 0);
+        cr_store_free(reader);
+        char *after = dir_snapshot(f->dir);
+        assert_string_equal(after, before);
+        free(after);
+    }
+    make_writable(f->path);
+    free(before);
 }
 
 static void test_io_store__read_only_file_is_a_clear_error(void **state)
@@ -110,6 +188,8 @@ static void test_io_store__sets_are_found_created_and_listed(void **state)
     assert_non_null(strstr(err.msg, "has 2 instance sets (s, t): name one"));
     assert_int_equal(cr_store_set_find(&id, f->store, "u", 0, NULL, &err), CR_EINVAL);
     assert_non_null(strstr(err.msg, "has no instance set 'u' (sets: s, t)"));
+    assert_int_equal(cr_store_set_find(&id, f->store, "", 1, NULL, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "a set needs a name, and this one is empty"));
     char name[16];
     assert_int_equal(cr_store_set_name(name, sizeof name, f->store, other, &err), 0);
     assert_string_equal(name, "t");
@@ -322,6 +402,67 @@ static void test_io_store__disk_full_keeps_what_was_committed(void **state)
     assert_int_equal(db_exec(f->path, "PRAGMA integrity_check"), 0);
 }
 
+/* Adds `count` instances of 200 coins each and commits them. */
+static void add_wide_instances(cr_store *store, int64_t set_id, int first, int count)
+{
+    static char json[1200];
+    size_t len = 0;
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(json + len, sizeof json - len, "%s%d", i ? "," : "[", 1000 + i);
+    len += (size_t)snprintf(json + len, sizeof json - len, "]");
+    cr_store_instance *rows = calloc((size_t)count, sizeof *rows);
+    char (*ids)[16] = calloc((size_t)count, 16);
+    cr_error err = {0};
+    for (int i = 0; i < count; i++)
+        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "w%d", first + i), json, len, 200, 0, 0, 0, 0};
+    assert_int_equal(cr_store_begin(store, &err), 0);
+    assert_int_equal(cr_store_add_instances(store, set_id, rows, (size_t)count, &err), 0);
+    assert_int_equal(cr_store_commit(store, &err), 0);
+    free(rows);
+    free(ids);
+}
+
+static int64_t wal_bytes(const char *db)
+{
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    size_t len = 0;
+    char *bytes = read_bytes(wal, &len);
+    free(bytes);
+    return bytes ? (int64_t)len : 0;
+}
+
+/* A reader's snapshot keeps the WAL growing (and the store says so); once
+ * the reader is done, the WAL starts again from its beginning and its file
+ * is cut back to the limit; at the end it is truncated to nothing. */
+static void test_io_store__the_wal_starts_again_once_a_long_reader_is_done(void **state)
+{
+    fixture_state *f = *state;
+    enum { LIMIT = 64 }; /* pages of 16 KiB: 1 MiB */
+    const int64_t limit_bytes = LIMIT * (16384 + 24);
+    cr_store_wal_limit(f->store, LIMIT);
+    sqlite3 *reader = NULL;
+    assert_int_equal(sqlite3_open_v2(f->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM instance", NULL, NULL, NULL), SQLITE_OK);
+    int next = 0;
+    for (int i = 0; i < 12; i++, next += 400)
+        add_wide_instances(f->store, f->set_id, next, 400);
+    assert_true(wal_bytes(f->path) > 3 * limit_bytes);
+    assert_true(cr_store_wal_held(f->store) > 0);
+    sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(reader);
+    for (int i = 0; i < 20 && cr_store_wal_held(f->store) > 0; i++, next += 400)
+        add_wide_instances(f->store, f->set_id, next, 400);
+    assert_int_equal(cr_store_wal_held(f->store), 0);
+    add_wide_instances(f->store, f->set_id, next, 400); /* written from the beginning, the file cut back */
+    assert_true(wal_bytes(f->path) <= 2 * limit_bytes);
+    cr_error err = {0};
+    assert_int_equal(cr_store_wal_truncate(f->store, &err), 0);
+    assert_int_equal(wal_bytes(f->path), 0);
+    assert_int_equal(db_exec(f->path, "PRAGMA integrity_check"), 0);
+    cr_store_wal_limit(f->store, 0);
+}
+
 static void test_io_store__a_second_writer_is_told_the_database_is_locked(void **state)
 {
     fixture_state *f = *state;
@@ -341,7 +482,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_io_store__creates_the_schema_once_in_wal_mode, store_fixture_setup, store_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_io_store__refuses_newer_schemas_and_other_files, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__refused_files_are_left_byte_for_byte, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__a_new_or_empty_file_is_initialised, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__reading_a_database_at_rest_changes_nothing, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__read_only_file_is_a_clear_error, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__sets_are_found_created_and_listed, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__runs_are_found_by_id_and_status, store_fixture_setup, store_fixture_teardown),
@@ -350,6 +493,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_io_store__ingest_errors_are_recorded_once_and_cut, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__instances_are_read_in_pages_and_by_run, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__disk_full_keeps_what_was_committed, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__the_wal_starts_again_once_a_long_reader_is_done,
+                                        store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__a_second_writer_is_told_the_database_is_locked, store_fixture_setup,
                                         store_fixture_teardown),
     };

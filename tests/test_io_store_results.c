@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -500,6 +501,14 @@ static void upgrade_and_compare(const char *path)
     free(after);
 }
 
+/* A cr_store_check_fn: a check that finds something fails the test. */
+static void no_finding(void *ctx, const char *check, const char *finding)
+{
+    (void)ctx;
+    if (finding)
+        fail_msg("%s: %s", check, finding);
+}
+
 static void test_io_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
 {
     fixture_state *f = *state;
@@ -511,6 +520,14 @@ static void test_io_store_results__a_version_3_database_upgrades_without_changin
     assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 18);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 0);
+    /* and the new tables hold check-db's invariants */
+    cr_store *store = NULL;
+    cr_error err = {0};
+    unsigned failed = 0;
+    assert_int_equal(cr_store_new(&store, path, CR_STORE_READ, &err), 0);
+    assert_int_equal(cr_store_check(&failed, store, no_finding, NULL, &err), 0);
+    assert_int_equal(failed, 0);
+    cr_store_free(store);
 }
 
 static void test_io_store_results__rows_edited_by_hand_upgrade_whole(void **state)
@@ -530,7 +547,9 @@ static void test_io_store_results__rows_edited_by_hand_upgrade_whole(void **stat
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 4 + 1);
 }
 
-/* Each way a version 3 database can fail to upgrade leaves it as it was. */
+/* Each way a version 3 database can fail to upgrade leaves it as it was,
+ * in WAL mode (as coinrow before version 4 left its files) and in rollback
+ * mode, with nothing beside it. */
 static void test_io_store_results__a_failed_upgrade_leaves_the_file_unchanged(void **state)
 {
     fixture_state *f = *state;
@@ -541,21 +560,28 @@ static void test_io_store_results__a_failed_upgrade_leaves_the_file_unchanged(vo
         {"INSERT INTO result (run_id, instance_id, variant, value) VALUES (1, 1, 'bogus', 1)",
          "the upgrade would change result rows"},
     };
-    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        char path[4096];
+    static const char *const modes[] = {"PRAGMA journal_mode = WAL", "PRAGMA journal_mode = DELETE"},
+                             *const besides[] = {"-wal", "-shm", "-journal"};
+    for (size_t k = 0; k < 2 * sizeof cases / sizeof *cases; k++) {
+        char path[4096], beside[4200];
         snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
         copy_fixture(path);
-        assert_int_equal(db_exec(path, cases[k].change), 0);
+        assert_int_equal(db_exec(path, cases[k / 2].change), 0);
+        assert_int_equal(db_exec(path, modes[k % 2]), 0);
         size_t len = 0, len_after = 0;
         char *before = file_bytes(path, &len);
         cr_store *store = NULL;
         cr_error err = {0};
         assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), CR_EDB);
         assert_null(store);
-        assert_non_null(strstr(err.msg, cases[k].message));
+        assert_non_null(strstr(err.msg, cases[k / 2].message));
         char *after = file_bytes(path, &len_after);
         assert_int_equal(len_after, len);
         assert_memory_equal(after, before, len);
+        for (size_t b = 0; b < sizeof besides / sizeof *besides; b++) {
+            snprintf(beside, sizeof beside, "%s%s", path, besides[b]);
+            assert_int_equal(access(beside, F_OK), -1);
+        }
         assert_int_equal(db_int(path, "PRAGMA user_version"), 3);
         free(before);
         free(after);

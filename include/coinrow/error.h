@@ -6,6 +6,8 @@
 #ifndef CR_ERROR_H
 #define CR_ERROR_H
 
+#include <stddef.h>
+
 #define CR_ERROR_MSG_MAX 256
 
 enum cr_code {
@@ -33,7 +35,7 @@ const char *cr_strerror(int code);
  * point (d i u o x X c s p %, with flags, widths, precisions and the length
  * modifiers hh h l ll j z t), each as snprintf writes it.  A floating-point
  * conversion is copied as it stands (its argument skipped); %n writes
- * nothing. */
+ * nothing.  A message too long is cut between UTF-8 characters. */
 int cr_error_set(cr_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -42,5 +44,10 @@ int cr_error_set(cr_error *err, int code, const char *fmt, ...)
 
 /* Resets err (when not NULL) to "no error". */
 void cr_error_clear(cr_error *err);
+
+/* The length of text[0..len) without a UTF-8 sequence left incomplete at
+ * its end: messages cut what they quote (and are cut to fit) with it, so
+ * that they stay UTF-8.  To cut text to at most n bytes: cr_utf8_cut(text, n). */
+size_t cr_utf8_cut(const char *text, size_t len);
 
 #endif

@@ -18,6 +18,12 @@ int cr_solver_new(cr_solver **out, cr_error *err);
 /* Frees a solver and every line it handed out; accepts NULL. */
 void cr_solver_free(cr_solver *solver);
 
+/* Caps the memory a canonical line may take at `bytes` (0, the default: no
+ * cap; a batch job passes the machine's physical memory).  A row whose line
+ * needs more (cr_moves_canonical_bytes) is refused by arithmetic before
+ * anything is allocated, with the message a failed allocation gives. */
+void cr_solver_limit(cr_solver *solver, size_t bytes);
+
 typedef struct cr_solve_opts {
     unsigned variants; /* mask of CR_VARIANT_BIT()s, at least one */
     cr_algo algo;      /* how the value is computed */
@@ -64,8 +70,9 @@ typedef struct cr_result {
  * be missing: see cr_result).  Otherwise returns the first variant without a
  * value's code with its message in err: CR_EOVERFLOW, CR_ETOOBIG or
  * CR_ENOMEM, the same as out[variant].error, while the other variants are
- * still solved; or CR_EINVAL for bad arguments (n == 0, no variant, NULL
- * coins), with nothing filled. */
+ * still solved; a failure of the row itself (more than CR_N_MAX coins, no
+ * memory to solve it) is in every requested variant; or CR_EINVAL for bad
+ * arguments (n == 0, no variant, NULL coins), with nothing filled. */
 int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *coins, size_t n,
              const cr_solve_opts *opts, cr_error *err);
 

@@ -60,8 +60,8 @@ extern const size_t cli_command_count;
 const cli_command *cli_command_find(const char *name);
 
 /* Parses argv[1..argc) against cmd's options into args, the command's
- * arguments struct: options may come as --name VALUE or --name=VALUE,
- * anywhere; "--" ends them.  The other arguments are moved to the front of
+ * arguments struct: options may come as --name VALUE or --name=VALUE (a
+ * value never empty), anywhere; "--" ends them.  The other arguments are moved to the front of
  * argv, their count stored in *out_npos.  Returns -1 to go on, or an exit
  * status to return at once: CR_EXIT_OK after printing --help, CR_EXIT_USAGE
  * after a usage error. */
@@ -111,7 +111,7 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
 /* The commands, one file each (cmd_<name>.c). */
 extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_generate,
     cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_invoke, cli_cmd_strength, cli_cmd_merge, cli_cmd_compare,
-    cli_cmd_stress;
+    cli_cmd_stress, cli_cmd_check_db;
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

@@ -8,6 +8,7 @@
 #include "coinrow.h"
 #include "io/coins_text.h"
 #include "util/errorf.h"
+#include "util/memory.h"
 #include "util/read_all.h"
 
 /* The values of the command line, joined by spaces so that one parser (and
@@ -125,6 +126,8 @@ static int cmd_eval(const cli_command *self, int argc, char **argv)
     cr_solver *solver = NULL;
     cr_result results[CR_VARIANT_COUNT];
     rc = cr_solver_new(&solver, &err);
+    if (rc == 0)
+        cr_solver_limit(solver, cr_physical_memory());
     if (rc == 0)
         rc = cr_solve(results, solver, coins.v, coins.n, &solve_opts, &err);
     if (rc == 0 || rc == CR_EOVERFLOW || rc == CR_ETOOBIG) {

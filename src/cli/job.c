@@ -160,87 +160,120 @@ int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
     return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
-int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
-{
-    int status;
-    int64_t run_id = 0, set_id = 0, resume_id;
-    cr_solve_opts solve = {0};
-    cr_source_opts src = {0};
+/* A job under way: what check_args found, and what starting it made. */
+typedef struct job {
+    const cli_job_args *a;
+    int steps, npos;
+    char **pos;
+    int64_t resume_id, set_id, run_id;
+    cr_solve_opts solve;
     cr_shard_spec shard;
-    int jobs = 1, shard_done = 0;
-    if ((status = check_args(&resume_id, &solve, &src, &jobs, &shard, cmd, a, steps, npos, pos)) >= 0)
-        return status;
-    int from_files = (steps & CLI_JOB_INGEST) && !a->from_db && !a->read;
-    uint64_t input_bytes = from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0;
+    int jobs, shard_done;
     cli_progress progress;
-    cli_progress_start(&progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
-                       steps & CLI_JOB_SOLVE, input_bytes);
-    src.stop = cli_signals_catch();
+    const atomic_int *stop;
+    cr_store *store;
+    cr_pipeline *p;
+    char set_name[128];
+    cr_error *err;
+} job;
 
-    cr_error err = {0};
-    cr_store *store = NULL;
-    cr_pipeline *p = NULL;
-    cr_pipeline_stats stats = {0};
-    char set_name[128] = "";
-    /* a missing input is reported before the database is touched */
-    int rc = from_files ? cr_source_check((const char *const *)pos, (size_t)npos, &err) : 0;
-    if (rc == 0)
-        rc = cr_store_new(&store, a->shard ? a->out : a->db, CR_STORE_WRITE, &err);
+/* Opens the database, finds or makes the set and the run, and starts the
+ * pipeline (or finds the shard done).  A job that ingests starts on its
+ * first input row, so that input refused before it creates nothing: no
+ * database, no empty set, no run. */
+static int job_start(job *j)
+{
+    const cli_job_args *a = j->a;
+    int rc = cr_store_new(&j->store, a->shard ? a->out : a->db, CR_STORE_WRITE, j->err);
     if (rc == 0 && a->shard) {
-        rc = cr_shard_prepare(&set_id, &run_id, &shard_done, store, &shard, &err);
-        if (rc == 0 && !shard_done)
-            rc = cr_store_run_set_status(store, run_id, CR_RUN_RUNNING, NULL, &err);
+        rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, j->store, &j->shard, j->err);
+        if (rc == 0 && !j->shard_done)
+            rc = cr_store_run_set_status(j->store, j->run_id, CR_RUN_RUNNING, NULL, j->err);
     } else {
         if (rc == 0 && !a->resume)
-            rc = find_set(&set_id, store, a, steps, npos, pos, &err);
-        if (rc == 0 && (steps & CLI_JOB_SOLVE))
-            rc = open_run(&run_id, &set_id, &solve, store, a, resume_id, &err);
+            rc = find_set(&j->set_id, j->store, a, j->steps, j->npos, j->pos, j->err);
+        if (rc == 0 && (j->steps & CLI_JOB_SOLVE))
+            rc = open_run(&j->run_id, &j->set_id, &j->solve, j->store, a, j->resume_id, j->err);
     }
     if (rc == 0)
-        rc = cr_store_set_name(set_name, sizeof set_name, store, set_id, &err);
-    if (rc || shard_done) {
-        if (rc == 0 && !a->quiet)
-            printf("shard %s of job '%s' is done already in %s\n", a->shard, shard.tag, a->out);
-        cr_store_free(store);
-        return rc ? cli_report(&err) : CR_EXIT_OK;
-    }
+        rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
+    if (rc || j->shard_done)
+        return rc;
+    cr_pipeline_opts po = {.set_id = j->set_id, .run_id = j->run_id, .solve = j->solve, .jobs = j->jobs,
+                           .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
+                           .wal_held = cli_progress_wal_held, .ctx = &j->progress};
+    return cr_pipeline_new(&j->p, j->store, &po, j->err);
+}
 
-    cr_pipeline_opts po = {.set_id = set_id, .run_id = run_id, .solve = solve, .jobs = jobs, .stop = src.stop,
-                           .progress = cli_progress_update, .rejected = cli_progress_rejected, .ctx = &progress};
-    int input_done = !(steps & CLI_JOB_INGEST);
-    rc = cr_pipeline_new(&p, store, &po, &err);
-    if (rc == 0 && (steps & CLI_JOB_INGEST)) {
-        rc = a->read      ? a->read(a->read_ctx, cr_pipeline_row, p, &err)
-             : a->from_db ? cr_source_table_read(a->from_db, a->table, &src, cr_pipeline_row, p, &err)
-                          : cr_source_read((const char *const *)pos, (size_t)npos, &src, cr_pipeline_row, p, &err);
+/* A cr_row_fn: starts the job on the first row, then queues each. */
+static int job_row(void *ctx, const cr_row *row)
+{
+    job *j = ctx;
+    int rc = j->store ? 0 : job_start(j);
+    return rc ? rc : cr_pipeline_row(j->p, row);
+}
+
+int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
+{
+    cr_error err = {0};
+    job j = {.a = a, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
+    cr_source_opts src = {0};
+    int status = check_args(&j.resume_id, &j.solve, &src, &j.jobs, &j.shard, cmd, a, steps, npos, pos);
+    if (status >= 0)
+        return status;
+    int from_files = (steps & CLI_JOB_INGEST) && !a->from_db && !a->read;
+    cli_progress_start(&j.progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
+                       steps & CLI_JOB_SOLVE, from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0);
+    src.stop = j.stop = cli_signals_catch();
+
+    cr_pipeline_stats stats = {0};
+    int rc = 0, input_done = !(steps & CLI_JOB_INGEST);
+    if (steps & CLI_JOB_INGEST) {
+        rc = a->read      ? a->read(a->read_ctx, job_row, &j, &err)
+             : a->from_db ? cr_source_table_read(a->from_db, a->table, &src, job_row, &j, &err)
+                          : cr_source_read((const char *const *)pos, (size_t)npos, &src, job_row, &j, &err);
         input_done = rc == 0;
     }
+    if (rc == 0 && !j.store)
+        rc = job_start(&j); /* nothing to ingest, or nothing was */
+    if (!j.p) {
+        /* refused before the first row (nothing was made but, should the
+         * pipeline fail to start, a run, marked failed), or a shard done */
+        cr_error ignored;
+        if (rc && j.run_id)
+            cr_store_run_set_status(j.store, j.run_id, CR_RUN_FAILED, err.msg, &ignored);
+        cli_progress_clear(&j.progress);
+        if (rc == 0 && !a->quiet)
+            printf("shard %s of job '%s' is done already in %s\n", a->shard, j.shard.tag, a->out);
+        cr_store_free(j.store);
+        return rc ? cli_report(&err) : CR_EXIT_OK;
+    }
     if (rc == 0 && (steps & CLI_JOB_SOLVE))
-        rc = cr_pipeline_queue_unsolved(p, &err);
+        rc = cr_pipeline_queue_unsolved(j.p, &err);
     cr_error late = {0};
-    if (p && cr_pipeline_finish(p, &stats, &late) != 0)
+    if (cr_pipeline_finish(j.p, &stats, &late) != 0)
         rc = late.code, err = late; /* the pipeline's own failure is the cause */
-    cr_pipeline_free(p);
-    cli_progress_clear(&progress);
+    cr_pipeline_free(j.p);
+    cli_progress_clear(&j.progress);
 
     int interrupted = cli_signals_caught() && (rc == 0 || rc == CR_EINTERRUPTED);
-    if (run_id) {
+    if (j.run_id) {
         cr_error status_err = {0};
         cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-        if ((cr_store_run_add_seconds(store, run_id, cli_progress_seconds(&progress), &status_err) ||
-             cr_store_run_set_status(store, run_id, final, final == CR_RUN_FAILED ? err.msg : NULL, &status_err)) &&
+        if ((cr_store_run_add_seconds(j.store, j.run_id, cli_progress_seconds(&j.progress), &status_err) ||
+             cr_store_run_set_status(j.store, j.run_id, final, final == CR_RUN_FAILED ? err.msg : NULL,
+                                     &status_err)) &&
             rc == 0)
             rc = status_err.code, err = status_err;
     }
     if (!a->quiet)
-        summary(&progress, a, steps, &stats, set_name, run_id);
+        summary(&j.progress, a, steps, &stats, j.set_name, j.run_id);
     if (stats.rejected)
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
-                 stats.rejected == 1 ? "" : "s",
-                 stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
-    cr_store_free(store);
+                 stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
+    cr_store_free(j.store);
     if (interrupted) {
-        resume_hint(a, set_name, run_id, input_done);
+        resume_hint(a, j.set_name, j.run_id, input_done);
         return CR_EXIT_INTERRUPTED;
     }
     if (rc)

@@ -103,6 +103,9 @@ int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char 
         } else {
             return cli_usage_error(cmd, "option '--%s' needs a value (%s)", o->name, o->arg);
         }
+        /* an empty name would make a set, a file or a column of nothing */
+        if (o->arg && !**(const char **)(void *)field)
+            return cli_usage_error(cmd, "--%s takes %s, which cannot be empty", o->name, o->arg);
     }
     *out_npos = npos;
     return -1;

@@ -104,3 +104,12 @@ void cli_progress_rejected(void *ctx, const cr_row *row)
     cli_progress_clear(p);
     cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
 }
+
+void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
+{
+    cli_progress *p = ctx;
+    cli_progress_clear(p);
+    cli_fail("note: readers of %s keep its WAL from starting again from its beginning (a read transaction held "
+             "open?): it is %llu MiB and grows until they let go",
+             db, (unsigned long long)(wal_bytes >> 20));
+}

@@ -40,6 +40,10 @@ void cli_progress_rejected(void *ctx, const cr_row *row);
  * cli_progress_update draws its line. */
 void cli_progress_bar(cli_progress *p, uint64_t done, uint64_t total, const char *tail);
 
+/* A cr_pipeline_opts.wal_held callback: says once that readers keep the
+ * WAL growing. */
+void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes);
+
 /* Erases the line, before other output. */
 void cli_progress_clear(cli_progress *p);
 

@@ -33,12 +33,15 @@ void cr_error_clear(cr_error *err)
 typedef struct sink {
     char *buf;
     size_t len, cap; /* cap counts the terminating NUL */
+    int cut;         /* something did not fit */
 } sink;
 
 static void put_char(sink *s, char c)
 {
     if (s->len + 1 < s->cap)
         s->buf[s->len++] = c;
+    else
+        s->cut = 1;
 }
 
 static void put_chars(sink *s, char c, size_t count)
@@ -266,14 +269,27 @@ static void format(sink *s, const char *fmt, va_list *ap)
     }
 }
 
+size_t cr_utf8_cut(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t start = len;
+    while (start > 0 && len - start < 3 && (s[start - 1] & 0xC0) == 0x80)
+        start--;
+    if (start == 0 || s[start - 1] < 0xC0)
+        return len; /* ends in ASCII, or in bytes that are no UTF-8 anyway */
+    unsigned lead = s[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    return len - (start - 1) < need ? start - 1 : len;
+}
+
 static void format_into(char *buf, size_t cap, const char *fmt, va_list ap)
 {
-    sink s = {buf, 0, cap};
+    sink s = {buf, 0, cap, 0};
     va_list copy;
     va_copy(copy, ap); /* passed on by address, which a va_list parameter may not be */
     format(&s, fmt, &copy);
     va_end(copy);
-    buf[s.len] = '\0';
+    buf[s.cut ? cr_utf8_cut(buf, s.len) : s.len] = '\0'; /* cut between characters */
 }
 
 void cr_error__format(char *buf, size_t cap, const char *fmt, ...)

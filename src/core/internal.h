@@ -78,6 +78,10 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
 int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,
                      cr_error *err);
 
+/* Refuses a canonical line of n coins for want of memory: CR_ENOMEM in err,
+ * saying how many MiB it needs (cr_moves_canonical_bytes). */
+int cr_moves__no_memory(cr_error *err, size_t n);
+
 /* The variant's value of a line that scores `scores`: the first player's
  * score for total, the lead for diff and remaining, its sign for winner. */
 cr_i128 cr_moves__value(const cr_i128 scores[2], cr_variant variant);

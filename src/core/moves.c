@@ -54,13 +54,20 @@ size_t cr_moves_canonical_bytes(size_t n)
     return bits_bytes(n) + (n + 1) * sizeof(size_t);
 }
 
+int cr_moves__no_memory(cr_error *err, size_t n)
+{
+    size_t need = cr_moves_canonical_bytes(n);
+    return cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n,
+                        need / (1u << 20) + (need % (1u << 20) != 0));
+}
+
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err)
 {
     if (!out || !coins || n == 0)
         return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
-    /* the need is known before anything is allocated, so the message says
-     * it whichever allocation fails */
-    size_t need = cr_moves_canonical_bytes(n), bytes = n <= CR_N_MAX ? bits_bytes(n) : SIZE_MAX;
+    /* the need is known by arithmetic, so the message says it whichever
+     * allocation fails */
+    size_t bytes = n <= CR_N_MAX ? bits_bytes(n) : SIZE_MAX;
     left_bits bits = {NULL, NULL};
     if (bytes != SIZE_MAX) {
         bits.bytes = (uint8_t *)malloc(bytes ? bytes : 1);
@@ -70,8 +77,7 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
     cr_i128 lead;
     size_t i = 0;
     if (!bits.row || !bits.bytes) {
-        rc = cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n,
-                          need / (1u << 20) + (need % (1u << 20) != 0));
+        rc = cr_moves__no_memory(err, n);
         goto done;
     }
     for (size_t m = 2, total = 0; m <= n; m++) {

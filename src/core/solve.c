@@ -12,6 +12,7 @@ enum { STANDARD, REMAINING, GAMES };
 
 struct cr_solver {
     size_t capacity;   /* coins the buffers below can hold */
+    size_t line_limit; /* bytes a canonical line may take; 0: no cap */
     cr_i128 *vals;     /* the linear method's stack */
     uint32_t *counts;
     char *line[GAMES]; /* capacity + 1 bytes each */
@@ -33,6 +34,8 @@ void cr_solver_free(cr_solver *solver)
         free(solver->line[g]);
     free(solver);
 }
+
+void cr_solver_limit(cr_solver *solver, size_t bytes) { solver->line_limit = bytes; }
 
 static int reserve(cr_solver *s, size_t n, cr_error *err)
 {
@@ -68,6 +71,9 @@ typedef struct game {
     cr_error error;
 } game;
 
+/* The algorithm that runs for opts->algo. */
+static cr_algo algo_run(const cr_solve_opts *opts) { return opts->algo == CR_ALGO_AUTO ? CR_ALGO_LINEAR : opts->algo; }
+
 static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, int g, const cr_solve_opts *opts)
 {
     int negate = g == REMAINING;
@@ -76,7 +82,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
     char *fast_line = want_line && opts->moves != CR_MOVES_CANONICAL ? s->line[g] : NULL;
     cr_i128 ignored;
     cr_error_clear(&out->error);
-    out->algo = opts->algo == CR_ALGO_AUTO ? CR_ALGO_LINEAR : opts->algo;
+    out->algo = algo_run(opts);
     out->line = want_line ? s->line[g] : NULL;
 
     switch (out->algo) {
@@ -102,8 +108,11 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
         cr_linear__lead(&out->lead, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         break;
     }
-    if (want_line && opts->moves == CR_MOVES_CANONICAL)
+    if (want_line && opts->moves == CR_MOVES_CANONICAL) {
+        if (s->line_limit && cr_moves_canonical_bytes(n) > s->line_limit)
+            return cr_moves__no_memory(&out->error, n);
         return cr_moves_canonical(out->line, coins, n, negate ? CR_REMAINING : CR_DIFF, &out->error);
+    }
     if (out->line)
         out->line[n] = '\0';
     return 0;
@@ -169,16 +178,33 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
 {
     if (!out || !solver || !coins || !opts || n == 0)
         return cr_error_set(err, CR_EINVAL, "solve: no coins");
-    if (n > CR_N_MAX)
-        return cr_error_set(err, CR_ETOOBIG, "a row of %zu coins is more than the %zu the solver takes", n,
-                            CR_N_MAX);
     if (!(opts->variants & CR_VARIANTS_ALL) || (opts->variants & ~CR_VARIANTS_ALL) ||
         (unsigned)opts->algo >= CR_ALGO_COUNT || (unsigned)opts->moves >= CR_MOVES_COUNT)
         return cr_error_set(err, CR_EINVAL, "solve: bad options (variants 0x%x, algo %d, moves %d)",
                             opts->variants, (int)opts->algo, (int)opts->moves);
-    int rc = reserve(solver, n, err);
-    if (rc)
+    /* a row the solver cannot take fails in every variant: it is the row's
+     * answer, not the caller's mistake */
+    cr_error row_error;
+    int rc = n > CR_N_MAX ? cr_error_set(&row_error, CR_ETOOBIG, "a row of %zu coins is more than the %zu the "
+                                                                 "solver takes", n, CR_N_MAX)
+                          : reserve(solver, n, &row_error);
+    if (rc) {
+        for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+            if (!(opts->variants & CR_VARIANT_BIT(v)))
+                continue;
+            cr_result *r = &out[v];
+            r->variant = (cr_variant)v;
+            r->algo = algo_run(opts);
+            r->value = r->first_score = r->second_score = 0;
+            r->winner = 0;
+            r->moves = NULL;
+            r->missing = CR_FIGURES_ALL;
+            r->error = row_error;
+        }
+        if (err)
+            *err = row_error;
         return rc;
+    }
 
     int first_failure = 0;
     for (int g = 0; g < GAMES; g++) {

@@ -78,13 +78,17 @@ static int is_delimiter(char c) { return c == ',' || c == ';'; }
 
 static int bad_value(cr_error *err, size_t position, const char *token, size_t len, const char *why)
 {
-    int shown = len > 40 ? 40 : (int)len;
-    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, shown, token,
-                     (size_t)shown < len ? "..." : "", why);
+    size_t shown = cr_utf8_cut(token, len > 40 ? 40 : len);
+    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, (int)shown, token, shown < len ? "..." : "",
+                     why);
 }
 
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err)
 {
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return cr_errorf(err, CR_EINVAL, "value %zu has a NUL byte at its character %zu", position,
+                         (size_t)(nul - text) + 1);
     while (len > 0 && is_space(text[0]))
         text++, len--;
     while (len > 0 && is_space(text[len - 1]))
@@ -189,6 +193,11 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
     if (parse_plain(out, text, len))
         return 0;
     out->n = 0;
+    /* a NUL is neither a separator nor part of a value, and would cut a
+     * message quoting its token */
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return cr_errorf(err, CR_EINVAL, "the values have a NUL byte at character %zu", (size_t)(nul - text) + 1);
     size_t i = 0, end = len;
     while (i < end && is_space(text[i]))
         i++;

@@ -29,14 +29,15 @@ int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err);
  * integers with an optional sign, separated by white space, commas or
  * semicolons; the whole may be wrapped in [ ].  Errors (CR_EINVAL) name the
  * value by its 1-based position and quote it: not an integer, out of the
- * int64 range, or no values at all.  The JSON has each value in plain
+ * int64 range, or no values at all; a NUL byte anywhere is refused, naming
+ * its 1-based character.  The JSON has each value in plain
  * decimal ("+7" and "007" as 7, "-0" as 0). */
 int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err);
 
 /* Parses the coin at 1-based `position` of a row from text[0..len), white
  * space around it allowed.  CR_EINVAL naming the position and quoting the
  * text: empty, not an integer, or out of the int64 range (the messages of
- * cr_coins_parse). */
+ * cr_coins_parse); a NUL byte is refused, naming its character. */
 int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err);
 
 /* The sum of coins[0..n) into *out; returns 1, or 0 when it leaves int64

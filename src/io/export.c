@@ -343,13 +343,17 @@ int cr_export__program(package *p, const char *rel, cr_judge_program program, cr
 /* Plain's names: the id with every byte but letters, digits, '.', '_' and
  * '-' turned into '_', and a leading '.' too; two ids whose names differ
  * only in letter case would clash on many file systems, so they clash here. */
-static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
+static int plain_name(package *p, char *out, const cr_instance *in, cr_error *err)
 {
+    const char *ext_id = in->ext_id;
     size_t len = strlen(ext_id);
+    if (len == 0)
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance %lld has an empty id, which names no file",
+                         p->set_name, (long long)in->id);
     if (len > PLAIN_NAME_MAX)
-        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.40s...' is longer than %d bytes, too long "
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.*s...' is longer than %d bytes, too long "
                                             "for a file name",
-                         p->set_name, ext_id, PLAIN_NAME_MAX);
+                         p->set_name, (int)cr_utf8_cut(ext_id, 40), ext_id, PLAIN_NAME_MAX);
     char key[PLAIN_NAME_MAX + 1];
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)ext_id[i];
@@ -372,7 +376,8 @@ static int plain_name(package *p, char *out, const char *ext_id, cr_error *err)
 }
 
 /* The paths of test k (0-based) within the package. */
-static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k, const char *ext_id, cr_error *err)
+static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k, const cr_instance *instance,
+                      cr_error *err)
 {
     char num[CR_GEN_ID_MAX], name[PLAIN_NAME_MAX + 1];
     cr_gen_id(num, p->count, k);
@@ -392,7 +397,7 @@ static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k,
         snprintf(ans, cap, "output/output%" PRIu64 ".txt", k);
         return 0;
     default: {
-        int rc = plain_name(p, name, ext_id, err);
+        int rc = plain_name(p, name, instance, err);
         snprintf(in, cap, "%s.in", name);
         snprintf(ans, cap, "%s.ans", name);
         return rc;
@@ -476,7 +481,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
         rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
-            rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in->ext_id, err);
+            rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in, err);
         if (rc == 0)
             rc = write_input(p, in_path, in, err);
         if (rc == 0)

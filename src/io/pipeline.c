@@ -10,15 +10,17 @@
 
 #include "io/coins_text.h"
 #include "util/errorf.h"
+#include "util/memory.h"
 
 #define BATCH_ROWS 1024
 #define BATCH_COINS (1u << 16)
 #define COMMIT_ROWS 10000
 #define COMMIT_NS 1000000000LL
 #define MAX_JOBS 256
-/* WAL pages (of 16 KiB) past which the writer checkpoints itself: the
- * checkpointer does the work, this bounds the WAL should it fall behind
- * and lets the WAL start again from its beginning. */
+/* WAL pages (of 16 KiB) past which the writer makes the WAL start again
+ * from its beginning (cr_store_wal_limit): the checkpointer copies each
+ * commit as it comes, this bounds the WAL should it fall behind or readers
+ * keep it. */
 #define WAL_LIMIT 4096
 #define NONE ((size_t)-1)
 
@@ -82,6 +84,7 @@ struct cr_pipeline {
     int solver_count, writer_started, checkpointer_started, finished;
     cr_store *checkpoints; /* the checkpointer's own connection */
     uint64_t commits;
+    int wal_told;          /* opts.wal_held was called */
 
     batch *fill; /* the caller's batch at hand */
     uint64_t set_before, run_before;
@@ -205,9 +208,11 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         if (!solve)
             continue;
         cr_result results[CR_VARIANT_COUNT];
-        int rc = cr_solve(results, solver, coins, e->n, &p->opts.solve, err);
-        if (rc == CR_ENOMEM || rc == CR_EINVAL)
-            return rc; /* no answer to record: the run stops, resume retries */
+        /* a row's own failure (too many coins, no memory for it or its
+         * line, a figure beyond int64) is its answer, in its results'
+         * error; only options no row can take stop the run */
+        if (cr_solve(results, solver, coins, e->n, &p->opts.solve, err) == CR_EINVAL)
+            return CR_EINVAL;
         if (keep_answers(b, e, results, p->opts.solve.variants))
             return cr_errorf(err, CR_ENOMEM, "no memory for the results of %zu coins", e->n);
         e->solved = 1;
@@ -222,6 +227,8 @@ static void *solver_main(void *arg)
     cr_error err = {0};
     if (cr_solver_new(&solver, &err))
         fail(p, &err);
+    else
+        cr_solver_limit(solver, cr_physical_memory()); /* a line beyond it is refused, not tried */
     pthread_mutex_lock(&p->mu);
     for (;;) {
         if (p->solving < p->filled) {
@@ -262,6 +269,17 @@ static int begin(cr_pipeline *p, cr_error *err)
     return rc;
 }
 
+/* The first time readers keep the WAL growing (cr_store_wal_held), the
+ * caller hears of it, once: it stays so until they are done. */
+static void tell_wal_held(cr_pipeline *p)
+{
+    uint64_t held = cr_store_wal_held(p->store);
+    if (held && !p->wal_told && p->opts.wal_held) {
+        p->wal_told = 1;
+        p->opts.wal_held(p->opts.ctx, cr_store_path(p->store), held);
+    }
+}
+
 static int commit(cr_pipeline *p, cr_error *err)
 {
     if (!p->in_txn)
@@ -286,6 +304,7 @@ static int commit(cr_pipeline *p, cr_error *err)
     pthread_mutex_unlock(&p->mu);
     if (p->opts.progress)
         p->opts.progress(p->opts.ctx, &snapshot);
+    tell_wal_held(p);
     return 0;
 }
 
@@ -374,7 +393,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         if (in->state == CR_STORE_CLASH) {
             char why[CR_ERROR_MSG_MAX];
             snprintf(why, sizeof why, "id '%.*s' is already in set '%s' with other coins",
-                     e->ext_id_len > 60 ? 60 : (int)e->ext_id_len, in->ext_id, p->set_name);
+                     (int)cr_utf8_cut(in->ext_id, e->ext_id_len > 60 ? 60 : e->ext_id_len), in->ext_id, p->set_name);
             rc = reject(p, b, e, why, err);
             continue;
         }
@@ -732,6 +751,9 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
             pthread_join(p->checkpointer, NULL);
         cr_store_free(p->checkpoints);
         p->checkpoints = NULL;
+        cr_error ignored; /* the WAL is only made smaller */
+        cr_store_wal_truncate(p->store, &ignored);
+        tell_wal_held(p);
         cr_store_wal_limit(p->store, 0);
         p->finished = 1;
     }

@@ -13,7 +13,9 @@
  * most a fixed number of rows and coins (or one larger row), so memory stays
  * flat however long the input.  The writer commits every 10,000 instances
  * or every second, whichever comes first: a crash loses at most that, and
- * every commit leaves instances with all their results or none. */
+ * every commit leaves instances with all their results or none.  The WAL
+ * starts again from its beginning every 64 MiB when readers allow, and is
+ * truncated at the end. */
 #ifndef CR_IO_PIPELINE_H
 #define CR_IO_PIPELINE_H
 
@@ -49,6 +51,12 @@ typedef struct cr_pipeline_opts {
     /* Called on the writer thread for each rejected row once it is recorded,
      * including ids the set has with other coins (may be NULL). */
     void (*rejected)(void *ctx, const cr_row *row);
+    /* Called once, on the writer thread or in cr_pipeline_finish, when
+     * readers first keep the WAL from starting again from its beginning
+     * until it is twice its limit, or keep it from being truncated at the
+     * end (cr_store_wal_held): the database and the WAL's size in bytes
+     * (may be NULL). */
+    void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes);
     void *ctx;
 } cr_pipeline_opts;
 

@@ -280,6 +280,8 @@ static int read_shards(shard_info *shards, size_t *count, const char *const *pat
             continue; /* the same file twice is merged once */
         cr_store *store = NULL;
         rc = cr_store_new(&store, paths[i], CR_STORE_READ, err);
+        if (rc == 0)
+            rc = cr_store_quick_check(store, err);
         int found = rc == 0 ? read_shard(s, store, err) : rc;
         cr_store_free(store);
         if (found == 0)
@@ -400,6 +402,8 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
     cr_error missing;
     fingerprint have = {0, 0};
     int rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
+    if (rc == 0)
+        rc = cr_store_quick_check(into, err);
     if (rc == 0)
         rc = cr_store_run_of_job(out_run, into, shard->run_row.tag, err);
     if (rc == 0 && !*out_run && cr_store_set_find(&set_id, into, shard->row.set_name, 0, NULL, &missing) == 0) {

@@ -33,13 +33,22 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
     };
     int64_t n = 0;
     size_t first_len = (size_t)(values - start);
-    while (first_len > 0 && strchr(" \t\r\n", start[first_len - 1]))
+    while (first_len > 0 && memchr(" \t\r\n", start[first_len - 1], 4))
         first_len--;
-    if (first_len == 0 && values == end) {
+    const char *nul = memchr(start, '\0', (size_t)(end - start));
+    if (nul) {
+        /* a NUL is no white space: it would end a value early */
+        const char *line_start = start;
+        for (const char *p = start; p < nul; p++)
+            if (*p == '\n')
+                line_start = p + 1, row.line++;
+        snprintf(why, sizeof why, "a NUL byte at character %zu", (size_t)(nul - line_start) + 1);
+        row.reason = why;
+    } else if (first_len == 0 && values == end) {
         row.reason = "the file is empty (expected n, then n integers)";
     } else if (cr_coin_parse(&n, start, first_len, 1, &bad) != 0 || n < 1) {
         snprintf(why, sizeof why, "the first line must be n, the number of values, not '%.*s'",
-                 first_len > 40 ? 40 : (int)first_len, start);
+                 (int)cr_utf8_cut(start, first_len > 40 ? 40 : first_len), start);
         row.reason = why;
     } else if (cr_coins_parse(&coins, values, (size_t)(end - values), &bad) != 0) {
         row.line = 2;

@@ -31,6 +31,7 @@ typedef struct reader {
     size_t columns, id_col, values_col, n_col;
     char names[160]; /* the header's column names, for messages */
     size_t names_len;
+    int names_full;
 
     /* the record at hand */
     uint64_t line;        /* the physical line being fed */
@@ -74,12 +75,16 @@ static void header_field(reader *r, const char *s, size_t len)
 {
     size_t k = r->columns++;
     trim(&s, &len);
-    if (r->names_len < sizeof r->names - 1) {
-        int wrote = snprintf(r->names + r->names_len, sizeof r->names - r->names_len, "%s%.*s", k ? ", " : "",
-                             (int)len, s);
-        r->names_len += wrote > 0 ? (size_t)wrote : 0;
-        if (r->names_len >= sizeof r->names - 1)
-            memcpy(r->names + sizeof r->names - 4, "...", 4);
+    /* the names for messages, cut between characters when they fill the
+     * room, "..." saying so ("..." and the NUL always fit) */
+    if (!r->names_full) {
+        const char *sep = k ? ", " : "";
+        size_t room = sizeof r->names - 4 - r->names_len, keep = len;
+        r->names_full = strlen(sep) + len > room;
+        if (r->names_full)
+            keep = room > strlen(sep) ? cr_utf8_cut(s, room - strlen(sep)) : 0;
+        r->names_len += (size_t)snprintf(r->names + r->names_len, sizeof r->names - r->names_len, "%s%.*s%s",
+                                         keep || !r->names_full ? sep : "", (int)keep, s, r->names_full ? "..." : "");
     }
     if (r->id_col == NONE && same_name(s, len, r->opts->id_col ? r->opts->id_col : "id"))
         r->id_col = k;
@@ -162,6 +167,18 @@ static void on_field(void *data, size_t len, void *ctx)
     const char *s = data ? data : "";
     if (r->stop)
         return;
+    const char *nul = memchr(s, '\0', len);
+    if (nul) {
+        /* a NUL would end an id or a value early wherever it is shown */
+        char why[96];
+        snprintf(why, sizeof why, "field %zu has a NUL byte at character %zu",
+                 (r->have_header ? r->field : r->columns) + 1, (size_t)(nul - s) + 1);
+        if (!r->have_header) {
+            fatal(r, CR_EINVAL, why);
+            return;
+        }
+        mark_bad(r, CR_EINVAL, why);
+    }
     if (!r->have_header) {
         header_field(r, s, len);
         return;
@@ -208,7 +225,7 @@ static void emit(reader *r, const char *reason)
     if (r->id_col == NONE) {
         row.ext_id = number;
         row.ext_id_len = (size_t)snprintf(number, sizeof number, "%llu", (unsigned long long)r->data_rows);
-    } else if (r->have_id && r->id_len > 0) {
+    } else if (r->have_id && r->id_len > 0 && !memchr(r->id, '\0', r->id_len)) {
         row.ext_id = r->id;
         row.ext_id_len = r->id_len;
     }
@@ -235,7 +252,12 @@ static void data_record(reader *r)
                                                                      : " (values with commas must be quoted)")
                                        : "");
         reason = why;
-    } else if (r->id_col != NONE && r->have_id && r->id_len == 0) {
+    } else if (r->id_col != NONE && !r->have_id) {
+        /* a wide row may be shorter than the header, even short of its id */
+        snprintf(why, sizeof why, "the row has no id (%zu field%s; the id is field %zu)", r->field,
+                 r->field == 1 ? "" : "s", r->id_col + 1);
+        reason = why;
+    } else if (r->id_col != NONE && r->id_len == 0) {
         reason = "the id is empty";
     } else if (r->bad.code) {
         reason = r->bad.msg;

@@ -99,7 +99,7 @@ int cr_source_table_read(const char *db_path, const char *table, const cr_source
                            sqlite3_errmsg(db));
             break;
         }
-        char numbered[24];
+        char numbered[24], why[64];
         cr_error bad = {0};
         const char *values = (const char *)sqlite3_column_text(st, 1);
         size_t values_len = (size_t)sqlite3_column_bytes(st, 1);
@@ -111,11 +111,14 @@ int cr_source_table_read(const char *db_path, const char *table, const cr_source
             row.ext_id = numbered;
             row.ext_id_len = (size_t)snprintf(numbered, sizeof numbered, "%llu", (unsigned long long)number);
         }
-        if (!row.ext_id || row.ext_id_len == 0) {
+        const char *nul = row.ext_id ? memchr(row.ext_id, '\0', row.ext_id_len) : NULL;
+        if (!row.ext_id || row.ext_id_len == 0 || nul) {
+            /* an id with a NUL would show cut short: it is not named */
+            if (nul)
+                snprintf(why, sizeof why, "the id has a NUL byte at character %zu", (size_t)(nul - row.ext_id) + 1);
+            row.reason = nul ? why : "the id is empty";
             row.ext_id = NULL;
-            row.reason = "the id is empty";
-        }
-        else if (!values)
+        } else if (!values)
             row.reason = "the values are NULL";
         else if (cr_coins_parse(&coins, values, values_len, &bad) != 0)
             row.reason = bad.msg;

@@ -5,10 +5,12 @@
  *
  * A cr_store is one connection.  It serves one thread at a time (it is
  * opened without SQLite's own mutexes); open a second store on the same path
- * to read from another thread.  The database is in WAL mode, so readers (the
- * sqlite3 shell, another store) see every committed batch while a writer
- * goes on.  Every call that can fail returns 0 or a negative CR_E* code with
- * the detail, naming the database file, in err. */
+ * to read from another thread.  While a store writes, the database is in WAL
+ * mode, so readers (the sqlite3 shell, another store) see every committed
+ * batch while the writer goes on; at rest it is in rollback mode, so that a
+ * reader needs no -wal and -shm files.  Every call that can fail returns 0
+ * or a negative CR_E* code with the detail, naming the database file, in
+ * err. */
 #ifndef CR_IO_STORE_H
 #define CR_IO_STORE_H
 
@@ -28,18 +30,24 @@
 typedef struct cr_store cr_store;
 
 typedef enum cr_store_mode {
-    CR_STORE_READ,  /* an existing database, read only */
-    CR_STORE_WRITE  /* created when missing; the schema brought up to date */
+    CR_STORE_READ,  /* an existing database of this schema version, never changed */
+    CR_STORE_WRITE  /* created when missing or empty; an older schema brought up to date */
 } cr_store_mode;
 
-/* Opens the database at path into *out; free it with cr_store_free.  With
- * CR_STORE_WRITE it applies the embedded migrations the database lacks, each
- * in its own transaction.  Errors: CR_EIO when the file cannot be opened or
- * written (read-only file or folder), CR_EDB when it is not a coinrow
- * database, was written by a newer coinrow, or is locked by another writer. */
+/* Opens the database at path into *out; free it with cr_store_free.  The
+ * file is checked first, by reading alone, and written only once it
+ * passes: a refused file is left byte for byte as it was.  With
+ * CR_STORE_WRITE a new or empty database is initialised and an older one
+ * upgraded, each schema script in its own transaction.  Errors: CR_EIO when
+ * the file cannot be opened or written (read-only file or folder), CR_EDB
+ * when it is not a coinrow database (tables of its own and user_version 0,
+ * a user_version coinrow never writes, coinrow's tables missing), was
+ * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
+ * locked by another writer. */
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
 
-/* Closes the connection; accepts NULL. */
+/* Closes the connection (the last writer to close puts the database back
+ * in rollback mode); accepts NULL. */
 void cr_store_free(cr_store *store);
 
 /* The path the store was opened with. */
@@ -197,10 +205,20 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
 
 /* ---- checkpoints ---- */
 
-/* The WAL's size, in pages, from which a commit on this store also copies
- * the WAL into the database file (a checkpoint, which waits for the disk
- * twice); 0 restores SQLite's default of 1000. */
+/* Keeps the WAL of a writing store bounded: after a commit that leaves
+ * `pages` pages or more in it, a checkpoint copies the whole WAL into the
+ * database file and waits briefly for readers to leave it, so that the
+ * next commit writes the WAL from its beginning (and cuts the file back to
+ * `pages` pages).  When readers keep their snapshots longer, it tries again
+ * a commit later, then less and less often; once the WAL has grown to
+ * twice the limit, cr_store_wal_held says so.  0 restores SQLite's default
+ * checkpoints. */
 void cr_store_wal_limit(cr_store *store, int pages);
+
+/* The WAL's size in bytes when readers' snapshots last kept it from
+ * starting again, past twice the limit (or at cr_store_wal_truncate); 0
+ * when none did since it last started again. */
+uint64_t cr_store_wal_held(const cr_store *store);
 
 /* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
  * for a store kept small while coinrow starts other programs, whose peak
@@ -212,6 +230,33 @@ void cr_store_cache_limit(cr_store *store, int kib);
  * store beside a writer, so that the writer need not wait for the disk.
  * Returns 0, or the error (another checkpoint under way is not one). */
 int cr_store_checkpoint(cr_store *store, cr_error *err);
+
+/* At the end of a writing session: copies the whole WAL into the database
+ * file and truncates it to nothing, waiting briefly for readers; when a
+ * reader's snapshot keeps it, cr_store_wal_held says so.  Returns 0, or the
+ * error (a reader in the way is not one). */
+int cr_store_wal_truncate(cr_store *store, cr_error *err);
+
+/* ---- checking the database (store_check.c) ---- */
+
+/* SQLite's quick check of the file's structure (PRAGMA quick_check), for
+ * commands to run before they trust a database: 0, or CR_EDB saying it is
+ * damaged, with the first finding. */
+int cr_store_quick_check(cr_store *store, cr_error *err);
+
+/* Called once per finding of a check, and once with finding NULL for a
+ * check that passed. */
+typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *finding);
+
+/* Checks the database in full: PRAGMA integrity_check ("integrity"), then
+ * coinrow's invariants, each a named query: every result has its run and
+ * an instance of the run's set; every instance a run solved has exactly
+ * the run's variants; a done run has every instance of its set up to the
+ * last it solved; no set or instance name is empty or holds a NUL (not
+ * checked, and said so, when the file is damaged).  *out_failed counts the
+ * checks that found something.  Returns 0, or the error that stopped the
+ * checking. */
+int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
 

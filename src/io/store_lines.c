@@ -112,11 +112,23 @@ static void pack_line_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_blob64(ctx, bits, cr_store__line_bytes(n), sqlite3_free);
 }
 
+/* coinrow_line_turns(blob): the turns a packed line holds; NULL for what is
+ * not one (not a blob, empty, no leading 1). */
+static void line_turns_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    size_t n = 0;
+    if (sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
+        cr_store__line_length(&n, sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0])) == 0)
+        sqlite3_result_int64(ctx, (sqlite3_int64)n);
+}
+
 int cr_store__lines_register(cr_store *s, cr_error *err)
 {
-    /* direct only: the upgrade's own statements call it, never the schema */
-    if (sqlite3_create_function(s->db, "coinrow_pack_line", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
-                                NULL, pack_line_sql, NULL, NULL) != SQLITE_OK)
+    /* direct only: coinrow's own statements call them, never the schema */
+    int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
+    if (sqlite3_create_function(s->db, "coinrow_pack_line", 1, flags, NULL, pack_line_sql, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "coinrow_line_turns", 1, flags, NULL, line_turns_sql, NULL, NULL) != SQLITE_OK)
         return cr_store__fail(s, "setting it up", err);
     return 0;
 }

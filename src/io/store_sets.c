@@ -57,6 +57,9 @@ int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int cr
         return cr_errorf(err, CR_EINVAL, "%s has no instance set '%s' (sets: %s)", store->path, name,
                             names[0] ? names : "none");
     }
+    if (!*name)
+        return cr_errorf(err, CR_EINVAL, "%s: a set needs a name, and this one is empty (give --set NAME)",
+                         store->path);
     rc = cr_store__prepare(&st, store, "INSERT INTO instance_set (name, source) VALUES (?, ?)", "creating a set", err);
     if (rc)
         return rc;
@@ -160,11 +163,8 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
 {
     while (raw_len > 0 && (raw[raw_len - 1] == '\n' || raw[raw_len - 1] == '\r'))
         raw_len--;
-    if (raw_len > CR_RAW_MAX) {
-        raw_len = CR_RAW_MAX;
-        while (raw_len > 0 && ((unsigned char)raw[raw_len] & 0xC0) == 0x80)
-            raw_len--; /* do not split a UTF-8 character */
-    }
+    if (raw_len > CR_RAW_MAX)
+        raw_len = cr_utf8_cut(raw, CR_RAW_MAX);
     sqlite3_stmt *st = NULL;
     int rc = cr_store__kept(&st, store, CR_STORE__INGEST_ERROR,
                             "INSERT INTO ingest_error (set_id, source, line, ext_id, reason, raw) "

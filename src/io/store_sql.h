@@ -31,6 +31,10 @@ struct cr_store {
     sqlite3 *db;
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
+    int writing;                              /* opened for writing: in WAL mode until freed */
+    /* bounding the WAL (cr_store_wal_limit), in frames */
+    int wal_limit, wal_skip, wal_failures, wal_held;
+    int64_t wal_frame_bytes;
     unsigned char *lines;                     /* the writer's packed lines, bound until a step */
     size_t lines_cap;
     char path[];
@@ -96,8 +100,10 @@ int cr_store__line_length(size_t *out, const unsigned char *bits, size_t bytes);
  * (n + 1 bytes). */
 void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
 
-/* Registers coinrow_pack_line(text) on the connection, for the upgrade to
- * schema version 4. */
+/* Registers the SQL functions of lines on the connection:
+ * coinrow_pack_line(text), the packed line (NULL when a letter is neither L
+ * nor R), for the upgrade to schema version 4; coinrow_line_turns(blob), the
+ * turns of a packed line (NULL when it is not one), for check-db. */
 int cr_store__lines_register(cr_store *s, cr_error *err);
 
 /* Copies the text of column col of the current row into *buf (grown as

@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
 
 int cr_errorf(cr_error *err, int code, const char *fmt, ...)
 {
@@ -10,8 +12,11 @@ int cr_errorf(cr_error *err, int code, const char *fmt, ...)
         return code;
     va_list ap;
     va_start(ap, fmt);
-    if (vsnprintf(err->msg, sizeof err->msg, fmt, ap) < 0)
+    int len = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (len < 0)
         err->msg[0] = '\0';
+    else if ((size_t)len >= sizeof err->msg) /* cut: not in the middle of a character */
+        err->msg[cr_utf8_cut(err->msg, strlen(err->msg))] = '\0';
     va_end(ap);
     err->code = code;
     return code;

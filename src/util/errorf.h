@@ -7,7 +7,7 @@
 #include "coinrow/error.h"
 
 /* Fills err (when not NULL) with code and the message fmt formats as
- * printf does, cut to fit; returns code, so that callers can write
+ * printf does, cut to fit (between UTF-8 characters); returns code, so that callers can write
  * `return cr_errorf(err, CR_EINVAL, ...)`. */
 int cr_errorf(cr_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

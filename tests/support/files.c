@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "support/files.h"
 
+#include <dirent.h>
 #include <ftw.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -70,17 +71,56 @@ int write_file(const char *path, const char *text)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-char *read_text(const char *path)
+char *read_bytes(const char *path, size_t *out_len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *text = NULL;
+    char *bytes = NULL;
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) != NULL)
-        text[fread(text, 1, (size_t)size, f)] = '\0';
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)size + 1)) != NULL) {
+        *out_len = fread(bytes, 1, (size_t)size, f);
+        bytes[*out_len] = '\0';
+    }
     fclose(f);
-    return text;
+    return bytes;
+}
+
+char *read_text(const char *path)
+{
+    size_t len;
+    return read_bytes(path, &len);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char *dir_snapshot(const char *dir)
+{
+    DIR *d = opendir(dir);
+    char *names[256], *out = NULL;
+    size_t count = 0, len = 0;
+    struct dirent *e;
+    while (d && count < 256 && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            names[count++] = strdup(e->d_name);
+    if (d)
+        closedir(d);
+    qsort(names, count, sizeof *names, by_name);
+    FILE *f = open_memstream(&out, &len);
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        size_t size = 0;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *bytes = read_bytes(path, &size);
+        uint64_t hash = 1469598103934665603u; /* FNV-1a */
+        for (size_t k = 0; bytes && k < size; k++)
+            hash = (hash ^ (unsigned char)bytes[k]) * 1099511628211u;
+        fprintf(f, "%s %zu %016llx\n", names[i], size, (unsigned long long)hash);
+        free(bytes);
+        free(names[i]);
+    }
+    fclose(f);
+    return out;
 }
 
 /* Runs "chattr FLAG path" quietly; 0 on success. */

@@ -2,6 +2,7 @@
 #ifndef CR_TEST_FILES_H
 #define CR_TEST_FILES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A new empty folder under $TMPDIR (or /tmp); remove it with tmp_dir_free,
@@ -29,6 +30,15 @@ int write_file(const char *path, const char *text);
 /* The contents of the file at path, NUL-terminated, for the caller to
  * free; NULL when it cannot be read. */
 char *read_text(const char *path);
+
+/* The bytes of the file at path (*out_len of them, and a NUL after them),
+ * for the caller to free; NULL when it cannot be read. */
+char *read_bytes(const char *path, size_t *out_len);
+
+/* A picture of a folder to compare before and after: every name in it,
+ * sorted, each with its size and a hash of its bytes, one per line.  For
+ * the caller to free. */
+char *dir_snapshot(const char *dir);
 
 /* Makes the file at path unwritable, even for root (chattr +i): 0, or -1
  * when this system cannot (the test should skip).  make_writable undoes it. */

@@ -106,11 +106,32 @@ int run_coinrow(run_result *out, const char *input, ...)
     return run_capture(out, argv, input);
 }
 
+int run_coinrow_args(run_result *out, const char *input, const char *const *args)
+{
+    char *argv[32] = {(char *)run_bin()};
+    for (int k = 0; k < 30 && args[k]; k++)
+        argv[k + 1] = (char *)args[k];
+    return run_capture(out, argv, input);
+}
+
 void run_result_free(run_result *r)
 {
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
+}
+
+pid_t run_start(char *const argv[], const char *log)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(out, 2);
+    execvp(argv[0], argv);
+    _exit(127);
 }
 
 pid_t run_start_held(char *const argv[], int *out_held)

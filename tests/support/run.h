@@ -24,9 +24,18 @@ int run_coinrow(run_result *out, const char *input, ...);
 
 void run_result_free(run_result *r);
 
+/* run_capture of `coinrow args...`, args ending at the first NULL (at most
+ * 30 of them): for tables of command lines. */
+int run_coinrow_args(run_result *out, const char *input, const char *const *args);
+
 /* run_coinrow(r, input, ARGS...) in a cmocka test: fails the test when
  * coinrow cannot be started. */
 #define COINROW(r, input, ...) assert_int_equal(run_coinrow(r, input, __VA_ARGS__, (char *)NULL), 0)
+
+/* Starts argv without waiting: standard input from /dev/null, standard
+ * output and error to the file `log` (appended to).  Returns the pid, or -1
+ * when it could not be started. */
+pid_t run_start(char *const argv[], const char *log);
 
 /* Starts argv without waiting, held at its first write to standard error:
  * standard input from /dev/null, standard output to /dev/null, standard
@@ -41,7 +50,8 @@ pid_t run_start_held(char *const argv[], int *out_held);
  * and returns what it wrote there, NUL-terminated, for the caller to free. */
 char *run_release(int held);
 
-/* Waits for a process run_start_held started: its exit status, or 128 + signal. */
+/* Waits for a process run_start or run_start_held started: its exit status,
+ * or 128 + signal. */
 int run_wait(pid_t pid);
 
 #endif

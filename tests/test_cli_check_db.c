@@ -1,0 +1,215 @@
+/* check-db end to end: a sound database passes, damage to a page and each
+ * broken invariant is found and named, and export and merge refuse a
+ * damaged database. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/run.h"
+
+/* A done run of sample-data (14 instances, every variant) in db, and a
+ * done invocation of a built-in strategy on it (its verdicts). */
+static void sample_run(const char *db)
+{
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--set", "sample-data", "--variant", "total", "--builtin", "greedy", "--db", db,
+            "--quiet");
+    run_result_free(&r);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM verdict JOIN invocation ON id = invocation_id "
+                                "WHERE status = 'done'"),
+                     14);
+}
+
+/* Writes 4 KiB of random bytes over the start of the solution table's
+ * first page, as a failing disk would. */
+static void damage_results(const char *db)
+{
+    int64_t page = db_int(db, "PRAGMA page_size"), root = db_int(db, "SELECT rootpage FROM sqlite_master "
+                                                                     "WHERE name = 'solution'");
+    assert_true(root > 0);
+    FILE *f = fopen(db, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)((root - 1) * page), SEEK_SET), 0);
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 4096; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        fputc((int)(x & 0xff), f);
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_check_db__a_sound_database_passes_every_check(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "integrity                            ok\n"
+                               "results-have-their-instance          ok\n"
+                               "solved-instances-have-every-variant  ok\n"
+                               "extra-is-within-variants             ok\n"
+                               "extra-rows-match-extra-bits          ok\n"
+                               "solutions-have-their-scores          ok\n"
+                               "lines-have-their-length              ok\n"
+                               "done-runs-have-every-instance        ok\n"
+                               "verdicts-have-their-instance         ok\n"
+                               "done-invocations-have-every-instance ok\n"
+                               "names-are-not-empty                  ok\n");
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    /* figures beyond int64: rows kept whole in result_extra (and a row rejected) */
+    COINROW(&r, NULL, "run", fixture("schema3/mix.csv"), "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 3);
+    run_result_free(&r);
+    assert_true(db_int(f->db, "SELECT count(*) FROM result_extra") > 0);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    /* a run done before more instances came is still whole */
+    COINROW(&r, NULL, "ingest", fixture("no_id.csv"), "--db", f->db, "--set", "sample-data", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+/* Each edit of the tables breaks one invariant (the sample's instances
+ * have every variant, none kept in result_extra, and a verdict each). */
+static void test_check_db__each_broken_invariant_is_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, /* a run that does not exist */
+                             "INSERT INTO solution (run_id, instance_id, variants, extra, first_score, second_score) "
+                             "VALUES (77, 10, 2, 0, 5, 4);"
+                             /* no diff */
+                             "UPDATE solution SET variants = 13 WHERE instance_id = 1;"
+                             /* a bit of no variant the row solves */
+                             "UPDATE solution SET extra = 16 WHERE instance_id = 3;"
+                             /* winner marked without its row, total's row without its mark */
+                             "UPDATE solution SET extra = 8 WHERE instance_id = 9;"
+                             "INSERT INTO result_extra (run_id, instance_id, variant, value) VALUES (1, 5, 'total', 1);"
+                             /* remaining without its game's scores */
+                             "UPDATE solution SET remaining_first_score = NULL WHERE instance_id = 6;"
+                             /* a line of no turns for 6 coins */
+                             "UPDATE solution SET moves = x'01' WHERE instance_id = 7;"
+                             /* an instance the done run lost */
+                             "DELETE FROM solution WHERE instance_id = 2;"
+                             /* an invocation that does not exist, an instance the done one lost */
+                             "INSERT INTO verdict (invocation_id, instance_id, verdict, cpu_seconds, wall_seconds, "
+                             "message) VALUES (9, 3, 'AC', 0, 0, '');"
+                             "DELETE FROM verdict WHERE instance_id = 5;"
+                             "UPDATE instance SET ext_id = '' WHERE id = 4;"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "integrity                            ok\n"
+                               "results-have-their-instance          1 solutions whose run or instance is missing, or "
+                               "whose instance is not of the run's set (such as run 77, instance 10)\n"
+                               "solved-instances-have-every-variant  1 instances solved in a run without exactly the "
+                               "run's variants (such as run 1, instance 1: total,remaining,winner of "
+                               "total,diff,remaining,winner)\n"
+                               "extra-is-within-variants             1 solutions with variants kept in result_extra "
+                               "that they do not solve (such as run 1, instance 3)\n"
+                               "extra-rows-match-extra-bits          2 variants marked extra without their row in "
+                               "result_extra, or rows there without their mark (such as run 1, instance 5, total: "
+                               "not marked)\n"
+                               "solutions-have-their-scores          1 solutions without the scores of a game that a "
+                               "variant they give reads (such as run 1, instance 6)\n"
+                               "lines-have-their-length              1 solutions with a line of play that is not packed "
+                               "for their instance's n coins (such as run 1, instance 7)\n"
+                               "done-runs-have-every-instance        1 done runs that lack an instance of their set "
+                               "older than the last they solved (such as run 1: 13 of 14)\n"
+                               "verdicts-have-their-instance         1 verdicts whose invocation or instance is "
+                               "missing, or whose instance is not of the invocation's set (such as invocation 9, "
+                               "instance 3)\n"
+                               "done-invocations-have-every-instance 1 done invocations that lack an instance of "
+                               "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
+                               "names-are-not-empty                  1 sets or instances whose name is empty or holds "
+                               "a NUL byte (such as instance 4)\n");
+    assert_non_null(strstr(r.err, "t.db: 10 checks found problems\n"));
+    run_result_free(&r);
+}
+
+static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "set.csv"), *shard = tmp_path(f->dir, "shard.db"),
+               *into = tmp_path(f->dir, "into.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--set", "g", "--count", "300", "--n", "2..20", "--values", "0..9", "--seed", "3",
+            "--out", csv);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "g", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--shard", "0/1", "--out", shard, "--run-tag", "j", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    damage_results(f->db);
+    damage_results(shard);
+
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "integrity "));
+    assert_null(strstr(r.out, "integrity                            ok"));
+    assert_non_null(strstr(r.err, "check"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "g", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "package"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the database is damaged ("));
+    assert_non_null(strstr(r.err, "'coinrow check-db --db "));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "package"), F_OK), -1);
+    COINROW(&r, NULL, "merge", "--db", into, shard);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "shard.db: the database is damaged ("));
+    run_result_free(&r);
+    assert_int_equal(access(into, F_OK), -1);
+}
+
+static void test_check_db__usage_and_an_unreadable_database(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the file cannot be opened"));
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1);
+    COINROW(&r, NULL, "check-db", "extra");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: coinrow check-db [--db PATH]"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+#define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
+    const struct CMUnitTest tests[] = {
+        TEST(test_check_db__a_sound_database_passes_every_check),
+        TEST(test_check_db__each_broken_invariant_is_named),
+        TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
+        TEST(test_check_db__usage_and_an_unreadable_database),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
