@@ -117,6 +117,34 @@ static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void 
             "L3 open: rejected: a quote opened in this row is never closed (lines 3-4 were read as one row)\n");
 }
 
+/* A row short of the header's fields is rejected like a long one; the
+ * column n is found whatever its case; a CR at the end of a quoted n (a
+ * Windows line end inside the quotes) is a blank like the others. */
+static void test_io_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "rows.csv");
+    assert_int_equal(write_file(path, "id,values,N\r\nshort,1 2\r\nwrong-n,1 2,3\r\ncr,4 5,\"2\r\"\r\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path,
+            "L2 short: rejected: the row has 2 fields, the header 3\n"
+            "L3 wrong-n: rejected: n is 3 but there are 2 values\n"
+            "L4 cr: [4,5]\n");
+    tmp_dir_free(dir);
+}
+
+/* .tab is a TSV file's other extension, read alone or in a folder. */
+static void test_io_source__tab_files_are_tsv(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "rows.tab");
+    assert_int_equal(write_file(path, "id\tvalues\nt1\t6,4 2\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path, "L2 t1: [6,4,2]\n");
+    READ_OK(CR_FORMAT_TSV, NULL, NULL, dir, "L2 t1: [6,4,2]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__csv_without_id_numbers_the_data_rows(void **state)
 {
     (void)state;
@@ -309,10 +337,12 @@ static void test_io_source__contest_file_names_a_bad_value_and_an_empty_file(voi
     assert_int_equal(write_file(tmp_path(dir, "bad.in"), "3\n1 2 z\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "empty.in"), ""), 0);
     assert_int_equal(write_file(tmp_path(dir, "short.in"), "2\n1 2 3\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "zero.in"), "0\n5\n"), 0); /* n is at least 1 */
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir,
             "L2 bad: rejected: value 3 ('z') is not an integer\n"
             "L1 empty: rejected: the file is empty (expected n, then n integers)\n"
-            "L1 short: rejected: n is 2 but there are 3 values\n");
+            "L1 short: rejected: n is 2 but there are 3 values\n"
+            "L1 zero: rejected: the first line must be n, the number of values, not '0'\n");
     tmp_dir_free(dir);
 }
 
@@ -473,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_io_source__csv_handles_bom_crlf_blank_lines_and_quotes),
         cmocka_unit_test(test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest),
         cmocka_unit_test(test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines),
+        cmocka_unit_test(test_io_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr),
         cmocka_unit_test(test_io_source__csv_without_id_numbers_the_data_rows),
         cmocka_unit_test(test_io_source__csv_takes_named_columns),
         cmocka_unit_test(test_io_source__csv_without_values_column_is_fatal),
@@ -481,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_io_source__empty_and_missing_files_are_fatal),
         cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
+        cmocka_unit_test(test_io_source__tab_files_are_tsv),
         cmocka_unit_test(test_io_source__wide_takes_every_column_but_the_id),
         cmocka_unit_test(test_io_source__wide_row_without_its_id_is_rejected_alone),
         cmocka_unit_test(test_io_source__a_nul_byte_rejects_its_row_in_every_format),
