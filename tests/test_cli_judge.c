@@ -350,6 +350,33 @@ static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **sta
     run_result_free(&r);
 }
 
+/* Polygon may pass a result file and Kattis its flags after the three
+ * files: they are ignored; CMS passes exactly three. */
+static void test_check__arguments_after_the_three_files_are_ignored_except_under_cms(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("out.txt", "6\nRRRL\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", path_of("in.txt"), path_of("out.txt"),
+                                 path_of("ans.txt"), path_of("result.xml"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "6\nRRRL\n", "check", "--variant", "total", "--kattis", path_of("in.txt"),
+                                 path_of("ans.txt"), dir, "case_sensitive", "space_change_sensitive", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 42);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", "--cms", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("out.txt"), "extra", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "expected the arguments INPUT JURY_ANSWER CONTESTANT_OUTPUT, got 4 arguments"));
+    run_result_free(&r);
+}
+
 /* The jury's input is the judge's: one that does not parse is a judge error, named. */
 static void test_check__an_input_that_does_not_parse_is_a_judge_error(void **state)
 {
@@ -588,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
         cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
+        cmocka_unit_test(test_check__arguments_after_the_three_files_are_ignored_except_under_cms),
         cmocka_unit_test(test_check__an_input_that_does_not_parse_is_a_judge_error),
         cmocka_unit_test(test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
