@@ -555,6 +555,31 @@ static void test_export__submissions_build_alone_and_earn_their_verdicts(void **
 
 /* Kattis refuses a submission over 128 KiB (problemtools' default code
  * limit): the exported ones are held to what contestants are. */
+/* The reference solution and the brute force print the same answer and
+ * the same canonical line under every variant: here on a row whose fast
+ * line (RRLLL) is not the canonical one (LLRRL) in the standard game. */
+static void test_export__the_solution_and_the_brute_force_agree_under_every_variant(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {"5\n3 5 1 2 4\n", "4\n8 15 3 7\n", "3\n-4 0 -4\n"};
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        cr_judge_settings settings = {CR_TESTLIB, (cr_variant)v, CR_CHECK_MOVES_REQUIRED, {0}};
+        build("solution", CR_JUDGE_SOLUTION, &settings);
+        build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
+        for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+            run_result reference, brute;
+            assert_int_equal(run_program(&reference, "solution", inputs[i]), 0);
+            assert_int_equal(run_program(&brute, "brute_force", inputs[i]), 0);
+            if (strcmp(reference.out, brute.out) != 0)
+                fail_msg("%s on %s: the solution says %s, the brute force %s", cr_variant_name((cr_variant)v),
+                         inputs[i], reference.out, brute.out);
+            if (i == 0 && v != CR_REMAINING) /* the standard game's line; remaining plays its own */
+                assert_non_null(strstr(reference.out, "\nLLRRL\n"));
+            run_result_free(&reference), run_result_free(&brute);
+        }
+    }
+}
+
 static void test_export__every_submission_fits_a_contestant_s_code_limit(void **state)
 {
     (void)state;
@@ -621,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
         cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
+        cmocka_unit_test(test_export__the_solution_and_the_brute_force_agree_under_every_variant),
         cmocka_unit_test(test_export__every_submission_fits_a_contestant_s_code_limit),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
         cmocka_unit_test(test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors),
