@@ -55,15 +55,22 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A random row of n_min..n_max coins in -v..v; its n. */
+static size_t random_row(int64_t *coins, uint64_t *rng, int64_t n_min, int64_t n_max, int64_t v)
+{
+    size_t n = (size_t)test_rand_range(rng, n_min, n_max);
+    for (size_t i = 0; i < n; i++)
+        coins[i] = test_rand_range(rng, -v, v);
+    return n;
+}
+
 static void test_stress__real_algorithms_agree(void **state)
 {
     fixture *f = *state;
     uint64_t rng = 5;
     for (int t = 0; t < 2000; t++) {
         int64_t coins[12];
-        size_t n = (size_t)test_rand_range(&rng, 1, 12);
-        for (size_t i = 0; i < n; i++)
-            coins[i] = test_rand_range(&rng, -9, 9);
+        size_t n = random_row(coins, &rng, 1, 12, 9);
         cr_disagreement d;
         assert_int_equal(cr_stress_check(&d, f->contenders, 3, coins, n, CR_VARIANTS_ALL,
                                          t % 2 ? CR_MOVES_FAST : CR_MOVES_CANONICAL, NULL),
@@ -161,9 +168,7 @@ static void test_stress__other_optimal_lines_with_other_remaining_scores_agree(v
     int other_scores = 0;
     for (int t = 0; t < 500; t++) {
         int64_t coins[10];
-        size_t n = (size_t)test_rand_range(&rng, 2, 10);
-        for (size_t i = 0; i < n; i++)
-            coins[i] = test_rand_range(&rng, -5, 5);
+        size_t n = random_row(coins, &rng, 2, 10, 5);
         cr_disagreement d;
         assert_int_equal(cr_stress_check(&d, pair, 2, coins, n, CR_VARIANT_BIT(CR_REMAINING), CR_MOVES_FAST, NULL),
                          0);
