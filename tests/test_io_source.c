@@ -118,14 +118,14 @@ static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void 
 }
 
 /* A row short of the header's fields is rejected like a long one; the
- * column n is found whatever its case; a CR at the end of a quoted n (a
- * Windows line end inside the quotes) is a blank like the others. */
+ * column n is found whatever its case; a CR at the end of a quoted name or
+ * n (a Windows line end inside the quotes) is a blank like the others. */
 static void test_io_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr(void **state)
 {
     (void)state;
     char *dir = tmp_dir_new();
     const char *path = tmp_path(dir, "rows.csv");
-    assert_int_equal(write_file(path, "id,values,N\r\nshort,1 2\r\nwrong-n,1 2,3\r\ncr,4 5,\"2\r\"\r\n"), 0);
+    assert_int_equal(write_file(path, "id,\"values\r\",N\r\nshort,1 2\r\nwrong-n,1 2,3\r\ncr,4 5,\"2\r\"\r\n"), 0);
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, path,
             "L2 short: rejected: the row has 2 fields, the header 3\n"
             "L3 wrong-n: rejected: n is 3 but there are 2 values\n"
