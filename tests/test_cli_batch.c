@@ -438,6 +438,102 @@ static void test_cli_batch__read_only_commands_change_no_file(void **state)
     tmp_dir_free(out);
 }
 
+/* A database of an older coinrow (schema version 3, tests/fixtures/schema3):
+ * the reading commands refuse it, naming `coinrow upgrade`, and leave its
+ * folder as it was; upgrade brings it up to date keeping every row of
+ * result_view, after which they read it. */
+static void test_cli_batch__readers_refuse_an_older_database_and_upgrade_brings_it_up_to_date(void **state)
+{
+    tmp_db *f = *state;
+    char *data = tmp_dir_new(), *out = tmp_dir_new();
+    snprintf(f->db, sizeof f->db, "%s", tmp_path(data, "old.db"));
+    assert_int_equal(copy_file(fixture("schema3/coinrow.db"), f->db), 0);
+    const char *every_row = "SELECT group_concat(json_array(run_id, ext_id, variant, value, first_score, second_score, "
+                            "winner, moves, error), char(10)) FROM (SELECT * FROM result_view "
+                            "ORDER BY run_id, instance_id, variant)";
+    char *rows = db_text(f->db, every_row), *before = dir_snapshot(data);
+    char hint[4200];
+    snprintf(hint, sizeof hint, "schema version 3, this coinrow reads version 5: 'coinrow upgrade --db %s' upgrades it",
+             f->db);
+    const char *readers[][12] = {
+        {"show", "--db", f->db},
+        {"compare", "--db", f->db, "1", "2"},
+        {"check-db", "--db", f->db},
+        {"export", "--db", f->db, "--set", "gen", "--variant", "diff", "--format", "plain", "--out",
+         tmp_path(out, "p")},
+    };
+    run_result r;
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
+        assert_int_equal(run_coinrow_args(&r, NULL, readers[i]), 0);
+        if (r.status != (strcmp(readers[i][0], "compare") == 0 ? 2 : 1) || !strstr(r.err, hint))
+            fail_msg("%s: exit %d: %s", readers[i][0], r.status, r.err);
+        run_result_free(&r);
+        char *after = dir_snapshot(data);
+        assert_string_equal(after, before);
+        free(after);
+    }
+
+    COINROW(&r, NULL, "upgrade", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    snprintf(hint, sizeof hint, "%s: schema version 3 upgraded to 5\n", f->db);
+    assert_string_equal(r.out, hint);
+    run_result_free(&r);
+    char *upgraded = db_text(f->db, every_row);
+    assert_string_equal(upgraded, rows);
+    COINROW(&r, NULL, "upgrade", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    snprintf(hint, sizeof hint, "%s: schema version 5, up to date\n", f->db);
+    assert_string_equal(r.out, hint);
+    run_result_free(&r);
+    char *listed = dir_snapshot(data);
+    assert_null(strstr(listed, "-wal"));
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
+        assert_int_equal(run_coinrow_args(&r, NULL, readers[i]), 0);
+        if (r.status != 0)
+            fail_msg("%s after the upgrade: exit %d: %s", readers[i][0], r.status, r.err);
+        run_result_free(&r);
+    }
+    free(listed);
+    free(upgraded);
+    free(rows);
+    free(before);
+    tmp_dir_free(data);
+    tmp_dir_free(out);
+}
+
+/* upgrade creates nothing and changes nothing it refuses: a missing file,
+ * an empty one, another program's database; and it takes no operands. */
+static void test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "upgrade", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: the file cannot be opened"));
+    run_result_free(&r);
+    assert_int_equal(access(f->db, F_OK), -1);
+
+    const char *empty = tmp_path(f->dir, "empty.db"), *theirs = tmp_path(f->dir, "theirs.db");
+    assert_int_equal(write_file(empty, ""), 0);
+    assert_int_equal(db_exec(theirs, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')"), 0);
+    char *before = dir_snapshot(f->dir);
+    COINROW(&r, NULL, "upgrade", "--db", empty);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "empty.db: not a coinrow database (it has no tables)"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "upgrade", "--db", theirs);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "theirs.db: not a coinrow database: it has tables of its own (notes)"));
+    run_result_free(&r);
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    COINROW(&r, NULL, "upgrade", "--db", theirs, "extra");
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+    free(before);
+    free(after);
+}
+
 static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
 {
     tmp_db *f = *state;
@@ -500,6 +596,8 @@ int main(void)
         TEST(test_cli_batch__fatal_errors_exit_1_naming_what_and_where),
         TEST(test_cli_batch__read_only_and_locked_databases_stay_intact),
         TEST(test_cli_batch__read_only_commands_change_no_file),
+        TEST(test_cli_batch__readers_refuse_an_older_database_and_upgrade_brings_it_up_to_date),
+        TEST(test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),
     };

@@ -442,30 +442,8 @@ static void test_io_store_results__editing_result_edits_the_tables_under_it(void
     "first_score, second_score, winner, moves, error, algo, moves_policy, solver_version, instance_id, label) AS row " \
     "FROM result_view ORDER BY run_id, instance_id, variant)"
 
-/* The bytes of the file at path (*len of them), for the caller to free. */
-static char *file_bytes(const char *path, size_t *len)
-{
-    char *bytes = NULL;
-    FILE *in = fopen(path, "rb"), *mem = open_memstream(&bytes, len);
-    assert_non_null(in);
-    for (int c; (c = fgetc(in)) != EOF;)
-        fputc(c, mem);
-    fclose(mem);
-    fclose(in);
-    return bytes;
-}
-
 /* A copy of the fixture in the test's folder, at path. */
-static void copy_fixture(const char *path)
-{
-    size_t len = 0;
-    char *bytes = file_bytes(fixture("schema3/coinrow.db"), &len);
-    FILE *out = fopen(path, "wb");
-    assert_non_null(out);
-    assert_int_equal(fwrite(bytes, 1, len, out), len);
-    fclose(out);
-    free(bytes);
-}
+static void copy_fixture(const char *path) { assert_int_equal(copy_file(fixture("schema3/coinrow.db"), path), 0); }
 
 /* The rows of result_view of the database at path, and those coinrow reads
  * back of each run, before and after an upgrade. */
@@ -569,13 +547,13 @@ static void test_io_store_results__a_failed_upgrade_leaves_the_file_unchanged(vo
         assert_int_equal(db_exec(path, cases[k / 2].change), 0);
         assert_int_equal(db_exec(path, modes[k % 2]), 0);
         size_t len = 0, len_after = 0;
-        char *before = file_bytes(path, &len);
+        char *before = read_bytes(path, &len);
         cr_store *store = NULL;
         cr_error err = {0};
         assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), CR_EDB);
         assert_null(store);
         assert_non_null(strstr(err.msg, cases[k / 2].message));
-        char *after = file_bytes(path, &len_after);
+        char *after = read_bytes(path, &len_after);
         assert_int_equal(len_after, len);
         assert_memory_equal(after, before, len);
         for (size_t b = 0; b < sizeof besides / sizeof *besides; b++) {

@@ -111,7 +111,7 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
 /* The commands, one file each (cmd_<name>.c). */
 extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_generate,
     cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_invoke, cli_cmd_strength, cli_cmd_merge, cli_cmd_compare,
-    cli_cmd_stress, cli_cmd_check_db;
+    cli_cmd_stress, cli_cmd_check_db, cli_cmd_upgrade;
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

@@ -21,6 +21,8 @@
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
+int cr_store_opened_version(const cr_store *store) { return store->opened_version; }
+
 int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
 {
     int code = CR_EDB;
@@ -241,8 +243,9 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
-    int flags = SQLITE_OPEN_NOMUTEX |
-                (mode == CR_STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
+    int flags = SQLITE_OPEN_NOMUTEX | (mode == CR_STORE_WRITE     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                       : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
+                                                                  : SQLITE_OPEN_READONLY);
     int rc = 0, version = 0;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
@@ -250,21 +253,22 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     }
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_MS);
-    if (mode == CR_STORE_WRITE && sqlite3_db_readonly(s->db, "main") == 1) {
+    if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
         rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
         goto done;
     }
     /* check first, then write */
     if ((rc = inspect(&version, s, err)) != 0 || (rc = cr_store__lines_register(s, err)) != 0)
         goto done;
-    if (mode == CR_STORE_WRITE)
-        rc = prepare_writing(s, version, err);
-    else if (version == 0)
+    s->opened_version = version;
+    if (version == 0 && mode != CR_STORE_WRITE)
         rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
+    else if (mode != CR_STORE_READ)
+        rc = prepare_writing(s, version, err);
     else if (version != cr_schema_count)
-        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d; a writing command "
-                                    "(ingest, solve) upgrades it",
-                       path, version, cr_schema_count);
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
+                                    "upgrades it in place (as any command that writes to it does)",
+                       path, version, cr_schema_count, path);
 done:
     if (rc) {
         cr_store_free(s);

@@ -30,15 +30,17 @@
 typedef struct cr_store cr_store;
 
 typedef enum cr_store_mode {
-    CR_STORE_READ,  /* an existing database of this schema version, never changed */
-    CR_STORE_WRITE  /* created when missing or empty; an older schema brought up to date */
+    CR_STORE_READ,   /* an existing database of this schema version, never changed */
+    CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
+    CR_STORE_UPGRADE /* an existing coinrow database, its schema brought up to date; never created */
 } cr_store_mode;
 
 /* Opens the database at path into *out; free it with cr_store_free.  The
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, each schema script in its own transaction.  Errors: CR_EIO when
+ * upgraded, each schema script in its own transaction; CR_STORE_UPGRADE
+ * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
  * when it is not a coinrow database (tables of its own and user_version 0,
  * a user_version coinrow never writes, coinrow's tables missing), was
@@ -52,6 +54,9 @@ void cr_store_free(cr_store *store);
 
 /* The path the store was opened with. */
 const char *cr_store_path(const cr_store *store);
+
+/* The schema version the file had when it was opened (0: new or empty). */
+int cr_store_opened_version(const cr_store *store);
 
 /* ---- instance sets ---- */
 

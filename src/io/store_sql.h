@@ -32,6 +32,7 @@ struct cr_store {
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
     int writing;                              /* opened for writing: in WAL mode until freed */
+    int opened_version;                       /* the schema version the file had */
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;
     int64_t wal_frame_bytes;

@@ -86,6 +86,18 @@ char *read_bytes(const char *path, size_t *out_len)
     return bytes;
 }
 
+int copy_file(const char *from, const char *to)
+{
+    size_t len = 0;
+    char *bytes = read_bytes(from, &len);
+    FILE *f = bytes ? fopen(to, "wb") : NULL;
+    int ok = f && fwrite(bytes, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(bytes);
+    return ok ? 0 : -1;
+}
+
 char *read_text(const char *path)
 {
     size_t len;

@@ -27,6 +27,9 @@ const char *tmp_path(const char *dir, const char *name);
 /* Writes text to path; returns 0 or -1. */
 int write_file(const char *path, const char *text);
 
+/* Copies the file at from to to, byte for byte; returns 0 or -1. */
+int copy_file(const char *from, const char *to);
+
 /* The contents of the file at path, NUL-terminated, for the caller to
  * free; NULL when it cannot be read. */
 char *read_text(const char *path);
