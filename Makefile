@@ -23,11 +23,20 @@
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
 #   make demo              the main job on sample-data/
+#   make coverage          every test on an instrumented build (build/cov), then line and
+#                          branch coverage per layer and an HTML report (docs/testing.md);
+#                          installs gcovr when missing (as root)
+#   make mutate            the mutation runner: each mutation of tests/mutations/ in a
+#                          scratch copy, killed or survived, and the score (docs/testing.md)
 #   WERROR=1               warnings are errors (CI)
 #
 # CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are yours: they add to what the code
 # needs (CR_*), never replace it.
 
+# the coverage build is unoptimized, so that lines and branches are the source's
+ifeq ($(COVERAGE),1)
+CFLAGS ?= -O0 -g
+endif
 CFLAGS ?= -O2 -g
 CR_CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
 CR_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla \
@@ -43,6 +52,13 @@ ifeq ($(SANITIZE),1)
 BUILD := build/san
 CR_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CR_LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(COVERAGE),1)
+BUILD := build/cov
+# one copy of the DP's inner loop, not three target clones of it
+CR_CPPFLAGS += -DCR_NO_TARGET_CLONES
+CR_CFLAGS += --coverage
+CR_LDFLAGS += --coverage
 endif
 ifeq ($(SANITIZE),thread)
 # gcc 12's ThreadSanitizer does not start on every kernel; clang's does.
@@ -113,8 +129,8 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test test-cluster test-judges check deps deps-check install uninstall demo bench bench-core bench-pipeline \
-        bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
+.PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
+        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -196,8 +212,10 @@ $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
 
 $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
-	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(LDFLAGS) $< $(TEST_CLI) $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) \
-	    $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
+	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(TEST_LDFLAGS) $(LDFLAGS) $< $(TEST_CLI) $(SUPPORT_OBJ) $(LIBS_UP) \
+	    $(LIBCORE) $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
+# the core's allocations go through the test's own, which fail on demand
+$(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
@@ -274,13 +292,34 @@ deps:
 
 # The build's own promises (tests/build.sh): flags, installing nothing, and
 # `make install` into a temporary DESTDIR used through pkg-config alone.
+# Every test program, each with the coinrow it runs; $$failed says whether one failed.
+RUN_TESTS = failed=0; for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; done
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
-	@failed=0; for t in $(TESTS); do \
-	    echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; \
-	done; \
+	@$(RUN_TESTS); \
 	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
+
+# Coverage (docs/testing.md): the test programs on the instrumented build in
+# build/cov, from fresh counters, then scripts/coverage.sh: the figures per
+# layer against their targets, and build/cov/coverage/index.html.
+coverage: deps
+	@sh scripts/deps.sh install gcovr:gcovr
+	@$(MAKE) --no-print-directory COVERAGE=1 coverage-report
+coverage-report:
+	@test "$(COVERAGE)" = 1 || { echo "make coverage-report: run make coverage" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
+	@find $(BUILD) -name '*.gcda' -delete
+	@$(RUN_TESTS); \
+	sh scripts/coverage.sh $(BUILD) || failed=1; \
+	if [ $$failed != 0 ]; then echo "COVERAGE FAILED"; exit 1; fi
+
+# Mutation testing (docs/testing.md): each mutation of tests/mutations/ planted
+# in a scratch copy of the tree, built and tested; killed or survived, then
+# the score.  Slow, so not in make test; MUTATE_ARGS="NAME..." runs only those.
+mutate: deps
+	@sh scripts/deps.sh install python3:python3
+	@python3 scripts/mutate.py $(MUTATE_ARGS)
 
 # The recipes in contrib/ on a one-node Slurm cluster started for the test
 # (tests/cluster/run.sh); skipped, saying why, when not root.

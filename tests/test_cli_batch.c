@@ -61,12 +61,13 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     COINROW(&r, NULL, "run", fixture("bad_rows.csv"), "--db", f->db, "--variant", "total,diff", "--moves", "none",
             "--jobs", "1", "--label", "night 1");
     assert_int_equal(r.status, 3);
-    assert_starts(r.out, "ingested 2, skipped 1, rejected 8, solved 2, failed 0, set 'bad_rows', run 1");
+    assert_starts(r.out, "ingested 2, skipped 1, rejected 9, solved 2, failed 0, set 'bad_rows', run 1");
     assert_non_null(strstr(r.err, "coinrow: tests/fixtures/bad_rows.csv line 3: value 2 ('x') is not an integer\n"));
     assert_non_null(strstr(r.err, "line 11: id 'good-1' is already in set 'bad_rows' with other coins\n"));
-    assert_non_null(strstr(r.err, "coinrow: 8 rows rejected; every one is in the table ingest_error\n"));
+    assert_non_null(strstr(r.err, "coinrow: 9 rows rejected; every one is in the table ingest_error\n"));
     run_result_free(&r);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE source = 'tests/fixtures/bad_rows.csv'"), 9);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error WHERE reason = 'n is 2 but there are 3 values'"), 1);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE moves IS NULL AND label = 'night 1'"), 4);
     assert_int_equal(check_run_against_core(f->db, 1, NULL), 4);
@@ -76,8 +77,33 @@ static void test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved(void **
     assert_int_equal(r.status, 3);
     assert_string_equal(r.out, "");
     run_result_free(&r);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 9);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance"), 2);
+}
+
+/* A file of many bad rows does not flood the terminal: the first ten are
+ * shown, the rest only counted (all are in ingest_error). */
+static void test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted(void **state)
+{
+    tmp_db *f = *state;
+    char csv[8192] = "id,values\n";
+    for (int k = 0; k < 15; k++)
+        snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "bad%d,1 x\n", k);
+    const char *path = tmp_path(f->dir, "bad.csv");
+    assert_int_equal(write_file(path, csv), 0);
+    run_result r;
+    COINROW(&r, NULL, "ingest", path, "--db", f->db);
+    assert_int_equal(r.status, 3);
+    int shown = 0;
+    for (const char *p = r.err; (p = strstr(p, "bad.csv line ")) != NULL; p++)
+        shown++;
+    assert_int_equal(shown, 10);
+    assert_non_null(strstr(r.err, "bad.csv line 11: value 2 ('x') is not an integer\n"));
+    assert_null(strstr(r.err, "bad.csv line 12:"));
+    assert_non_null(strstr(r.err, "coinrow: 15 rows rejected (the first ones are above); every one is in the table "
+                                  "ingest_error\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM ingest_error"), 15);
 }
 
 /* The reproducer: the middle row has no id. */
@@ -250,6 +276,10 @@ static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
     assert_starts(r.out, "run 1 of set 'mixed' (done): algo naive, moves canonical, coinrow ");
     assert_non_null(strstr(r.out, "\n01                        4  winner                       1"));
     assert_non_null(strstr(r.out, "... more: sqlite3 "));
+    size_t lines = 0; /* the run, the column names, 2 rows, the hint */
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 5);
     run_result_free(&r);
 }
 
@@ -554,6 +584,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_cli_batch__run_on_the_sample_data_agrees_with_the_core),
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
+        TEST(test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted),
         TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
         TEST(test_cli_batch__a_row_too_big_for_its_line_fails_alone),
         TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "support/files.h"
 #include "support/run.h"
@@ -119,6 +120,23 @@ static void test_compare_cli__an_altered_value_is_a_regression(void **state)
     run_result_free(&r);
 }
 
+/* remaining's scores follow its line; the same line scored otherwise is a regression. */
+static void test_compare_cli__the_same_line_with_other_scores_is_a_regression(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "UPDATE result SET first_score = first_score + 1, second_score = second_score + 1 "
+                                   "WHERE run_id = 2 AND variant = 'remaining' AND "
+                                   "instance_id = (SELECT id FROM instance WHERE ext_id = 'r017')"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r017 (n 6) remaining: regression: the same line scored differently\n"));
+    assert_non_null(strstr(r.out, counts_row("remaining", 200, 0, 1, 0, 0)));
+    run_result_free(&r);
+}
+
 static void test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression(void **state)
 {
     fixture_state *f = *state;
@@ -143,18 +161,59 @@ static void test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not
 {
     fixture_state *f = *state;
     copy_a_to_b(f);
-    assert_int_equal(db_exec(f->b, "DELETE FROM result WHERE run_id = 2 AND variant = 'winner' AND instance_id = "
+    /* diff: neither the first variant nor the last, whatever the order */
+    assert_int_equal(db_exec(f->b, "DELETE FROM result WHERE run_id = 2 AND variant = 'diff' AND instance_id = "
                                    "(SELECT id FROM instance WHERE ext_id = 'r100');"
                                    "UPDATE instance SET coins = '[9,9,9,9,9]' WHERE ext_id = 'r004'"),
                      0);
     run_result r;
     COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--record");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "  r100 (n 5) winner: missing: b has no result"));
+    assert_non_null(strstr(r.out, "  r100 (n 5) diff: missing: b has no result"));
     assert_non_null(strstr(r.out, "  r004 (n 5) total: changed: the instance's coins differ: not compared"));
-    assert_non_null(strstr(r.out, counts_row("winner", 199, 0, 0, 1, 1)));
+    assert_non_null(strstr(r.out, counts_row("diff", 199, 0, 0, 1, 1)));
+    assert_non_null(strstr(r.out, counts_row("remaining", 200, 0, 0, 0, 1)));
     run_result_free(&r);
     assert_int_equal(db_int(f->a, "SELECT missing * 10 + changed FROM comparison WHERE passed = 0"), 14);
+}
+
+/* Whether text is one JSON document, as SQLite's json_valid reads it. */
+static int json_valid(const char *text)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int valid = sqlite3_open(":memory:", &db) == SQLITE_OK &&
+                sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &st, NULL) == SQLITE_OK &&
+                sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+                sqlite3_column_int(st, 0) == 1;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return valid;
+}
+
+/* Changed coins alone fail the comparison; --limit N lists N findings, in
+ * text and in JSON that stays one valid document. */
+static void test_compare_cli__changed_coins_alone_fail_and_the_limit_holds(void **state)
+{
+    fixture_state *f = *state;
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, "UPDATE instance SET coins = '[9,9]' WHERE ext_id IN ('r001', 'r002')"), 0);
+    run_result r;
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--limit", "1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "  r001 (n 2) diff: changed: the instance's coins differ: not compared\n"
+                                  "  ... 7 more (--limit)\n"));
+    assert_non_null(strstr(r.out, counts_row("all", 796, 0, 0, 0, 8)));
+    assert_non_null(strstr(r.out, "FAILED: see above"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->a, "--against", f->b, "--limit", "2", "--json");
+    assert_int_equal(r.status, 1);
+    assert_true(json_valid(r.out));
+    assert_non_null(strstr(r.out, "\"findings\": [\n    {\"ext_id\":\"r001\",\"n\":2,\"variant\":\"diff\""));
+    assert_non_null(strstr(r.out, "},\n    {\"ext_id\":\"r001\",\"n\":2,\"variant\":\"remaining\""));
+    assert_null(strstr(r.out, "\"variant\":\"total\",\"category\""));
+    assert_non_null(strstr(r.out, "\"passed\": false"));
+    run_result_free(&r);
 }
 
 /* As diff(1): 0 no difference, 1 differences, 2 trouble (a usage error, or
@@ -175,6 +234,29 @@ static void test_compare_cli__trouble_exits_2_and_differences_1(void **state)
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "no-such.db"));
     run_result_free(&r);
+    /* runs of two sets, and runs of one set that share no variant */
+    copy_a_to_b(f);
+    COINROW(&r, NULL, "run", f->csv, "--db", f->b, "--set", "other", "--variant", "total", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->b, "--set", "rows", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->b, "1", "3");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "run 1 is of set 'rows' and run 3 of set 'other': nothing to compare\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->b, "--against", f->a, "--run-a", "3", "--run-b", "1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "nothing to compare\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->b, "--set", "other", "--variant", "winner", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "compare", "--db", f->b, "3", "5");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "runs 3 and 5 have no variant in common\n"));
+    run_result_free(&r);
     COINROW(&r, NULL, "compare", "--help");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Exit status, as diff(1): 0 no difference, 1 differences"));
@@ -188,8 +270,10 @@ int main(void)
         cmocka_unit_test(test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent),
         cmocka_unit_test(test_compare_cli__across_two_files_latest_done_runs),
         cmocka_unit_test(test_compare_cli__an_altered_value_is_a_regression),
+        cmocka_unit_test(test_compare_cli__the_same_line_with_other_scores_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
+        cmocka_unit_test(test_compare_cli__changed_coins_alone_fail_and_the_limit_holds),
         cmocka_unit_test(test_compare_cli__trouble_exits_2_and_differences_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

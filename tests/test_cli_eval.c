@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -132,6 +133,41 @@ static void test_eval__a_value_that_fits_is_given_with_null_for_what_does_not(vo
     run_result_free(&r);
 }
 
+/* The fast line takes the left end on a tie (docs/design.md): [5, 1, 5]
+ * opens with L, though R is as good. */
+static void test_eval__the_fast_line_takes_the_left_end_on_a_tie(void **state)
+{
+    (void)state;
+    EVAL(NULL, "--variant", "diff,remaining", "--moves", "fast", "5", "1", "5");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "variant                   value          first_score         second_score  winner  moves\n"
+                               "diff                          1                    6                    5  first   LRL\n"
+                               "remaining                     1                    6                    5  first   LLL\n"
+                               "n = 3, algorithm linear\n");
+    run_result_free(&r);
+}
+
+/* Merging the first three coins leaves int64 (x - y is -1.8e19): the linear
+ * method goes on in 128 bits and agrees with the DP to the last digit. */
+static void test_eval__a_row_past_64_bit_intermediates_is_exact(void **state)
+{
+    (void)state;
+    static const char *const algos[] = {"linear", "dp"};
+    for (size_t i = 0; i < 2; i++) {
+        EVAL(NULL, "--json", "--variant", "diff", "--algo", algos[i], "--", "-9000000000000000000",
+             "9000000000000000000", "9000000000000000000");
+        assert_int_equal(r.status, 0);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "{\"variant\":\"diff\",\"n\":3,\"value\":-9000000000000000000,\"first_score\":0,"
+                 "\"second_score\":9000000000000000000,\"winner\":\"second\",\"moves\":\"LLL\",\"algo\":\"%s\","
+                 "\"error\":null}\n",
+                 algos[i]);
+        assert_string_equal(r.out, want);
+        run_result_free(&r);
+    }
+}
+
 static void test_eval__usage_errors_exit_2_with_a_hint(void **state)
 {
     (void)state;
@@ -195,6 +231,8 @@ int main(void)
         cmocka_unit_test(test_eval__no_values_is_an_error),
         cmocka_unit_test(test_eval__overflow_exits_1_naming_the_figure),
         cmocka_unit_test(test_eval__a_value_that_fits_is_given_with_null_for_what_does_not),
+        cmocka_unit_test(test_eval__the_fast_line_takes_the_left_end_on_a_tie),
+        cmocka_unit_test(test_eval__a_row_past_64_bit_intermediates_is_exact),
         cmocka_unit_test(test_eval__usage_errors_exit_2_with_a_hint),
         cmocka_unit_test(test_eval__help_and_version),
     };

@@ -768,6 +768,55 @@ static void test_export__winner_answers_a_set_at_the_full_int64_range(void **sta
     run_result_free(&r);
 }
 
+/* A stored line of another instance's length (a database altered by hand)
+ * is no line for this one: export refuses, writing nothing. */
+static void test_export__a_line_of_the_wrong_length_is_refused(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "12");
+    run_result r;
+    COINROW(&r, NULL, "solve", "--db", f->db, "--variant", "diff", "--moves", "canonical", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE solution SET moves = (SELECT s.moves FROM solution AS s JOIN instance AS i "
+                                    "ON i.id = s.instance_id WHERE i.n = 4 LIMIT 1) WHERE instance_id = "
+                                    "(SELECT id FROM instance WHERE n = 8 LIMIT 1)"),
+                     0);
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "p"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "plain", "--out", pkg, "--moves", "canonical"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "has no line of play in run 1\n"));
+    run_result_free(&r);
+    assert_int_equal(access(pkg, F_OK), -1);
+}
+
+/* Kattis' problem.yaml takes the license and rights owner given; a license
+ * Kattis does not know is a usage error, before anything is solved. */
+static void test_export__kattis_license_and_rights_owner_go_in_problem_yaml(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "coins"));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license", "nope"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown license 'nope' (public domain, cc0, cc by, cc by-sa, educational or "
+                                  "permission)"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
+
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license", "cc by-sa",
+                             "--rights-owner", "A. \"Jury\"\t"));
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "license: unknown"));
+    run_result_free(&r);
+    char *yaml = read_text(tmp_path(pkg, "problem.yaml"));
+    assert_non_null(strstr(yaml, "\nlicense: cc by-sa\nrights_owner: \"A. \\\"Jury\\\"\\x09\"\nvalidation: custom\n"));
+    free(yaml);
+}
+
 /* CMS runs check/checker: without a compiler to build it export refuses,
  * saying so, unless --no-build, which writes the source alone. */
 static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void **state)
@@ -845,6 +894,8 @@ int main(void)
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
         TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
+        TEST(test_export__a_line_of_the_wrong_length_is_refused),
+        TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),
         TEST(test_export__cms_without_a_compiler_is_refused_unless_no_build),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),
     };

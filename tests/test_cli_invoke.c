@@ -195,6 +195,12 @@ static void test_invoke__expect_sets_the_exit_status_and_the_summary_names_the_f
     snprintf(sql, sizeof sql, "SELECT status = 'done' AND label = 'v1' AND answers_run > 0 FROM invocation WHERE id = %lld",
              (long long)latest());
     assert_int_equal(db_int(db, sql), 1);
+
+    /* some verdicts expected, not all: greedy is right on some rows of mix, wrong on others */
+    invoke(&r, "mix", WORDS("--expect", "WA", NULL, program_path(PROGRAM_GREEDY, "")));
+    assert_true(verdicts("WA") > 0 && verdicts("AC") > 0);
+    assert_int_equal(r.status, 1);
+    run_result_free(&r);
 }
 
 static void test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing(void **state)

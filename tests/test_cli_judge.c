@@ -130,6 +130,51 @@ static void test_generate__constraints_no_instance_meets_are_a_usage_error(void 
     run_result_free(&r);
 }
 
+/* Seeds are 0 to 2^64 - 1, both ends included; sizes stop at the solver's
+ * largest row, whichever command reads them. */
+static void test_generate__a_seed_and_sizes_at_their_limits(void **state)
+{
+    (void)state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "18446744073709551615", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "18446744073709551616", "--out", "-"), (char *)NULL), 0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--seed '18446744073709551616' is larger than 18446744073709551615"));
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "1\n5\n", "validate", "--n", "1..4294967296", "--values", "1..9", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--n '1..4294967296' must lie within 1..4294967295"));
+    run_result_free(&r);
+}
+
+/* A set whose file cannot be written whole leaves no file: here the shell
+ * limits file sizes to one block and ignores SIGXFSZ, so writes past it fail. */
+static void test_generate__a_file_that_cannot_be_written_whole_is_removed(void **state)
+{
+    (void)state;
+    char script[512];
+    snprintf(script, sizeof script,
+             "ulimit -f 1 && trap '' XFSZ && exec \"$0\" generate --set big --count 2000 --n 50 --values 1..1000000 "
+             "--seed 1 --out \"$1\"");
+    char *argv[] = {"sh", "-c", script, (char *)run_bin(), (char *)path_of("big.csv"), NULL};
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: cannot write "));
+    assert_int_equal(access(path_of("big.csv"), F_OK), -1);
+    run_result_free(&r);
+    /* and a set name is letters, digits, '.', '_' and '-' */
+    assert_int_equal(run_coinrow(&r, NULL, "generate", "--set", "a/b", "--count", "1", "--n", "2", "--values", "1..2",
+                                 "--seed", "1", "--out", "-", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "set name 'a/b' may hold only letters, digits, '.', '_' and '-'"));
+    run_result_free(&r);
+}
+
 /* --- validate and check through coinrow ---------------------------------- */
 
 static void test_validate__exit_statuses_and_messages_follow_the_convention(void **state)
@@ -216,6 +261,8 @@ static const check_case check_cases[] = {
     {"6\nRRRL\n", "6\nRRRL\n", 0, "accepted"},
     {"6\nRRRR", "6\n", 0, "accepted"},
     {"6\nRLLL\n", "6\nRRRL\n", 1, "wrong answer: line of play: turn 2 (second player): L is not optimal, R is"},
+    /* a prefix of the jury's line is no copy of it */
+    {"6\nRRR\n", "6\nRRRL\n", 1, "wrong answer: line of play: the line stops after 3 moves with 1 coins left"},
     {"7\nRRRL\n", "6\n", 1, "wrong answer: line 1: the value 7 is wrong"},
     {"6\nRRRX\n", "6\n", 1, "wrong answer: line of play: turn 4 (second player): 'X' is not a move (L or R)"},
     {"\x01garbage\n", "6\n", 2, "presentation error: line 1: the value '\\x01garbage' is not an integer"},
@@ -303,6 +350,67 @@ static void test_check__a_bad_command_line_is_a_failure_not_a_verdict(void **sta
     run_result_free(&r);
 }
 
+/* Polygon may pass a result file and Kattis its flags after the three
+ * files: they are ignored; CMS passes exactly three. */
+static void test_check__arguments_after_the_three_files_are_ignored_except_under_cms(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("out.txt", "6\nRRRL\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", path_of("in.txt"), path_of("out.txt"),
+                                 path_of("ans.txt"), path_of("result.xml"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, "6\nRRRL\n", "check", "--variant", "total", "--kattis", path_of("in.txt"),
+                                 path_of("ans.txt"), dir, "case_sensitive", "space_change_sensitive", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 42);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", "--cms", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("out.txt"), "extra", (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "expected the arguments INPUT JURY_ANSWER CONTESTANT_OUTPUT, got 4 arguments"));
+    run_result_free(&r);
+}
+
+/* The jury's input is the judge's: one that does not parse is a judge error, named. */
+static void test_check__an_input_that_does_not_parse_is_a_judge_error(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3\n");
+    write_file("out.txt", "6\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "check", "--variant", "total", path_of("in.txt"), path_of("out.txt"),
+                                 path_of("ans.txt"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "judge error: the input file "));
+    assert_non_null(strstr(r.err, "in.txt: "));
+    run_result_free(&r);
+}
+
+/* Kattis reads the verdict's message from FEEDBACK_DIR: when it cannot be
+ * written there, the judge says so and fails, whatever the verdict. */
+static void test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error(void **state)
+{
+    (void)state;
+    write_file("in.txt", "4\n1 2 3 4\n");
+    write_file("ans.txt", "6\n");
+    run_result r;
+    assert_int_equal(run_coinrow(&r, "6\n", "check", "--variant", "total", "--kattis", path_of("in.txt"),
+                                 path_of("ans.txt"), path_of("no-such-folder"), (char *)NULL),
+                     0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "judge error: cannot write "));
+    assert_non_null(strstr(r.err, "no-such-folder/judgemessage.txt\n"));
+    run_result_free(&r);
+}
+
 /* --- the exported programs ----------------------------------------------- */
 
 /* Writes program's source for settings as NAME.c and builds it with cc
@@ -370,6 +478,7 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
     static const char *const inputs[] = {
         "4\n8 15 3 7\n",   "4\n8 15 3 7",   "4\n8  15 3 7\n", "3\n8 15 3\n", "4\n8 15 3 21\n",  "4\r\n8 15 3 7\r\n",
         "4\n8 15 3 7 9\n", "4\n8 15 3\n",   "", "4\n8 15 3 7\n\n", "2\n-9223372036854775808 3\n", "4\n8 15 3 8\n",
+        "2\n-04 3\n", /* valid but for the leading zero after the sign */
     };
     for (int conv = CR_TESTLIB; conv <= CR_KATTIS; conv++) {
         cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED,
@@ -446,6 +555,31 @@ static void test_export__submissions_build_alone_and_earn_their_verdicts(void **
 
 /* Kattis refuses a submission over 128 KiB (problemtools' default code
  * limit): the exported ones are held to what contestants are. */
+/* The reference solution and the brute force print the same answer and
+ * the same canonical line under every variant: here on a row whose fast
+ * line (RRLLL) is not the canonical one (LLRRL) in the standard game. */
+static void test_export__the_solution_and_the_brute_force_agree_under_every_variant(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {"5\n3 5 1 2 4\n", "4\n8 15 3 7\n", "3\n-4 0 -4\n"};
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        cr_judge_settings settings = {CR_TESTLIB, (cr_variant)v, CR_CHECK_MOVES_REQUIRED, {0}};
+        build("solution", CR_JUDGE_SOLUTION, &settings);
+        build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
+        for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+            run_result reference, brute;
+            assert_int_equal(run_program(&reference, "solution", inputs[i]), 0);
+            assert_int_equal(run_program(&brute, "brute_force", inputs[i]), 0);
+            if (strcmp(reference.out, brute.out) != 0)
+                fail_msg("%s on %s: the solution says %s, the brute force %s", cr_variant_name((cr_variant)v),
+                         inputs[i], reference.out, brute.out);
+            if (i == 0 && v != CR_REMAINING) /* the standard game's line; remaining plays its own */
+                assert_non_null(strstr(reference.out, "\nLLRRL\n"));
+            run_result_free(&reference), run_result_free(&brute);
+        }
+    }
+}
+
 static void test_export__every_submission_fits_a_contestant_s_code_limit(void **state)
 {
     (void)state;
@@ -475,22 +609,47 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
     assert_string_equal(err.msg, "no validator.c for the cms convention");
 }
 
+static void test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors(void **state)
+{
+    (void)state;
+    cr_judge_settings settings = {CR_KATTIS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}};
+    cr_error err = {0};
+    FILE *f = fopen("/dev/null", "r"); /* every write to it fails */
+    assert_non_null(f);
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_PROGRAM_COUNT, &settings, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "no such judge program"));
+    settings.variant = (cr_variant)99;
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_CHECKER, &settings, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "bad variant or moves setting"));
+    settings.variant = CR_TOTAL;
+    assert_int_equal(cr_judge_program_write(f, CR_JUDGE_CHECKER, &settings, &err), CR_EIO);
+    assert_non_null(strstr(err.msg, "cannot write "));
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generate__same_arguments_give_the_same_bytes_and_another_seed_others),
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
+        cmocka_unit_test(test_generate__a_seed_and_sizes_at_their_limits),
+        cmocka_unit_test(test_generate__a_file_that_cannot_be_written_whole_is_removed),
         cmocka_unit_test(test_validate__exit_statuses_and_messages_follow_the_convention),
         cmocka_unit_test(test_validate__accepts_exactly_the_inputs_an_answer_can_be_given_for),
         cmocka_unit_test(test_check__every_convention_reports_every_verdict),
         cmocka_unit_test(test_check__a_judge_error_shows_a_hostile_path_escaped),
         cmocka_unit_test(test_check__a_bad_command_line_is_a_failure_not_a_verdict),
+        cmocka_unit_test(test_check__arguments_after_the_three_files_are_ignored_except_under_cms),
+        cmocka_unit_test(test_check__an_input_that_does_not_parse_is_a_judge_error),
+        cmocka_unit_test(test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
         cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
+        cmocka_unit_test(test_export__the_solution_and_the_brute_force_agree_under_every_variant),
         cmocka_unit_test(test_export__every_submission_fits_a_contestant_s_code_limit),
         cmocka_unit_test(test_export__a_validator_for_cms_is_refused),
+        cmocka_unit_test(test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -124,6 +124,62 @@ static void test_compare__a_missing_score_is_compared_as_missing(void **state)
     assert_string_equal(compare(row, 4, CR_TOTAL, partial, other_value, 0).why, "value 22 against 21");
 }
 
+/* remaining's scores follow the line, so other scores are no regression by
+ * themselves; but the same line can only score one way. */
+static void test_compare__the_same_line_with_other_scores_is_a_regression(void **state)
+{
+    (void)state;
+    cr_side a = solved(22, 32, 10, "LLLL"), b = solved(22, 33, 11, "LLLL");
+    cr_difference d = compare(row, 4, CR_REMAINING, a, b, 0);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_string_equal(d.why, "the same line scored differently");
+    /* without lines there is nothing to hold the scores to */
+    a.moves = b.moves = NULL;
+    assert_int_equal(compare(row, 4, CR_REMAINING, a, b, 0).category, CR_REGRESSION);
+    /* and other scores along another optimal line are fine */
+    static const int64_t equal[] = {3, 3, 3, 3};
+    cr_side left = solved(6, 12, 6, "LLLL"), other = solved(6, 12, 6, "RLRL");
+    assert_int_equal(compare(equal, 4, CR_REMAINING, left, other, 0).category, CR_EQUIVALENT);
+}
+
+/* Each side in turn: the one that failed, the one that kept a line, the
+ * one whose line is wrong. */
+static void test_compare__either_side_may_be_the_odd_one(void **state)
+{
+    (void)state;
+    cr_side failed = {"too large", CR_FIGURES_ALL, 0, 0, 0, 0, NULL}, good = solved(22, 22, 11, "RLLL");
+    cr_difference d = compare(row, 4, CR_TOTAL, failed, good, 0);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_string_equal(d.why, "a fails: too large");
+
+    cr_side no_line = solved(22, 22, 11, NULL);
+    d = compare(row, 4, CR_TOTAL, good, no_line, 0);
+    assert_int_equal(d.category, CR_EQUIVALENT);
+    assert_string_equal(d.why, "only a kept a line; it is optimal");
+    d = compare(row, 4, CR_TOTAL, no_line, good, 1);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_string_equal(d.why, "only b kept a line; it is optimal");
+
+    /* both lines wrong: a's is named, both are flagged */
+    cr_side wrong_a = solved(22, 22, 11, "LLLL"), wrong_b = solved(22, 22, 11, "LRLL");
+    d = compare(row, 4, CR_TOTAL, wrong_a, wrong_b, 0);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_int_equal(d.wrong, 3);
+    assert_int_equal(d.parted_at, 1);
+    assert_string_equal(d.why, "a's line: turn 1 (first player): L is not optimal, R is");
+    d = compare(row, 4, CR_TOTAL, wrong_a, good, 0);
+    assert_int_equal(d.wrong, 1);
+    assert_int_equal(d.wrong_turn, 0);
+
+    /* the same value with another winner, and a second score missing on one side */
+    cr_side other_winner = good;
+    other_winner.winner = -1;
+    assert_int_equal(compare(row, 4, CR_TOTAL, good, other_winner, 0).category, CR_REGRESSION);
+    cr_side partial = good;
+    partial.missing = CR_FIGURE_SECOND_SCORE;
+    assert_string_equal(compare(row, 4, CR_TOTAL, good, partial, 0).why, "scores 22:11 against 22:null");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +189,8 @@ int main(void)
         cmocka_unit_test(test_compare__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare__failures),
         cmocka_unit_test(test_compare__a_missing_score_is_compared_as_missing),
+        cmocka_unit_test(test_compare__the_same_line_with_other_scores_is_a_regression),
+        cmocka_unit_test(test_compare__either_side_may_be_the_odd_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

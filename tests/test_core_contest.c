@@ -74,6 +74,10 @@ static void test_input__each_malformed_variant_is_rejected_saying_where(void **s
         {"4\n8 15 3 7\nextra\n", &limits, "line 3, column 1: expected the end of the file after the values, found 'e'"},
         {"x4\n8 15 3 7\n", &limits, "line 1, column 1: n ('x4') is not an integer"},
         {"04\n8 15 3 7\n", &limits, "line 1, column 1: n ('04') has a leading zero"},
+        {"-1\n8\n", NULL, "line 1, column 1: n = -1 is out of range 1..4294967295"},
+        {"\n4\n8 15 3 7\n", &limits, "line 1, column 1: expected n, found the end of the line"},
+        {"1\n-05\n", NULL, "line 2, column 1: value 1 ('-05') has a leading zero"},
+        {"2\n3 -00\n", NULL, "line 2, column 3: value 2 ('-00') has a leading zero"},
         {"4\n8 +15 3 7\n", &limits, "line 2, column 3: value 2 ('+15') has a '+' sign"},
         {"1\n-0\n", NULL, "line 2, column 1: value 1 ('-0') is minus zero"},
         {"1\n9223372036854775808\n", NULL, "value 1 ('9223372036854775808') is outside the 64-bit range"},
@@ -329,6 +333,7 @@ static void test_check__reads_tokens_the_way_testlib_does(void **state)
         {"+22\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '+22' has a '+' sign"},
         {"022\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '022' has a leading zero"},
         {"-0\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '-0' is minus zero"},
+        {"-022\nRLLL\n", CR_PRESENTATION_ERROR, "line 1: the value '-022' has a leading zero"},
         {"99999999999999999999\nRLLL\n", CR_PRESENTATION_ERROR,
          "line 1: the value '99999999999999999999' is outside the 64-bit range"},
         {"-9223372036854775809\nRLLL\n", CR_PRESENTATION_ERROR, "is outside the 64-bit range"},
@@ -437,6 +442,57 @@ static void test_check__a_wrong_or_unreadable_jury_answer_fails_the_check(void *
                      CR_EOVERFLOW);
 }
 
+static void test_check__bad_arguments_are_refused(void **state)
+{
+    (void)state;
+    int64_t coins[] = {8, 15, 3, 7};
+    cr_contest_input in = {coins, 4}, none = {NULL, 4}, empty = {coins, 0};
+    cr_judgement v;
+    struct {
+        cr_judgement *out;
+        const cr_contest_input *in;
+        int variant, moves;
+        const char *jury, *output;
+    } cases[] = {
+        {NULL, &in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\n", "22\n"},
+        {&v, NULL, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\n", "22\n"},
+        {&v, &none, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\n", "22\n"},
+        {&v, &empty, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\n", "22\n"},
+        {&v, &in, CR_VARIANT_COUNT, CR_CHECK_MOVES_REQUIRED, "22\n", "22\n"},
+        {&v, &in, CR_TOTAL, CR_CHECK_MOVES_COUNT, "22\n", "22\n"},
+        {&v, &in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, NULL, "22\n"},
+        {&v, &in, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, "22\n", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_error err = {0};
+        assert_int_equal(cr_contest_check(cases[i].out, cases[i].in, (cr_variant)cases[i].variant,
+                                          (cr_check_moves)cases[i].moves, cases[i].jury, 3, cases[i].output, 3, &err),
+                         CR_EINVAL);
+        assert_string_equal(err.msg, "check: bad arguments");
+    }
+    /* no output at all is an empty one */
+    assert_int_equal(cr_contest_check(&v, &in, CR_TOTAL, CR_CHECK_MOVES_IGNORED, "22\n", 3, NULL, 0, NULL), 0);
+    assert_int_equal(v.outcome, CR_PRESENTATION_ERROR);
+    cr_contest_input_free(NULL);
+}
+
+/* A message shows a token escaped and cut to the room it has. */
+static void test_check__escaping_fits_the_room_it_is_given(void **state)
+{
+    (void)state;
+    char out[16];
+    cr_contest_escape(out, sizeof out, "abc\x01" "def", 7, 24);
+    assert_string_equal(out, "abc\\x01def");
+    cr_contest_escape(out, 8, "abcdefghij", 10, 24);
+    assert_string_equal(out, "abc...");
+    cr_contest_escape(out, 6, "abcdefghij", 10, 24);
+    assert_string_equal(out, "a...");
+    cr_contest_escape(out, 8, "a\x01" "bc", 4, 24); /* no room left for the dots */
+    assert_string_equal(out, "a\\x01");
+    cr_contest_escape(out, sizeof out, "abcdefghij", 10, 4);
+    assert_string_equal(out, "abcd...");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +506,8 @@ int main(void)
         cmocka_unit_test(test_check__messages_escape_every_hostile_byte),
         cmocka_unit_test(test_check__the_greedy_answer_is_judged_wrong_where_greedy_is_not_optimal),
         cmocka_unit_test(test_check__a_wrong_or_unreadable_jury_answer_fails_the_check),
+        cmocka_unit_test(test_check__bad_arguments_are_refused),
+        cmocka_unit_test(test_check__escaping_fits_the_room_it_is_given),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,12 +185,29 @@ static void test_core_error__a_long_message_is_cut_to_the_buffer(void **state)
     assert_int_equal(strlen(err.msg), CR_ERROR_MSG_MAX - 1);
 }
 
+/* What it does not format (floating point, %n, a letter that is no
+ * conversion, a '%' at the end) is shown as written, and a floating-point
+ * or %n argument is skipped so that the next one stays in step; a NULL
+ * string is "(null)", as glibc writes it. */
+static void test_core_error__what_it_does_not_format_is_shown_as_written(void **state)
+{
+    (void)state;
+    cr_error err = {0};
+    int count = -1;
+    const char *volatile none = NULL; /* a NULL the compiler cannot see */
+    const char *fmt = "%f|%.2Lg|%d|%n%s|%y|%";
+    cr_error_set(&err, CR_EINVAL, fmt, 1.5, (long double)2.5, 7, &count, none);
+    assert_string_equal(err.msg, "%f|%.2Lg|7|(null)|%y|%");
+    assert_int_equal(count, -1); /* %n writes nothing */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_core_error__the_formatter_matches_snprintf_on_every_conversion_it_knows),
         cmocka_unit_test(test_core_error__a_precision_cuts_a_string_and_the_next_argument_stays_in_step),
         cmocka_unit_test(test_core_error__a_long_message_is_cut_to_the_buffer),
+        cmocka_unit_test(test_core_error__what_it_does_not_format_is_shown_as_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,6 +255,21 @@ static void test_examples__naive_refuses_large_rows(void **state)
     assert_int_equal(solve_with(coins, 25, CR_TOTAL, CR_ALGO_NAIVE, CR_MOVES_NONE).error.code, 0);
 }
 
+/* The results are the caller's, reused row after row: a row that fails has
+ * no line, whatever the row before it had. */
+static void test_examples__a_failed_row_keeps_no_line_of_the_row_before(void **state)
+{
+    (void)state;
+    int64_t coins[26] = {0};
+    cr_result r[CR_VARIANT_COUNT];
+    cr_solve_opts opts = {CR_VARIANT_BIT(CR_DIFF), CR_ALGO_NAIVE, CR_MOVES_FAST};
+    assert_int_equal(cr_solve(r, solver, coins, 4, &opts, NULL), 0);
+    assert_string_equal(r[CR_DIFF].moves, "LLLL");
+    assert_int_equal(cr_solve(r, solver, coins, 26, &opts, NULL), CR_ETOOBIG);
+    assert_null(r[CR_DIFF].moves);
+    assert_int_equal(r[CR_DIFF].missing, CR_FIGURES_ALL);
+}
+
 static void test_examples__bad_arguments_are_refused(void **state)
 {
     (void)state;
@@ -263,8 +278,40 @@ static void test_examples__bad_arguments_are_refused(void **state)
     cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
     int64_t one = 1;
     assert_int_equal(cr_solve(r, solver, &one, 0, &opts, &err), CR_EINVAL);
-    opts.variants = 0;
-    assert_int_equal(cr_solve(r, solver, &one, 1, &opts, &err), CR_EINVAL);
+    assert_int_equal(cr_solve(NULL, solver, &one, 1, &opts, &err), CR_EINVAL);
+    assert_int_equal(cr_solve(r, NULL, &one, 1, &opts, &err), CR_EINVAL);
+    assert_int_equal(cr_solve(r, solver, NULL, 1, &opts, &err), CR_EINVAL);
+    assert_int_equal(cr_solve(r, solver, &one, 1, NULL, &err), CR_EINVAL);
+    /* refused before a coin is read or a byte allocated */
+    assert_int_equal(cr_solve(r, solver, &one, CR_N_MAX + 1, &opts, &err), CR_ETOOBIG);
+    assert_string_equal(err.msg, "a row of 4294967296 coins is more than the 4294967295 the solver takes");
+    static const cr_solve_opts bad[] = {{0, CR_ALGO_AUTO, CR_MOVES_FAST},
+                                        {CR_VARIANTS_ALL | 16, CR_ALGO_AUTO, CR_MOVES_FAST},
+                                        {CR_VARIANTS_ALL, CR_ALGO_COUNT, CR_MOVES_FAST},
+                                        {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_COUNT}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(cr_solve(r, solver, &one, 1, &bad[i], &err), CR_EINVAL);
+    assert_string_equal(err.msg, "solve: bad options (variants 0xf, algo 0, moves 3)");
+
+    char line[8];
+    cr_verdict v;
+    cr_scores s;
+    assert_int_equal(cr_moves_canonical(NULL, &one, 1, CR_DIFF, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_canonical(line, NULL, 1, CR_DIFF, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_canonical(line, &one, 0, CR_DIFF, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_canonical(line, &one, CR_N_MAX + 1, CR_DIFF, &err), CR_ENOMEM);
+    assert_int_equal(cr_moves_canonical_bytes(CR_N_MAX + 1), SIZE_MAX);
+    assert_int_equal(cr_moves_verify(NULL, &one, 1, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_verify(&v, NULL, 1, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_verify(&v, &one, 0, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_verify(&v, &one, 1, CR_DIFF, NULL, 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_verify(&v, &one, 1, CR_DIFF, NULL, 0, &err), 0); /* no line: too short */
+    assert_int_equal(v.fault, CR_LINE_SHORT);
+    assert_int_equal(cr_moves_replay(NULL, &one, 1, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_replay(&s, NULL, 1, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_replay(&s, &one, 0, CR_DIFF, "L", 1, &err), CR_EINVAL);
+    assert_int_equal(cr_moves_replay(&s, &one, 1, CR_DIFF, NULL, 1, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "replay: no coins or no line");
 }
 
 static void test_examples__verifier_reports_short_long_and_bad_lines(void **state)
@@ -389,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_examples__int64_limits_are_exact),
         cmocka_unit_test(test_examples__a_value_that_fits_is_given_beside_figures_that_do_not),
         cmocka_unit_test(test_examples__naive_refuses_large_rows),
+        cmocka_unit_test(test_examples__a_failed_row_keeps_no_line_of_the_row_before),
         cmocka_unit_test(test_examples__bad_arguments_are_refused),
         cmocka_unit_test(test_examples__verifier_reports_short_long_and_bad_lines),
         cmocka_unit_test(test_examples__replay_scores_any_line),

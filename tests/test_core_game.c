@@ -1,4 +1,4 @@
-/* Names of variants, algorithms and policies; the error formatter. */
+/* Names of variants, algorithms and policies; numbers; the error formatter. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,6 +79,56 @@ static void test_error__formats_without_stdio(void **state)
     assert_string_equal(cr_strerror(CR_EOVERFLOW), "overflow");
 }
 
+/* Out of range, a name is NULL; a parse of NULL is refused like an unknown
+ * name; every code has its own text. */
+static void test_game__names_out_of_range_and_texts_of_every_code(void **state)
+{
+    (void)state;
+    assert_null(cr_variant_name((cr_variant)-1));
+    assert_null(cr_algo_name(CR_ALGO_COUNT));
+    assert_null(cr_moves_name(CR_MOVES_COUNT));
+    assert_null(cr_category_name(CR_CATEGORY_COUNT));
+    assert_null(cr_outcome_name(CR_OUTCOME_COUNT));
+    assert_null(cr_check_moves_name(CR_CHECK_MOVES_COUNT));
+    assert_null(cr_profile_name(CR_PROFILE_COUNT));
+    cr_error err;
+    cr_variant v;
+    assert_int_equal(cr_variant_parse(&v, NULL, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "unknown variant '' (expected total, diff, remaining or winner)");
+    cr_moves m;
+    assert_int_equal(cr_moves_parse(&m, "fast ", &err), CR_EINVAL);
+    cr_check_moves cm;
+    assert_int_equal(cr_check_moves_parse(&cm, "sometimes", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "unknown moves requirement 'sometimes' (expected required or ignored)");
+    unsigned mask;
+    assert_int_equal(cr_variants_parse(&mask, NULL, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "empty variant list");
+    static const int codes[] = {CR_OK, CR_EINVAL, CR_EOVERFLOW, CR_ETOOBIG, CR_ENOMEM, CR_EIO, CR_EDB,
+                                CR_EINTERRUPTED};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(cr_strerror(codes[i]), cr_strerror(codes[j]));
+    assert_string_equal(cr_strerror(1), "unknown error");
+    cr_error_clear(NULL); /* accepted, as every _free accepts NULL */
+}
+
+/* cr_int64_parse on its own: nothing, a sign alone, and long tokens with a
+ * byte that is no digit on either side of the digits. */
+static void test_number__the_int64_parser_refuses_what_is_not_a_number(void **state)
+{
+    (void)state;
+    int64_t v = 42;
+    static const char *const bad[] = {"", "-", "+", "1234567890123456789x", "1234567890123456789/",
+                                      "-12345678901234567890 "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(cr_int64_parse(&v, bad[i], strlen(bad[i])), CR_EINVAL);
+    assert_int_equal(v, 42);
+    assert_int_equal(cr_int64_parse(&v, "+9223372036854775807", 20), 0);
+    assert_true(v == INT64_MAX);
+    assert_int_equal(cr_int64_parse(&v, "9223372036854775808", 19), CR_EOVERFLOW);
+    assert_int_equal(cr_int64_parse(&v, "-9223372036854775809", 20), CR_EOVERFLOW);
+}
+
 /* A message cut to fit stops between UTF-8 characters, never inside one. */
 static void test_error__a_message_is_cut_between_characters(void **state)
 {
@@ -108,6 +158,8 @@ int main(void)
         cmocka_unit_test(test_game__names_round_trip),
         cmocka_unit_test(test_game__unknown_names_are_refused_with_the_choices),
         cmocka_unit_test(test_game__variant_lists),
+        cmocka_unit_test(test_game__names_out_of_range_and_texts_of_every_code),
+        cmocka_unit_test(test_number__the_int64_parser_refuses_what_is_not_a_number),
         cmocka_unit_test(test_error__formats_without_stdio),
         cmocka_unit_test(test_error__a_message_is_cut_between_characters),
     };

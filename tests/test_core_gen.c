@@ -214,6 +214,90 @@ static void test_gen__instances_are_pinned_byte_for_byte(void **state)
     free(c);
 }
 
+/* "The same arguments give the same bytes on every machine": instance 1 of
+ * every profile, n 5..8 and values -9..20, on three seeds, with and without
+ * --odd-sum (whose fix is drawn after the coins).  A change here changes
+ * sets users have generated: only on purpose, and said in the release notes. */
+static void test_gen__every_profile_is_pinned_byte_for_byte_on_several_seeds(void **state)
+{
+    (void)state;
+    static const struct {
+        cr_profile profile;
+        int odd_sum;
+        uint64_t seed;
+        size_t n;
+        int64_t coins[8];
+    } pins[] = {
+        {CR_PROFILE_RANDOM, 0, 7, 5, {-9, -4, -3, 18, -5}},
+        {CR_PROFILE_RANDOM, 0, 42, 6, {16, 7, 3, 16, -6, 7}},
+        {CR_PROFILE_RANDOM, 0, 2024, 7, {-6, 1, -8, 7, -1, 14, 5}},
+        {CR_PROFILE_RANDOM, 1, 7, 5, {-9, -4, -3, 18, -5}},
+        {CR_PROFILE_RANDOM, 1, 42, 6, {16, 7, 3, 16, -6, 7}},
+        {CR_PROFILE_RANDOM, 1, 2024, 7, {-6, 2, -8, 7, -1, 14, 5}},
+        {CR_PROFILE_SORTED, 0, 7, 5, {-9, -5, -4, -3, 18}},
+        {CR_PROFILE_SORTED, 0, 42, 6, {-6, 3, 7, 7, 16, 16}},
+        {CR_PROFILE_SORTED, 0, 2024, 7, {-8, -6, -1, 1, 5, 7, 14}},
+        {CR_PROFILE_SORTED, 1, 7, 5, {-9, -5, -4, -3, 18}},
+        {CR_PROFILE_SORTED, 1, 42, 6, {-6, 3, 7, 7, 16, 16}},
+        {CR_PROFILE_SORTED, 1, 2024, 7, {-8, -6, -1, 2, 5, 7, 14}},
+        {CR_PROFILE_REVERSED, 0, 7, 5, {18, -3, -4, -5, -9}},
+        {CR_PROFILE_REVERSED, 0, 42, 6, {16, 16, 7, 7, 3, -6}},
+        {CR_PROFILE_REVERSED, 0, 2024, 7, {14, 7, 5, 1, -1, -6, -8}},
+        {CR_PROFILE_REVERSED, 1, 7, 5, {18, -3, -4, -5, -9}},
+        {CR_PROFILE_REVERSED, 1, 42, 6, {16, 16, 7, 7, 3, -6}},
+        {CR_PROFILE_REVERSED, 1, 2024, 7, {14, 7, 5, 2, -1, -6, -8}},
+        {CR_PROFILE_EQUAL, 0, 7, 5, {-9, -9, -9, -9, -9}},
+        {CR_PROFILE_EQUAL, 0, 42, 6, {16, 16, 16, 16, 16, 16}},
+        {CR_PROFILE_EQUAL, 0, 2024, 7, {-6, -6, -6, -6, -6, -6, -6}},
+        {CR_PROFILE_EQUAL, 1, 7, 5, {-9, -9, -9, -9, -9}},
+        {CR_PROFILE_EQUAL, 1, 42, 7, {17, 17, 17, 17, 17, 17, 17}},
+        {CR_PROFILE_EQUAL, 1, 2024, 5, {-5, -5, -5, -5, -5}},
+        {CR_PROFILE_ZIGZAG, 0, 7, 5, {-4, -9, 18, -5, -3}},
+        {CR_PROFILE_ZIGZAG, 0, 42, 6, {16, 7, 16, -6, 7, 3}},
+        {CR_PROFILE_ZIGZAG, 0, 2024, 7, {14, -8, 7, -6, 5, -1, 1}},
+        {CR_PROFILE_ZIGZAG, 1, 7, 5, {-4, -9, 18, -5, -3}},
+        {CR_PROFILE_ZIGZAG, 1, 42, 6, {16, 7, 16, -6, 7, 3}},
+        {CR_PROFILE_ZIGZAG, 1, 2024, 7, {14, -1, 7, -8, 5, -6, 2}},
+        {CR_PROFILE_ANTIGREEDY, 0, 7, 6, {2, 0, -1, -2, 16, 3}},
+        {CR_PROFILE_ANTIGREEDY, 0, 42, 8, {1, 13, 0, -1, 0, -1, 0, 0}},
+        {CR_PROFILE_ANTIGREEDY, 0, 2024, 6, {4, 20, 2, -2, 1, -2}},
+        {CR_PROFILE_ANTIGREEDY, 1, 7, 6, {2, 0, -1, -2, 17, 3}},
+        {CR_PROFILE_ANTIGREEDY, 1, 42, 8, {1, 14, 0, -1, 0, -1, 0, 0}},
+        {CR_PROFILE_ANTIGREEDY, 1, 2024, 6, {4, 20, 2, -2, 1, -2}},
+        {CR_PROFILE_PEAKS, 0, 7, 5, {-9, -4, 18, -3, -5}},
+        {CR_PROFILE_PEAKS, 0, 42, 6, {3, 16, 7, -6, 16, 7}},
+        {CR_PROFILE_PEAKS, 0, 2024, 7, {-8, 1, -6, -1, 7, 14, 5}},
+        {CR_PROFILE_PEAKS, 1, 7, 5, {-9, -4, 18, -3, -5}},
+        {CR_PROFILE_PEAKS, 1, 42, 6, {3, 16, 7, -6, 16, 7}},
+        {CR_PROFILE_PEAKS, 1, 2024, 7, {-8, -1, 7, 2, -6, 5, 14}},
+        {CR_PROFILE_EXTREME, 0, 7, 5, {20, 20, -9, 20, -9}},
+        {CR_PROFILE_EXTREME, 0, 42, 6, {-9, 20, -9, -9, -9, -9}},
+        {CR_PROFILE_EXTREME, 0, 2024, 7, {20, 20, 20, -9, -9, -9, -9}},
+        {CR_PROFILE_EXTREME, 1, 7, 5, {20, 20, -8, 20, -9}},
+        {CR_PROFILE_EXTREME, 1, 42, 6, {-9, 20, -9, -9, -9, -9}},
+        {CR_PROFILE_EXTREME, 1, 2024, 7, {20, 19, 20, -9, -9, -9, -9}},
+        {CR_PROFILE_SMALL, 0, 7, 6, {19, -9, -4, -3, 18, -5}},
+        {CR_PROFILE_SMALL, 0, 42, 6, {10, 16, 7, 3, 16, -6}},
+        {CR_PROFILE_SMALL, 0, 2024, 6, {-7, -6, 1, -8, 7, -1}},
+        {CR_PROFILE_SMALL, 1, 7, 6, {19, -9, -4, -2, 18, -5}},
+        {CR_PROFILE_SMALL, 1, 42, 6, {10, 16, 7, 3, 17, -6}},
+        {CR_PROFILE_SMALL, 1, 2024, 6, {-7, -6, 1, -8, 7, 0}},
+    };
+    int profiles = 0;
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+        cr_gen_spec spec = spec_of(pins[i].profile, 4, 5, 8, -9, 20, pins[i].seed);
+        spec.limits.odd_sum = pins[i].odd_sum;
+        size_t n;
+        int64_t *c = instance(&spec, 1, &n);
+        if (n != pins[i].n || memcmp(c, pins[i].coins, n * sizeof *c) != 0)
+            fail_msg("%s, seed %llu%s: instance 1 changed", cr_profile_name(pins[i].profile),
+                     (unsigned long long)pins[i].seed, pins[i].odd_sum ? ", odd sum" : "");
+        free(c);
+        profiles |= 1 << pins[i].profile;
+    }
+    assert_int_equal(profiles, (1 << CR_PROFILE_COUNT) - 1);
+}
+
 static void test_gen__an_instance_does_not_depend_on_the_count(void **state)
 {
     (void)state;
@@ -285,6 +369,9 @@ static void test_gen__impossible_constraints_are_refused_with_the_reason(void **
         {spec_of(CR_PROFILE_RANDOM, 0, 1, 10, 0, 9, 1), 0, 0, "count must be at least 1"},
         {spec_of(CR_PROFILE_RANDOM, 5, 1, 10, 9, 0, 1), 0, 0, "empty range"},
         {spec_of(CR_PROFILE_RANDOM, 5, 0, 10, 0, 9, 1), 0, 0, "not a range"},
+        {spec_of(CR_PROFILE_RANDOM, 5, 6, 5, 0, 9, 1), 0, 0, "not a range"},
+        {spec_of(CR_PROFILE_RANDOM, 5, 1, CR_N_MAX + 1, 0, 9, 1), 0, 0, "not a range"},
+        {spec_of(CR_PROFILE_COUNT, 5, 1, 10, 0, 9, 1), 0, 0, "unknown profile 9"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cr_error err = {0};
@@ -297,6 +384,15 @@ static void test_gen__impossible_constraints_are_refused_with_the_reason(void **
         size_t n;
         assert_int_equal(cr_gen_instance(coins, &n, &cases[i].spec, 0, NULL), CR_EINVAL);
     }
+    /* a possible spec, asked for what it does not have */
+    cr_gen_spec spec = spec_of(CR_PROFILE_RANDOM, 5, 1, 10, 0, 9, 1);
+    int64_t coins[10];
+    size_t n;
+    cr_error err = {0};
+    assert_int_equal(cr_gen_instance(coins, &n, &spec, 5, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "instance 5 of a set of 5");
+    assert_int_equal(cr_gen_instance(NULL, &n, &spec, 0, NULL), CR_EINVAL);
+    assert_int_equal(cr_gen_instance(coins, NULL, &spec, 0, NULL), CR_EINVAL);
 }
 
 static void test_gen__ids_are_one_based_and_zero_padded_to_the_count(void **state)
@@ -334,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_rng__bounded_draws_stay_in_range_and_reach_both_ends),
         cmocka_unit_test(test_gen__same_spec_gives_the_same_instances_and_another_seed_others),
         cmocka_unit_test(test_gen__instances_are_pinned_byte_for_byte),
+        cmocka_unit_test(test_gen__every_profile_is_pinned_byte_for_byte_on_several_seeds),
         cmocka_unit_test(test_gen__an_instance_does_not_depend_on_the_count),
         cmocka_unit_test(test_gen__every_profile_meets_its_promise_and_the_constraints),
         cmocka_unit_test(test_gen__antigreedy_traps_greedy_at_every_size_and_scale),

@@ -377,6 +377,19 @@ static void test_ext__overflow_names_the_figure(void **state)
                   "3:- | 9223372036854775807:the diff first_score (9223372036854775808) does not fit in int64");
 }
 
+/* The fast line takes the left end on a tie, and a row whose merging leaves
+ * int64 is solved in 128 bits: in SQL as in C. */
+static void test_ext__fast_lines_tie_left_and_wide_rows_are_exact(void **state)
+{
+    (void)state;
+    assert_answer(ASK0("SELECT coinrow_moves('[5,1,5]', 'diff')"), "LRL");
+    assert_answer(ASK0("SELECT coinrow_moves('[7,7]', 'total', 'fast')"), "LL");
+    const char *row = "[-9000000000000000000, 9000000000000000000, 9000000000000000000]";
+    assert_answer(ASK("SELECT coinrow_value(?1, 'diff')", row), "-9000000000000000000");
+    assert_answer(ASK("SELECT coinrow_value(?1, 'remaining')", row), "9000000000000000000");
+    assert_answer(ASK("SELECT coinrow_winner(?1, 'diff')", row), "second");
+}
+
 /* A canonical line takes n^2/16 bytes: more than SQLite may use is refused
  * before anything is allocated, saying what it needs. */
 static void test_ext__canonical_beyond_the_heap_limit_says_what_it_needs(void **state)
@@ -618,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_ext__every_function_agrees_with_the_oracle),
         cmocka_unit_test(test_ext__errors_name_the_token_and_its_position),
         cmocka_unit_test(test_ext__overflow_names_the_figure),
+        cmocka_unit_test(test_ext__fast_lines_tie_left_and_wide_rows_are_exact),
         cmocka_unit_test(test_ext__canonical_beyond_the_heap_limit_says_what_it_needs),
         cmocka_unit_test(test_ext__null_in_null_out),
         cmocka_unit_test(test_ext__schema_uses_with_an_untrusted_schema),

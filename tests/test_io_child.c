@@ -152,6 +152,36 @@ static void test_child__a_flood_is_killed_past_the_output_limit(void **state)
     assert_true(r.out_len <= limits.output_bytes + 65536);
 }
 
+/* cat reads its input to the end, so it ends only when the input is closed;
+ * it writes exactly the output limit back, which is allowed (one byte more
+ * is not). */
+static void test_child__cat_gets_its_input_closed_and_may_write_up_to_the_limit(void **state)
+{
+    (void)state;
+    size_t len = 200000; /* more than a pipe holds */
+    char *text = malloc(len);
+    assert_non_null(text);
+    for (size_t i = 0; i < len; i++)
+        text[i] = (char)('a' + i % 26);
+    char *cat = NULL;
+    assert_int_equal(cr_child_resolve(&cat, "cat", dir, NULL), 0);
+    char *argv[] = {"cat", NULL};
+    cr_child_limits exact = limits;
+    exact.output_bytes = len;
+    cr_child_report r;
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    assert_int_equal(r.out_len, len);
+    assert_memory_equal(r.out, text, len);
+    exact.output_bytes = len - 1;
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(r.end, CR_CHILD_OUTPUT_KILLED);
+    free(cat);
+    free(text);
+    nothing_to_reap();
+}
+
 static void test_child__crashes_keep_their_signal_and_the_first_bytes_of_stderr(void **state)
 {
     (void)state;
@@ -239,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_child__a_sleeper_is_killed_at_the_wall_clock_and_a_spinner_by_its_cpu_time),
         cmocka_unit_test(test_child__a_hog_fails_at_the_address_space_limit_holding_most_of_it),
         cmocka_unit_test(test_child__a_flood_is_killed_past_the_output_limit),
+        cmocka_unit_test(test_child__cat_gets_its_input_closed_and_may_write_up_to_the_limit),
         cmocka_unit_test(test_child__crashes_keep_their_signal_and_the_first_bytes_of_stderr),
         cmocka_unit_test(test_child__a_program_that_closes_its_input_early_is_no_error),
         cmocka_unit_test(test_child__what_a_program_leaves_running_is_killed_with_its_group),

@@ -105,7 +105,8 @@ static void test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest(void **s
             "L9 quote: rejected: malformed quote at character 11\n"
             "L10 good-2: [8,15,3,7]\n"
             "L11 good-1: [9,9]\n"
-            "L12 good-1: [4,6,2,3]\n");
+            "L12 good-1: [4,6,2,3]\n"
+            "L13 small-n: rejected: n is 2 but there are 3 values\n");
 }
 
 static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void **state)
@@ -114,6 +115,34 @@ static void test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines(void 
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("unclosed.csv"),
             "L2 ok: [1,2,3]\n"
             "L3 open: rejected: a quote opened in this row is never closed (lines 3-4 were read as one row)\n");
+}
+
+/* A row short of the header's fields is rejected like a long one; the
+ * column n is found whatever its case; a CR at the end of a quoted name or
+ * n (a Windows line end inside the quotes) is a blank like the others. */
+static void test_io_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "rows.csv");
+    assert_int_equal(write_file(path, "id,\"values\r\",N\r\nshort,1 2\r\nwrong-n,1 2,3\r\ncr,4 5,\"2\r\"\r\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path,
+            "L2 short: rejected: the row has 2 fields, the header 3\n"
+            "L3 wrong-n: rejected: n is 3 but there are 2 values\n"
+            "L4 cr: [4,5]\n");
+    tmp_dir_free(dir);
+}
+
+/* .tab is a TSV file's other extension, read alone or in a folder. */
+static void test_io_source__tab_files_are_tsv(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "rows.tab");
+    assert_int_equal(write_file(path, "id\tvalues\nt1\t6,4 2\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path, "L2 t1: [6,4,2]\n");
+    READ_OK(CR_FORMAT_TSV, NULL, NULL, dir, "L2 t1: [6,4,2]\n");
+    tmp_dir_free(dir);
 }
 
 static void test_io_source__csv_without_id_numbers_the_data_rows(void **state)
@@ -144,6 +173,44 @@ static void test_io_source__csv_without_values_column_is_fatal(void **state)
     assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, "key", NULL, fixture("separators.csv")), CR_EINVAL);
     assert_string_equal(err.msg, "tests/fixtures/separators.csv line 1: no id column 'key' (the header has: id, values)");
     assert_string_equal(s.text, "");
+}
+
+/* A header that cannot be read is the file's trouble, not a row's: the
+ * named columns missing, a stray quote, a quote never closed. */
+static void test_io_source__csv_with_a_header_that_cannot_be_read_is_fatal(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *values_col, *message;
+    } cases[] = {
+        {"id,values\na,1 2\n", "coins", "line 1: no values column 'coins' (the header has: id, values)"},
+        {"id,val\"ues\"\na,1 2\n", NULL, "line 1: malformed quote at character 7"},
+        {"id,\"values\na,1 2\n", NULL,
+         "line 1: a quote opened in this row is never closed (lines 1-2 were read as one row)"},
+    };
+    char *dir = tmp_dir_new();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *path = tmp_path(dir, "header.csv");
+        assert_int_equal(write_file(path, cases[k].text), 0);
+        seen s;
+        cr_error err = {0};
+        assert_int_equal(read_inputs(&s, &err, CR_FORMAT_CSV, NULL, cases[k].values_col, path), CR_EINVAL);
+        if (!strstr(err.msg, cases[k].message))
+            fail_msg("case %zu: '%s' has no '%s'", k, err.msg, cases[k].message);
+        assert_string_equal(s.text, "");
+    }
+    tmp_dir_free(dir);
+}
+
+/* A declared n that is not a number rejects its row, naming it. */
+static void test_io_source__csv_rejects_an_n_that_is_not_an_integer(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "n.csv");
+    assert_int_equal(write_file(path, "id,values,n\na,1 2,two\nb,1 2,2\n"), 0);
+    READ_OK(CR_FORMAT_CSV, NULL, NULL, path, "L2 a: rejected: n ('two') is not an integer\nL3 b: [1,2]\n");
+    tmp_dir_free(dir);
 }
 
 static void test_io_source__empty_and_missing_files_are_fatal(void **state)
@@ -269,9 +336,13 @@ static void test_io_source__contest_file_names_a_bad_value_and_an_empty_file(voi
     char *dir = tmp_dir_new();
     assert_int_equal(write_file(tmp_path(dir, "bad.in"), "3\n1 2 z\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "empty.in"), ""), 0);
+    assert_int_equal(write_file(tmp_path(dir, "short.in"), "2\n1 2 3\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "zero.in"), "0\n5\n"), 0); /* n is at least 1 */
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir,
             "L2 bad: rejected: value 3 ('z') is not an integer\n"
-            "L1 empty: rejected: the file is empty (expected n, then n integers)\n");
+            "L1 empty: rejected: the file is empty (expected n, then n integers)\n"
+            "L1 short: rejected: n is 2 but there are 3 values\n"
+            "L1 zero: rejected: the first line must be n, the number of values, not '0'\n");
     tmp_dir_free(dir);
 }
 
@@ -432,12 +503,16 @@ int main(void)
         cmocka_unit_test(test_io_source__csv_handles_bom_crlf_blank_lines_and_quotes),
         cmocka_unit_test(test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest),
         cmocka_unit_test(test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines),
+        cmocka_unit_test(test_io_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr),
         cmocka_unit_test(test_io_source__csv_without_id_numbers_the_data_rows),
         cmocka_unit_test(test_io_source__csv_takes_named_columns),
         cmocka_unit_test(test_io_source__csv_without_values_column_is_fatal),
+        cmocka_unit_test(test_io_source__csv_with_a_header_that_cannot_be_read_is_fatal),
+        cmocka_unit_test(test_io_source__csv_rejects_an_n_that_is_not_an_integer),
         cmocka_unit_test(test_io_source__empty_and_missing_files_are_fatal),
         cmocka_unit_test(test_io_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_io_source__tsv_by_extension_with_quoted_tab),
+        cmocka_unit_test(test_io_source__tab_files_are_tsv),
         cmocka_unit_test(test_io_source__wide_takes_every_column_but_the_id),
         cmocka_unit_test(test_io_source__wide_row_without_its_id_is_rejected_alone),
         cmocka_unit_test(test_io_source__a_nul_byte_rejects_its_row_in_every_format),

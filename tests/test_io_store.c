@@ -101,6 +101,16 @@ static void test_io_store__refused_files_are_left_byte_for_byte(void **state)
         }
         free(before);
     }
+    /* the very next version is newer too */
+    char sql[96], says[64];
+    snprintf(sql, sizeof sql, "CREATE TABLE instance_set (x); PRAGMA user_version = %d", cr_schema_count + 1);
+    snprintf(says, sizeof says, "schema version %d is newer than this coinrow's", cr_schema_count + 1);
+    const char *next = tmp_path(dir, "next.db");
+    assert_int_equal(db_exec(next, sql), 0);
+    cr_store *other = NULL;
+    cr_error err = {0};
+    assert_int_equal(cr_store_new(&other, next, CR_STORE_WRITE, &err), CR_EDB);
+    assert_non_null(strstr(err.msg, says));
     tmp_dir_free(dir);
     (void)f;
 }

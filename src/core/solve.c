@@ -147,14 +147,12 @@ static void name_missing(cr_result *r, const cr_i128 figures[3])
 
 /* Fills one variant's figures from its game, each that fits in int64; the
  * others are missing and named in r->error. */
-static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_t n, cr_variant v, cr_error *err)
+static void fill_result(cr_result *r, const game *gm, const int64_t *coins, size_t n, cr_variant v)
 {
     cr_i128 first = (gm->sum + gm->lead) / 2, second = (gm->sum - gm->lead) / 2, value = gm->lead;
     if (v == CR_REMAINING) {
         cr_i128 scores[2];
-        int rc = cr_moves__scores(scores, coins, n, v, gm->line, n, err);
-        if (rc)
-            return rc;
+        (void)cr_moves__scores(scores, coins, n, v, gm->line, n, NULL); /* the game's own line: legal and full */
         first = scores[0];
         second = scores[1];
         value = (gm->sum + gm->lead) / 2; /* first minus second on every optimal line */
@@ -173,7 +171,6 @@ static int fill_result(cr_result *r, const game *gm, const int64_t *coins, size_
     }
     if (r->missing)
         name_missing(r, figures);
-    return 0;
 }
 
 int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *coins, size_t n,
@@ -229,11 +226,11 @@ int cr_solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const int64_t *
             r->moves = NULL;
             r->missing = 0;
             cr_error_clear(&r->error);
-            if (game_rc == 0 && fill_result(r, &gm, coins, n, (cr_variant)v, &r->error) == 0) {
+            if (game_rc == 0) {
+                fill_result(r, &gm, coins, n, (cr_variant)v);
                 r->moves = opts->moves == CR_MOVES_NONE ? NULL : gm.line;
             } else {
-                if (game_rc)
-                    r->error = gm.error;
+                r->error = gm.error;
                 r->value = r->first_score = r->second_score = 0;
                 r->winner = 0;
                 r->missing = CR_FIGURES_ALL;
