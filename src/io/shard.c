@@ -210,9 +210,11 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
     int rc = read_shard(have, shard, err);
     if (rc == 1) { /* started again: go on with what is there */
         rc = check_same_shard(have, shard, spec, err);
-        *out_set = have->run_row.set_id;
-        *out_run = have->row.run_id;
-        *out_done = have->run_row.status == CR_RUN_DONE;
+        if (rc == 0) { /* refused, its run is not ours to mark failed */
+            *out_set = have->run_row.set_id;
+            *out_run = have->row.run_id;
+            *out_done = have->run_row.status == CR_RUN_DONE;
+        }
         free(have);
         return rc;
     }
