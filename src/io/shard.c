@@ -477,8 +477,12 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         rc = check_target(&out->run, into_path, &shards[0], err);
     }
     out->already = rc == 0 && out->run;
-    if (rc == 0 && !out->already)
+    if (rc == 0 && !out->already) {
+        int created = access(into_path, F_OK) != 0;
         rc = write_merge(out, b, into_path, shards, count, err);
+        if (rc && created)
+            remove(into_path); /* a refused merge leaves no empty database behind */
+    }
     if (b)
         stage_clear(b);
     free(b);
