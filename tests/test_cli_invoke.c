@@ -488,7 +488,9 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
 {
     (void)state;
     run_result r;
-    const char *py = tmp_path(dir, "sol.py");
+    /* a name with bytes a package does not take, too long for it */
+    const char *py = tmp_path(dir, "a solution, whose name is longer than the ninety-six bytes a name in a "
+                                   "package may take, is cut before its extension.py");
     char source[4200];
     snprintf(source, sizeof source, "%s", py);
     assert_int_equal(write_file(source, python_solution), 0);
@@ -500,6 +502,11 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
     }
     int64_t python = latest();
     char expect[4800];
+    invoke(&r, "eq", WORDS(NULL, tmp_path(dir, "missing.py")));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cannot read the source "));
+    assert_non_null(strstr(r.err, "missing.py"));
+    run_result_free(&r);
     invoke(&r, "eq", WORDS("--label", "run_time_error", "--expect", "RE", NULL, program_path(PROGRAM_SEGV, ".c")));
     assert_int_equal(r.status, 0);
     run_result_free(&r);
@@ -525,10 +532,14 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
              "(label accepted): not one source file a judge builds: --builtin left\n", (long long)builtin);
     assert_non_null(strstr(r.err, expect));
     run_result_free(&r);
+    /* "invID-", the name's first bytes with '_' for the others, ".py": 95 bytes */
+    char cut[96];
+    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)),
+             "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut");
     char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
     snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
-             "type=\"python.3\"/>", in_package("", python - 1, "sol.py"));
+             "type=\"python.3\"/>", in_package("", python - 1, cut));
     assert_non_null(strstr(xml, expect));
     snprintf(expect, sizeof expect, "<solution tag=\"rejected\">\n                <source path=\"solutions/%s\" "
              "type=\"c.gcc\"/>", in_package("", crash, "segv.c"));
