@@ -377,6 +377,16 @@ static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_the
     run_result_free(&r);
 }
 
+/* problem.xml has a solution of tag at solutions/path, in language type. */
+static void assert_solution(const char *xml, const char *tag, const char *path, const char *type)
+{
+    char expect[4800];
+    snprintf(expect, sizeof expect, "<solution tag=\"%s\">\n                <source path=\"solutions/%s\" "
+             "type=\"%s\"/>", tag, path, type);
+    if (!strstr(xml, expect))
+        fail_msg("no %s in problem.xml", expect);
+}
+
 /* The name the source of invocation id has in a package: "invID-NAME". */
 static const char *in_package(const char *folder, int64_t id, const char *name)
 {
@@ -439,16 +449,11 @@ static void test_invoke__export_puts_labelled_sources_beside_coinrows_own(void *
             "polygon", "--out", polygon, "--submissions");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    char *xml = read_text(tmp_path(polygon, "problem.xml")), expect[512];
+    char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
-    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/reference.c\" "
-                                "type=\"c.gcc\"/>"));
-    snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
-             "type=\"c.gcc\"/>", in_package("", accepted, "reference.c"));
-    assert_non_null(strstr(xml, expect));
-    snprintf(expect, sizeof expect, "<solution tag=\"wrong-answer\">\n                <source path=\"solutions/%s\" "
-             "type=\"c.gcc\"/>", in_package("", wrong, "off_by_one.c"));
-    assert_non_null(strstr(xml, expect));
+    assert_solution(xml, "main", "reference.c", "c.gcc");
+    assert_solution(xml, "accepted", in_package("", accepted, "reference.c"), "c.gcc");
+    assert_solution(xml, "wrong-answer", in_package("", wrong, "off_by_one.c"), "c.gcc");
     free(xml);
     copy = read_text(tmp_path(polygon, in_package("solutions", accepted, "reference.c")));
     assert_non_null(copy);
@@ -538,15 +543,9 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
              "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut");
     char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
-    snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
-             "type=\"python.3\"/>", in_package("", python - 1, cut));
-    assert_non_null(strstr(xml, expect));
-    snprintf(expect, sizeof expect, "<solution tag=\"rejected\">\n                <source path=\"solutions/%s\" "
-             "type=\"c.gcc\"/>", in_package("", crash, "segv.c"));
-    assert_non_null(strstr(xml, expect));
-    snprintf(expect, sizeof expect, "<solution tag=\"time-limit-exceeded\">\n                <source "
-             "path=\"solutions/%s\" type=\"c.gcc\"/>", in_package("", slow, "spinner.c"));
-    assert_non_null(strstr(xml, expect));
+    assert_solution(xml, "accepted", in_package("", python - 1, cut), "python.3");
+    assert_solution(xml, "rejected", in_package("", crash, "segv.c"), "c.gcc");
+    assert_solution(xml, "time-limit-exceeded", in_package("", slow, "spinner.c"), "c.gcc");
     free(xml);
 
     remove(source);

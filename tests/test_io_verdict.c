@@ -17,6 +17,16 @@
 static const char input[] = "3\n1 2 3\n";
 static const char jury[] = "4\n";
 
+/* The verdict on run, under a limit of 1 s of CPU, against the jury's 4. */
+static void judge(cr_verdict_row *out, const cr_child_report *run)
+{
+    cr_child_limits limits = {.cpu_seconds = 1};
+    cr_error err = {0};
+    assert_int_equal(cr_verdict_program(out, run, &limits, input, strlen(input), jury, strlen(jury), CR_TOTAL,
+                                        CR_CHECK_MOVES_IGNORED, &err),
+                     0);
+}
+
 static void test_verdict__a_signal_without_a_name_is_given_by_number(void **state)
 {
     (void)state;
@@ -28,13 +38,8 @@ static void test_verdict__a_signal_without_a_name_is_given_by_number(void **stat
     snprintf(want, sizeof want, "signal %d", SIGRTMIN + 1);
     assert_string_equal(name, want);
 
-    cr_child_report run = {.end = CR_CHILD_SIGNALED, .signal = SIGRTMIN + 1, .cpu_seconds = 0.01};
-    cr_child_limits limits = {.cpu_seconds = 1};
     cr_verdict_row row;
-    cr_error err = {0};
-    assert_int_equal(cr_verdict_program(&row, &run, &limits, input, strlen(input), jury, strlen(jury), CR_TOTAL,
-                                        CR_CHECK_MOVES_IGNORED, &err),
-                     0);
+    judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGRTMIN + 1, .cpu_seconds = 0.01});
     assert_int_equal(row.verdict, CR_INVOKE_RE);
     assert_string_equal(row.signal, want);
     assert_non_null(strstr(row.message, "ended by signal "));
@@ -45,13 +50,8 @@ static void test_verdict__a_signal_without_a_name_is_given_by_number(void **stat
 static void test_verdict__sigxcpu_is_a_time_limit_stopped_by_rlimit_cpu(void **state)
 {
     (void)state;
-    cr_child_report run = {.end = CR_CHILD_SIGNALED, .signal = SIGXCPU, .cpu_seconds = 1.0};
-    cr_child_limits limits = {.cpu_seconds = 1};
     cr_verdict_row row;
-    cr_error err = {0};
-    assert_int_equal(cr_verdict_program(&row, &run, &limits, input, strlen(input), jury, strlen(jury), CR_TOTAL,
-                                        CR_CHECK_MOVES_IGNORED, &err),
-                     0);
+    judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGXCPU, .cpu_seconds = 1.0});
     assert_int_equal(row.verdict, CR_INVOKE_TLE);
     assert_string_equal(row.signal, "SIGXCPU");
     assert_non_null(strstr(row.message, "CPU time 1.000 s over the limit of 1 s (stopped by RLIMIT_CPU)"));
