@@ -216,6 +216,33 @@ static void test_compare_cli__changed_coins_alone_fail_and_the_limit_holds(void 
     run_result_free(&r);
 }
 
+/* compare --db b 1 2 on a copy of a altered by sql: trouble (2), and the
+ * message has want. */
+static void compare_altered(fixture_state *f, const char *sql, const char *want)
+{
+    copy_a_to_b(f);
+    assert_int_equal(db_exec(f->b, sql), 0);
+    run_result r;
+    COINROW(&r, NULL, "compare", "--db", f->b, "1", "2");
+    if (r.status != 2 || !strstr(r.err, want))
+        fail_msg("%s: exit %d, %s(wanted '%s')", sql, r.status, r.err, want);
+    run_result_free(&r);
+}
+
+/* Rows altered by hand so that they no longer read back stop the
+ * comparison as trouble, naming the database, the row and what is wrong. */
+static void test_compare_cli__rows_that_do_not_read_back_are_trouble_naming_the_row(void **state)
+{
+    fixture_state *f = *state;
+    compare_altered(f, "UPDATE run SET algo = 'quantum' WHERE id = 1", "b.db: run 1: ");
+    compare_altered(f, "UPDATE instance SET coins = '[1,x]' WHERE ext_id = 'cancel'",
+                    "b.db: instance 'cancel': coins: ");
+    compare_altered(f, "UPDATE solution SET moves = x'00' WHERE run_id = 2 AND instance_id = 1",
+                    "b.db: run 2, instance 1: a line of play that is not one");
+    compare_altered(f, "UPDATE solution SET extra = 1 WHERE run_id = 1 AND instance_id = 1",
+                    "b.db: run 1, instance 1: the total result is missing from result_extra");
+}
+
 /* As diff(1): 0 no difference, 1 differences, 2 trouble (a usage error, or
  * anything that stopped the comparison), so that a script can tell a
  * regression from a comparison that could not run. */
@@ -274,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_compare_cli__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare_cli__a_deleted_row_is_missing_and_changed_coins_are_not_compared),
         cmocka_unit_test(test_compare_cli__changed_coins_alone_fail_and_the_limit_holds),
+        cmocka_unit_test(test_compare_cli__rows_that_do_not_read_back_are_trouble_naming_the_row),
         cmocka_unit_test(test_compare_cli__trouble_exits_2_and_differences_1),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -748,6 +748,111 @@ static void test_export__refusals_name_what_and_leave_everything_as_it_was(void 
     free(answer);
 }
 
+/* --out must be the package's own folder: not a file, not ".", not a folder
+ * holding the current one; and a set must have an instance to export.  Each
+ * refusal names what and where and leaves the file system as it was. */
+static void test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    char file[4200], here[4200], line[8600];
+    snprintf(file, sizeof file, "%s", tmp_path(f->dir, "afile"));
+    assert_int_equal(write_file(file, "mine\n"), 0);
+    run_result r;
+    char slashed[4300];
+    snprintf(slashed, sizeof slashed, "%s/", file);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", slashed, "--force"));
+    assert_int_equal(r.status, 1);
+    snprintf(line, sizeof line, "coinrow: %s exists and is not a folder\n", file);
+    assert_string_equal(r.err, line);
+    run_result_free(&r);
+    char *kept = read_text(file);
+    assert_string_equal(kept, "mine\n");
+    free(kept);
+
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "plain", "--out", ".", "--force"));
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: --out '.' must name the package's own folder\n");
+    run_result_free(&r);
+
+    /* run from inside the folder --out names */
+    snprintf(here, sizeof here, "%s", tmp_path(f->dir, "pkg"));
+    assert_int_equal(mkdir(here, 0755), 0);
+    assert_int_equal(mkdir(tmp_path(here, "inside"), 0755), 0);
+    char cmd[13000];
+    snprintf(cmd, sizeof cmd, "cd '%s/inside' && exec \"$0\" export --db '%s' --set demo --variant diff --format plain "
+             "--out '%s' --force", here, f->db, here);
+    char bin[4200], cwd[4096];
+    snprintf(bin, sizeof bin, "%s%s%s", run_bin()[0] == '/' ? "" : getcwd(cwd, sizeof cwd),
+             run_bin()[0] == '/' ? "" : "/", run_bin());
+    char *argv[] = {"sh", "-c", cmd, bin, NULL};
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    assert_int_equal(r.status, 1);
+    snprintf(line, sizeof line, "coinrow: %s holds the current folder: it cannot be replaced\n", here);
+    assert_string_equal(r.err, line);
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(here, "inside"), F_OK), 0);
+
+    assert_int_equal(db_exec(f->db, "INSERT INTO instance_set (name) VALUES ('empty')"), 0);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "empty", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "none"));
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: set 'empty' has no instances to export\n");
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "none"), F_OK), -1);
+}
+
+/* What the jury types goes into the package as each format reads it: the
+ * title XML-escaped in Polygon's problem.xml, a time limit with
+ * milliseconds as "2.500" in Kattis' .timelimit. */
+static void test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "poly"));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "polygon", "--out", pkg, "--title",
+                             "Tom & Jerry's <\"coins\">"));
+    if (r.status != 0)
+        fail_msg("polygon: %d %s", r.status, r.err);
+    run_result_free(&r);
+    char *xml = read_text(tmp_path(pkg, "problem.xml"));
+    assert_non_null(strstr(xml, "<name language=\"english\" value=\"Tom &amp; Jerry&apos;s &lt;&quot;coins&quot;&gt;\"/>"));
+    free(xml);
+
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "kat"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--time-limit", "2.5"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *limit = read_text(tmp_path(pkg, ".timelimit"));
+    assert_string_equal(limit, "2.500\n");
+    free(limit);
+}
+
+/* A set altered by hand that no longer reads back (an instance's coins, its
+ * generator's arguments) is refused, naming the database and the row. */
+static void test_export__a_set_that_does_not_read_back_is_refused_naming_the_row(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    run_result r;
+    assert_int_equal(db_exec(f->db, "UPDATE instance_set SET generator = json_set(generator, '$.n_min', 'four')"), 0);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", tmp_path(f->dir, "a")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: set 1: the generator's arguments cannot be read\n"));
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance_set SET generator = json_set(generator, '$.n_min', 4);"
+                                    "UPDATE instance SET coins = '[1,x]' WHERE ext_id = '02'"),
+                     0);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", tmp_path(f->dir, "b")));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: instance 2 ('02'): coins: "));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "a"), F_OK), -1);
+    assert_int_equal(access(tmp_path(f->dir, "b"), F_OK), -1);
+}
+
 /* An extreme set at the full int64 range: the winner, a sign, answers every
  * instance, where the totals of most leave int64. */
 static void test_export__winner_answers_a_set_at_the_full_int64_range(void **state)
@@ -893,6 +998,9 @@ int main(void)
     TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
+        TEST(test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused),
+        TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),
+        TEST(test_export__a_set_that_does_not_read_back_is_refused_naming_the_row),
         TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
         TEST(test_export__a_line_of_the_wrong_length_is_refused),
         TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),

@@ -284,6 +284,34 @@ static void test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on
     run_result_free(&r);
 }
 
+/* An invocation row altered by hand that no longer reads back (an empty
+ * command, an unknown variant) is trouble naming the database and the row. */
+static void test_invoke__an_invocation_that_does_not_read_back_is_named(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, "")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char id[24], copy[4200], sql[8400], want[4400];
+    snprintf(id, sizeof id, "%lld", (long long)latest());
+    static const char *const alter[] = {"command = '[]'", "variant = 'nope'"};
+    static const char *const what[] = {" has an empty command", ": "};
+    snprintf(copy, sizeof copy, "%s", tmp_path(dir, "altered.db"));
+    for (size_t k = 0; k < 2; k++) {
+        remove(copy);
+        snprintf(sql, sizeof sql, "VACUUM INTO '%s'", copy);
+        assert_int_equal(db_exec(db, sql), 0);
+        snprintf(sql, sizeof sql, "UPDATE invocation SET %s WHERE id = %s", alter[k], id);
+        assert_int_equal(db_exec(copy, sql), 0);
+        COINROW(&r, NULL, "compare", "--db", copy, "--invocations", id, id);
+        snprintf(want, sizeof want, "altered.db: invocation %s%s", id, what[k]);
+        if (r.status != 2 || !strstr(r.err, want))
+            fail_msg("%s: exit %d, %s(wanted '%s')", sql, r.status, r.err, want);
+        run_result_free(&r);
+    }
+}
+
 static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_them(void **state)
 {
     (void)state;
@@ -349,6 +377,16 @@ static void test_invoke__compare_lists_regressions_and_slowdowns_and_records_the
     run_result_free(&r);
 }
 
+/* problem.xml has a solution of tag at solutions/path, in language type. */
+static void assert_solution(const char *xml, const char *tag, const char *path, const char *type)
+{
+    char expect[4800];
+    snprintf(expect, sizeof expect, "<solution tag=\"%s\">\n                <source path=\"solutions/%s\" "
+             "type=\"%s\"/>", tag, path, type);
+    if (!strstr(xml, expect))
+        fail_msg("no %s in problem.xml", expect);
+}
+
 /* The name the source of invocation id has in a package: "invID-NAME". */
 static const char *in_package(const char *folder, int64_t id, const char *name)
 {
@@ -411,16 +449,11 @@ static void test_invoke__export_puts_labelled_sources_beside_coinrows_own(void *
             "polygon", "--out", polygon, "--submissions");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    char *xml = read_text(tmp_path(polygon, "problem.xml")), expect[512];
+    char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
-    assert_non_null(strstr(xml, "<solution tag=\"main\">\n                <source path=\"solutions/reference.c\" "
-                                "type=\"c.gcc\"/>"));
-    snprintf(expect, sizeof expect, "<solution tag=\"accepted\">\n                <source path=\"solutions/%s\" "
-             "type=\"c.gcc\"/>", in_package("", accepted, "reference.c"));
-    assert_non_null(strstr(xml, expect));
-    snprintf(expect, sizeof expect, "<solution tag=\"wrong-answer\">\n                <source path=\"solutions/%s\" "
-             "type=\"c.gcc\"/>", in_package("", wrong, "off_by_one.c"));
-    assert_non_null(strstr(xml, expect));
+    assert_solution(xml, "main", "reference.c", "c.gcc");
+    assert_solution(xml, "accepted", in_package("", accepted, "reference.c"), "c.gcc");
+    assert_solution(xml, "wrong-answer", in_package("", wrong, "off_by_one.c"), "c.gcc");
     free(xml);
     copy = read_text(tmp_path(polygon, in_package("solutions", accepted, "reference.c")));
     assert_non_null(copy);
@@ -432,6 +465,99 @@ static void test_invoke__export_puts_labelled_sources_beside_coinrows_own(void *
             tmp_path(dir, "mixc"), "--submissions");
     assert_int_equal(r.status, 2);
     run_result_free(&r);
+}
+
+/* The diff and the canonical line (L whenever it is optimal), in Python. */
+static const char python_solution[] =
+    "import sys\n"
+    "w = sys.stdin.read().split()\n"
+    "n = int(w[0]); a = [int(x) for x in w[1:1 + n]]\n"
+    "d = [[0] * (n + 1) for _ in range(n + 1)]\n"
+    "for size in range(1, n + 1):\n"
+    "    for i in range(n - size + 1):\n"
+    "        j = i + size\n"
+    "        d[i][j] = max(a[i] - d[i + 1][j], a[j - 1] - d[i][j - 1])\n"
+    "i, j, line = 0, n, ''\n"
+    "while i < j:\n"
+    "    if a[i] - d[i + 1][j] >= a[j - 1] - d[i][j - 1]:\n"
+    "        line += 'L'; i += 1\n"
+    "    else:\n"
+    "        line += 'R'; j -= 1\n"
+    "print(d[0][n]); print(line)\n";
+
+/* A Python source is run with python3 and goes into a package as Python; a
+ * program that crashes or runs out of time goes into run_time_error or
+ * time_limit_exceeded; the same source twice goes in once; and a source
+ * gone since it was judged stops the export, naming it. */
+static void test_invoke__python_sources_and_every_folder_go_into_the_package(void **state)
+{
+    (void)state;
+    run_result r;
+    /* a name with bytes a package does not take, too long for it */
+    const char *py = tmp_path(dir, "a solution, whose name is longer than the ninety-six bytes a name in a "
+                                   "package may take, is cut before its extension.py");
+    char source[4200];
+    snprintf(source, sizeof source, "%s", py);
+    assert_int_equal(write_file(source, python_solution), 0);
+    for (int k = 0; k < 2; k++) {
+        invoke(&r, "eq", WORDS("--label", "accepted", NULL, source));
+        if (r.status != 0)
+            fail_msg("python: %d %s", r.status, r.err);
+        run_result_free(&r);
+    }
+    int64_t python = latest();
+    char expect[4800];
+    invoke(&r, "eq", WORDS(NULL, tmp_path(dir, "missing.py")));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cannot read the source "));
+    assert_non_null(strstr(r.err, "missing.py"));
+    run_result_free(&r);
+    invoke(&r, "eq", WORDS("--label", "run_time_error", "--expect", "RE", NULL, program_path(PROGRAM_SEGV, ".c")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    int64_t crash = latest();
+    invoke(&r, "eq", WORDS("--label", "time_limit_exceeded", "--expect", "TLE", "--time-limit", "0.1", NULL,
+                           program_path(PROGRAM_SPINNER, ".c")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    int64_t slow = latest();
+    COINROW(&r, NULL, "invoke", "--db", db, "--set", "eq", "--variant", "diff", "--builtin", "left", "--label",
+            "accepted", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    int64_t builtin = latest();
+
+    const char *polygon = tmp_path(dir, "eqp");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "eq", "--variant", "diff", "--moves", "canonical", "--format",
+            "polygon", "--out", polygon, "--submissions");
+    if (r.status != 0)
+        fail_msg("export: %d %s", r.status, r.err);
+    assert_non_null(strstr(r.out, "and 3 submissions to "));
+    snprintf(expect, sizeof expect, "1 labelled invocation left out of the package; the first: invocation %lld "
+             "(label accepted): not one source file a judge builds: --builtin left\n", (long long)builtin);
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    /* "invID-", the name's first bytes with '_' for the others, ".py": 95 bytes */
+    char cut[96];
+    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)),
+             "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut");
+    char *xml = read_text(tmp_path(polygon, "problem.xml"));
+    assert_non_null(xml);
+    assert_solution(xml, "accepted", in_package("", python - 1, cut), "python.3");
+    assert_solution(xml, "rejected", in_package("", crash, "segv.c"), "c.gcc");
+    assert_solution(xml, "time-limit-exceeded", in_package("", slow, "spinner.c"), "c.gcc");
+    free(xml);
+
+    remove(source);
+    const char *gone = tmp_path(dir, "eqk");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "eq", "--variant", "diff", "--moves", "canonical", "--format",
+            "kattis", "--out", gone, "--submissions");
+    assert_int_equal(r.status, 1);
+    snprintf(expect, sizeof expect, "coinrow: invocation %lld (label accepted): cannot read its source %s\n",
+             (long long)(python - 1), source);
+    assert_string_equal(r.err, expect);
+    run_result_free(&r);
+    assert_int_equal(access(gone, F_OK), -1);
 }
 
 /* Starts argv without waiting, its standard output and error into the
@@ -515,7 +641,9 @@ int main(void)
         cmocka_unit_test(test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing),
         cmocka_unit_test(test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone),
         cmocka_unit_test(test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins),
+        cmocka_unit_test(test_invoke__an_invocation_that_does_not_read_back_is_named),
         cmocka_unit_test(test_invoke__compare_lists_regressions_and_slowdowns_and_records_them),
+        cmocka_unit_test(test_invoke__python_sources_and_every_folder_go_into_the_package),
         cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
     };

@@ -189,12 +189,109 @@ static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
                              "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
                      1);
     assert_non_null(strstr(err, "holds shard 1/4 of job 'job1' (set 'jobset'), not shard 2/4"));
+    /* refused, the shard is as it was: done, and merges */
+    assert_int_equal(db_int(path("job1-1.db"), "SELECT count(*) FROM run WHERE status = 'done'"), 1);
     assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "4/4", "--out", path("x.db"),
                              "--run-tag", "job1", (char *)NULL),
                      2);
     assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "1/4", "--out", path("x.db"),
                              (char *)NULL),
                      2);
+}
+
+/* A copy of the database at from, at dir/to, with sql run on it. */
+static const char *altered_copy(const char *from, const char *to, const char *sql)
+{
+    const char *copy = path(to);
+    char vacuum[8300];
+    snprintf(vacuum, sizeof vacuum, "VACUUM INTO '%s'", copy);
+    assert_int_equal(db_exec(from, vacuum), 0);
+    if (sql)
+        assert_int_equal(db_exec(copy, sql), 0);
+    return copy;
+}
+
+/* Runs merge into a new database dir/into with the shards of job1, shard k
+ * replaced by other: exit 1, the message has want, and no file is left. */
+static void merge_refused(const char *into, int k, const char *other, const char *want)
+{
+    char err[1024];
+    const char *shards[4] = {path("job1-0.db"), path("job1-1.db"), path("job1-2.db"), path("job1-3.db")};
+    shards[k] = other;
+    const char *target = path(into);
+    int status = coinrow(err, sizeof err, "merge", "--db", target, shards[0], shards[1], shards[2], shards[3],
+                         (char *)NULL);
+    if (status != 1 || !strstr(err, want))
+        fail_msg("merge with %s: exit %d, %s (wanted '%s')", other, status, err, want);
+    assert_int_equal(access(target, F_OK), -1); /* never left behind */
+}
+
+/* Shards that are not one whole job, each file once and done, are refused
+ * before anything is written, naming the file and what is wrong. */
+static void test_shard__shards_that_do_not_fit_together_are_refused(void **state)
+{
+    (void)state;
+    char want[4200];
+    merge_refused("m1.db", 0, path("no-such.db"), "cannot open shard ");
+    snprintf(want, sizeof want, "%s is not a shard database", input);
+    merge_refused("m2.db", 1, input, want);
+
+    assert_int_equal(coinrow(NULL, 0, "solve", "--db", input, "--shard", "2/4", "--out", path("fast-2.db"),
+                             "--run-tag", "job1", "--moves", "fast", "--quiet", (char *)NULL),
+                     0);
+    merge_refused("m3.db", 2, path("fast-2.db"), "are of job 'job1' but differ");
+
+    const char *twice = altered_copy(path("job1-1.db"), "twice-1.db", NULL);
+    merge_refused("m4.db", 2, twice, "shard 1/4 of job 'job1' is given twice");
+
+    const char *running = altered_copy(path("job1-3.db"), "running-3.db", "UPDATE run SET status = 'running'");
+    merge_refused("m5.db", 3, running, "running-3.db) is not done: running");
+
+    const char *fewer = altered_copy(path("job1-0.db"), "fewer-0.db",
+                                     "DELETE FROM result WHERE instance_id = (SELECT min(id) FROM instance);"
+                                     "DELETE FROM instance WHERE id = (SELECT min(id) FROM instance)");
+    merge_refused("m6.db", 0, fewer, "the 4 shards of job 'job1' hold 5999 instances; set 'jobset' had 6000");
+
+    /* the io call itself, which the command guards with a usage error */
+    cr_merge_report report;
+    cr_error e = {0};
+    assert_int_equal(cr_shard_merge(&report, path("m7.db"), NULL, 0, &e), CR_EINVAL);
+    assert_non_null(strstr(e.msg, "no shard databases to merge"));
+}
+
+/* A shard altered by hand after it was solved: an instance moved out of its
+ * part of the set, or given other coins than the set's in the target. */
+static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(void **state)
+{
+    (void)state;
+    char stray[32], sql[256];
+    for (int i = 0; ; i++) {
+        snprintf(stray, sizeof stray, "stray%d", i);
+        if (cr_shard_of("jobset", stray, strlen(stray), 4) != 0)
+            break;
+    }
+    snprintf(sql, sizeof sql, "UPDATE instance SET ext_id = '%s' WHERE id = (SELECT min(id) FROM instance)", stray);
+    const char *moved = altered_copy(path("job1-0.db"), "moved-0.db", sql);
+    char want[256];
+    snprintf(want, sizeof want, "moved-0.db: instance '%s' does not belong to shard 0/4", stray);
+    merge_refused("m8.db", 0, moved, want);
+
+    const char *recoined = altered_copy(path("job1-0.db"), "recoined-0.db",
+                                        "UPDATE instance SET coins = '[1,2,3]', n = 3 "
+                                        "WHERE id = (SELECT min(id) FROM instance)");
+    const char *target = altered_copy(input, "before-job1.db",
+                                      "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                                      "DELETE FROM run WHERE tag = 'job1'");
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, recoined, path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "before-job1.db: instance '"));
+    assert_non_null(strstr(err, "' has other coins than the shards'"));
+    /* rolled back: the rows are as they were (SQLite's header may say WAL now) */
+    assert_int_equal(db_int(target, "SELECT count(*) FROM run"), 1);
+    assert_int_equal(db_int(target, "SELECT count(*) FROM instance"), 6000);
+    assert_int_equal(db_int(target, "SELECT count(*) FROM result"), 24000);
 }
 
 /* K/N is two plain numbers, 0 <= K < N: no sign, no blank, nothing else. */
@@ -256,6 +353,8 @@ int main(void)
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
+        cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
+        cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
         cmocka_unit_test(test_shard__k_of_n_is_read_strictly),
         cmocka_unit_test(test_shard__a_killed_shard_started_again_completes),
     };

@@ -8,13 +8,13 @@
 #include "io/statement.h"
 
 /* Polygon's tag for a solution: "main" for the reference one (the first),
- * else its folder's. */
+ * else its folder's: run_time_error, the last of CR_SUBMISSION_FOLDERS, is
+ * "rejected". */
 static const char *tag_of(const cr_problem *pb, size_t i)
 {
     static const char *const tags[][2] = {{"accepted", "accepted"},
                                           {"wrong_answer", "wrong-answer"},
-                                          {"time_limit_exceeded", "time-limit-exceeded"},
-                                          {"run_time_error", "rejected"}};
+                                          {"time_limit_exceeded", "time-limit-exceeded"}};
     if (i == 0)
         return "main";
     for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)

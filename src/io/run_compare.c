@@ -23,6 +23,7 @@ static cr_side side_of(const cr_stored_result *r)
 
 typedef struct merge {
     cr_run_comparison *out;
+    const char *path; /* the database the coins are read from (a's) */
     int strict_moves;
     cr_run_finding_fn on_finding;
     void *ctx;
@@ -54,7 +55,7 @@ static int coins_of(merge *m, const cr_stored_result *r, cr_error *err)
     m->coins_of[0] = '\0'; /* not parsed until it is */
     cr_error bad;
     if (cr_coins_parse(&m->coins, r->coins, strlen(r->coins), &bad))
-        return cr_errorf(err, CR_EDB, "instance '%s': coins: %s", r->ext_id, bad.msg);
+        return cr_errorf(err, CR_EDB, "%s: instance '%s': coins: %s", m->path, r->ext_id, bad.msg);
     memcpy(m->coins_of, r->ext_id, len + 1);
     return 0;
 }
@@ -114,7 +115,7 @@ int cr_run_compare(cr_run_comparison *out, cr_store *store_a, const cr_run *a, c
         return cr_errorf(err, CR_EINVAL, "runs %lld and %lld have no variant in common", (long long)a->id,
                          (long long)b->id);
 
-    merge m = {out, strict_moves, on_finding, ctx, {0}, NULL, 0};
+    merge m = {out, cr_store_path(store_a), strict_moves, on_finding, ctx, {0}, NULL, 0};
     cr_store_results *it_a = NULL, *it_b = NULL;
     const cr_stored_result *ra = NULL, *rb = NULL;
     rc = cr_store_results_new(&it_a, store_a, a->id, CR_BY_EXT_ID, err);

@@ -210,9 +210,11 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
     int rc = read_shard(have, shard, err);
     if (rc == 1) { /* started again: go on with what is there */
         rc = check_same_shard(have, shard, spec, err);
-        *out_set = have->run_row.set_id;
-        *out_run = have->row.run_id;
-        *out_done = have->run_row.status == CR_RUN_DONE;
+        if (rc == 0) { /* refused, its run is not ours to mark failed */
+            *out_set = have->run_row.set_id;
+            *out_run = have->row.run_id;
+            *out_done = have->run_row.status == CR_RUN_DONE;
+        }
         free(have);
         return rc;
     }
@@ -475,8 +477,12 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         rc = check_target(&out->run, into_path, &shards[0], err);
     }
     out->already = rc == 0 && out->run;
-    if (rc == 0 && !out->already)
+    if (rc == 0 && !out->already) {
+        int created = access(into_path, F_OK) != 0;
         rc = write_merge(out, b, into_path, shards, count, err);
+        if (rc && created)
+            remove(into_path); /* a refused merge leaves no empty database behind */
+    }
     if (b)
         stage_clear(b);
     free(b);

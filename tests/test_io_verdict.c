@@ -1,0 +1,85 @@
+/* Verdicts (io/verdict.h) on runs described by hand: the ends a real
+ * program gives rarely or not at will (a signal without a name, SIGXCPU
+ * from RLIMIT_CPU under the limit's fraction), and a built-in strategy
+ * whose figure leaves int64. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "io/verdict.h"
+
+static const char input[] = "3\n1 2 3\n";
+static const char jury[] = "4\n";
+
+/* The verdict on run, under a limit of 1 s of CPU, against the jury's 4. */
+static void judge(cr_verdict_row *out, const cr_child_report *run)
+{
+    cr_child_limits limits = {.cpu_seconds = 1};
+    cr_error err = {0};
+    assert_int_equal(cr_verdict_program(out, run, &limits, input, strlen(input), jury, strlen(jury), CR_TOTAL,
+                                        CR_CHECK_MOVES_IGNORED, &err),
+                     0);
+}
+
+static void test_verdict__a_signal_without_a_name_is_given_by_number(void **state)
+{
+    (void)state;
+    char name[16];
+    cr_verdict_signal_name(name, SIGSEGV);
+    assert_string_equal(name, "SIGSEGV");
+    cr_verdict_signal_name(name, SIGRTMIN + 1);
+    char want[32];
+    snprintf(want, sizeof want, "signal %d", SIGRTMIN + 1);
+    assert_string_equal(name, want);
+
+    cr_verdict_row row;
+    judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGRTMIN + 1, .cpu_seconds = 0.01});
+    assert_int_equal(row.verdict, CR_INVOKE_RE);
+    assert_string_equal(row.signal, want);
+    assert_non_null(strstr(row.message, "ended by signal "));
+}
+
+/* RLIMIT_CPU counts whole seconds, so SIGXCPU may come with a CPU time the
+ * report rounds to the limit itself: still TLE, saying who stopped it. */
+static void test_verdict__sigxcpu_is_a_time_limit_stopped_by_rlimit_cpu(void **state)
+{
+    (void)state;
+    cr_verdict_row row;
+    judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGXCPU, .cpu_seconds = 1.0});
+    assert_int_equal(row.verdict, CR_INVOKE_TLE);
+    assert_string_equal(row.signal, "SIGXCPU");
+    assert_non_null(strstr(row.message, "CPU time 1.000 s over the limit of 1 s (stopped by RLIMIT_CPU)"));
+}
+
+/* left on [0, -1, MAX] leads by 0 + 1 + MAX, which no int64 program can
+ * print (the best play leads by MAX - 1): RE, naming the strategy. */
+static void test_verdict__a_builtin_whose_lead_leaves_int64_is_a_runtime_error(void **state)
+{
+    (void)state;
+    const int64_t coins[] = {0, -1, INT64_MAX};
+    const char in[] = "3\n0 -1 9223372036854775807\n", answer[] = "9223372036854775806\n";
+    cr_verdict_row row;
+    cr_error err = {0};
+    int rc = cr_verdict_builtin(&row, CR_STRATEGY_LEFT, coins, 3, in, strlen(in), answer, strlen(answer), CR_DIFF,
+                                CR_CHECK_MOVES_IGNORED, &err);
+    if (rc)
+        fail_msg("%d %s", rc, err.msg);
+    assert_int_equal(row.verdict, CR_INVOKE_RE);
+    assert_non_null(strstr(row.message, "left: "));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_verdict__a_signal_without_a_name_is_given_by_number),
+        cmocka_unit_test(test_verdict__sigxcpu_is_a_time_limit_stopped_by_rlimit_cpu),
+        cmocka_unit_test(test_verdict__a_builtin_whose_lead_leaves_int64_is_a_runtime_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
