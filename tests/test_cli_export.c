@@ -935,6 +935,33 @@ static void test_export__plain_takes_many_tests_and_a_line_of_thousands_of_moves
     free(in), free(ans), free(value), free(moves);
 }
 
+/* The brute-force solution is a time_limit_exceeded submission only when a
+ * test is long enough (40 coins) to time it out. */
+static void test_export__kattis_holds_the_brute_force_only_for_long_tests(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    const char *ns[] = {"39", "40"};
+    for (int k = 0; k < 2; k++) {
+        char set[8], pkg[4200];
+        snprintf(set, sizeof set, "n%s", ns[k]);
+        COINROW(&r, NULL, "generate", "--db", f->db, "--set", set, "--count", "3", "--n", ns[k], "--values", "1..9",
+                "--seed", "1", "--quiet");
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, set));
+        COINROW(&r, NULL, "export", "--db", f->db, "--set", set, "--variant", "total", "--format", "kattis", "--out",
+                pkg);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        char rel[64];
+        snprintf(rel, sizeof rel, "%s/submissions/time_limit_exceeded/brute_force.c", set);
+        assert_int_equal(access(tmp_path(f->dir, rel), F_OK), k == 0 ? -1 : 0);
+        snprintf(rel, sizeof rel, "%s/submissions/accepted/reference.c", set);
+        assert_int_equal(access(tmp_path(f->dir, rel), F_OK), 0);
+    }
+}
+
 /* Kattis' problem.yaml takes the license and rights owner given; a license
  * Kattis does not know is a usage error, before anything is solved. */
 static void test_export__kattis_license_and_rights_owner_go_in_problem_yaml(void **state)
@@ -1041,6 +1068,7 @@ int main(void)
         TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),
         TEST(test_export__a_set_that_does_not_read_back_is_refused_naming_the_row),
         TEST(test_export__plain_takes_many_tests_and_a_line_of_thousands_of_moves),
+        TEST(test_export__kattis_holds_the_brute_force_only_for_long_tests),
         TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
         TEST(test_export__a_line_of_the_wrong_length_is_refused),
         TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),
