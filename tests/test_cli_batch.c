@@ -250,6 +250,25 @@ static void test_cli_batch__empty_names_are_refused_everywhere(void **state)
     assert_int_equal(access(tmp_path(f->dir, "plain"), F_OK), -1);
 }
 
+/* A run whose set was deleted by hand (SQLite leaves foreign keys off by
+ * default) is refused, naming the database and the set. */
+static void test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "tests/fixtures/windows.csv", "--db", f->db, "--set", "s", "--variant", "diff",
+            "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "DELETE FROM instance_set"), 0);
+    COINROW(&r, NULL, "show", "--db", f->db, "--run", "1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "coinrow: "));
+    assert_non_null(strstr(r.err, f->db));
+    assert_non_null(strstr(r.err, " has no instance set 1"));
+    run_result_free(&r);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -590,6 +609,7 @@ int main(void)
         TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
         TEST(test_cli_batch__input_refused_before_its_first_row_creates_nothing),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
+        TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

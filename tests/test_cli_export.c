@@ -896,6 +896,72 @@ static void test_export__a_line_of_the_wrong_length_is_refused(void **state)
     assert_int_equal(access(pkg, F_OK), -1);
 }
 
+/* A plain package of more than 128 tests (past the first table of file
+ * names) with an answer line past 4096 bytes (past the first buffer). */
+static void test_export__plain_takes_many_tests_and_a_line_of_thousands_of_moves(void **state)
+{
+    tmp_db *f = *state;
+    size_t cap = 64 * 1024, len = 0;
+    char *csv = malloc(cap);
+    assert_non_null(csv);
+    len += (size_t)snprintf(csv + len, cap - len, "id,values\n");
+    for (int i = 0; i < 130; i++)
+        len += (size_t)snprintf(csv + len, cap - len, "r%03d,%d %d\n", i, i % 7, i % 5);
+    len += (size_t)snprintf(csv + len, cap - len, "long,");
+    for (int i = 0; i < 5000; i++)
+        len += (size_t)snprintf(csv + len, cap - len, "%d%s", (i * 37) % 11, i < 4999 ? " " : "\n");
+    assert_true(len < cap);
+    run_result r;
+    COINROW(&r, csv, "ingest", "-", "--db", f->db, "--set", "demo", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    free(csv);
+    char pkg[4200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plain"));
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", pkg, "--moves", "canonical"));
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "exported 131 tests"));
+    run_result_free(&r);
+    char *in = read_text(tmp_path(pkg, "r129.in")), *ans = read_text(tmp_path(pkg, "long.ans"));
+    assert_string_equal(in, "2\n3 4\n");
+    char *value = db_text(f->db, "SELECT value FROM result JOIN instance AS i ON i.id = instance_id "
+                                 "WHERE i.ext_id = 'long'"),
+         *moves = db_text(f->db, "SELECT moves FROM result JOIN instance AS i ON i.id = instance_id "
+                                 "WHERE i.ext_id = 'long'");
+    assert_int_equal(strlen(moves), 5000);
+    char want[5100];
+    snprintf(want, sizeof want, "%s\n%s\n", value, moves);
+    assert_string_equal(ans, want);
+    free(in), free(ans), free(value), free(moves);
+}
+
+/* The brute-force solution is a time_limit_exceeded submission only when a
+ * test is long enough (40 coins) to time it out. */
+static void test_export__kattis_holds_the_brute_force_only_for_long_tests(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    const char *ns[] = {"39", "40"};
+    for (int k = 0; k < 2; k++) {
+        char set[8], pkg[4200];
+        snprintf(set, sizeof set, "n%s", ns[k]);
+        COINROW(&r, NULL, "generate", "--db", f->db, "--set", set, "--count", "3", "--n", ns[k], "--values", "1..9",
+                "--seed", "1", "--quiet");
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, set));
+        COINROW(&r, NULL, "export", "--db", f->db, "--set", set, "--variant", "total", "--format", "kattis", "--out",
+                pkg);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        char rel[64];
+        snprintf(rel, sizeof rel, "%s/submissions/time_limit_exceeded/brute_force.c", set);
+        assert_int_equal(access(tmp_path(f->dir, rel), F_OK), k == 0 ? -1 : 0);
+        snprintf(rel, sizeof rel, "%s/submissions/accepted/reference.c", set);
+        assert_int_equal(access(tmp_path(f->dir, rel), F_OK), 0);
+    }
+}
+
 /* Kattis' problem.yaml takes the license and rights owner given; a license
  * Kattis does not know is a usage error, before anything is solved. */
 static void test_export__kattis_license_and_rights_owner_go_in_problem_yaml(void **state)
@@ -1001,6 +1067,8 @@ int main(void)
         TEST(test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused),
         TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),
         TEST(test_export__a_set_that_does_not_read_back_is_refused_naming_the_row),
+        TEST(test_export__plain_takes_many_tests_and_a_line_of_thousands_of_moves),
+        TEST(test_export__kattis_holds_the_brute_force_only_for_long_tests),
         TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
         TEST(test_export__a_line_of_the_wrong_length_is_refused),
         TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),

@@ -260,7 +260,8 @@ static void test_shard__shards_that_do_not_fit_together_are_refused(void **state
 }
 
 /* A shard altered by hand after it was solved: an instance moved out of its
- * part of the set, or given other coins than the set's in the target. */
+ * part of the set, a line of play with a letter other than L and R, or
+ * other coins than the set's in the target. */
 static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(void **state)
 {
     (void)state;
@@ -275,6 +276,12 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     char want[256];
     snprintf(want, sizeof want, "moved-0.db: instance '%s' does not belong to shard 0/4", stray);
     merge_refused("m8.db", 0, moved, want);
+
+    /* a line of play edited through the result view is kept in result_extra */
+    const char *relined = altered_copy(path("job1-0.db"), "relined-0.db",
+                                       "UPDATE result SET moves = 'LXR' "
+                                       "WHERE instance_id = (SELECT min(instance_id) FROM result)");
+    merge_refused("m9.db", 0, relined, ": a line of play holds a letter other than L and R");
 
     const char *recoined = altered_copy(path("job1-0.db"), "recoined-0.db",
                                         "UPDATE instance SET coins = '[1,2,3]', n = 3 "

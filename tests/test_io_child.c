@@ -250,6 +250,19 @@ static void test_child__programs_that_cannot_run_are_named(void **state)
     assert_int_equal(cr_child_resolve(&path, "./correct", dir, NULL), 0);
     assert_string_equal(path, "./correct");
     free(path);
+    assert_int_equal(cr_child_resolve(&path, "", dir, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "the command is empty");
+
+    /* without PATH, a name is looked for where POSIX shells look */
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "");
+    assert_int_equal(unsetenv("PATH"), 0);
+    int found = cr_child_resolve(&path, "sh", dir, &err);
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    assert_int_equal(found, 0);
+    assert_true(strcmp(path, "/usr/local/bin/sh") == 0 || strcmp(path, "/usr/bin/sh") == 0 ||
+                strcmp(path, "/bin/sh") == 0);
+    free(path);
 
     /* executable, but not a program: exec itself fails */
     const char *junk = tmp_path(dir, "junk");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -361,6 +362,62 @@ static void test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal(void 
     tmp_dir_free(dir);
 }
 
+/* A format asked for reads only that format's files of a folder, and a
+ * folder with none of them is fatal, naming the extension it looked for. */
+static void test_io_source__a_forced_format_reads_only_its_files_of_a_folder(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new(), *only_in = tmp_dir_new();
+    assert_int_equal(write_file(tmp_path(dir, "a.in"), "1\n7\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "b.csv"), "id,coins\nc1,1 2\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "c.tsv"), "id\tcoins\nt1\t3\n"), 0);
+    READ_OK(CR_FORMAT_CONTEST, NULL, NULL, dir, "L1 a: [7]\n");
+    READ_OK(CR_FORMAT_CSV, NULL, NULL, dir, "L2 c1: [1,2]\n");
+    assert_int_equal(write_file(tmp_path(only_in, "a.in"), "1\n7\n"), 0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_CSV, NULL, NULL, only_in), CR_EINVAL);
+    assert_non_null(strstr(err.msg, only_in));
+    assert_non_null(strstr(err.msg, "has no .csv files"));
+    tmp_dir_free(only_in);
+    tmp_dir_free(dir);
+}
+
+/* Blanks around a header's names do not count; a row without a value is
+ * rejected in both layouts; a long header is listed cut, saying so. */
+static void test_io_source__blank_header_names_rows_without_values_and_a_long_header(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *csv = tmp_path(dir, "rows.csv");
+    assert_int_equal(write_file(csv, " id ,\tvalues\na,1 2\nb,  \nc,\"[]\"\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, csv, "L2 a: [1,2]\nL3 b: rejected: no values\nL4 c: rejected: no values\n");
+    assert_int_equal(write_file(csv, "id,c1,c2\nw1,1,2\nw2\n"), 0);
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, csv, "L2 w1: [1,2]\nL3 w2: rejected: no values\n");
+
+    char header[2048];
+    size_t len = 0;
+    for (int i = 0; i < 40; i++)
+        len += (size_t)snprintf(header + len, sizeof header - len, "%scolumn_with_a_rather_long_name_%02d",
+                                i ? "," : "", i);
+    snprintf(header + len, sizeof header - len, "\n1\n");
+    assert_int_equal(write_file(csv, header), 0);
+    seen s;
+    cr_error err = {0};
+    /* a short name, so that the message's room is the header's */
+    char here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(dir), 0);
+    int rc = read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, "rows.csv");
+    assert_int_equal(chdir(here), 0);
+    assert_int_equal(rc, CR_EINVAL);
+    assert_non_null(strstr(err.msg, "line 1: no values column"));
+    assert_non_null(strstr(err.msg, "(the header has: column_with_a_rather_long_name_00, "));
+    assert_non_null(strstr(err.msg, "...)"));
+    assert_null(strstr(err.msg, "_39"));
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__raw_text_and_offsets_follow_the_input(void **state)
 {
     (void)state;
@@ -490,6 +547,10 @@ static void test_io_table__unknown_names_list_what_there_is(void **state)
     assert_int_equal(read_table(&s, &err, db, "keep", NULL, "x\") FROM keep; DROP TABLE keep; --"), CR_EINVAL);
     assert_non_null(strstr(err.msg, "no values column"));
     assert_int_equal(db_int(db, "SELECT count(*) FROM keep"), 3);
+    const char *empty = tmp_path(dir, "empty.db");
+    assert_int_equal(db_exec(empty, "PRAGMA user_version = 1"), 0);
+    assert_int_equal(read_table(&s, &err, empty, "keep", NULL, NULL), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "has no table 'keep' (tables: none)"));
     assert_int_equal(read_table(&s, &err, tmp_path(dir, "none.db"), "keep", NULL, NULL), CR_EIO);
     assert_string_equal(s.text, "");
     free(db);
@@ -519,6 +580,8 @@ int main(void)
         cmocka_unit_test(test_io_source__contest_folder_reads_in_files_in_name_order),
         cmocka_unit_test(test_io_source__contest_file_names_a_bad_value_and_an_empty_file),
         cmocka_unit_test(test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal),
+        cmocka_unit_test(test_io_source__a_forced_format_reads_only_its_files_of_a_folder),
+        cmocka_unit_test(test_io_source__blank_header_names_rows_without_values_and_a_long_header),
         cmocka_unit_test(test_io_source__raw_text_and_offsets_follow_the_input),
         cmocka_unit_test(test_io_source__stdin_reads_csv),
         cmocka_unit_test(test_io_source__default_set_names),
