@@ -538,9 +538,10 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
     assert_non_null(strstr(r.err, expect));
     run_result_free(&r);
     /* "invID-", the name's first bytes with '_' for the others, ".py": 95 bytes */
-    char cut[96];
-    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)),
-             "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut");
+    static const char long_stem[] =
+        "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut";
+    char cut[sizeof long_stem + 3]; /* room for all of it, so that the cut is the precision's alone */
+    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)), long_stem);
     char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
     assert_solution(xml, "accepted", in_package("", python - 1, cut), "python.3");
