@@ -640,6 +640,26 @@ static void test_io_table__unknown_names_list_what_there_is(void **state)
     tmp_dir_free(dir);
 }
 
+/* A row SQLite cannot compute (a view's integer overflow) ends the read,
+ * naming the row; the rows before it were handed over. */
+static void test_io_table__a_row_sqlite_cannot_compute_ends_the_read_naming_it(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new(), *db = make_table_db(dir);
+    assert_int_equal(db_exec(db, "CREATE VIEW overflowing AS SELECT CASE WHEN coins = 7 "
+                                 "THEN abs(-9223372036854775808) ELSE coins END AS coins FROM keep"),
+                     0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_table(&s, &err, db, "overflowing", NULL, NULL), CR_EIO);
+    char expect[4200];
+    snprintf(expect, sizeof expect, "cannot read %s:overflowing row 2: integer overflow", db);
+    assert_string_equal(err.msg, expect);
+    assert_string_equal(s.text, "L1 1: [1,2]\n");
+    free(db);
+    tmp_dir_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_io_table__quotes_names_and_reads_rows),
         cmocka_unit_test(test_io_table__a_nul_byte_in_a_blob_rejects_its_row),
         cmocka_unit_test(test_io_table__unknown_names_list_what_there_is),
+        cmocka_unit_test(test_io_table__a_row_sqlite_cannot_compute_ends_the_read_naming_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
