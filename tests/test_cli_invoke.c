@@ -633,6 +633,113 @@ static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instan
     run_result_free(&r);
 }
 
+/* coinrow invoke ARGS... (NULL-terminated) run from folder `in`, by the
+ * binary's absolute path. */
+static void invoke_in(run_result *r, const char *in, const char *const *args)
+{
+    char bin[8200], here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    const char *given = run_bin();
+    snprintf(bin, sizeof bin, "%s%s%s", given[0] == '/' ? "" : here, given[0] == '/' ? "" : "/", given);
+    char *argv[32] = {bin, "invoke"};
+    int argc = 2;
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    assert_int_equal(chdir(in), 0);
+    int started = run_capture(r, argv, NULL);
+    assert_int_equal(chdir(here), 0);
+    assert_int_equal(started, 0);
+}
+
+/* A source named relative to the folder invoke ran in is built from that
+ * folder again when the invocation is resumed from another; an instance
+ * added to the set meanwhile has no answer in the invocation's run, and is
+ * left unjudged, saying so. */
+static void test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "relative.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", "s", "--count", "6", "--n", "2..8", "--values", "1..50",
+            "--seed", "7", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char source[256];
+    snprintf(source, sizeof source, "%s.c", program_name(PROGRAM_CORRECT));
+    invoke_in(&r, dir, WORDS("--db", d, "--set", "s", "--variant", "diff", "--quiet", "--", source));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict WHERE verdict = 'AC'"), 6);
+    /* as a kill leaves it: running, half of its verdicts committed */
+    assert_int_equal(db_exec(d, "UPDATE invocation SET status = 'running', finished_at = NULL;"
+                                "DELETE FROM verdict WHERE instance_id > 3"),
+                     0);
+    COINROW(&r, "id,values\nlate,4 1 5 9\n", "ingest", "-", "--db", d, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    invoke_in(&r, "/", WORDS("--db", d, "--resume"));
+    assert_int_equal(r.status, 0);
+    int64_t run = db_int(d, "SELECT answers_run FROM invocation");
+    char expect[128];
+    snprintf(expect, sizeof expect, "coinrow: 1 instance added to the set after run %lld has no answer: not judged\n",
+             (long long)run);
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict WHERE verdict = 'AC'"), 6);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict JOIN instance ON id = instance_id WHERE ext_id = 'late'"),
+                     0);
+    assert_int_equal(db_int(d, "SELECT status = 'done' FROM invocation"), 1);
+}
+
+/* A compiler that dies without saying "error" is quoted by its first line,
+ * with the signal; nothing is stored. */
+static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line(void **state)
+{
+    (void)state;
+    const char *bin = tmp_path(dir, "fake-bin");
+    assert_int_equal(mkdir(bin, 0755), 0);
+    const char *cc = tmp_path(bin, "cc");
+    assert_int_equal(write_file(cc, "#!/bin/sh\necho 'cc: internal fault' >&2\necho 'cc: giving up' >&2\nkill -9 $$\n"),
+                     0);
+    assert_int_equal(chmod(cc, 0755), 0);
+    const char *path = getenv("PATH");
+    char *saved = strdup(path ? path : "/usr/bin:/bin"), with_fake[8400];
+    snprintf(with_fake, sizeof with_fake, "%s:%s", bin, saved);
+    int64_t before = latest();
+    run_result r;
+    setenv("PATH", with_fake, 1);
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
+    setenv("PATH", saved, 1);
+    free(saved);
+    assert_int_equal(r.status, 2);
+    char expect[4400];
+    snprintf(expect, sizeof expect, "coinrow: cannot build %s with cc (signal 9): cc: internal fault\n",
+             program_path(PROGRAM_CORRECT, ".c"));
+    assert_string_equal(r.err, expect);
+    run_result_free(&r);
+    assert_int_equal(latest(), before);
+}
+
+/* A built-in judges thousands of instances faster than they are committed:
+ * each gets its verdict once. */
+static void test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "many.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", "many", "--count", "3000", "--n", "2..8", "--values", "1..9",
+            "--seed", "2", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", d, "--set", "many", "--variant", "diff", "--builtin", "left");
+    assert_int_equal(r.status, 1); /* left is wrong on some */
+    assert_non_null(strstr(r.out, "judged 3000 of 3000: "));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) = 3000 AND count(DISTINCT instance_id) = 3000 FROM verdict"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +754,9 @@ int main(void)
         cmocka_unit_test(test_invoke__python_sources_and_every_folder_go_into_the_package),
         cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
+        cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
+        cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
+        cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
