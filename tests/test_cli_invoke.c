@@ -740,6 +740,35 @@ static void test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict
     assert_int_equal(db_int(d, "SELECT count(*) = 3000 AND count(DISTINCT instance_id) = 3000 FROM verdict"), 1);
 }
 
+/* A labelled invocation whose first failing test got a verdict its label
+ * does not promise stays out of the package, saying which test and what. */
+static void test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "label.db");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", "s", "--count", "3", "--n", "2..6", "--values", "1..9",
+            "--seed", "4", "--even-n", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", d, "--set", "s", "--variant", "diff", "--moves", "ignored", "--label",
+            "time_limit_exceeded", "--quiet", "--", program_path(PROGRAM_OFF_BY_ONE, ".c"));
+    assert_int_equal(r.status, 1);
+    run_result_free(&r);
+    const char *pkg = tmp_path(dir, "labels");
+    COINROW(&r, NULL, "export", "--db", d, "--set", "s", "--variant", "diff", "--format", "kattis", "--out", pkg,
+            "--submissions");
+    assert_int_equal(r.status, 0);
+    char *first = db_text(d, "SELECT ext_id FROM instance ORDER BY id LIMIT 1"), expect[256];
+    snprintf(expect, sizeof expect, "1 labelled invocation left out of the package; the first: invocation 1 (label "
+             "time_limit_exceeded): its first failing test, '%s', got WA\n", first);
+    free(first);
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(pkg, "submissions/time_limit_exceeded"), F_OK), -1);
+    assert_int_equal(access(tmp_path(pkg, "submissions/accepted"), F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -757,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
         cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
         cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
+        cmocka_unit_test(test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
