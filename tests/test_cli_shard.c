@@ -281,7 +281,7 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     const char *relined = altered_copy(path("job1-0.db"), "relined-0.db",
                                        "UPDATE result SET moves = 'LXR' "
                                        "WHERE instance_id = (SELECT min(instance_id) FROM result)");
-    merge_refused("m9.db", 0, relined, ": a line of play holds a letter other than L and R");
+    merge_refused("m9.db", 0, relined, "relined-0.db: instance '0004': its diff line holds a letter other than L and R");
 
     const char *recoined = altered_copy(path("job1-0.db"), "recoined-0.db",
                                         "UPDATE instance SET coins = '[1,2,3]', n = 3 "

@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <csv.h>
 #include <sqlite3.h>
 
 #include "io/coins_text.h"
 #include "io/source.h"
 #include "io/source_readers.h"
 #include "support/files.h"
+#include "support/oracle.h"
 
 /* Rows as text, one line each: "L3 id: [4,6,2,3]" or "L3 id: rejected: why". */
 typedef struct seen {
@@ -660,10 +662,73 @@ static void test_io_table__a_row_sqlite_cannot_compute_ends_the_read_naming_it(v
     tmp_dir_free(dir);
 }
 
+/* What a parser called back with, as text: "[field]" per field and "<c>"
+ * per record, c its last character. */
+typedef struct calls {
+    char text[512];
+    size_t len;
+} calls;
+
+static void on_call_field(void *data, size_t len, void *ctx)
+{
+    calls *c = ctx;
+    assert_true(c->len + len + 2 < sizeof c->text);
+    c->text[c->len++] = '[';
+    if (len)
+        memcpy(c->text + c->len, data, len);
+    c->len += len;
+    c->text[c->len++] = ']';
+}
+
+static void on_call_record(int ch, void *ctx)
+{
+    calls *c = ctx;
+    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "<%d>", ch);
+}
+
+/* The lines split without libcsv give the very calls libcsv makes, on
+ * random lines of blanks, delimiters, NULs, CRs and quotes (those last
+ * two send the line to libcsv), for both delimiters. */
+static void test_io_source__plain_lines_split_as_libcsv_splits_them(void **state)
+{
+    (void)state;
+    static const char alphabet[] = {'a', '7', ' ', ' ', '\t', ',', ',', '\0'}, rare[] = {'\r', '"'};
+    uint64_t rng = 42;
+    size_t plain = 0;
+    for (int t = 0; t < 200000; t++) {
+        char line[24];
+        size_t len = test_rand(&rng) % (sizeof line - 1);
+        for (size_t i = 0; i < len; i++)
+            line[i] = test_rand(&rng) % 64 ? alphabet[test_rand(&rng) % sizeof alphabet] : rare[test_rand(&rng) % 2];
+        if (test_rand(&rng) % 8) /* else the input's last line, without its LF */
+            line[len++] = '\n';
+        if (len >= 2 && test_rand(&rng) % 8 == 0) /* a CRLF end */
+            line[len - 2] = '\r';
+        char delim = t % 2 ? '\t' : ',';
+        calls fast = {0}, lib = {0};
+        if (cr_source__csv_plain_line(line, len, delim, on_call_field, on_call_record, &fast) != 0) {
+            assert_int_equal(fast.len, 0);
+            continue;
+        }
+        plain++;
+        struct csv_parser p;
+        assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL), 0);
+        csv_set_delim(&p, (unsigned char)delim);
+        assert_int_equal(csv_parse(&p, line, len, on_call_field, on_call_record, &lib), len);
+        assert_int_equal(csv_fini(&p, on_call_field, on_call_record, &lib), 0);
+        csv_free(&p);
+        if (fast.len != lib.len || memcmp(fast.text, lib.text, lib.len) != 0)
+            fail_msg("line %d (%zu bytes): split as %.*s, libcsv: %.*s", t, len, (int)fast.len, fast.text,
+                     (int)lib.len, lib.text);
+    }
+    assert_true(plain > 100000); /* the comparison ran on many lines */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_io_source__csv_takes_every_values_separator),
+        cmocka_unit_test(test_io_source__plain_lines_split_as_libcsv_splits_them),
         cmocka_unit_test(test_io_source__csv_handles_bom_crlf_blank_lines_and_quotes),
         cmocka_unit_test(test_io_source__csv_rejects_each_bad_row_and_keeps_the_rest),
         cmocka_unit_test(test_io_source__csv_rejects_an_unclosed_quote_naming_its_lines),

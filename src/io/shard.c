@@ -382,6 +382,9 @@ static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t s
                     out->instances++;
             }
         }
+        if (rc == 0 && r->moves && r->moves[strspn(r->moves, "LR")] != '\0')
+            rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s': its %s line holds a letter other than L and R", s->path,
+                           r->ext_id, cr_variant_name(r->variant));
         if (rc == 0 && (rc = stage_result(b, r, err)) == 0)
             out->results++;
     }

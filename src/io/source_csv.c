@@ -290,8 +290,45 @@ static void on_record(int c, void *ctx)
     reset_record(r);
 }
 
+/* libcsv's blanks, dropped around an unquoted field: spaces and tabs,
+ * unless the tab is the delimiter. */
+static int is_blank(char c, char delim) { return (c == ' ' || c == '\t') && c != delim; }
+
+int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(void *, size_t, void *),
+                              void (*record)(int, void *), void *ctx)
+{
+    if (len == 0 || s[len - 1] != '\n')
+        return -1; /* the end of the input: csv_fini ends the record */
+    size_t end = len - 1;
+    int crlf = end > 0 && s[end - 1] == '\r';
+    end -= (size_t)crlf;
+    if (memchr(s, '"', end) || memchr(s, '\r', end))
+        return -1;
+    size_t start = 0;
+    while (start < end && is_blank(s[start], delim))
+        start++;
+    while (start < end) { /* else a blank line: a record of no fields */
+        char *d = memchr(s + start, delim, end - start);
+        size_t stop = d ? (size_t)(d - s) : end, from = start;
+        while (from < stop && is_blank(s[from], delim))
+            from++;
+        while (stop > from && is_blank(s[stop - 1], delim))
+            stop--;
+        field(s + from, stop - from, ctx);
+        if (!d) /* a delimiter last is followed by an empty field */
+            break;
+        start = (size_t)(d - s) + 1;
+        if (start == end)
+            field(s + end, 0, ctx);
+    }
+    if (crlf)
+        record('\r', ctx); /* libcsv ends a record at the CR, and a blank one at the LF */
+    record('\n', ctx);
+    return 0;
+}
+
 /* Feeds one physical line (with its '\n', except maybe the last). */
-static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
+static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
 {
     if (!r->record_open) {
         r->raw_len = 0;
@@ -302,7 +339,12 @@ static void feed(reader *r, struct csv_parser *p, const char *s, size_t len)
     r->raw_len += keep;
     r->offset += len;
     r->ended = 0;
-    size_t parsed = csv_parse(p, s, len, on_field, on_record, r);
+    /* libcsv walks a line byte by byte, which was a fifth of a run's time:
+     * the plain lines most files are made of are split here instead */
+    char delim = r->format == CR_FORMAT_TSV ? '\t' : ',';
+    size_t parsed = !r->record_open && cr_source__csv_plain_line(s, len, delim, on_field, on_record, r) == 0
+                        ? len
+                        : csv_parse(p, s, len, on_field, on_record, r);
     if (parsed < len && !r->stop) {
         /* strict mode: a quote inside an unquoted field, or text after a
          * closing quote; the record is rejected and the line dropped */
