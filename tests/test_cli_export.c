@@ -1022,23 +1022,30 @@ static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void 
     run_result_free(&r);
 }
 
+/* export --format cms of set demo into f->dir/task, with $CC the script
+ * `script` (written to f->dir/NAME). */
+static void export_cms_with_cc(run_result *r, tmp_db *f, const char *name, const char *script)
+{
+    const char *cc = tmp_path(f->dir, name);
+    assert_int_equal(write_file(cc, script), 0);
+    assert_int_equal(chmod(cc, 0755), 0);
+    setenv("CC", cc, 1);
+    COINROW(r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
+    unsetenv("CC");
+}
+
 /* A compiler that fails to build the checker fails the export, quoting
  * what it said, and leaves no package behind. */
 static void test_export__cms_checker_that_does_not_build_fails_the_export_quoting_the_compiler(void **state)
 {
     tmp_db *f = *state;
     generate_demo(f->db, "4");
-    const char *cc = tmp_path(f->dir, "broken-cc");
-    assert_int_equal(write_file(cc, "#!/bin/sh\necho 'broken-cc: error: no room left on the device' >&2\nexit 4\n"), 0);
-    assert_int_equal(chmod(cc, 0755), 0);
     run_result r;
-    setenv("CC", cc, 1);
-    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
-    unsetenv("CC");
+    export_cms_with_cc(&r, f, "broken-cc", "#!/bin/sh\necho 'broken-cc: error: no room left on the device' >&2\nexit 4\n");
     assert_int_equal(r.status, 1);
     char expect[4200];
     snprintf(expect, sizeof expect, "coinrow: %s could not build check/checker (exit status 4): broken-cc: error: no "
-             "room left on the device\n", cc);
+             "room left on the device\n", tmp_path(f->dir, "broken-cc"));
     assert_non_null(strstr(r.err, expect));
     run_result_free(&r);
     assert_int_equal(access(tmp_path(f->dir, "task"), F_OK), -1);
@@ -1049,16 +1056,12 @@ static void test_export__cms_checker_is_built_dynamically_when_static_linking_fa
 {
     tmp_db *f = *state;
     generate_demo(f->db, "4");
-    const char *cc = tmp_path(f->dir, "no-static-cc"), *log = tmp_path(f->dir, "cc.log");
+    const char *log = tmp_path(f->dir, "cc.log");
     char script[8400];
     snprintf(script, sizeof script, "#!/bin/sh\necho \"$*\" >> '%s'\n"
              "if [ \"$2\" = -static ]; then echo 'cannot find -lc' >&2; exit 1; fi\nexec cc \"$@\"\n", log);
-    assert_int_equal(write_file(cc, script), 0);
-    assert_int_equal(chmod(cc, 0755), 0);
     run_result r;
-    setenv("CC", cc, 1);
-    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
-    unsetenv("CC");
+    export_cms_with_cc(&r, f, "no-static-cc", script);
     assert_int_equal(r.status, 0);
     assert_null(strstr(r.err, "could not build"));
     run_result_free(&r);

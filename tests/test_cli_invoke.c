@@ -633,6 +633,17 @@ static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instan
     run_result_free(&r);
 }
 
+/* Generates set `set` of `count` instances (2 to 8 coins of 1..9) into the
+ * database d. */
+static void generate_into(const char *d, const char *set, const char *count, const char *seed)
+{
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", set, "--count", count, "--n", "2..8", "--values", "1..9",
+            "--seed", seed, "--even-n", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
 /* coinrow invoke ARGS... (NULL-terminated) run from folder `in`, by the
  * binary's absolute path. */
 static void invoke_in(run_result *r, const char *in, const char *const *args)
@@ -661,10 +672,7 @@ static void test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_
     (void)state;
     const char *d = tmp_path(dir, "relative.db");
     run_result r;
-    COINROW(&r, NULL, "generate", "--db", d, "--set", "s", "--count", "6", "--n", "2..8", "--values", "1..50",
-            "--seed", "7", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    generate_into(d, "s", "6", "7");
     char source[256];
     snprintf(source, sizeof source, "%s.c", program_name(PROGRAM_CORRECT));
     invoke_in(&r, dir, WORDS("--db", d, "--set", "s", "--variant", "diff", "--quiet", "--", source));
@@ -729,10 +737,7 @@ static void test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict
     (void)state;
     const char *d = tmp_path(dir, "many.db");
     run_result r;
-    COINROW(&r, NULL, "generate", "--db", d, "--set", "many", "--count", "3000", "--n", "2..8", "--values", "1..9",
-            "--seed", "2", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    generate_into(d, "many", "3000", "2");
     COINROW(&r, NULL, "invoke", "--db", d, "--set", "many", "--variant", "diff", "--builtin", "left");
     assert_int_equal(r.status, 1); /* left is wrong on some */
     assert_non_null(strstr(r.out, "judged 3000 of 3000: "));
@@ -747,10 +752,7 @@ static void test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_t
     (void)state;
     const char *d = tmp_path(dir, "label.db");
     run_result r;
-    COINROW(&r, NULL, "generate", "--db", d, "--set", "s", "--count", "3", "--n", "2..6", "--values", "1..9",
-            "--seed", "4", "--even-n", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    generate_into(d, "s", "3", "4");
     COINROW(&r, NULL, "invoke", "--db", d, "--set", "s", "--variant", "diff", "--moves", "ignored", "--label",
             "time_limit_exceeded", "--quiet", "--", program_path(PROGRAM_OFF_BY_ONE, ".c"));
     assert_int_equal(r.status, 1);
