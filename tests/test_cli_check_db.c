@@ -145,19 +145,26 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
     run_result_free(&r);
 }
 
+/* Generates `count` rows of set g into csv, then runs them (diff) into db. */
+static void run_generated(const char *db, const char *csv, const char *count)
+{
+    run_result r;
+    COINROW(&r, NULL, "generate", "--set", "g", "--count", count, "--n", "2..20", "--values", "0..9", "--seed", "3",
+            "--out", csv);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "run", csv, "--db", db, "--set", "g", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
 static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
 {
     tmp_db *f = *state;
     const char *csv = tmp_path(f->dir, "set.csv"), *shard = tmp_path(f->dir, "shard.db"),
                *into = tmp_path(f->dir, "into.db");
     run_result r;
-    COINROW(&r, NULL, "generate", "--set", "g", "--count", "300", "--n", "2..20", "--values", "0..9", "--seed", "3",
-            "--out", csv);
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
-    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "g", "--variant", "diff", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    run_generated(f->db, csv, "300");
     COINROW(&r, NULL, "solve", "--db", f->db, "--shard", "0/1", "--out", shard, "--run-tag", "j", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
@@ -182,6 +189,33 @@ static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(v
     assert_non_null(strstr(r.err, "shard.db: the database is damaged ("));
     run_result_free(&r);
     assert_int_equal(access(into, F_OK), -1);
+}
+
+/* SQLite's findings are listed ten at most, then how many more: an index
+ * pointed at another's pages misses every one of the 30 rows. */
+static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "set.csv");
+    run_result r;
+    run_generated(f->db, csv, "30");
+    assert_int_equal(db_exec(f->db, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = "
+                                    "(SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_instance_set_1') "
+                                    "WHERE name = 'sqlite_autoindex_instance_1'"),
+                     0);
+
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    /* 32 findings: the page referred to twice, the 30 rows, the count */
+    const char *rows = strstr(r.out, "integrity                            row 1 missing from index "
+                                     "sqlite_autoindex_instance_1\n");
+    assert_non_null(rows);
+    assert_non_null(strstr(rows, "row 9 missing from index sqlite_autoindex_instance_1\n"
+                                 "integrity                            ... and 22 more\n"
+                                 "results-have-their-instance          not checked: the file is damaged\n"));
+    assert_null(strstr(r.out, "row 10 missing"));
+    assert_non_null(strstr(r.err, ": 1 check found problems"));
+    run_result_free(&r);
 }
 
 static void test_check_db__usage_and_an_unreadable_database(void **state)
@@ -209,6 +243,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
+        TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),
         TEST(test_check_db__usage_and_an_unreadable_database),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

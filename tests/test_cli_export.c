@@ -1022,6 +1022,57 @@ static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void 
     run_result_free(&r);
 }
 
+/* export --format cms of set demo into f->dir/task, with $CC the script
+ * `script` (written to f->dir/NAME). */
+static void export_cms_with_cc(run_result *r, tmp_db *f, const char *name, const char *script)
+{
+    const char *cc = tmp_path(f->dir, name);
+    assert_int_equal(write_file(cc, script), 0);
+    assert_int_equal(chmod(cc, 0755), 0);
+    setenv("CC", cc, 1);
+    COINROW(r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
+    unsetenv("CC");
+}
+
+/* A compiler that fails to build the checker fails the export, quoting
+ * what it said, and leaves no package behind. */
+static void test_export__cms_checker_that_does_not_build_fails_the_export_quoting_the_compiler(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    run_result r;
+    export_cms_with_cc(&r, f, "broken-cc", "#!/bin/sh\necho 'broken-cc: error: no room left on the device' >&2\nexit 4\n");
+    assert_int_equal(r.status, 1);
+    char expect[4200];
+    snprintf(expect, sizeof expect, "coinrow: %s could not build check/checker (exit status 4): broken-cc: error: no "
+             "room left on the device\n", tmp_path(f->dir, "broken-cc"));
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "task"), F_OK), -1);
+}
+
+/* A toolchain without a static C library builds the checker dynamically. */
+static void test_export__cms_checker_is_built_dynamically_when_static_linking_fails(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    const char *log = tmp_path(f->dir, "cc.log");
+    char script[8400];
+    snprintf(script, sizeof script, "#!/bin/sh\necho \"$*\" >> '%s'\n"
+             "if [ \"$2\" = -static ]; then echo 'cannot find -lc' >&2; exit 1; fi\nexec cc \"$@\"\n", log);
+    run_result r;
+    export_cms_with_cc(&r, f, "no-static-cc", script);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "could not build"));
+    run_result_free(&r);
+    char *calls = read_text(log);
+    assert_non_null(calls);
+    assert_non_null(strstr(calls, "-O2 -static -o "));
+    assert_non_null(strstr(strchr(calls, '\n') + 1, "-O2 -o "));
+    free(calls);
+    assert_int_equal(access(tmp_path(f->dir, "task/check/checker"), X_OK), 0);
+}
+
 static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data(void **state)
 {
     tmp_db *f = *state;
@@ -1073,6 +1124,8 @@ int main(void)
         TEST(test_export__a_line_of_the_wrong_length_is_refused),
         TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),
         TEST(test_export__cms_without_a_compiler_is_refused_unless_no_build),
+        TEST(test_export__cms_checker_that_does_not_build_fails_the_export_quoting_the_compiler),
+        TEST(test_export__cms_checker_is_built_dynamically_when_static_linking_fails),
         TEST(test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

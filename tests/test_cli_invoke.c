@@ -538,9 +538,10 @@ static void test_invoke__python_sources_and_every_folder_go_into_the_package(voi
     assert_non_null(strstr(r.err, expect));
     run_result_free(&r);
     /* "invID-", the name's first bytes with '_' for the others, ".py": 95 bytes */
-    char cut[96];
-    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)),
-             "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut");
+    static const char long_stem[] =
+        "a_solution__whose_name_is_longer_than_the_ninety-six_bytes_a_name_in_a_package_may_take__is_cut";
+    char cut[sizeof long_stem + 3]; /* room for all of it, so that the cut is the precision's alone */
+    snprintf(cut, sizeof cut, "%.*s.py", 88 - snprintf(NULL, 0, "%lld", (long long)(python - 1)), long_stem);
     char *xml = read_text(tmp_path(polygon, "problem.xml"));
     assert_non_null(xml);
     assert_solution(xml, "accepted", in_package("", python - 1, cut), "python.3");
@@ -632,6 +633,144 @@ static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instan
     run_result_free(&r);
 }
 
+/* Generates set `set` of `count` instances (2 to 8 coins of 1..9) into the
+ * database d. */
+static void generate_into(const char *d, const char *set, const char *count, const char *seed)
+{
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", d, "--set", set, "--count", count, "--n", "2..8", "--values", "1..9",
+            "--seed", seed, "--even-n", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+/* coinrow invoke ARGS... (NULL-terminated) run from folder `in`, by the
+ * binary's absolute path. */
+static void invoke_in(run_result *r, const char *in, const char *const *args)
+{
+    char bin[8200], here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    const char *given = run_bin();
+    snprintf(bin, sizeof bin, "%s%s%s", given[0] == '/' ? "" : here, given[0] == '/' ? "" : "/", given);
+    char *argv[32] = {bin, "invoke"};
+    int argc = 2;
+    for (; *args; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    assert_int_equal(chdir(in), 0);
+    int started = run_capture(r, argv, NULL);
+    assert_int_equal(chdir(here), 0);
+    assert_int_equal(started, 0);
+}
+
+/* A source named relative to the folder invoke ran in is built from that
+ * folder again when the invocation is resumed from another; an instance
+ * added to the set meanwhile has no answer in the invocation's run, and is
+ * left unjudged, saying so. */
+static void test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "relative.db");
+    run_result r;
+    generate_into(d, "s", "6", "7");
+    char source[256];
+    snprintf(source, sizeof source, "%s.c", program_name(PROGRAM_CORRECT));
+    invoke_in(&r, dir, WORDS("--db", d, "--set", "s", "--variant", "diff", "--quiet", "--", source));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict WHERE verdict = 'AC'"), 6);
+    /* as a kill leaves it: running, half of its verdicts committed */
+    assert_int_equal(db_exec(d, "UPDATE invocation SET status = 'running', finished_at = NULL;"
+                                "DELETE FROM verdict WHERE instance_id > 3"),
+                     0);
+    COINROW(&r, "id,values\nlate,4 1 5 9\n", "ingest", "-", "--db", d, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    invoke_in(&r, "/", WORDS("--db", d, "--resume"));
+    assert_int_equal(r.status, 0);
+    int64_t run = db_int(d, "SELECT answers_run FROM invocation");
+    char expect[128];
+    snprintf(expect, sizeof expect, "coinrow: 1 instance added to the set after run %lld has no answer: not judged\n",
+             (long long)run);
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict WHERE verdict = 'AC'"), 6);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict JOIN instance ON id = instance_id WHERE ext_id = 'late'"),
+                     0);
+    assert_int_equal(db_int(d, "SELECT status = 'done' FROM invocation"), 1);
+}
+
+/* A compiler that dies without saying "error" is quoted by its first line,
+ * with the signal; nothing is stored. */
+static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line(void **state)
+{
+    (void)state;
+    const char *bin = tmp_path(dir, "fake-bin");
+    assert_int_equal(mkdir(bin, 0755), 0);
+    const char *cc = tmp_path(bin, "cc");
+    assert_int_equal(write_file(cc, "#!/bin/sh\necho 'cc: internal fault' >&2\necho 'cc: giving up' >&2\nkill -9 $$\n"),
+                     0);
+    assert_int_equal(chmod(cc, 0755), 0);
+    const char *path = getenv("PATH");
+    char *saved = strdup(path ? path : "/usr/bin:/bin"), with_fake[8400];
+    snprintf(with_fake, sizeof with_fake, "%s:%s", bin, saved);
+    int64_t before = latest();
+    run_result r;
+    setenv("PATH", with_fake, 1);
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
+    setenv("PATH", saved, 1);
+    free(saved);
+    assert_int_equal(r.status, 2);
+    char expect[4400];
+    snprintf(expect, sizeof expect, "coinrow: cannot build %s with cc (signal 9): cc: internal fault\n",
+             program_path(PROGRAM_CORRECT, ".c"));
+    assert_string_equal(r.err, expect);
+    run_result_free(&r);
+    assert_int_equal(latest(), before);
+}
+
+/* A built-in judges thousands of instances faster than they are committed:
+ * each gets its verdict once. */
+static void test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "many.db");
+    run_result r;
+    generate_into(d, "many", "3000", "2");
+    COINROW(&r, NULL, "invoke", "--db", d, "--set", "many", "--variant", "diff", "--builtin", "left");
+    assert_int_equal(r.status, 1); /* left is wrong on some */
+    assert_non_null(strstr(r.out, "judged 3000 of 3000: "));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) = 3000 AND count(DISTINCT instance_id) = 3000 FROM verdict"), 1);
+}
+
+/* A labelled invocation whose first failing test got a verdict its label
+ * does not promise stays out of the package, saying which test and what. */
+static void test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "label.db");
+    run_result r;
+    generate_into(d, "s", "3", "4");
+    COINROW(&r, NULL, "invoke", "--db", d, "--set", "s", "--variant", "diff", "--moves", "ignored", "--label",
+            "time_limit_exceeded", "--quiet", "--", program_path(PROGRAM_OFF_BY_ONE, ".c"));
+    assert_int_equal(r.status, 1);
+    run_result_free(&r);
+    const char *pkg = tmp_path(dir, "labels");
+    COINROW(&r, NULL, "export", "--db", d, "--set", "s", "--variant", "diff", "--format", "kattis", "--out", pkg,
+            "--submissions");
+    assert_int_equal(r.status, 0);
+    char *first = db_text(d, "SELECT ext_id FROM instance ORDER BY id LIMIT 1"), expect[256];
+    snprintf(expect, sizeof expect, "1 labelled invocation left out of the package; the first: invocation 1 (label "
+             "time_limit_exceeded): its first failing test, '%s', got WA\n", first);
+    free(first);
+    assert_non_null(strstr(r.err, expect));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(pkg, "submissions/time_limit_exceeded"), F_OK), -1);
+    assert_int_equal(access(tmp_path(pkg, "submissions/accepted"), F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -646,6 +785,10 @@ int main(void)
         cmocka_unit_test(test_invoke__python_sources_and_every_folder_go_into_the_package),
         cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
+        cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
+        cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
+        cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
+        cmocka_unit_test(test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -256,6 +257,73 @@ static void test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(v
     assert_int_equal(db_exec(f->path, "PRAGMA integrity_check"), 0);
 }
 
+/* Options no row can take (no variant) fail the run, saying why, and no
+ * result is stored; the rows are the set's all the same. */
+static void test_io_pipeline__options_no_row_can_take_fail_the_run_and_store_no_result(void **state)
+{
+    fixture_state *f = *state;
+    cr_solve_opts opts = {CR_VARIANT_BIT(CR_TOTAL), CR_ALGO_AUTO, CR_MOVES_NONE}, none = {0};
+    int64_t run;
+    cr_error err = {0};
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
+    cr_pipeline_opts po = {f->set_id, run, none, 2, NULL, NULL, NULL, NULL, NULL};
+    cr_pipeline *p = NULL;
+    cr_pipeline_stats s;
+    assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
+    int rc = queue_rows(p, 0, 10, "gen");
+    assert_true(rc == 0 || rc == CR_EINVAL);
+    assert_int_equal(cr_pipeline_finish(p, &s, &err), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "solve: bad options (variants 0x0, algo 0, moves 0)"));
+    cr_pipeline_free(p);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM result"), 0);
+}
+
+static int wal_held_calls;
+static char wal_held_db[4200];
+static uint64_t wal_held_bytes;
+
+static void note_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
+{
+    (void)ctx;
+    wal_held_calls++;
+    snprintf(wal_held_db, sizeof wal_held_db, "%s", db);
+    wal_held_bytes = wal_bytes;
+}
+
+/* A reader that holds the WAL when the pipeline ends keeps it from being
+ * truncated: the caller is told once, with the WAL's size, and the WAL is
+ * left for the reader. */
+static void test_io_pipeline__a_reader_holding_the_wal_at_the_end_is_told_once(void **state)
+{
+    fixture_state *f = *state;
+    /* something in the WAL, so that the reader's snapshot is read from it */
+    assert_int_equal(sqlite3_exec(f->store->db, "UPDATE instance_set SET name = name", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3 *reader = NULL;
+    assert_int_equal(sqlite3_open_v2(f->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM instance", NULL, NULL, NULL), SQLITE_OK);
+    cr_solve_opts none = {0};
+    cr_pipeline_opts po = {f->set_id, 0, none, 1, NULL, NULL, NULL, note_wal_held, NULL};
+    cr_pipeline *p = NULL;
+    cr_pipeline_stats s;
+    cr_error err = {0};
+    wal_held_calls = 0;
+    assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
+    assert_int_equal(queue_rows(p, 0, 100, "gen"), 0);
+    assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
+    cr_pipeline_free(p);
+    assert_int_equal(wal_held_calls, 1);
+    assert_string_equal(wal_held_db, f->path);
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", f->path);
+    struct stat st;
+    assert_int_equal(stat(wal, &st), 0);
+    assert_true(wal_held_bytes > 0 && wal_held_bytes <= (uint64_t)st.st_size);
+    sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(reader);
+    assert_int_equal(s.ingested, 100);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM instance"), 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +337,10 @@ int main(void)
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits, store_fixture_setup,
                                         store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__options_no_row_can_take_fail_the_run_and_store_no_result,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_pipeline__a_reader_holding_the_wal_at_the_end_is_told_once,
+                                        store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

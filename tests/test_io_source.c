@@ -1,11 +1,17 @@
 /* The input readers: every format, every rejection reason, the fatal errors. */
+#include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -420,6 +426,83 @@ static void test_io_source__blank_header_names_rows_without_values_and_a_long_he
     tmp_dir_free(dir);
 }
 
+/* libcsv drops the blanks around an unquoted field, not inside quotes:
+ * there the reader trims them from names, n and wide cells itself.  The
+ * last row needs no line end; a malformed quote on a later line of a
+ * quoted row names that line. */
+static void test_io_source__quoted_blanks_a_last_row_without_line_end_and_a_quote_on_a_later_line(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *csv = tmp_path(dir, "rows.csv");
+    assert_int_equal(write_file(csv, "\" id \",\"\tvalues\",\" n\"\na,1 2,\" 2\"\nb,\"3\n4\"x,2\nc,5 6 7,3"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, csv,
+            "L2 a: [1,2]\n"
+            "L3 b: rejected: malformed quote at character 3 of line 4\n"
+            "L5 c: [5,6,7]\n");
+    assert_int_equal(write_file(csv, "id,c1,c2\nw,\" 3\",\"\t4 \"\n"), 0);
+    READ_OK(CR_FORMAT_WIDE, NULL, NULL, csv, "L2 w: [3,4]\n");
+    tmp_dir_free(dir);
+}
+
+/* ---- a read interrupted while it waits ---- */
+
+static void on_signal(int sig) { (void)sig; }
+
+typedef struct fifo_read {
+    const char *path;
+    atomic_int stop, done;
+    seen s;
+    cr_error err;
+    int rc;
+} fifo_read;
+
+static void *read_fifo(void *arg)
+{
+    fifo_read *fr = arg;
+    cr_source_opts opts = {CR_FORMAT_CSV, NULL, NULL, &fr->stop};
+    const char *inputs[] = {fr->path};
+    fr->rc = cr_source_read(inputs, 1, &opts, collect, &fr->s, &fr->err);
+    atomic_store(&fr->done, 1);
+    return NULL;
+}
+
+/* A reader waiting on a pipe that has half a row gives up when a signal
+ * comes with the stop flag set: the rows read so far are handed over, the
+ * half row is not, and the error says it was interrupted and where. */
+static void test_io_source__a_read_waiting_on_a_fifo_gives_up_when_stopped(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    fifo_read fr = {.path = tmp_path(dir, "rows.csv")};
+    assert_int_equal(mkfifo(fr.path, 0600), 0);
+    int w = open(fr.path, O_RDWR); /* a writer, so that the reader's open does not wait */
+    assert_true(w >= 0);
+    const char *half = "id,values\na,1 2\nb,3";
+    assert_int_equal(write(w, half, strlen(half)), (ssize_t)strlen(half));
+    /* no SA_RESTART: the signal ends the read waiting for more */
+    struct sigaction sa = {.sa_handler = on_signal}, old;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+    pthread_t reader;
+    assert_int_equal(pthread_create(&reader, NULL, read_fifo, &fr), 0);
+    atomic_store(&fr.stop, 1);
+    /* again and again: a signal before the read starts waiting ends nothing */
+    while (!atomic_load(&fr.done)) {
+        pthread_kill(reader, SIGUSR1);
+        nanosleep(&(struct timespec){.tv_nsec = 5000000}, NULL);
+    }
+    pthread_join(reader, NULL);
+    sigaction(SIGUSR1, &old, NULL);
+    close(w);
+    assert_int_equal(fr.rc, CR_EINTERRUPTED);
+    char expect[4200];
+    snprintf(expect, sizeof expect, "interrupted while reading %s", fr.path);
+    assert_string_equal(fr.err.msg, expect);
+    assert_string_equal(fr.s.text, "L2 a: [1,2]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_io_source__raw_text_and_offsets_follow_the_input(void **state)
 {
     (void)state;
@@ -559,6 +642,26 @@ static void test_io_table__unknown_names_list_what_there_is(void **state)
     tmp_dir_free(dir);
 }
 
+/* A row SQLite cannot compute (a view's integer overflow) ends the read,
+ * naming the row; the rows before it were handed over. */
+static void test_io_table__a_row_sqlite_cannot_compute_ends_the_read_naming_it(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new(), *db = make_table_db(dir);
+    assert_int_equal(db_exec(db, "CREATE VIEW overflowing AS SELECT CASE WHEN coins = 7 "
+                                 "THEN abs(-9223372036854775808) ELSE coins END AS coins FROM keep"),
+                     0);
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_table(&s, &err, db, "overflowing", NULL, NULL), CR_EIO);
+    char expect[4200];
+    snprintf(expect, sizeof expect, "cannot read %s:overflowing row 2: integer overflow", db);
+    assert_string_equal(err.msg, expect);
+    assert_string_equal(s.text, "L1 1: [1,2]\n");
+    free(db);
+    tmp_dir_free(dir);
+}
+
 /* What a parser called back with, as text: "[field]" per field and "<c>"
  * per record, c its last character. */
 typedef struct calls {
@@ -647,12 +750,15 @@ int main(void)
         cmocka_unit_test(test_io_source__folder_mixes_formats_and_an_empty_one_is_fatal),
         cmocka_unit_test(test_io_source__a_forced_format_reads_only_its_files_of_a_folder),
         cmocka_unit_test(test_io_source__blank_header_names_rows_without_values_and_a_long_header),
+        cmocka_unit_test(test_io_source__quoted_blanks_a_last_row_without_line_end_and_a_quote_on_a_later_line),
+        cmocka_unit_test(test_io_source__a_read_waiting_on_a_fifo_gives_up_when_stopped),
         cmocka_unit_test(test_io_source__raw_text_and_offsets_follow_the_input),
         cmocka_unit_test(test_io_source__stdin_reads_csv),
         cmocka_unit_test(test_io_source__default_set_names),
         cmocka_unit_test(test_io_table__quotes_names_and_reads_rows),
         cmocka_unit_test(test_io_table__a_nul_byte_in_a_blob_rejects_its_row),
         cmocka_unit_test(test_io_table__unknown_names_list_what_there_is),
+        cmocka_unit_test(test_io_table__a_row_sqlite_cannot_compute_ends_the_read_naming_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "io/pdf.h"
 #include "io/statement.h"
 
 /* The statement of pb in style, as a string to free. */
@@ -128,6 +129,67 @@ static void test_statement__a_sample_too_long_to_show_is_named_and_a_time_limit_
     free(polygon);
 }
 
+/* The PDF of a text of 200 lines (escapes and a byte outside ASCII among
+ * them): 57 lines under the title, then 60 a page, over 4 pages; every
+ * object where the cross-reference table says, every stream as long as its
+ * /Length says; the same text, the same bytes. */
+static void test_pdf__a_long_text_runs_over_pages_and_every_offset_is_right(void **state)
+{
+    (void)state;
+    char text[8192];
+    size_t len = 0;
+    for (int i = 0; i < 199; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "line %03d\n", i);
+    snprintf(text + len, sizeof text - len, "(a) \\ \xc3\xa9");
+    char *pdf = NULL, *again = NULL;
+    size_t pdf_len = 0, again_len = 0;
+    cr_error err = {0};
+    FILE *f = open_memstream(&pdf, &pdf_len);
+    assert_int_equal(cr_pdf_write(f, "Coins", text, &err), 0);
+    fclose(f);
+    f = open_memstream(&again, &again_len);
+    assert_int_equal(cr_pdf_write(f, "Coins", text, &err), 0);
+    fclose(f);
+    assert_int_equal(again_len, pdf_len);
+    assert_memory_equal(again, pdf, pdf_len);
+    free(again);
+
+    assert_has(pdf, "<< /Type /Pages /Count 4 /Kids [5 0 R 7 0 R 9 0 R 11 0 R] >>");
+    /* page k's stream begins with its first line: 0, 57, 117, 177 */
+    const int first_line[] = {0, 57, 117, 177};
+    for (int k = 0; k < 4; k++) {
+        char head[64];
+        snprintf(head, sizeof head, "%d 0 obj\n<< /Length ", 6 + 2 * k);
+        const char *obj = strstr(pdf, head);
+        assert_non_null(obj);
+        char *end;
+        unsigned long length = strtoul(obj + strlen(head), &end, 10);
+        assert_memory_equal(end, " >>\nstream\n", 11);
+        const char *stream = end + 11;
+        assert_memory_equal(stream + length, "endstream\n", 10);
+        char line[64];
+        snprintf(line, sizeof line, "(line %03d) Tj T*\n", first_line[k]);
+        assert_has(stream, line);
+        assert_true(strstr(stream, line) < stream + length);
+    }
+    assert_has(pdf, "(line 056) Tj T*\nET\n");
+    assert_has(pdf, "(line 198) Tj T*\n(\\(a\\) \\\\ ?\?) Tj T*\nET\n");
+    /* the cross-reference table: 12 objects and the free entry, each object at its offset */
+    const char *xref = strstr(pdf, "xref\n0 13\n0000000000 65535 f \n");
+    assert_non_null(xref);
+    for (int i = 1; i <= 12; i++) {
+        size_t at = strtoul(xref + strlen("xref\n0 13\n") + 20 * (size_t)i, NULL, 10);
+        char obj[16];
+        int n = snprintf(obj, sizeof obj, "%d 0 obj\n", i);
+        assert_true(at < pdf_len);
+        assert_memory_equal(pdf + at, obj, (size_t)n);
+    }
+    char tail[64];
+    snprintf(tail, sizeof tail, "startxref\n%zu\n%%%%EOF\n", (size_t)(xref - pdf));
+    assert_string_equal(pdf + pdf_len - strlen(tail), tail);
+    free(pdf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_statement__a_range_of_one_value_is_written_as_an_equation),
         cmocka_unit_test(test_statement__an_odd_sum_and_an_answer_that_may_not_fit_are_promised),
         cmocka_unit_test(test_statement__a_sample_too_long_to_show_is_named_and_a_time_limit_keeps_its_milliseconds),
+        cmocka_unit_test(test_pdf__a_long_text_runs_over_pages_and_every_offset_is_right),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

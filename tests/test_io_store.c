@@ -115,6 +115,57 @@ static void test_io_store__refused_files_are_left_byte_for_byte(void **state)
     (void)f;
 }
 
+/* ---- another coinrow upgrading the file at the same moment ---- */
+
+static const char *newer_path; /* the file another coinrow upgrades, once */
+
+/* Before the upgrade's BEGIN IMMEDIATE takes the write lock, a newer
+ * coinrow (another connection) brings the file to a later version. */
+static int upgrade_first(unsigned type, void *ctx, void *stmt, void *sql)
+{
+    (void)type, (void)ctx, (void)sql;
+    if (!newer_path || strcmp(sqlite3_sql(stmt), "BEGIN IMMEDIATE") != 0)
+        return 0;
+    const char *path = newer_path;
+    newer_path = NULL;
+    char bump[64];
+    snprintf(bump, sizeof bump, "PRAGMA user_version = %d", cr_schema_count + 1);
+    assert_int_equal(db_exec(path, bump), 0);
+    return 0;
+}
+
+static int trace_connection(sqlite3 *db, const char **errmsg, const struct sqlite3_api_routines *api)
+{
+    (void)errmsg, (void)api;
+    sqlite3_trace_v2(db, SQLITE_TRACE_STMT, upgrade_first, NULL);
+    return SQLITE_OK;
+}
+
+/* The version is read again under the write lock: a newer one written
+ * between coinrow's first look and its upgrade is refused, not upgraded
+ * over, and the file keeps what the other wrote. */
+static void test_io_store__a_newer_schema_written_while_waiting_to_upgrade_is_refused(void **state)
+{
+    fixture_state *f = *state;
+    const char *path = tmp_path(f->dir, "raced.db");
+    assert_int_equal(db_exec(path, "PRAGMA user_version = 0"), 0);
+    newer_path = path;
+    assert_int_equal(sqlite3_auto_extension((void (*)(void))trace_connection), SQLITE_OK);
+    cr_store *s = NULL;
+    cr_error err = {0};
+    int rc = cr_store_new(&s, path, CR_STORE_WRITE, &err);
+    sqlite3_cancel_auto_extension((void (*)(void))trace_connection);
+    assert_null(newer_path); /* the race happened */
+    assert_int_equal(rc, CR_EDB);
+    assert_null(s);
+    char expect[4300];
+    snprintf(expect, sizeof expect, "%s: schema version %d changed under coinrow while upgrading it", path,
+             cr_schema_count + 1);
+    assert_string_equal(err.msg, expect);
+    assert_int_equal(db_int(path, "PRAGMA user_version"), cr_schema_count + 1);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), 0);
+}
+
 static void test_io_store__a_new_or_empty_file_is_initialised(void **state)
 {
     fixture_state *f = *state;
@@ -494,6 +545,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_io_store__creates_the_schema_once_in_wal_mode, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__refused_files_are_left_byte_for_byte, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__a_new_or_empty_file_is_initialised, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_io_store__a_newer_schema_written_while_waiting_to_upgrade_is_refused,
+                                        store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__reading_a_database_at_rest_changes_nothing, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__read_only_file_is_a_clear_error, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_io_store__sets_are_found_created_and_listed, store_fixture_setup, store_fixture_teardown),
