@@ -281,11 +281,13 @@ static void test_io_pipeline__options_no_row_can_take_fail_the_run_and_store_no_
 static int wal_held_calls;
 static char wal_held_db[4200];
 static uint64_t wal_held_bytes;
+static int wal_held_ended;
 
-static void note_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
+static void note_wal_held(void *ctx, const char *db, uint64_t wal_bytes, int ended)
 {
     (void)ctx;
     wal_held_calls++;
+    wal_held_ended = ended;
     snprintf(wal_held_db, sizeof wal_held_db, "%s", db);
     wal_held_bytes = wal_bytes;
 }
@@ -312,6 +314,7 @@ static void test_io_pipeline__a_reader_holding_the_wal_at_the_end_is_told_once(v
     assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
     cr_pipeline_free(p);
     assert_int_equal(wal_held_calls, 1);
+    assert_int_equal(wal_held_ended, 1);
     assert_string_equal(wal_held_db, f->path);
     char wal[4200];
     snprintf(wal, sizeof wal, "%s-wal", f->path);

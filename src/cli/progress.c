@@ -105,11 +105,18 @@ void cli_progress_rejected(void *ctx, const cr_row *row)
     cli_fail("%s line %llu: %s", row->source, (unsigned long long)row->line, row->reason);
 }
 
-void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes)
+void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes, int ended)
 {
     cli_progress *p = ctx;
+    int mib = wal_bytes >= 1u << 20;
+    unsigned long long size = mib ? wal_bytes >> 20 : (wal_bytes + 1023) >> 10;
     cli_progress_clear(p);
-    cli_fail("note: readers of %s keep its WAL from starting again from its beginning (a read transaction held "
-             "open?): it is %llu MiB and grows until they let go",
-             db, (unsigned long long)(wal_bytes >> 20));
+    if (ended)
+        cli_fail("note: readers of %s kept its WAL from being emptied when the run ended (a read transaction held "
+                 "open?): its %llu %s stay there until they let go",
+                 db, size, mib ? "MiB" : "KiB");
+    else
+        cli_fail("note: readers of %s keep its WAL from starting again from its beginning (a read transaction held "
+                 "open?): it is %llu %s and grows until they let go",
+                 db, size, mib ? "MiB" : "KiB");
 }

@@ -41,8 +41,8 @@ void cli_progress_rejected(void *ctx, const cr_row *row);
 void cli_progress_bar(cli_progress *p, uint64_t done, uint64_t total, const char *tail);
 
 /* A cr_pipeline_opts.wal_held callback: says once that readers keep the
- * WAL growing. */
-void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes);
+ * WAL growing, or kept it from being emptied at the end. */
+void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes, int ended);
 
 /* Erases the line, before other output. */
 void cli_progress_clear(cli_progress *p);

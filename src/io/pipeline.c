@@ -271,12 +271,12 @@ static int begin(cr_pipeline *p, cr_error *err)
 
 /* The first time readers keep the WAL growing (cr_store_wal_held), the
  * caller hears of it, once: it stays so until they are done. */
-static void tell_wal_held(cr_pipeline *p)
+static void tell_wal_held(cr_pipeline *p, int ended)
 {
     uint64_t held = cr_store_wal_held(p->store);
     if (held && !p->wal_told && p->opts.wal_held) {
         p->wal_told = 1;
-        p->opts.wal_held(p->opts.ctx, cr_store_path(p->store), held);
+        p->opts.wal_held(p->opts.ctx, cr_store_path(p->store), held, ended);
     }
 }
 
@@ -304,7 +304,7 @@ static int commit(cr_pipeline *p, cr_error *err)
     pthread_mutex_unlock(&p->mu);
     if (p->opts.progress)
         p->opts.progress(p->opts.ctx, &snapshot);
-    tell_wal_held(p);
+    tell_wal_held(p, 0);
     return 0;
 }
 
@@ -753,7 +753,7 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
         p->checkpoints = NULL;
         cr_error ignored; /* the WAL is only made smaller */
         cr_store_wal_truncate(p->store, &ignored);
-        tell_wal_held(p);
+        tell_wal_held(p, 1);
         cr_store_wal_limit(p->store, 0);
         p->finished = 1;
     }

@@ -54,9 +54,9 @@ typedef struct cr_pipeline_opts {
     /* Called once, on the writer thread or in cr_pipeline_finish, when
      * readers first keep the WAL from starting again from its beginning
      * until it is twice its limit, or keep it from being truncated at the
-     * end (cr_store_wal_held): the database and the WAL's size in bytes
-     * (may be NULL). */
-    void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes);
+     * end (cr_store_wal_held): the database, the WAL's size in bytes, and
+     * whether the run has ended (may be NULL). */
+    void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes, int ended);
     void *ctx;
 } cr_pipeline_opts;
 
