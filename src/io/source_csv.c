@@ -3,7 +3,9 @@
  * The input is fed to libcsv one physical line at a time, so that each
  * record's first line number and raw text are known when it ends (a quoted
  * field may span lines).  libcsv runs strict, so a stray quote is an error
- * for its record only: the parser is reset and the next line read. */
+ * for its record only: the parser is reset and the next line read.  A line
+ * without quotes is split here instead, exactly as libcsv would split it,
+ * for a fraction of its time (cr_source__csv_plain_line). */
 #include <csv.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -321,10 +323,10 @@ int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(voi
         while (stop > from && is_blank(s[stop - 1], delim))
             stop--;
         field(s + from, stop - from, ctx);
-        if (!d) /* a delimiter last is followed by an empty field */
+        if (!d)
             break;
         start = (size_t)(d - s) + 1;
-        if (start == end)
+        if (start == end) /* a delimiter last is followed by an empty field */
             field(s + end, 0, ctx);
     }
     if (crlf)
