@@ -214,8 +214,9 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	@mkdir -p $(@D)
 	$(COMPILE) -Isrc -Itests $(CR_LDFLAGS) $(TEST_LDFLAGS) $(LDFLAGS) $< $(TEST_CLI) $(SUPPORT_OBJ) $(LIBS_UP) \
 	    $(LIBCORE) $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
-# the core's allocations go through the test's own, which fail on demand
+# coinrow's own allocations go through the test's, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+$(BUILD)/tests/test_io_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)

@@ -803,7 +803,9 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0 && opts->zip) {
         int fd = (tmp_zip = temp_name(&d, ".zip")) ? mkstemp(tmp_zip) : -1;
         int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
-        if (!made)
+        if (!tmp_zip)
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", d.dir);
+        else if (!made)
             rc = cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", d.dir, strerror(errno));
         if (fd >= 0)
             close(fd);

@@ -4,6 +4,7 @@
 
 #include "io/coins_text.h"
 #include "io/source_readers.h"
+#include "util/errorf.h"
 #include "util/read_all.h"
 
 int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_source_opts *opts, cr_row_fn fn,
@@ -50,7 +51,12 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
         snprintf(why, sizeof why, "the first line must be n, the number of values, not '%.*s'",
                  (int)cr_utf8_cut(start, first_len > 40 ? 40 : first_len), start);
         row.reason = why;
-    } else if (cr_coins_parse(&coins, values, (size_t)(end - values), &bad) != 0) {
+    } else if ((rc = cr_coins_parse(&coins, values, (size_t)(end - values), &bad)) != 0) {
+        /* memory running out is the reading's failure, not the row's fault */
+        if (rc == CR_ENOMEM) {
+            rc = cr_errorf(err, CR_ENOMEM, "%s line 2: %s", name, bad.msg);
+            goto done;
+        }
         row.line = 2;
         row.reason = bad.msg;
     } else if ((row.reason = cr_source__check_n(why, sizeof why, start, first_len, coins.n)) == NULL) {
@@ -60,6 +66,7 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
         row.coins_json_len = coins.json_len;
     }
     rc = fn(ctx, &row);
+done:
     cr_coins_free(&coins);
     free(text);
     return rc;

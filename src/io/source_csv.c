@@ -247,6 +247,12 @@ static void data_record(reader *r)
     char why[160];
     const char *reason = NULL;
     r->data_rows++;
+    /* memory running out is the reading's failure, not the row's fault */
+    if (r->bad.code == CR_ENOMEM) {
+        r->stop = cr_errorf(r->err, CR_ENOMEM, "%s line %llu: %s", r->name, (unsigned long long)r->record_line,
+                            r->bad.msg);
+        return;
+    }
     if (r->format != CR_FORMAT_WIDE && r->field != r->columns) {
         snprintf(why, sizeof why, "the row has %zu field%s, the header %zu%s", r->field, r->field == 1 ? "" : "s",
                  r->columns,

@@ -120,9 +120,14 @@ int cr_source_table_read(const char *db_path, const char *table, const cr_source
             row.ext_id = NULL;
         } else if (!values)
             row.reason = "the values are NULL";
-        else if (cr_coins_parse(&coins, values, values_len, &bad) != 0)
+        else if ((rc = cr_coins_parse(&coins, values, values_len, &bad)) != 0) {
+            /* memory running out is the reading's failure, not the row's fault */
+            if (rc == CR_ENOMEM) {
+                rc = cr_errorf(err, CR_ENOMEM, "%s row %llu: %s", source, (unsigned long long)number, bad.msg);
+                break;
+            }
             row.reason = bad.msg;
-        else
+        } else
             row.coins = coins.v, row.n = coins.n, row.coins_json = coins.json, row.coins_json_len = coins.json_len;
         if ((rc = fn(ctx, &row)) != 0)
             break;

@@ -106,11 +106,13 @@ char *read_text(const char *path)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-char *dir_snapshot(const char *dir)
+/* The lines of dir_snapshot for dir, each name after prefix; folders
+ * are followed into. */
+static void snapshot_into(FILE *f, const char *dir, const char *prefix)
 {
     DIR *d = opendir(dir);
-    char *names[256], *out = NULL;
-    size_t count = 0, len = 0;
+    char *names[256];
+    size_t count = 0;
     struct dirent *e;
     while (d && count < 256 && (e = readdir(d)) != NULL)
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
@@ -118,19 +120,35 @@ char *dir_snapshot(const char *dir)
     if (d)
         closedir(d);
     qsort(names, count, sizeof *names, by_name);
-    FILE *f = open_memstream(&out, &len);
     for (size_t i = 0; i < count; i++) {
-        char path[4096];
-        size_t size = 0;
+        char path[4096], name[4096];
+        struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(name, sizeof name, "%s%s", prefix, names[i]);
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            fprintf(f, "%s/\n", name);
+            strncat(name, "/", sizeof name - strlen(name) - 1);
+            snapshot_into(f, path, name);
+            free(names[i]);
+            continue;
+        }
+        size_t size = 0;
         char *bytes = read_bytes(path, &size);
         uint64_t hash = 1469598103934665603u; /* FNV-1a */
         for (size_t k = 0; bytes && k < size; k++)
             hash = (hash ^ (unsigned char)bytes[k]) * 1099511628211u;
-        fprintf(f, "%s %zu %016llx\n", names[i], size, (unsigned long long)hash);
+        fprintf(f, "%s %zu %016llx\n", name, size, (unsigned long long)hash);
         free(bytes);
         free(names[i]);
     }
+}
+
+char *dir_snapshot(const char *dir)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    snapshot_into(f, dir, "");
     fclose(f);
     return out;
 }

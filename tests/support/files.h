@@ -38,9 +38,9 @@ char *read_text(const char *path);
  * for the caller to free; NULL when it cannot be read. */
 char *read_bytes(const char *path, size_t *out_len);
 
-/* A picture of a folder to compare before and after: every name in it,
- * sorted, each with its size and a hash of its bytes, one per line.  For
- * the caller to free. */
+/* A picture of a folder to compare before and after: every name in it and
+ * in its folders, sorted, each file with its size and a hash of its bytes,
+ * one per line.  For the caller to free. */
 char *dir_snapshot(const char *dir);
 
 /* Makes the file at path unwritable, even for root (chattr +i): 0, or -1
