@@ -218,6 +218,24 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
     run_result_free(&r);
 }
 
+/* Past the 100 findings SQLite lists, the count says it is a floor. */
+static void test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "set.csv");
+    run_result r;
+    run_generated(f->db, csv, "300");
+    assert_int_equal(db_exec(f->db, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = "
+                                    "(SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_instance_set_1') "
+                                    "WHERE name = 'sqlite_autoindex_instance_1'"),
+                     0);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "integrity                            ... and at least 90 more (SQLite lists 100 "
+                                  "at most)\n"));
+    run_result_free(&r);
+}
+
 static void test_check_db__usage_and_an_unreadable_database(void **state)
 {
     tmp_db *f = *state;
@@ -244,6 +262,7 @@ int main(void)
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),
+        TEST(test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor),
         TEST(test_check_db__usage_and_an_unreadable_database),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
