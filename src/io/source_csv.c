@@ -22,6 +22,7 @@
 typedef struct reader {
     const char *name;
     cr_format format;
+    char delim; /* the field delimiter, libcsv's and the plain lines' */
     const cr_source_opts *opts;
     cr_row_fn fn;
     void *ctx;
@@ -349,8 +350,7 @@ static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
     r->ended = 0;
     /* libcsv walks a line byte by byte, which was a fifth of a run's time:
      * the plain lines most files are made of are split here instead */
-    char delim = r->format == CR_FORMAT_TSV ? '\t' : ',';
-    size_t parsed = !r->record_open && cr_source__csv_plain_line(s, len, delim, on_field, on_record, r) == 0
+    size_t parsed = !r->record_open && cr_source__csv_plain_line(s, len, r->delim, on_field, on_record, r) == 0
                         ? len
                         : csv_parse(p, s, len, on_field, on_record, r);
     if (parsed < len && !r->stop) {
@@ -447,6 +447,7 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
     reader r = {
         .name = name,
         .format = format,
+        .delim = format == CR_FORMAT_TSV ? CSV_TAB : CSV_COMMA,
         .opts = opts,
         .fn = fn,
         .ctx = ctx,
@@ -459,8 +460,7 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0)
         return cr_errorf(err, CR_ENOMEM, "no memory to read %s", name);
-    if (format == CR_FORMAT_TSV)
-        csv_set_delim(&p, CSV_TAB);
+    csv_set_delim(&p, (unsigned char)r.delim);
     int rc = read_lines(&r, &p, f);
     if (rc == 0 && !r.stop) {
         r.ended = 0;
