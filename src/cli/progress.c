@@ -109,14 +109,12 @@ void cli_progress_wal_held(void *ctx, const char *db, uint64_t wal_bytes, int en
 {
     cli_progress *p = ctx;
     int mib = wal_bytes >= 1u << 20;
-    unsigned long long size = mib ? wal_bytes >> 20 : (wal_bytes + 1023) >> 10;
+    char size[40];
+    snprintf(size, sizeof size, "%llu %s", (unsigned long long)(mib ? wal_bytes >> 20 : (wal_bytes + 1023) >> 10),
+             mib ? "MiB" : "KiB");
     cli_progress_clear(p);
-    if (ended)
-        cli_fail("note: readers of %s kept its WAL from being emptied when the run ended (a read transaction held "
-                 "open?): its %llu %s stay there until they let go",
-                 db, size, mib ? "MiB" : "KiB");
-    else
-        cli_fail("note: readers of %s keep its WAL from starting again from its beginning (a read transaction held "
-                 "open?): it is %llu %s and grows until they let go",
-                 db, size, mib ? "MiB" : "KiB");
+    cli_fail("note: readers of %s %s (a read transaction held open?): %s %s %s until they let go", db,
+             ended ? "kept its WAL from being emptied when the run ended"
+                   : "keep its WAL from starting again from its beginning",
+             ended ? "its" : "it is", size, ended ? "stay there" : "and grows");
 }
