@@ -191,19 +191,24 @@ static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(v
     assert_int_equal(access(into, F_OK), -1);
 }
 
+/* A generated set of `rows` instances in f's database, its instances'
+ * index then pointed at another's pages: each row is missing from it. */
+static void index_missing_rows(tmp_db *f, const char *rows)
+{
+    run_generated(f->db, tmp_path(f->dir, "set.csv"), rows);
+    assert_int_equal(db_exec(f->db, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = "
+                                    "(SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_instance_set_1') "
+                                    "WHERE name = 'sqlite_autoindex_instance_1'"),
+                     0);
+}
+
 /* SQLite's findings are listed ten at most, then how many more: an index
  * pointed at another's pages misses every one of the 30 rows. */
 static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(void **state)
 {
     tmp_db *f = *state;
-    const char *csv = tmp_path(f->dir, "set.csv");
     run_result r;
-    run_generated(f->db, csv, "30");
-    assert_int_equal(db_exec(f->db, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = "
-                                    "(SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_instance_set_1') "
-                                    "WHERE name = 'sqlite_autoindex_instance_1'"),
-                     0);
-
+    index_missing_rows(f, "30");
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
     /* 32 findings: the page referred to twice, the 30 rows, the count */
@@ -222,13 +227,8 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
 static void test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor(void **state)
 {
     tmp_db *f = *state;
-    const char *csv = tmp_path(f->dir, "set.csv");
     run_result r;
-    run_generated(f->db, csv, "300");
-    assert_int_equal(db_exec(f->db, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET rootpage = "
-                                    "(SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_instance_set_1') "
-                                    "WHERE name = 'sqlite_autoindex_instance_1'"),
-                     0);
+    index_missing_rows(f, "300");
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "integrity                            ... and at least 90 more (SQLite lists 100 "
