@@ -90,19 +90,24 @@ ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
 
+# The layers, bottom up (scripts/layers.txt): the core, then one folder and
+# one archive, build/libcoinrow-NAME.a, per layer up to export; then the
+# program (cli) and the extension (ext), which link them.
+LAYERS := $(shell grep -v '^\#' scripts/layers.txt)
+UP_LAYERS := $(filter-out core cli ext,$(LAYERS))
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
 CORE_SRC := $(wildcard src/core/*.c)
-UTIL_SRC := $(wildcard src/util/*.c)
-JUDGE_SRC := $(wildcard src/judge/*.c)
-IO_SRC := $(wildcard src/io/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 SCHEMA := $(sort $(wildcard schema/*.sql))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/%.o)
-JUDGE_OBJ := $(JUDGE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/judge_sources.o
-IO_OBJ := $(IO_SRC:%.c=$(BUILD)/%.o) $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+# each layer's objects: its folder's, and what the build generates for it
+layer_obj = $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c)) $(LAYER_GEN_$(1))
+LAYER_GEN_store := $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+LAYER_GEN_export := $(BUILD)/gen/judge_sources.o
+UP_OBJ := $(foreach l,$(UP_LAYERS),$(call layer_obj,$(l)))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # the commands without main: for programs that run them their own way
 CLI_LIB_OBJ := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
@@ -110,18 +115,16 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_io_pipeline test_cli_interrupt test_io_zip test_cli_invoke)
+TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a
-LIBUTIL := $(BUILD)/libcoinrow-util.a
-LIBJUDGE := $(BUILD)/libcoinrow-judge.a
-LIBIO := $(BUILD)/libcoinrow-io.a
-# every layer above the core, in link order
-LIBS_UP := $(LIBIO) $(LIBJUDGE) $(LIBUTIL)
+# every layer above the core, in link order (the top first)
+LIBS_UP := $(foreach l,$(call reverse,$(UP_LAYERS)),$(BUILD)/libcoinrow-$(l).a)
 BIN := $(BUILD)/coinrow
 # stamps of the tree's checks (below), which the build waits for
-CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok $(BUILD)/check/core-cxx.ok
+CHECKS := $(BUILD)/check/layers.ok $(BUILD)/check/calls.ok $(BUILD)/check/core-symbols.ok $(BUILD)/check/headers.ok \
+          $(BUILD)/check/core-cxx.ok
 DOC_GEN := $(BUILD)/tools/coinrow-doc
 EXT := $(BUILD)/coinrow.so
 MAN := $(BUILD)/doc/coinrow.1
@@ -140,12 +143,11 @@ $(BUILD)/%.o: %.c | deps-check
 
 $(LIBCORE): $(CORE_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
-$(LIBUTIL): $(UTIL_OBJ)
-	rm -f $@ && $(AR) rcs $@ $^
-$(LIBJUDGE): $(JUDGE_OBJ)
-	rm -f $@ && $(AR) rcs $@ $^
-$(LIBIO): $(IO_OBJ)
-	rm -f $@ && $(AR) rcs $@ $^
+define LAYER_ARCHIVE
+$(BUILD)/libcoinrow-$(1).a: $(call layer_obj,$(1))
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(UP_LAYERS),$(eval $(call LAYER_ARCHIVE,$(l))))
 
 # The schema files, applied in order, become one array of strings in the binary.
 $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
@@ -157,31 +159,33 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # The judge programs' pieces (the core, the utilities, the judge runner, each
 # program's main), each amalgamated into one file and embedded in coinrow,
 # which writes a program as its settings followed by its pieces
-# (src/judge/program.c); with testlib.h, which the Polygon ones (C++) are
+# (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB)
 JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
+# and the utilities but the values parser, which they have no use for
+JUDGE_UTIL_SRC := $(filter-out src/util/coins.c,$(wildcard src/util/*.c))
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
 JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
 $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
-$(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
-$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC) \
+$(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
-    JUDGE_AFTER := $(JUDGE_CORE_SRC) $(UTIL_SRC)
+    JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 $(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
     sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
 # (the Makefile too: it says which of the core's files go in)
 $(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile
 	$(AMALGAMATE)
-$(BUILD)/judge/util.c: $(UTIL_SRC) $(JUDGE_HEADERS)
+$(BUILD)/judge/util.c: $(JUDGE_UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
 	$(AMALGAMATE)
@@ -204,7 +208,7 @@ $(BUILD)/src/cli/version.o: CR_CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
 # Every layer but the core sees src/: the core sees only include/.
-$(BUILD)/src/util/%.o $(BUILD)/src/judge/%.o $(BUILD)/src/io/%.o $(BUILD)/src/cli/%.o: CR_CPPFLAGS += -Isrc
+$(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o: CR_CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CR_CPPFLAGS += -Itests -Isrc
 
 $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
@@ -216,7 +220,7 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 	    $(LIBCORE) $(CR_LDLIBS) -lcmocka $(LDLIBS) -o $@
 # coinrow's own allocations go through the test's, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
-$(BUILD)/tests/test_io_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+$(BUILD)/tests/test_subsystems_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
@@ -226,7 +230,7 @@ $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
 # error formatter it uses, built under $(BUILD)/pic/ with hidden symbols
 # (calls inside the library stay direct); exports.map exports the entry
 # point alone, and -z defs refuses a symbol left undefined.
-EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/io/coins_text.c src/util/errorf.c)
+EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/util/coins.c src/util/errorf.c)
 PIC_CORE := $(BUILD)/pic/libcoinrow.a
 EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
 $(BUILD)/pic/%.o: %.c | deps-check
@@ -261,13 +265,21 @@ $(BUILD)/check/man.ok: $(MAN) scripts/check-man.sh
 	@sh scripts/check-man.sh $(MAN) && touch $@
 
 # The tree's rules, checked whenever what they look at changes; a build that
-# breaks one fails.  check-layers.sh: includes point down, SQL stays in the
-# store; check-core-symbols.sh: the core links only against memory and string
+# breaks one fails.  check-layers.sh: includes point down the layers of
+# scripts/layers.txt, no folder's private header is included from outside it,
+# SQL stays in the store; check-calls.sh: the objects' symbols call down the
+# layers too, and no files call each other in a circle;
+# check-core-symbols.sh: the core links only against memory and string
 # functions; check-headers.sh: the umbrella header includes every public
 # header, and each compiles alone.
-$(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]') scripts/check-layers.sh
+$(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]' -o -name '*.cpp') scripts/check-layers.sh \
+    scripts/layers.txt
 	@mkdir -p $(@D)
 	@sh scripts/check-layers.sh && touch $@
+CALL_OBJ := $(CORE_OBJ) $(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o $(filter $(BUILD)/pic/src/ext/%,$(EXT_OBJ))
+$(BUILD)/check/calls.ok: $(CALL_OBJ) scripts/check-calls.sh scripts/layers.txt
+	@mkdir -p $(@D)
+	@sh scripts/check-calls.sh $(BUILD) $(CALL_OBJ) && touch $@
 $(BUILD)/check/core-symbols.ok: $(LIBCORE) scripts/check-core-symbols.sh
 	@mkdir -p $(@D)
 	@sh scripts/check-core-symbols.sh $(LIBCORE) && touch $@

@@ -61,7 +61,7 @@ CREATE TABLE result_extra (
 -- scores more.  One SELECT, not a UNION, so that SQLite can push a query's
 -- conditions into it: run_id and variant use the keys, and joins need no
 -- temporary table.  coinrow reads the two tables itself and derives the same
--- rows in C (src/io/store_runs.c); a test holds the two to each other.
+-- rows in C (src/store/runs.c); a test holds the two to each other.
 CREATE VIEW result AS
 SELECT run_id, instance_id, variant,
        iif(kept, x_value, CASE variant WHEN 'total' THEN first

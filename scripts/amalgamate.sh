@@ -3,7 +3,7 @@
 # replaced by the file itself, the way SQLite ships its amalgamation: a piece
 # of a self-contained judge program.  coinrow embeds the pieces (the pure core,
 # the utilities, the judge runner, each program's main) and writes a
-# program as its settings followed by its pieces (src/judge/program.c).  A
+# program as its settings followed by its pieces (src/export/program.c).  A
 # header with an include guard is inlined once, and not at all when one of
 # the pieces that come before it in every program (--after) has it; a
 # template without one (the core's *_impl.h) every time it is included.

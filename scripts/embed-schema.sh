@@ -4,7 +4,7 @@
 # Migration k (1-based) is the k-th file; PRAGMA user_version records how many ran.
 set -eu
 echo '/* generated from the files in schema/ by scripts/embed-schema.sh; do not edit */'
-echo '#include "io/schema.h"'
+echo '#include "store/schema.h"'
 echo 'const char *const cr_schema_scripts[] = {'
 for f in "$@"; do
     printf '    /* %s */\n' "$(basename "$f")"

@@ -3,6 +3,9 @@
 #   - a user's CFLAGS (and LDLIBS) add to the flags the code needs, never
 #     replace them;
 #   - `make` and `make all` install no package;
+#   - `make` fails on a planted include that points up the layers, on a
+#     planted include of another folder's private header and on two planted
+#     files that call each other, each named in its message;
 #   - `make install` into a temporary DESTDIR gives a core that a small C
 #     program builds against with `pkg-config --cflags --libs coinrow` alone,
 #     the man page and a bash completion that completes, and `make
@@ -44,6 +47,41 @@ if [ -n "${SANITIZE:-}" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The tree's rules, on a copy of the tree and of its build (so that only
+# what is planted is compiled): each plant alone makes `make check` fail,
+# saying what it found, and the copy passes once it is taken out.
+tree=$tmp/tree
+mkdir -p "$tree"
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp -a --parents -t "$tree"
+cp -a build "$tree/"
+rm -rf "$tree/build/san" "$tree/build/tsan" "$tree/build/cov" "$tree/build/fuzz"
+check_tree() { $make -s --no-print-directory -C "$tree" check >"$tmp/check.log" 2>&1; }
+planted() { # WHAT EXPECTED: make check fails, with EXPECTED in its output
+    if check_tree; then
+        fail "make passes with $1 planted"
+    elif ! grep -q -e "$2" "$tmp/check.log"; then
+        cat "$tmp/check.log" >&2
+        fail "make fails with $1 planted, but does not say '$2'"
+    fi
+}
+check_tree || { cat "$tmp/check.log" >&2; fail "make check fails on the copy of the tree"; }
+cp "$tree/src/store/check.c" "$tmp/saved.c"
+printf '#include "export/export.h"\n' >>"$tree/src/store/check.c"
+planted "an upward include" 'src/store/check.c (store) includes "export/export.h" (export): up'
+cp "$tmp/saved.c" "$tree/src/store/check.c"
+cp "$tree/src/batch/shards.c" "$tmp/saved.c"
+printf '#include "store/sql.h"\n' >>"$tree/src/batch/shards.c"
+planted "a private header's include" 'src/batch/shards.c includes "store/sql.h", private to src/store/'
+cp "$tmp/saved.c" "$tree/src/batch/shards.c"
+printf 'int cr_util__planted_a(int n);\nint cr_util__planted_b(int n);\nint cr_util__planted_a(int n) { return n ? cr_util__planted_b(n - 1) : 0; }\n' \
+    >"$tree/src/util/planted_a.c"
+printf 'int cr_util__planted_a(int n);\nint cr_util__planted_b(int n);\nint cr_util__planted_b(int n) { return n ? cr_util__planted_a(n - 1) : 1; }\n' \
+    >"$tree/src/util/planted_b.c"
+planted "two files that call each other" 'src/util/planted_a.c and src/util/planted_b.c call each other'
+rm "$tree/src/util/planted_a.c" "$tree/src/util/planted_b.c"
+check_tree || { cat "$tmp/check.log" >&2; fail "make check fails on the copy once the plants are out"; }
+rm -rf "$tree"
 root=$tmp/root prefix=/usr/local
 $make -s --no-print-directory install DESTDIR="$root" PREFIX=$prefix >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log" >&2; fail "make install failed"; exit 1; }
@@ -93,5 +131,5 @@ $make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=$prefix >/dev/nul
 left=$(find "$root" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-[ $failed = 0 ] && echo "build: flags, no installs, make install with pkg-config, make uninstall: ok"
+[ $failed = 0 ] && echo "build: flags, no installs, the tree's rules, make install with pkg-config, make uninstall: ok"
 exit $failed

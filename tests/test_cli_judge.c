@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "judge/program.h"
+#include "export/program.h"
 #include "support/cc.h"
 #include "support/run.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "io/shard.h"
+#include "batch/batch.h"
 #include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"

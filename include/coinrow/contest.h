@@ -63,6 +63,12 @@ char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant
  * that was never filled (zero-initialised). */
 void cr_contest_input_free(cr_contest_input *in);
 
+/* coins[0..n) as an input file of the contest format: n on the first line,
+ * the coins separated by single spaces on the second, each line ending in
+ * LF.  Written into *buf (grown as needed; *cap bytes), its length into
+ * *out.  CR_ENOMEM on failure. */
+int cr_contest_text(size_t *out, char **buf, size_t *cap, const int64_t *coins, size_t n, cr_error *err);
+
 /* Writes text[0..len) for a message into out (cap > 0 bytes): printable
  * ASCII (0x20..0x7e) as it is, every other byte as \xNN (lower-case hex),
  * at most `shown` bytes of text, then "..." when some are left out.  The

@@ -1,4 +1,5 @@
-/* coinrow — reading a number: the one int64 parser of every layer. */
+/* coinrow — reading and writing a number: the one int64 parser and formatter
+ * of every layer. */
 #ifndef CR_NUMBER_H
 #define CR_NUMBER_H
 
@@ -9,5 +10,10 @@
  * digits, nothing else.  Returns 0, CR_EINVAL (not an integer) or
  * CR_EOVERFLOW (outside int64). */
 int cr_int64_parse(int64_t *out, const char *s, size_t len);
+
+/* Writes value in decimal to out (at least CR_INT64_CHARS bytes; no NUL);
+ * returns the length. */
+#define CR_INT64_CHARS 20
+size_t cr_int64_format(char *out, int64_t value);
 
 #endif

@@ -2,7 +2,7 @@
  * convention (judge/judge.c, the code the exported checker runs too). */
 #include "cli/cli.h"
 #include "judge/judge.h"
-#include "util/errorf.h"
+#include "util/util.h"
 
 typedef struct check_args {
     const char *variant, *moves;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "io/store.h"
+#include "store/store.h"
 
 typedef struct check_db_args {
     const char *db;

@@ -7,9 +7,9 @@
 
 #include "cli/cli.h"
 #include "coinrow/compare.h"
-#include "io/run_compare.h"
-#include "io/store.h"
-#include "util/errorf.h"
+#include "batch/batch.h"
+#include "store/store.h"
+#include "util/util.h"
 
 /* One side of the comparison: where its run is and how fast it was. */
 typedef struct side {

@@ -6,10 +6,7 @@
 
 #include "cli/cli.h"
 #include "coinrow.h"
-#include "io/coins_text.h"
-#include "util/errorf.h"
-#include "util/memory.h"
-#include "util/read_all.h"
+#include "util/util.h"
 
 /* The values of the command line, joined by spaces so that one parser (and
  * one way of counting positions) serves both sources. */

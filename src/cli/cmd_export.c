@@ -1,13 +1,13 @@
 /* coinrow export: a set's tests with a done run's answers, as a package a
- * judging system takes (io/export.h).  When no done run has the answers,
+ * judging system takes (export/export.h).  When no done run has the answers,
  * the set is solved first, in a new run stored like any other
  * (cli_answers_run). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/job.h"
-#include "io/export.h"
-#include "util/errorf.h"
+#include "export/export.h"
+#include "util/util.h"
 
 typedef struct export_args {
     const char *db, *set, *variant, *format, *out, *moves, *samples, *title, *time_limit, *license, *rights_owner;

@@ -11,9 +11,9 @@
 
 #include "cli/job.h"
 #include "coinrow/gen.h"
-#include "io/source.h"
-#include "io/store.h"
-#include "util/errorf.h"
+#include "source/source.h"
+#include "store/store.h"
+#include "util/util.h"
 
 /* Set names: letters, digits, '.', '_' and '-', like file names everywhere. */
 static int valid_set_name(const char *name)

@@ -1,5 +1,5 @@
 /* coinrow invoke: a program, or a built-in strategy, judged on every
- * instance of a set (io/invoke.h), its verdicts stored in the invocation;
+ * instance of a set (invoke/invoke.h), its verdicts stored in the invocation;
  * the summary, and an exit status that says whether every verdict was the
  * one expected. */
 #include <signal.h>
@@ -11,9 +11,8 @@
 #include "cli/job.h"
 #include "cli/progress.h"
 #include "cli/signals.h"
-#include "io/invoke.h"
-#include "io/submission.h"
-#include "util/errorf.h"
+#include "invoke/invoke.h"
+#include "util/util.h"
 
 /* The command line's choices. */
 typedef struct args {
@@ -153,7 +152,7 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
     }
     if (s->peak_rss_kib > s->rss_floor_kib)
         printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
-    else if (s->peak_rss_kib >= 0) /* io/child.h: wait4 counts coinrow's own size */
+    else if (s->peak_rss_kib >= 0) /* invoke/invoke.h: wait4 counts coinrow's own size */
         printf("peak memory: at most %.1f MiB, coinrow's own size, which wait4 counts in every program's\n",
                (double)s->rss_floor_kib / 1024);
     if (s->has_failure) {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "io/shard.h"
+#include "batch/batch.h"
 
 typedef struct merge_args {
     const char *db;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "io/store.h"
+#include "store/store.h"
 
 typedef struct show_args {
     const char *db, *run, *limit;

@@ -1,12 +1,12 @@
 /* coinrow strength: every built-in strategy judged on a set's tests, in
- * coinrow (io/invoke.h); what a setter reads before a contest. */
+ * coinrow (invoke/invoke.h); what a setter reads before a contest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/job.h"
 #include "cli/signals.h"
-#include "io/invoke.h"
+#include "invoke/invoke.h"
 
 /* The first weak tests, to list after the table. */
 typedef struct weak_list {

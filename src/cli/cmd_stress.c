@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "coinrow.h"
 #include "coinrow/stress.h"
-#include "util/errorf.h"
+#include "util/util.h"
 
 enum { MAX_CONTENDERS = CR_ALGO_COUNT };
 

@@ -2,8 +2,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "io/schema.h"
-#include "io/store.h"
+#include "store/store.h"
 
 typedef struct upgrade_args {
     const char *db;
@@ -26,10 +25,10 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
         return cli_report(&err);
     int from = cr_store_opened_version(store);
     cr_store_free(store);
-    if (from == cr_schema_count)
+    if (from == cr_store_schema_version())
         printf("%s: schema version %d, up to date\n", a.db, from);
     else
-        printf("%s: schema version %d upgraded to %d\n", a.db, from, cr_schema_count);
+        printf("%s: schema version %d upgraded to %d\n", a.db, from, cr_store_schema_version());
     return CR_EXIT_OK;
 }
 

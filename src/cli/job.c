@@ -9,10 +9,9 @@
 #include "cli/progress.h"
 #include "cli/signals.h"
 #include "coinrow.h"
-#include "io/pipeline.h"
-#include "io/shard.h"
-#include "io/source.h"
-#include "io/store.h"
+#include "batch/batch.h"
+#include "source/source.h"
+#include "store/store.h"
 
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)

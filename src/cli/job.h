@@ -6,8 +6,8 @@
 #define CR_CLI_JOB_H
 
 #include "cli/cli.h"
-#include "io/source.h"
-#include "io/store.h"
+#include "source/source.h"
+#include "store/store.h"
 
 typedef struct cli_job_args {
     const char *db, *set, *label;

@@ -4,7 +4,7 @@
 
 #include "cli/cli.h"
 #include "coinrow/number.h"
-#include "util/errorf.h"
+#include "util/util.h"
 
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err)
 {

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "io/pipeline.h"
-#include "io/source.h"
+#include "batch/batch.h"
+#include "source/source.h"
 
 /* Rejected rows printed; all of them are in the table ingest_error. */
 #define CLI_PROGRESS_SHOWN_REJECTS 10

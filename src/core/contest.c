@@ -29,25 +29,6 @@ static int read_integer(int64_t *out, const char **out_unplain, const char *s, s
     return 0;
 }
 
-void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown)
-{
-    size_t k = 0, i = 0;
-    for (; i < len && i < shown && k + 5 < cap; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7f) {
-            out[k++] = (char)c;
-        } else {
-            cr_error__format(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
-            k += 4;
-        }
-    }
-    if (i < len && k + 3 < cap) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-}
-
 /* A token as messages show it: escaped, at most 24 bytes. */
 static void quote(char *out, size_t cap, const char *text, size_t len)
 {
@@ -477,5 +458,25 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     }
     out->why[0] = '\0';
     out->outcome = CR_ACCEPTED;
+    return 0;
+}
+
+int cr_contest_text(size_t *out, char **buf, size_t *cap, const int64_t *coins, size_t n, cr_error *err)
+{
+    size_t most = (n + 1) * (CR_INT64_CHARS + 1);
+    if (most > *cap) {
+        char *bigger = (char *)realloc(*buf, most);
+        if (!bigger)
+            return cr_error_set(err, CR_ENOMEM, "no memory for an input of %zu coins", n);
+        *buf = bigger;
+        *cap = most;
+    }
+    size_t len = cr_int64_format(*buf, (int64_t)n);
+    (*buf)[len++] = '\n';
+    for (size_t i = 0; i < n; i++) {
+        len += cr_int64_format(*buf + len, coins[i]);
+        (*buf)[len++] = i + 1 < n ? ' ' : '\n';
+    }
+    *out = len;
     return 0;
 }

@@ -1,6 +1,6 @@
 /* coinrow inside SQLite: what the extension's files share.  The extension
  * is a layer beside the CLI, over the core and the values parser of
- * src/io/coins_text.h; only its files include sqlite3ext.h. */
+ * src/util/coins.h; only its files include sqlite3ext.h. */
 #ifndef CR_EXT_H
 #define CR_EXT_H
 
@@ -8,14 +8,14 @@
 SQLITE_EXTENSION_INIT3
 
 #include "coinrow.h"
-#include "io/coins_text.h"
+#include "util/util.h"
 
-/* Reads the coins of an argument (JSON array or plain values text) into out
+/* Reads the coins of an argument (rows.c) (JSON array or plain values text) into out
  * with the ingest parser: 0, or its error (CR_EINVAL naming the value and
  * its position, CR_ENOMEM). */
 int cr_ext__coins(cr_coins *out, sqlite3_value *arg, cr_error *err);
 
-/* cr_solve of coins for the variants with line policy `policy` and the
+/* cr_solve (rows.c) of coins for the variants with line policy `policy` and the
  * automatic algorithm.  A canonical line whose memory is more than SQLite's
  * hard heap limit (PRAGMA hard_heap_limit) is refused before anything is
  * allocated: CR_ENOMEM saying what it needs. */

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/errorf.h"
-#include "util/read_all.h"
+#include "util/util.h"
 
 static const char *const convention_names[CR_CONVENTION_COUNT] = {"testlib", "kattis", "cms"};
 

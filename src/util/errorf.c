@@ -1,5 +1,5 @@
 /* Error messages above the core: printf's formatting, bounded. */
-#include "util/errorf.h"
+#include "util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

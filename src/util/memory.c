@@ -1,5 +1,5 @@
 /* The machine's memory, asked of the system. */
-#include "util/memory.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <unistd.h>

@@ -1,11 +1,10 @@
 /* Reading a whole stream into memory. */
-#include "util/read_all.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/errorf.h"
 
 int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/coins_text.h"
+#include "util/util.h"
 
 /* A broken contract: says which, then aborts, so that libFuzzer keeps the
  * input as a crash. */

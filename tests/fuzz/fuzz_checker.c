@@ -16,7 +16,7 @@
 
 #include "fuzz.h"
 #include "judge/judge.h"
-#include "util/read_all.h"
+#include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* Fuzz target: contest input files, read by ingest's lenient reader
- * (io/source_contest.c) and by the strict validator of validate and the
+ * (source/contest_files.c) and by the strict validator of validate and the
  * exported judges (cr_contest_input_parse).
  *
  * Contract: the reader hands over exactly one row, accepted with a value or
@@ -10,7 +10,7 @@
  * valid UTF-8 whenever the input is. */
 #include "coinrow/contest.h"
 #include "fuzz.h"
-#include "io/source_readers.h"
+#include "source/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* Fuzz target: the CSV, TSV and wide CSV reader (io/source_csv.c).  The
+/* Fuzz target: the CSV, TSV and wide CSV reader (source/csv.c).  The
  * first byte picks the format (and an id column or none), the rest is the
  * file.
  *
@@ -9,7 +9,7 @@
  * header it cannot use) with a message; every message is valid UTF-8
  * whenever the input is. */
 #include "fuzz.h"
-#include "io/source_readers.h"
+#include "source/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

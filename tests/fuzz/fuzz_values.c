@@ -1,4 +1,4 @@
-/* Fuzz target: the values parser (io/coins_text.h), as eval, every reader
+/* Fuzz target: the values parser (util/util.h), as eval, every reader
  * and the store use it.
  *
  * Contract: a row it accepts has a value or more, and its JSON reads back

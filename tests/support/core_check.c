@@ -11,8 +11,8 @@
 #include <sqlite3.h>
 
 #include "coinrow.h"
-#include "io/coins_text.h"
-#include "io/store.h"
+#include "util/util.h"
+#include "store/store.h"
 #include "support/files.h"
 
 int check_run_against_core(const char *db_path, int64_t run_id, const char *filter)

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 
 #include "coinrow/contest.h"
-#include "util/errorf.h"
-#include "util/read_all.h"
+#include "util/util.h"
 
 #if !defined(CR_JUDGE_VARIANT) || !defined(CR_JUDGE_MOVES)
 #error "define CR_JUDGE_VARIANT and CR_JUDGE_MOVES above (coinrow writes them)"

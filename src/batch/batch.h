@@ -1,0 +1,184 @@
+/* The batch: solving whole sets (coinrow run, solve, merge, compare).  The
+ * pipeline streams instances through the solver into the store (pipeline.c),
+ * shards split a set over machines and merge back into one run (shards.c),
+ * and two runs are compared by streaming their results (run_compare.c). */
+#ifndef CR_BATCH_H
+#define CR_BATCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/compare.h"
+#include "coinrow/solve.h"
+#include "source/source.h"
+#include "store/store.h"
+
+/* ---- the pipeline (pipeline.c) ----
+ *
+ * Rows or stored instances in, instances and results out to the store, with
+ * the parsing, the solving and the writing overlapping on separate threads.
+ *
+ *   caller's thread (reads input, fills batches)
+ *     -> `jobs` solver threads (cr_solve)
+ *     -> one writer thread (the store's only user while the pipeline runs)
+ *   and a checkpointer thread, with its own connection, that copies each
+ *   commit from the WAL into the database file while the writer goes on.
+ *
+ * Batches are written in the order they were filled, so instance ids follow
+ * the input.  At most a fixed number of batches are in flight, each of at
+ * most a fixed number of rows and coins (or one larger row), so memory stays
+ * flat however long the input.  The writer commits every 10,000 instances
+ * or every second, whichever comes first: a crash loses at most that, and
+ * every commit leaves instances with all their results or none.  The WAL
+ * starts again from its beginning every 64 MiB when readers allow, and is
+ * truncated at the end. */
+
+typedef struct cr_pipeline cr_pipeline;
+
+/* Counts of what has been committed so far. */
+typedef struct cr_pipeline_stats {
+    uint64_t ingested; /* input rows stored as new instances */
+    uint64_t skipped;  /* input rows the set had already, with the same coins */
+    uint64_t rejected; /* input rows rejected, each recorded in ingest_error */
+    uint64_t solved;   /* instances written with their results */
+    uint64_t failed;   /* of the solved, those with no value in some variant */
+    uint64_t pending;  /* stored instances known to be left to solve (0: unknown or none) */
+    uint64_t bytes;    /* input read up to the last row committed */
+} cr_pipeline_stats;
+
+typedef struct cr_pipeline_opts {
+    int64_t set_id;     /* where rows go */
+    int64_t run_id;     /* the run results go to; 0 to ingest without solving */
+    cr_solve_opts solve;
+    int jobs;           /* solver threads, at least 1 */
+    const atomic_int *stop; /* may be NULL; once non-zero, batches not yet being solved
+                               are written without results and no more input is taken */
+    /* Called on the writer thread after each commit (may be NULL). */
+    void (*progress)(void *ctx, const cr_pipeline_stats *stats);
+    /* Called on the writer thread for each rejected row once it is recorded,
+     * including ids the set has with other coins (may be NULL). */
+    void (*rejected)(void *ctx, const cr_row *row);
+    /* Called once, on the writer thread or in cr_pipeline_finish, when
+     * readers first keep the WAL from starting again from its beginning
+     * until it is twice its limit, or keep it from being truncated at the
+     * end (cr_store_wal_held): the database, the WAL's size in bytes, and
+     * whether the run has ended (may be NULL). */
+    void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes, int ended);
+    void *ctx;
+} cr_pipeline_opts;
+
+/* Starts the threads; the pipeline uses store (and nothing else may, on any
+ * thread) until cr_pipeline_finish. */
+int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *opts, cr_error *err);
+
+/* A cr_row_fn (ctx is the pipeline): queues an input row for the set, to be
+ * stored, solved when there is a run, or recorded as rejected.  Returns 0,
+ * CR_EINTERRUPTED once *stop is set, or the writer's error code once it
+ * failed (cr_pipeline_finish tells what). */
+int cr_pipeline_row(void *pipeline, const cr_row *row);
+
+/* Queues every instance of the set that the run has not solved and that is
+ * not already queued: the whole set for a new run, what is left for a
+ * resumed one, what the input did not cover after rows.  Waits for the rows
+ * queued so far to be committed first.  Returns as cr_pipeline_row does,
+ * or a read error. */
+int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err);
+
+/* Writes everything queued, commits, stops the threads and fills *out with
+ * the final counts.  Returns 0 or the writer's first error (the database
+ * keeps every commit before it).  The store is the caller's again. */
+int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err);
+
+/* Finishes the pipeline if need be and frees it; accepts NULL. */
+void cr_pipeline_free(cr_pipeline *p);
+
+/* ---- shards (shards.c) ----
+ *
+ * One part of a set solved in a database of its own, and the merge of a
+ * job's shards back into one run.
+ *
+ * The partition is stable: instance (set name S, external id E) belongs to
+ * shard FNV-1a-64(S, a zero byte, E) mod N, whatever machine computes it and
+ * whatever order the set was ingested in. */
+
+/* The shard, 0 <= k < n, that an instance belongs to. */
+uint32_t cr_shard_of(const char *set_name, const char *ext_id, size_t ext_id_len, uint32_t n);
+
+/* What a shard task is asked to do. */
+typedef struct cr_shard_spec {
+    const char *input;          /* the input database, opened read-only */
+    const char *set;            /* its set (NULL: the only one) */
+    uint32_t k, n;              /* shard k of n */
+    const char *tag;            /* the job's tag, shared by its shards */
+    cr_solve_opts opts;
+    const char *solver_version;
+    const char *label;
+} cr_shard_spec;
+
+/* Makes `shard` (an open, writable store) hold shard spec->k of
+ * spec->n: the first time, it copies the set's instances of that shard from
+ * the input database and starts the shard's run, all in one transaction;
+ * when the shard database already holds them (a task started again), it
+ * checks that they are this shard of this job.  The run to solve (or
+ * resume) goes to *out_run, its set to *out_set; *out_done says whether the
+ * run is done already.  CR_EINVAL naming the difference when the shard
+ * database holds another shard, job or set. */
+int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store *shard, const cr_shard_spec *spec,
+                     cr_error *err);
+
+typedef struct cr_merge_report {
+    int64_t run;        /* the merged run in the target database */
+    int already;        /* the job was merged before, as run `run`: nothing written */
+    char tag[128];
+    uint32_t shards;
+    uint64_t instances, results;
+} cr_merge_report;
+
+/* Merges the shard databases paths[0..count) of one job into one done run in
+ * the database at into_path (created when missing), in one transaction.  It
+ * first checks the shards alone: they share the job's tag, set and options,
+ * every shard 0..N-1 is there once and done, and together they cover the set
+ * exactly once; then, when the target holds the set already, that it is the
+ * data the shards were made from.  A missing shard, a duplicate or a
+ * stranger is CR_EINVAL naming it, a damaged database (SQLite's quick
+ * check of every shard and of the target) CR_EDB, and the target is not
+ * touched.  A job
+ * merged before is not merged again (out->already). */
+int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
+                   cr_error *err);
+
+/* ---- comparing two runs (run_compare.c) ----
+ *
+ * Two runs of one instance set, in one database or two, compared by
+ * streaming both sides' results in external-id order (flat memory). */
+
+/* One compared (instance, variant) pair that is not the same or equivalent:
+ * a regression, or a pair missing or changed on one side. */
+typedef struct cr_run_finding {
+    const char *ext_id;
+    size_t n;
+    cr_variant variant;
+    const cr_stored_result *a, *b; /* NULL on the side that has no result */
+    cr_difference diff;            /* category, and for regressions the detail */
+} cr_run_finding;
+
+/* Called for every finding, in external-id order; the finding is valid only
+ * during the call. */
+typedef void (*cr_run_finding_fn)(void *ctx, const cr_run_finding *f);
+
+typedef struct cr_run_comparison {
+    uint64_t counts[CR_VARIANT_COUNT][CR_CATEGORY_COUNT];
+    unsigned variants; /* the variants both runs have: the ones compared */
+} cr_run_comparison;
+
+/* Compares run a (in store_a) with run b (in store_b, which may be store_a)
+ * for the variants both runs have.  Instances are matched by external id
+ * within the runs' sets, which must have the same name; an instance whose
+ * coins differ is CR_CHANGED, not compared.  With strict_moves, lines that
+ * differ are regressions even when both are optimal.  Returns 0 with the
+ * counts in *out, or a code (CR_EINVAL for runs of differently named sets). */
+int cr_run_compare(cr_run_comparison *out, cr_store *store_a, const cr_run *a, cr_store *store_b, const cr_run *b,
+                   int strict_moves, cr_run_finding_fn on_finding, void *ctx, cr_error *err);
+
+#endif

@@ -1,0 +1,726 @@
+/* Export: a set's tests and a run's answers as a judging system's package,
+ * written into a temporary folder beside DIR and renamed into place. */
+#define _XOPEN_SOURCE 700 /* nftw, realpath */
+#include "export/export.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/gen.h"
+#include "util/util.h"
+#include "export/package.h"
+#include "invoke/invoke.h"
+#include "export/profile.h"
+#include "export/zip.h"
+#include "export/program.h"
+
+/* Longest instance id plain turns into a file name (NAME.ans stays far
+ * below the usual 255-byte limit). */
+#define PLAIN_NAME_MAX 200
+/* The memory limit written into the metadata; the setter edits it for the
+ * problem. */
+#define MEMORY_LIMIT_MIB 256
+/* A test from this size on keeps the brute-force solution (2^n lines of
+ * play) far beyond any time limit. */
+#define BRUTE_FORCE_N 40
+
+static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "polygon", "cms", "plain"};
+
+int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err)
+{
+    for (int k = 0; k < CR_EXPORT_FORMAT_COUNT; k++)
+        if (strcmp(name, format_names[k]) == 0) {
+            *out = (cr_export_format)k;
+            return 0;
+        }
+    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+}
+
+int cr_export_license_check(const char *name, cr_error *err)
+{
+    static const char *const licenses[] = {"public domain", "cc0", "cc by", "cc by-sa", "educational", "permission"};
+    for (size_t k = 0; k < sizeof licenses / sizeof licenses[0]; k++)
+        if (strcmp(name, licenses[k]) == 0)
+            return 0;
+    return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
+                                        "permission)",
+                        name);
+}
+
+/* ---- the destination ---- */
+
+/* dir without its trailing slashes, split into the folder it lies in and
+ * its name; NULL parts when out of memory. */
+typedef struct dest {
+    char *dir, *parent, *base;
+} dest;
+
+static void dest_free(dest *d)
+{
+    free(d->dir);
+    free(d->parent);
+    free(d->base);
+}
+
+static int dest_split(dest *d, const char *dir, cr_error *err)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    const char *slash = NULL;
+    for (size_t i = 0; i < len; i++)
+        if (dir[i] == '/')
+            slash = dir + i;
+    size_t base_at = slash ? (size_t)(slash - dir) + 1 : 0;
+    d->dir = strndup(dir, len);
+    d->base = strndup(dir + base_at, len - base_at);
+    d->parent = slash == dir ? strdup("/") : slash ? strndup(dir, (size_t)(slash - dir)) : strdup(".");
+    if (!d->dir || !d->base || !d->parent)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the path %s", dir);
+    return 0;
+}
+
+/* The short name rules: kattis, lowercase letters and digits; polygon and
+ * cms, letters, digits, '-' and '_'; plain, any folder name. */
+static int check_name(const dest *d, cr_export_format format, cr_error *err)
+{
+    if (strcmp(d->base, ".") == 0 || strcmp(d->base, "..") == 0 || strcmp(d->base, "/") == 0 || !*d->base)
+        return cr_errorf(err, CR_EINVAL, "--out '%s' must name the package's own folder", d->dir);
+    const char *allowed = format == CR_EXPORT_KATTIS ? "abcdefghijklmnopqrstuvwxyz0123456789"
+                                                     : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+    if (format == CR_EXPORT_PLAIN || strspn(d->base, allowed) == strlen(d->base))
+        return 0;
+    return cr_errorf(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
+                     d->base,
+                     format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
+                                                   : "letters, digits, '-' and '_'");
+}
+
+/* 1 when the folder at path has entries, 0 when it is empty. */
+static int has_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)) != NULL)
+        found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* 1 when path lies in the folder at dir (or is it). */
+static int lies_in(const char *path, const char *dir)
+{
+    char *p = realpath(path, NULL), *d = realpath(dir, NULL);
+    size_t len = d ? strlen(d) : 0;
+    int inside = p && d && strncmp(p, d, len) == 0 && (p[len] == '/' || p[len] == '\0' || len == 1);
+    free(p);
+    free(d);
+    return inside;
+}
+
+static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts, cr_error *err)
+{
+    struct stat st;
+    int rc = check_name(d, opts->format, err);
+    if (rc)
+        return rc;
+    if (stat(d->parent, &st) || !S_ISDIR(st.st_mode))
+        return cr_errorf(err, CR_EINVAL, "cannot write %s: its folder %s does not exist", d->dir, d->parent);
+    if (stat(d->dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return cr_errorf(err, CR_EINVAL, "%s exists and is not a folder", d->dir);
+        if (!opts->force && has_entries(d->dir))
+            return cr_errorf(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
+        if (lies_in(cr_store_path(store), d->dir))
+            return cr_errorf(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
+                             cr_store_path(store));
+        if (lies_in(".", d->dir))
+            return cr_errorf(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
+    }
+    if (opts->zip && !opts->force) {
+        size_t len = strlen(d->dir) + sizeof ".zip";
+        char *zip = malloc(len);
+        if (!zip)
+            return cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", d->dir);
+        snprintf(zip, len, "%s.zip", d->dir);
+        if (stat(zip, &st) == 0)
+            rc = cr_errorf(err, CR_EINVAL, "%s exists (--force replaces it)", zip);
+        free(zip);
+    }
+    return rc;
+}
+
+/* ---- the package ---- */
+
+/* Plain's file names, each kept with the id it came from, in an
+ * open-addressing hash table of "key\0id" strings. */
+typedef struct name_set {
+    char **slots;
+    size_t cap, count;
+} name_set;
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 14695981039346656037u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211u;
+    return h;
+}
+
+/* Adds key with its id: 0, or 1 with the id already holding key in
+ * *out_other, or -1 when out of memory. */
+static int name_set_add(name_set *s, const char *key, const char *id, const char **out_other)
+{
+    if (2 * (s->count + 1) > s->cap) {
+        name_set bigger = {calloc(s->cap ? 2 * s->cap : 256, sizeof(char *)), s->cap ? 2 * s->cap : 256, 0};
+        if (!bigger.slots)
+            return -1;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->slots[i])
+                continue;
+            size_t k = fnv1a(s->slots[i]) & (bigger.cap - 1);
+            while (bigger.slots[k])
+                k = (k + 1) & (bigger.cap - 1);
+            bigger.slots[k] = s->slots[i];
+            bigger.count++;
+        }
+        free(s->slots);
+        *s = bigger;
+    }
+    size_t k = fnv1a(key) & (s->cap - 1);
+    for (; s->slots[k]; k = (k + 1) & (s->cap - 1))
+        if (strcmp(s->slots[k], key) == 0) {
+            *out_other = s->slots[k] + strlen(key) + 1;
+            return 1;
+        }
+    size_t key_len = strlen(key), id_len = strlen(id);
+    if (!(s->slots[k] = malloc(key_len + id_len + 2)))
+        return -1;
+    memcpy(s->slots[k], key, key_len + 1);
+    memcpy(s->slots[k] + key_len + 1, id, id_len + 1);
+    s->count++;
+    return 0;
+}
+
+static void name_set_free(name_set *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->slots[i]);
+    free(s->slots);
+}
+
+/* One file's contents, built in memory. */
+typedef struct buffer {
+    char *text;
+    size_t len, cap;
+} buffer;
+
+static int append(buffer *b, const char *s, size_t len)
+{
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len)
+            cap *= 2;
+        char *bigger = realloc(b->text, cap);
+        if (!bigger)
+            return -1;
+        b->text = bigger, b->cap = cap;
+    }
+    memcpy(b->text + b->len, s, len);
+    b->len += len;
+    return 0;
+}
+
+static int append_int(buffer *b, int64_t v, char end)
+{
+    char digits[CR_INT64_CHARS + 1];
+    size_t len = cr_int64_format(digits, v);
+    digits[len++] = end;
+    return append(b, digits, len);
+}
+
+/* A package being written: where (files), from what, and what its tests
+ * showed so far. */
+typedef struct package {
+    cr_package files;      /* the folder being filled (files.c) */
+    cr_store *store;
+    const cr_export_opts *opts;
+    int64_t run_id;
+    const dest *dest;
+    char set_name[128];
+    uint64_t count;        /* instances, tests */
+    cr_constraints limits; /* the generator's, or what the data spans */
+    int generated;
+    buffer input, answer;  /* one test's files */
+    cr_survey survey;      /* what the tests show */
+    name_set names;        /* plain */
+    cr_submission_list sources; /* --submissions */
+} package;
+
+/* Plain's names: the id with every byte but letters, digits, '.', '_' and
+ * '-' turned into '_', and a leading '.' too; two ids whose names differ
+ * only in letter case would clash on many file systems, so they clash here. */
+static int plain_name(package *p, char *out, const cr_instance *in, cr_error *err)
+{
+    const char *ext_id = in->ext_id;
+    size_t len = strlen(ext_id);
+    if (len == 0)
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance %lld has an empty id, which names no file",
+                         p->set_name, (long long)in->id);
+    if (len > PLAIN_NAME_MAX)
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.*s...' is longer than %d bytes, too long "
+                                            "for a file name",
+                         p->set_name, (int)cr_utf8_cut(ext_id, 40), ext_id, PLAIN_NAME_MAX);
+    char key[PLAIN_NAME_MAX + 1];
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)ext_id[i];
+        int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                   c == '-' || (c == '.' && i > 0);
+        out[i] = keep ? (char)c : '_';
+        key[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : out[i]);
+    }
+    out[len] = key[len] = '\0';
+    const char *other = NULL;
+    int rc = name_set_add(&p->names, key, ext_id, &other);
+    if (rc < 0)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the file names");
+    if (rc > 0)
+        return cr_errorf(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
+                                            "names keep letters, digits, '.', '_' and '-', and letter case does "
+                                            "not tell files apart everywhere)",
+                         p->set_name, other, ext_id, out);
+    return 0;
+}
+
+/* The paths of test k (0-based) within the package. */
+static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k, const cr_instance *instance,
+                      cr_error *err)
+{
+    char num[CR_GEN_ID_MAX], name[PLAIN_NAME_MAX + 1];
+    cr_gen_id(num, p->count, k);
+    switch (p->opts->format) {
+    case CR_EXPORT_KATTIS: {
+        const char *group = k < p->opts->samples ? "sample" : "secret";
+        snprintf(in, cap, "data/%s/%s.in", group, num);
+        snprintf(ans, cap, "data/%s/%s.ans", group, num);
+        return 0;
+    }
+    case CR_EXPORT_POLYGON: /* Polygon's own names: tests/%02d, 100 is "100" */
+        snprintf(in, cap, "tests/%02" PRIu64, k + 1);
+        snprintf(ans, cap, "tests/%02" PRIu64 ".a", k + 1);
+        return 0;
+    case CR_EXPORT_CMS:
+        snprintf(in, cap, "input/input%" PRIu64 ".txt", k);
+        snprintf(ans, cap, "output/output%" PRIu64 ".txt", k);
+        return 0;
+    default: {
+        int rc = plain_name(p, name, instance, err);
+        snprintf(in, cap, "%s.in", name);
+        snprintf(ans, cap, "%s.ans", name);
+        return rc;
+    }
+    }
+}
+
+/* Widens the constraints an ingested set's data spans to take `in`. */
+static void span(cr_constraints *l, const cr_instance *in)
+{
+    l->n_min = in->n < l->n_min ? in->n : l->n_min;
+    l->n_max = in->n > l->n_max ? in->n : l->n_max;
+    for (size_t i = 0; i < in->n; i++) {
+        l->value_min = in->coins[i] < l->value_min ? in->coins[i] : l->value_min;
+        l->value_max = in->coins[i] > l->value_max ? in->coins[i] : l->value_max;
+    }
+}
+
+/* The input file of `in`; a generated set's must pass the very check its
+ * validator makes. */
+static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
+{
+    buffer *b = &p->input;
+    int rc = cr_contest_text(&b->len, &b->text, &b->cap, in->coins, in->n, err);
+    if (rc)
+        return rc;
+    if (!p->generated) {
+        span(&p->limits, in);
+    } else {
+        cr_contest_input parsed = {0};
+        cr_error why = {0};
+        rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
+        cr_contest_input_free(&parsed);
+        if (rc)
+            return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
+                             p->set_name, in->ext_id, why.msg);
+    }
+    return cr_export__bytes(&p->files, rel, b->text, b->len, err);
+}
+
+static int write_answer(package *p, const char *rel, const cr_instance *in, const cr_stored_result *r, cr_error *err)
+{
+    buffer *b = &p->answer;
+    b->len = 0;
+    if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
+                         in->ext_id, (long long)p->run_id);
+    int failed = append_int(b, r->value, '\n');
+    if (p->opts->lines)
+        failed |= append(b, r->moves, in->n) || append(b, "\n", 1);
+    if (failed)
+        return cr_errorf(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
+    return cr_export__bytes(&p->files, rel, b->text, b->len, err);
+}
+
+/* The run's result for instance `in`, from the run's results read beside
+ * the instances in id order. */
+static int answer_of(const cr_stored_result **out, cr_store_results *answers, package *p, const cr_instance *in,
+                     cr_error *err)
+{
+    int rc = cr_store_results_seek(out, answers, in->id, p->opts->variant, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    return cr_errorf(err, CR_EINVAL, "%s: run %lld has no %s answer for instance '%s' of set '%s'",
+                     cr_store_path(p->store), (long long)p->run_id, cr_variant_name(p->opts->variant), in->ext_id,
+                     p->set_name);
+}
+
+static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
+{
+    cr_store_instances *instances = NULL;
+    cr_store_results *answers = NULL;
+    const cr_stored_result *answer = NULL;
+    int rc = cr_store_instances_new(&instances, p->store, p->opts->set_id, 0, err);
+    if (rc == 0)
+        rc = cr_store_results_new(&answers, p->store, p->run_id, CR_BY_INSTANCE, err);
+    const cr_instance *in;
+    for (uint64_t k = 0; rc == 0; k++) {
+        if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
+            break;
+        char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
+        rc = answer_of(&answer, answers, p, in, err);
+        if (rc == 0)
+            rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in, err);
+        if (rc == 0)
+            rc = write_input(p, in_path, in, err);
+        if (rc == 0)
+            rc = write_answer(p, ans_path, in, answer, err);
+        if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
+            rc = cr_survey_add(&p->survey, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
+                               err);
+        stats->tests++;
+        stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
+    }
+    cr_store_results_free(answers);
+    cr_store_instances_free(instances);
+    return rc;
+}
+
+/* ---- metadata, statement and programs ---- */
+
+/* Each format's folders for the tests, its other files and how many files
+ * and folders it adds besides the tests (at most). */
+static const struct {
+    const char *folders[4];
+    int (*write)(cr_package *p, const cr_problem *pb, cr_error *err);
+    unsigned entries;
+} layouts[CR_EXPORT_FORMAT_COUNT] = {
+    [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret"}, cr_export__kattis, CR_EXPORT_KATTIS_ENTRIES},
+    [CR_EXPORT_POLYGON] = {{"tests"}, cr_export__polygon, CR_EXPORT_POLYGON_ENTRIES},
+    [CR_EXPORT_CMS] = {{"input", "output"}, cr_export__cms, CR_EXPORT_CMS_ENTRIES},
+    /* plain: no folders, no other files (the zero default) */
+};
+
+static int make_folders(package *p, cr_error *err)
+{
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < 4 && layouts[p->opts->format].folders[i]; i++)
+        rc = cr_export__mkdir(&p->files, layouts[p->opts->format].folders[i], err);
+    return rc;
+}
+
+/* The time limit: the one given, else the reference solution's time on the
+ * slowest test times the factor, rounded up to whole seconds (judges and
+ * Kattis count whole seconds), at least one. */
+static unsigned time_limit_ms(const package *p)
+{
+    if (p->opts->time_limit_ms)
+        return p->opts->time_limit_ms;
+    double seconds = p->survey.slowest * CR_EXPORT_TIME_FACTOR;
+    unsigned whole = 1;
+    while (whole < seconds && whole < 3600)
+        whole++;
+    return whole * 1000;
+}
+
+/* The solutions the package holds: coinrow's reference one, its greedy one
+ * when a test catches it, its brute-force one when a test is long enough to
+ * time it out, then the labelled invocations' sources (--submissions).
+ * The caller frees *out. */
+static int solutions_of(cr_problem_solution **out, size_t *out_count, const package *p, cr_error *err)
+{
+    cr_problem_solution *v = malloc((3 + p->sources.count) * sizeof *v);
+    size_t count = 0;
+    *out = v;
+    if (!v)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
+    v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
+    if (p->survey.greedy_caught)
+        v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
+    if (p->survey.n_largest >= BRUTE_FORCE_N)
+        v[count++] =
+            (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
+    for (size_t k = 0; k < p->sources.count; k++) {
+        const cr_submission_source *s = &p->sources.v[k];
+        v[count++] = (cr_problem_solution){s->folder, s->name, CR_JUDGE_SOLUTION, s->path, s->lang};
+    }
+    *out_count = count;
+    return 0;
+}
+
+/* The format's files besides the tests, for the problem the tests showed. */
+static int write_others(package *p, cr_export_stats *stats, cr_error *err)
+{
+    if (!layouts[p->opts->format].write)
+        return 0;
+    cr_problem pb = {.name = p->dest->base,
+                     .title = p->opts->title ? p->opts->title : p->set_name,
+                     .set_name = p->set_name,
+                     .run_id = p->run_id,
+                     .variant = p->opts->variant,
+                     .lines = p->opts->lines,
+                     .limits = p->limits,
+                     .tests = p->count,
+                     .samples = p->opts->samples,
+                     .sample_in = (const char *const *)p->survey.sample_in,
+                     .sample_ans = (const char *const *)p->survey.sample_ans,
+                     .time_limit_ms = time_limit_ms(p),
+                     .memory_mib = MEMORY_LIMIT_MIB,
+                     .license = p->opts->license,
+                     .rights_owner = p->opts->rights_owner};
+    cr_problem_solution *solutions = NULL;
+    int rc = solutions_of(&solutions, &pb.solution_count, p, err);
+    pb.solutions = solutions;
+    cr_survey_uuid(pb.uuid, &p->survey);
+    stats->time_limit_ms = pb.time_limit_ms;
+    if (rc == 0)
+        rc = layouts[p->opts->format].write(&p->files, &pb, err);
+    free(solutions);
+    return rc;
+}
+
+/* Refuses a package of the set's `count` instances that has no test, no
+ * secret test, or more entries than a zip holds (two files a test, the
+ * format's folders and other files, and `sources` invocations' sources with
+ * the folder they may add). */
+static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
+                       cr_error *err)
+{
+    uint64_t entries = 2 * count + layouts[opts->format].entries + (sources ? sources + 1 : 0);
+    if (count == 0)
+        return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
+    if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
+        return cr_errorf(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
+                         set_name, (unsigned long long)count, count == 1 ? "" : "s",
+                         (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
+    if (opts->zip && entries > CR_ZIP_MAX_ENTRIES)
+        return cr_errorf(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
+                                            "than the %u a zip without ZIP64 holds",
+                         (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
+    return 0;
+}
+
+/* The labelled invocations' sources that fit the package (--submissions). */
+static int submissions_of(cr_submission_list *out, cr_store *store, const cr_export_opts *opts, cr_error *err)
+{
+    return cr_submission_list_new(out, store, opts->set_id, opts->variant,
+                                  opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, err);
+}
+
+int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err)
+{
+    dest d = {0};
+    char set_name[128];
+    uint64_t count = 0;
+    cr_submission_list sources = {0};
+    int rc = dest_split(&d, dir, err);
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, sizeof set_name, store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_size(&count, store, opts->set_id, err);
+    if (rc == 0 && opts->submissions)
+        rc = submissions_of(&sources, store, opts, err);
+    if (rc == 0)
+        rc = check_tests(set_name, count, sources.count, opts, err);
+    if (rc == 0)
+        rc = check_dest(&d, store, opts, err);
+    if (rc == 0 && opts->format == CR_EXPORT_CMS)
+        rc = cr_export__cms_check(opts, d.dir, err);
+    cr_submission_list_free(&sources);
+    dest_free(&d);
+    return rc;
+}
+
+/* ---- putting it in place ---- */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+    if (path)
+        nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* "PARENT/.BASE<what>.coinrow-XXXXXX", for mkdtemp or mkstemp: beside
+ * DIR, so that a rename puts it in place. */
+static char *temp_name(const dest *d, const char *what)
+{
+    size_t len = strlen(d->parent) + strlen(d->base) + strlen(what) + sizeof "/..coinrow-XXXXXX";
+    char *name = malloc(len);
+    if (name)
+        snprintf(name, len, "%s/.%s%s.coinrow-XXXXXX", d->parent, d->base, what);
+    return name;
+}
+
+/* Replaces d->dir by the folder at tmp, and d->dir.zip by the file at
+ * tmp_zip when there is one. */
+static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_error *err)
+{
+    size_t len = strlen(tmp) + sizeof ".old";
+    char *old = malloc(len), *zip = malloc(strlen(d->dir) + sizeof ".zip");
+    int rc = 0, moved_aside = 0;
+    if (!old || !zip) {
+        rc = cr_errorf(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
+        goto done;
+    }
+    snprintf(old, len, "%s.old", tmp);
+    snprintf(zip, strlen(d->dir) + sizeof ".zip", "%s.zip", d->dir);
+    if (rename(d->dir, old) == 0)
+        moved_aside = 1;
+    else if (errno != ENOENT) {
+        rc = cr_errorf(err, CR_EIO, "cannot replace %s: %s", d->dir, strerror(errno));
+        goto done;
+    }
+    if (rename(tmp, d->dir) != 0) {
+        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
+        if (moved_aside)
+            rename(old, d->dir);
+        goto done;
+    }
+    if (moved_aside)
+        remove_tree(old);
+    if (tmp_zip && rename(tmp_zip, zip) != 0)
+        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
+done:
+    free(old);
+    free(zip);
+    return rc;
+}
+
+/* What the package needs before any of it is written: the set, what its
+ * inputs promise, the answers, and the labelled sources. */
+static int gather(package *p, cr_export_stats *out, cr_error *err)
+{
+    const cr_export_opts *opts = p->opts;
+    int rc = cr_store_set_name(p->set_name, sizeof p->set_name, p->store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_size(&p->count, p->store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_generator(&p->limits, NULL, 0, &p->generated, p->store, opts->set_id, err);
+    if (rc == 0)
+        rc = cr_store_run_refuse_unanswered(p->store, p->run_id, opts->variant, p->set_name, "exported", err);
+    if (rc == 0 && opts->submissions)
+        rc = submissions_of(&p->sources, p->store, opts, err);
+    if (rc)
+        return rc;
+    out->submissions = p->sources.count;
+    out->skipped = p->sources.skipped;
+    memcpy(out->skipped_why, p->sources.skipped_why, sizeof out->skipped_why);
+    if (!p->generated)
+        p->limits = (cr_constraints){SIZE_MAX, 0, INT64_MAX, INT64_MIN, 0, 0};
+    return 0;
+}
+
+/* The package's files, in a new temporary folder beside the destination
+ * (p->files.root), and its zip beside that (*tmp_zip) when asked. */
+static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
+{
+    const cr_export_opts *opts = p->opts;
+    cr_package *files = &p->files;
+    files->root = temp_name(p->dest, "");
+    files->path_cap = (files->root ? strlen(files->root) : 0) + PLAIN_NAME_MAX + 64;
+    files->path = malloc(files->path_cap);
+    if (!files->root || !files->path)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the paths of %s", p->dest->dir);
+    /* mkdtemp and mkstemp make private files; the package gets the usual
+     * permissions */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (!mkdtemp(files->root) || chmod(files->root, 0777 & ~mask) != 0)
+        return cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", p->dest->dir, strerror(errno));
+    cr_survey_init(&p->survey, opts->variant, opts->lines, opts->samples);
+    p->survey.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
+    p->survey.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
+    int rc = make_folders(p, err);
+    if (rc == 0)
+        rc = write_tests(p, out, err);
+    if (rc == 0)
+        rc = write_others(p, out, err);
+    if (rc || !opts->zip)
+        return rc;
+    int fd = (*tmp_zip = temp_name(p->dest, ".zip")) ? mkstemp(*tmp_zip) : -1;
+    int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
+    if (!*tmp_zip)
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", p->dest->dir);
+    else if (!made)
+        rc = cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", p->dest->dir, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return made ? cr_zip_dir(*tmp_zip, files->root, err) : rc;
+}
+
+int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int64_t run_id,
+                    const cr_export_opts *opts, cr_error *err)
+{
+    dest d = {0};
+    package p = {.files = {.opts = opts}, .store = store, .opts = opts, .run_id = run_id, .dest = &d};
+    char *tmp_zip = NULL;
+    memset(out, 0, sizeof *out);
+    int rc = dest_split(&d, dir, err);
+    p.files.shown = d.dir;
+    if (rc == 0)
+        rc = cr_export_check(store, dir, opts, err);
+    if (rc == 0)
+        rc = gather(&p, out, err);
+    if (rc == 0)
+        rc = fill(&p, &tmp_zip, out, err);
+    if (rc == 0)
+        rc = put_in_place(&d, p.files.root, tmp_zip, err);
+    if (rc) {
+        remove_tree(p.files.root);
+        if (tmp_zip)
+            remove(tmp_zip);
+    }
+    free(tmp_zip);
+    free(p.files.root);
+    free(p.files.path);
+    free(p.input.text);
+    free(p.answer.text);
+    cr_survey_free(&p.survey);
+    name_set_free(&p.names);
+    cr_submission_list_free(&p.sources);
+    dest_free(&d);
+    return rc;
+}

@@ -1,0 +1,130 @@
+/* Writing a package's files (package.h): folders and files made new in the
+ * temporary folder export fills, the judge programs built for the problem,
+ * and text quoted for the metadata's YAML and XML.  Every format's writer
+ * and export.c itself write through these. */
+#include "export/package.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "export/program.h"
+#include "util/util.h"
+
+const char *cr_export__path(cr_package *p, const char *rel)
+{
+    snprintf(p->path, p->path_cap, "%s/%s", p->root, rel);
+    return p->path;
+}
+
+static int write_error(const cr_package *p, const char *rel, cr_error *err)
+{
+    return cr_errorf(err, CR_EIO, "cannot write %s/%s: %s", p->shown, rel, strerror(errno));
+}
+
+int cr_export__mkdir(cr_package *p, const char *rel, cr_error *err)
+{
+    return mkdir(cr_export__path(p, rel), 0777) == 0 ? 0 : write_error(p, rel, err);
+}
+
+FILE *cr_export__create(cr_package *p, const char *rel, cr_error *err)
+{
+    FILE *f = fopen(cr_export__path(p, rel), "wbx");
+    if (!f)
+        write_error(p, rel, err);
+    return f;
+}
+
+int cr_export__finish(cr_package *p, FILE *f, const char *rel, cr_error *err)
+{
+    int failed = ferror(f);
+    failed |= fclose(f) != 0;
+    return failed ? write_error(p, rel, err) : 0;
+}
+
+int cr_export__bytes(cr_package *p, const char *rel, const char *text, size_t len, cr_error *err)
+{
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    fwrite(text, 1, len, f);
+    return cr_export__finish(p, f, rel, err);
+}
+
+int cr_export__file(cr_package *p, const char *rel, cr_export_fill *fill, const cr_problem *pb, cr_error *err)
+{
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    int rc = fill(f, pb, err);
+    int done = cr_export__finish(p, f, rel, err);
+    return rc ? rc : done;
+}
+
+int cr_export__text(cr_package *p, const char *rel, const char *text, cr_error *err)
+{
+    return cr_export__bytes(p, rel, text, strlen(text), err);
+}
+
+int cr_export__program(cr_package *p, const char *rel, cr_judge_program program, cr_convention convention,
+                       const cr_problem *pb, cr_error *err)
+{
+    cr_judge_settings settings = {convention, pb->variant, pb->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED,
+                                  pb->limits};
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    int rc = cr_judge_program_write(f, program, &settings, err);
+    int done = cr_export__finish(p, f, rel, err);
+    return rc ? rc : done;
+}
+
+int cr_export__solution(cr_package *p, const char *rel, const cr_problem_solution *s, cr_convention convention,
+                        const cr_problem *pb, cr_error *err)
+{
+    if (!s->source)
+        return cr_export__program(p, rel, s->program, convention, pb, err);
+    FILE *in = fopen(s->source, "rb");
+    if (!in)
+        return cr_errorf(err, CR_EIO, "cannot read the source %s: %s", s->source, strerror(errno));
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cr_read_all(&text, &len, in, s->source, err);
+    fclose(in);
+    if (rc == 0)
+        rc = cr_export__bytes(p, rel, text, len, err);
+    free(text);
+    return rc;
+}
+
+void cr_export__put_yaml(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+void cr_export__put_xml(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: /* XML 1.0 has no control characters but white space */
+            fputc((unsigned char)*s >= 0x20 || *s == '\t' ? *s : ' ', f);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+/* Inside export (export/export.h): the problem a package holds and the calls
+ * that write its files, shared by export.c, which writes the tests and puts
+ * the package in place, and the writers of each format's other files
+ * (kattis.c, polygon.c, cms.c) and of the statement (statement.c). */
+#ifndef CR_EXPORT_PACKAGE_H
+#define CR_EXPORT_PACKAGE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "export/export.h"
+#include "invoke/invoke.h"
+#include "export/program.h"
+
+/* A program the package holds for the judge to run on the tests, with the
+ * verdict it must get there: Kattis' submissions/FOLDER/NAME, Polygon's
+ * solutions/NAME tagged for the folder.  coinrow's own are written for the
+ * problem; with --submissions a labelled invocation's source is copied as
+ * it is. */
+typedef struct cr_problem_solution {
+    const char *folder;       /* accepted, wrong_answer, time_limit_exceeded or run_time_error */
+    const char *name;         /* its file name, unique in the package */
+    cr_judge_program program; /* coinrow's own, */
+    const char *source;       /* or (not NULL) the path of an invocation's source */
+    cr_language lang;
+} cr_problem_solution;
+
+/* The problem, as the tests written show it. */
+typedef struct cr_problem {
+    const char *name;      /* the short name: the package folder's own name */
+    const char *title;     /* --title, else the set's name */
+    const char *set_name;
+    int64_t run_id;        /* the answers' run */
+    cr_variant variant;
+    int lines;             /* answers carry the canonical line of play */
+    cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
+    uint64_t tests, samples;
+    const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
+    const cr_problem_solution *solutions; /* coinrow's reference solution first */
+    size_t solution_count;
+    unsigned time_limit_ms, memory_mib;
+    char uuid[40];         /* derived from the set's tests, the variant and the lines */
+    const char *license, *rights_owner; /* kattis; NULL when not given */
+} cr_problem;
+
+/* ---- writing the package's files (files.c) ---- */
+
+/* Where a package's files go: the temporary folder export fills, renamed
+ * into place once complete. */
+typedef struct cr_package {
+    const cr_export_opts *opts; /* what the package is written with */
+    const char *shown;          /* the destination, as messages name it */
+    char *root;                 /* the temporary folder being filled */
+    char *path;                 /* root/relative, for one file at a time */
+    size_t path_cap;
+} cr_package;
+
+/* The path of rel (relative to the package's root) as it is written now, in
+ * a buffer valid until the next call. */
+const char *cr_export__path(cr_package *p, const char *rel);
+
+/* A new folder, or a new file for writing ("wbx": never one that exists). */
+int cr_export__mkdir(cr_package *p, const char *rel, cr_error *err);
+FILE *cr_export__create(cr_package *p, const char *rel, cr_error *err);
+
+/* Closes a file made by cr_export__create; CR_EIO naming it when anything
+ * written to it failed. */
+int cr_export__finish(cr_package *p, FILE *f, const char *rel, cr_error *err);
+
+/* Creates the file rel, has fill write it, and closes it: 0, or fill's
+ * error or the write's. */
+typedef int cr_export_fill(FILE *f, const cr_problem *pb, cr_error *err);
+int cr_export__file(cr_package *p, const char *rel, cr_export_fill *fill, const cr_problem *pb, cr_error *err);
+
+/* Writes text[0..len) to the new file rel; cr_export__text a NUL-terminated text. */
+int cr_export__bytes(cr_package *p, const char *rel, const char *text, size_t len, cr_error *err);
+int cr_export__text(cr_package *p, const char *rel, const char *text, cr_error *err);
+
+/* Writes the judge program built for the problem to the new file rel. */
+int cr_export__program(cr_package *p, const char *rel, cr_judge_program program, cr_convention convention,
+                       const cr_problem *pb, cr_error *err);
+
+/* Writes the solution to the new file rel: coinrow's own built for the
+ * convention, or the invocation's source as it is. */
+int cr_export__solution(cr_package *p, const char *rel, const cr_problem_solution *s, cr_convention convention,
+                        const cr_problem *pb, cr_error *err);
+
+/* s as a double-quoted YAML scalar; as XML attribute text. */
+void cr_export__put_yaml(FILE *f, const char *s);
+void cr_export__put_xml(FILE *f, const char *s);
+
+/* Each format's files besides the tests; how many files and folders (at
+ * most) they add to the package, for the zip's limit, besides the
+ * invocations' sources and the folder they may add. */
+int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err);
+int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err);
+int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err);
+enum { CR_EXPORT_KATTIS_ENTRIES = 20, CR_EXPORT_POLYGON_ENTRIES = 17, CR_EXPORT_CMS_ENTRIES = 8 };
+
+/* Before anything is written: without opts->no_build, a C compiler ($CC,
+ * else cc) must be there to build the CMS checker; CR_EINVAL saying so and
+ * what to do. */
+int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err);
+
+/* ---- the sources of labelled invocations (submissions.c) ---- */
+
+/* The folders of a Kattis package's submissions/, which a setter gives an
+ * invocation as its label to have its source exported. */
+#define CR_SUBMISSION_FOLDERS {"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"}
+
+/* The bytes a source's name in a package takes, with its NUL. */
+#define CR_SUBMISSION_NAME_MAX 96
+
+/* A labelled invocation's source, for a package. */
+typedef struct cr_submission_source {
+    const char *folder;                /* its label: one of CR_SUBMISSION_FOLDERS */
+    char *path;                        /* where it is: its invocation's folder and command */
+    char name[CR_SUBMISSION_NAME_MAX]; /* its file name in the package: "inv7-sol.c" */
+    cr_language lang;
+} cr_submission_source;
+
+typedef struct cr_submission_list {
+    cr_submission_source *v;
+    size_t count;
+    uint64_t skipped;      /* labelled invocations left out */
+    char skipped_why[256]; /* why the first one was */
+} cr_submission_list;
+
+/* The sources of the done invocations of set set_id for the variant that
+ * are labelled with a submission folder, in invocation order, each source
+ * once per folder.  Each is named "invID-NAME", NAME its own file name
+ * (bytes but letters, digits, '.', '_' and '-' as '_'; a long one cut
+ * before its extension), so that no two clash, nor one with coinrow's own
+ * programs.  Left out, counted in skipped: a command that is not one
+ * source file; an invocation whose moves policy is not `moves` (the
+ * package's checker would judge another answer); one whose verdicts do not
+ * give its folder's, as a judge reads them (the first test that fails is
+ * WA or PE for wrong_answer, TLE for time_limit_exceeded, RE or MLE for
+ * run_time_error; none fails for accepted).  CR_EINVAL naming it when a
+ * source cannot be read. */
+int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
+                           cr_check_moves moves, cr_error *err);
+
+/* Frees the list; accepts a zeroed one. */
+void cr_submission_list_free(cr_submission_list *list);
+
+#endif

@@ -1,0 +1,107 @@
+/* A Polygon package's files besides the tests: problem.xml, the testlib
+ * checker and validator with testlib.h, the statement (LaTeX and PDF, which
+ * converters carry over) and the solutions with their tags. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "export/package.h"
+#include "export/statement.h"
+
+/* Polygon's tag for a solution: "main" for the reference one (the first),
+ * else its folder's: run_time_error, the last of CR_SUBMISSION_FOLDERS, is
+ * "rejected". */
+static const char *tag_of(const cr_problem *pb, size_t i)
+{
+    static const char *const tags[][2] = {{"accepted", "accepted"},
+                                          {"wrong_answer", "wrong-answer"},
+                                          {"time_limit_exceeded", "time-limit-exceeded"}};
+    if (i == 0)
+        return "main";
+    for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++)
+        if (strcmp(pb->solutions[i].folder, tags[t][0]) == 0)
+            return tags[t][1];
+    return "rejected";
+}
+
+/* Polygon's name for a language's compiler; NULL for a program that is not
+ * one source file. */
+static const char *polygon_type(cr_language lang)
+{
+    static const char *const types[CR_LANG_COUNT] = {NULL, "c.gcc", "cpp.g++17", "python.3"};
+    return (unsigned)lang < CR_LANG_COUNT ? types[lang] : NULL;
+}
+
+static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
+{
+    (void)err;
+    fputs("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<problem revision=\"1\" short-name=\"", f);
+    cr_export__put_xml(f, pb->name);
+    fputs("\">\n    <names>\n        <name language=\"english\" value=\"", f);
+    cr_export__put_xml(f, pb->title);
+    fprintf(f,
+            "\"/>\n    </names>\n    <statements>\n"
+            "        <statement charset=\"UTF-8\" language=\"english\" mathjax=\"true\" "
+            "path=\"statements/english/problem.tex\" type=\"application/x-tex\"/>\n"
+            "        <statement language=\"english\" path=\"statements/.pdf/english/problem.pdf\" "
+            "type=\"application/pdf\"/>\n    </statements>\n"
+            "    <judging input-file=\"\" output-file=\"\">\n        <testset name=\"tests\">\n"
+            "            <time-limit>%u</time-limit>\n            <memory-limit>%llu</memory-limit>\n"
+            "            <test-count>%" PRIu64 "</test-count>\n"
+            "            <input-path-pattern>tests/%%02d</input-path-pattern>\n"
+            "            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n            <tests>\n",
+            pb->time_limit_ms, (unsigned long long)pb->memory_mib << 20, pb->tests);
+    for (uint64_t k = 0; k < pb->tests; k++)
+        fprintf(f, "                <test method=\"manual\"%s/>\n", k < pb->samples ? " sample=\"true\"" : "");
+    fputs("            </tests>\n        </testset>\n    </judging>\n"
+          "    <files>\n        <resources>\n            <file path=\"files/testlib.h\" type=\"h.g++\"/>\n"
+          "        </resources>\n    </files>\n    <assets>\n"
+          "        <checker name=\"check.cpp\" type=\"testlib\">\n"
+          "            <source path=\"files/check.cpp\" type=\"cpp.g++17\"/>\n        </checker>\n"
+          "        <validators>\n            <validator>\n"
+          "                <source path=\"files/val.cpp\" type=\"cpp.g++17\"/>\n            </validator>\n"
+          "        </validators>\n        <solutions>\n",
+          f);
+    for (size_t i = 0; i < pb->solution_count; i++) {
+        fprintf(f, "            <solution tag=\"%s\">\n                <source path=\"solutions/", tag_of(pb, i));
+        cr_export__put_xml(f, pb->solutions[i].name);
+        fprintf(f, "\" type=\"%s\"/>\n            </solution>\n", polygon_type(pb->solutions[i].lang));
+    }
+    fputs("        </solutions>\n    </assets>\n</problem>\n", f);
+    return 0;
+}
+
+static int write_statement(FILE *f, const cr_problem *pb, cr_error *err)
+{
+    (void)err;
+    cr_statement_write(f, pb, CR_STATEMENT_POLYGON);
+    return 0;
+}
+
+int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
+{
+    static const char *const folders[] = {"files", "solutions", "statements", "statements/english",
+                                          "statements/.pdf", "statements/.pdf/english"};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof folders / sizeof folders[0]; i++)
+        rc = cr_export__mkdir(p, folders[i], err);
+    if (rc == 0)
+        rc = cr_export__file(p, "problem.xml", write_xml, pb, err);
+    if (rc == 0)
+        rc = cr_export__file(p, "statements/english/problem.tex", write_statement, pb, err);
+    if (rc == 0)
+        rc = cr_export__file(p, "statements/.pdf/english/problem.pdf", cr_statement_write_pdf, pb, err);
+    if (rc == 0)
+        rc = cr_export__program(p, "files/check.cpp", CR_JUDGE_TESTLIB_CHECKER, CR_TESTLIB, pb, err);
+    if (rc == 0)
+        rc = cr_export__program(p, "files/val.cpp", CR_JUDGE_TESTLIB_VALIDATOR, CR_TESTLIB, pb, err);
+    if (rc == 0)
+        rc = cr_export__text(p, "files/testlib.h", cr_judge__testlib_h, err);
+    if (rc == 0)
+        rc = cr_export__text(p, "files/testlib-LICENSE.txt", cr_judge__testlib_license, err);
+    for (size_t i = 0; rc == 0 && i < pb->solution_count; i++) {
+        char rel[sizeof "solutions/" + CR_SUBMISSION_NAME_MAX];
+        snprintf(rel, sizeof rel, "solutions/%s", pb->solutions[i].name);
+        rc = cr_export__solution(p, rel, &pb->solutions[i], CR_TESTLIB, pb, err);
+    }
+    return rc;
+}

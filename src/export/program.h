@@ -1,0 +1,50 @@
+/* coinrow — the judge programs as sources that build alone, for export.
+ *
+ * The build amalgamates the pieces of the programs (the core, the readers,
+ * the judge runner, each program's main: scripts/amalgamate.sh) and embeds
+ * them in coinrow; writing a program puts the problem's settings in front of
+ * its pieces as #defines.  A C program then builds with a C compiler and
+ * nothing else (gcc or clang, 64-bit): cc -O2 -o checker checker.c; a testlib
+ * program (C++) with testlib.h beside it: g++ -O2 -o check check.cpp */
+#ifndef CR_EXPORT_PROGRAM_H
+#define CR_EXPORT_PROGRAM_H
+
+#include <stdio.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "judge/judge.h"
+
+typedef enum cr_judge_program {
+    CR_JUDGE_CHECKER,         /* main/checker.c: cr_judge_check under a convention */
+    CR_JUDGE_VALIDATOR,       /* main/validator.c: cr_judge_validate on standard input */
+    CR_JUDGE_SOLUTION,        /* main/solution.c: the value (and the canonical line) */
+    CR_JUDGE_GREEDY,          /* main/greedy.c: the greedy player's answer, a wrong one */
+    CR_JUDGE_BRUTE_FORCE,     /* main/brute_force.c: right, in 2^n time */
+    CR_JUDGE_TESTLIB_CHECKER, /* main/check.cpp: the checker written against testlib.h */
+    CR_JUDGE_TESTLIB_VALIDATOR, /* main/val.cpp: the validator written against testlib.h */
+    CR_JUDGE_PROGRAM_COUNT
+} cr_judge_program;
+
+/* What a program is built for. */
+typedef struct cr_judge_settings {
+    cr_convention convention; /* checker and validator: CR_TESTLIB, CR_KATTIS (or CR_CMS, checker only) */
+    cr_variant variant;       /* the value asked for (a validator refuses inputs it does not fit for) */
+    cr_check_moves moves;     /* whether the answer carries the line */
+    cr_constraints limits;    /* validators: what the input promises */
+} cr_judge_settings;
+
+/* The file name a program is usually given ("checker.c", "check.cpp", ...). */
+const char *cr_judge_program_file(cr_judge_program program);
+
+/* Writes the complete source of `program` built for `settings` to f.
+ * Returns 0, CR_EINVAL for settings the program cannot take, or CR_EIO when
+ * writing fails. */
+int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
+
+/* testlib.h and its licence (MIT), as shipped beside the testlib programs. */
+extern const char cr_judge__testlib_h[];
+extern const char cr_judge__testlib_license[];
+
+#endif

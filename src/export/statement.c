@@ -1,0 +1,323 @@
+/* The statement, composed once and written in three styles: the two LaTeX
+ * dialects the judges' tools render and plain text for the PDF. */
+#include "export/statement.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/pdf.h"
+#include "util/util.h"
+
+/* A statement being written: LaTeX goes straight to f; plain text gathers a
+ * paragraph and wraps it at its end. */
+typedef struct out {
+    FILE *f;
+    cr_statement_style style;
+    char para[4096]; /* text style: the paragraph so far */
+    size_t len;
+    int item;        /* text style: the paragraph is a list item */
+} out;
+
+static int tex(const out *o) { return o->style != CR_STATEMENT_TEXT; }
+
+/* Plain words; LaTeX's special characters are escaped. */
+static void words(out *o, const char *s)
+{
+    if (!tex(o)) {
+        size_t len = strlen(s);
+        if (o->len + len < sizeof o->para) {
+            memcpy(o->para + o->len, s, len);
+            o->len += len;
+        }
+        return;
+    }
+    for (; *s; s++) {
+        switch (*s) {
+        case '\\': fputs("\\textbackslash{}", o->f); break;
+        case '^': fputs("\\^{}", o->f); break;
+        case '~': fputs("\\~{}", o->f); break;
+        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+            fputc('\\', o->f);
+            fputc(*s, o->f);
+            break;
+        default: fputc(*s, o->f);
+        }
+    }
+}
+
+static void math(out *o, const char *latex, const char *plain)
+{
+    if (tex(o))
+        fprintf(o->f, "$%s$", latex);
+    else
+        words(o, plain);
+}
+
+/* A number for math, the int64 limits and large powers of ten as powers:
+ * -2^63, 2^63 - 1, 10^9; in LaTeX and in plain text. */
+static void number(char latex[32], char plain[32], int64_t v)
+{
+    int power = 0;
+    if (v != INT64_MIN) {
+        int64_t m = v < 0 ? -v : v;
+        for (; m >= 10 && m % 10 == 0; m /= 10)
+            power++;
+        power = m == 1 ? power : 0;
+    }
+    const char *sign = v < 0 ? "-" : "";
+    if (v == INT64_MIN || v == INT64_MAX) {
+        snprintf(latex, 32, "%s", v < 0 ? "-2^{63}" : "2^{63}-1");
+        snprintf(plain, 32, "%s", v < 0 ? "-2^63" : "2^63 - 1");
+    } else if (power >= 4) {
+        snprintf(latex, 32, "%s10^{%d}", sign, power);
+        snprintf(plain, 32, "%s10^%d", sign, power);
+    } else {
+        snprintf(latex, 32, "%" PRId64, v);
+        snprintf(plain, 32, "%" PRId64, v);
+    }
+}
+
+/* "lo <= name <= hi" in math, or "name = lo" when they are equal. */
+static void bounds(out *o, int64_t lo, const char *name, int64_t hi)
+{
+    char lo_tex[32], lo_text[32], hi_tex[32], hi_text[32], latex[128], plain[128];
+    number(lo_tex, lo_text, lo);
+    number(hi_tex, hi_text, hi);
+    if (lo == hi) {
+        snprintf(latex, sizeof latex, "%s = %s", name, lo_tex);
+        snprintf(plain, sizeof plain, "%s = %s", name, lo_text);
+    } else {
+        snprintf(latex, sizeof latex, "%s \\le %s \\le %s", lo_tex, name, hi_tex);
+        snprintf(plain, sizeof plain, "%s <= %s <= %s", lo_text, name, hi_text);
+    }
+    math(o, latex, plain);
+}
+
+/* Ends a paragraph (or a list item); plain text is wrapped here. */
+static void end(out *o)
+{
+    if (tex(o)) {
+        fputs(o->item ? "\n" : "\n\n", o->f);
+        return;
+    }
+    const char *first = o->item ? "  - " : "", *next = o->item ? "    " : "";
+    size_t at = 0, column = 0;
+    o->para[o->len] = '\0';
+    fputs(first, o->f);
+    column = strlen(first);
+    while (at < o->len) {
+        while (o->para[at] == ' ')
+            at++;
+        size_t word = strcspn(o->para + at, " ");
+        if (!word)
+            break;
+        if (column > strlen(first) && column + 1 + word > CR_STATEMENT_COLUMNS) {
+            fprintf(o->f, "\n%s", next);
+            column = strlen(next);
+        } else if (column > strlen(first)) {
+            fputc(' ', o->f);
+            column++;
+        }
+        fwrite(o->para + at, 1, word, o->f);
+        column += word;
+        at += word;
+    }
+    fputs(o->item ? "\n" : "\n\n", o->f);
+    o->len = 0;
+}
+
+static void list(out *o, int begin)
+{
+    o->item = begin;
+    if (tex(o))
+        fputs(begin ? "\\begin{itemize}\n" : "\\end{itemize}\n\n", o->f);
+    else if (!begin)
+        fputc('\n', o->f);
+}
+
+static void item(out *o)
+{
+    if (tex(o))
+        fputs("\\item ", o->f);
+}
+
+enum heading { INPUT, OUTPUT, EXAMPLES };
+
+static void heading(out *o, enum heading h)
+{
+    static const char *const names[] = {"Input", "Output", "Examples"};
+    static const char *const polygon[] = {"\\InputFile", "\\OutputFile", "\\Examples"};
+    if (o->style == CR_STATEMENT_KATTIS)
+        fprintf(o->f, "\\section*{%s}\n\n", names[h]);
+    else if (o->style == CR_STATEMENT_POLYGON)
+        fprintf(o->f, "%s\n\n", polygon[h]);
+    else
+        fprintf(o->f, "%s\n\n", names[h]);
+}
+
+/* Each line of a sample file, indented (plain text). */
+static void put_indented(FILE *f, const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "\n");
+        fprintf(f, "    %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+}
+
+/* The samples: olymp.sty's \exmp, or indented text; problemtools shows a
+ * Kattis package's data/sample itself. */
+static void samples(out *o, const cr_problem *pb)
+{
+    if (o->style == CR_STATEMENT_KATTIS || pb->samples == 0)
+        return;
+    heading(o, EXAMPLES);
+    for (uint64_t k = 0; k < pb->samples; k++) {
+        const char *in = pb->sample_in ? pb->sample_in[k] : NULL, *ans = pb->sample_ans ? pb->sample_ans[k] : NULL;
+        if (o->style == CR_STATEMENT_POLYGON && in && ans) {
+            fprintf(o->f, "\\exmp{%s}{%s}%%\n", in, ans);
+        } else if (o->style == CR_STATEMENT_TEXT) {
+            fprintf(o->f, "Sample input %" PRIu64 "\n", k + 1);
+            if (in)
+                put_indented(o->f, in);
+            else
+                fputs("    (too long to show: see the package's test files)\n", o->f);
+            fprintf(o->f, "Sample output %" PRIu64 "\n", k + 1);
+            if (ans)
+                put_indented(o->f, ans);
+            fputc('\n', o->f);
+        }
+    }
+    if (tex(o))
+        fputc('\n', o->f);
+}
+
+/* Whether the constraints alone keep every answer within int64: else the
+ * statement promises it (the validator checks it). */
+static int answer_may_overflow(const cr_problem *pb)
+{
+    __extension__ typedef unsigned __int128 u128;
+    const cr_constraints *l = &pb->limits;
+    u128 lo = l->value_min < 0 ? (u128)(-(l->value_min + 1)) + 1 : (u128)l->value_min;
+    u128 hi = l->value_max < 0 ? (u128)(-(l->value_max + 1)) + 1 : (u128)l->value_max;
+    u128 largest = lo > hi ? lo : hi, bound = largest * (u128)l->n_max; /* |a total| or |a lead| */
+    if (pb->variant == CR_REMAINING)
+        bound *= (u128)l->n_max; /* every removal scores at most n_max coins */
+    return pb->variant != CR_WINNER && bound > (u128)INT64_MAX;
+}
+
+static void compose(out *o, const cr_problem *pb)
+{
+    static const char *const question[CR_VARIANT_COUNT] = {
+        [CR_TOTAL] = ("Each player scores the values of the coins they take. What is the largest total the first "
+                      "player can be sure to score?"),
+        [CR_DIFF] = ("Each player scores the values of the coins they take, and each wants to end as far ahead of "
+                     "the other as possible. What is the first player's total minus the second player's total?"),
+        [CR_REMAINING] = ("When a player takes a coin, they score the sum of the values of the coins still in the "
+                          "row after it, and each player wants to end as far ahead of the other as possible. What is "
+                          "the first player's score minus the second player's score?"),
+        [CR_WINNER] = ("Each player scores the values of the coins they take, and each wants to end as far ahead of "
+                       "the other as possible. Who ends with the larger total?"),
+    };
+    static const char *const output[CR_VARIANT_COUNT] = {
+        [CR_TOTAL] = "Print the largest total the first player can be sure to score.",
+        [CR_DIFF] = "Print the first player's total minus the second player's total.",
+        [CR_REMAINING] = "Print the first player's score minus the second player's score.",
+        [CR_WINNER] = ("Print 1 when the first player ends with the larger total, -1 when the second player does, "
+                        "and 0 when the totals are equal."),
+    };
+    const cr_constraints *l = &pb->limits;
+    words(o, "Coins lie in a row, each with an integer value. Two players take turns, the first player first: in "
+             "a turn, a player takes one coin, from the left end or from the right end of the row, until the row "
+             "is empty. Both players play optimally.");
+    end(o);
+    words(o, question[pb->variant]);
+    end(o);
+    if (pb->lines) {
+        words(o, "Give also an optimal line of play: for every turn in order, L when the coin is taken from the "
+                 "left end and R when it is taken from the right end. Every move must be optimal: from its "
+                 "position, no other move lets the player to move end further ahead of the other (with the "
+                 "scoring above). When both moves are optimal, either may be given.");
+        end(o);
+    }
+    heading(o, INPUT);
+    words(o, "The first line holds the number of coins ");
+    math(o, "n", "n");
+    words(o, ". The second line holds the ");
+    math(o, "n", "n");
+    words(o, " values ");
+    math(o, "a_1, \\ldots, a_n", "a_1, ..., a_n");
+    words(o, " of the coins from left to right, separated by single spaces.");
+    end(o);
+    list(o, 1);
+    item(o);
+    bounds(o, (int64_t)l->n_min, "n", (int64_t)l->n_max);
+    if (l->even_n) {
+        words(o, ", and ");
+        math(o, "n", "n");
+        words(o, " is even");
+    }
+    end(o);
+    item(o);
+    bounds(o, l->value_min, "a_i", l->value_max);
+    end(o);
+    if (l->odd_sum) {
+        item(o);
+        words(o, "The values add up to an odd number.");
+        end(o);
+    }
+    if (answer_may_overflow(pb)) {
+        item(o);
+        words(o, "The answer fits in a signed 64-bit integer.");
+        end(o);
+    }
+    list(o, 0);
+    heading(o, OUTPUT);
+    words(o, output[pb->variant]);
+    if (pb->lines) {
+        words(o, " On the second line, print an optimal line of play: ");
+        math(o, "n", "n");
+        words(o, " letters, each L or R.");
+    }
+    end(o);
+    samples(o, pb);
+}
+
+void cr_statement_write(FILE *f, const cr_problem *pb, cr_statement_style style)
+{
+    out o = {.f = f, .style = style};
+    if (style == CR_STATEMENT_KATTIS) {
+        fputs("\\problemname{", f);
+        words(&o, pb->title);
+        fputs("}\n\n", f);
+    } else if (style == CR_STATEMENT_POLYGON) {
+        fputs("\\begin{problem}{", f);
+        words(&o, pb->title);
+        unsigned ms = pb->time_limit_ms;
+        if (ms % 1000)
+            fprintf(f, "}{standard input}{standard output}{%u.%03u seconds}", ms / 1000, ms % 1000);
+        else
+            fprintf(f, "}{standard input}{standard output}{%u second%s}", ms / 1000, ms == 1000 ? "" : "s");
+        fprintf(f, "{%u megabytes}\n\n", pb->memory_mib);
+    }
+    compose(&o, pb);
+    if (style == CR_STATEMENT_POLYGON)
+        fputs("\\end{problem}\n", f);
+}
+
+int cr_statement_write_pdf(FILE *f, const cr_problem *pb, cr_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the statement");
+    unsigned ms = pb->time_limit_ms;
+    fprintf(mem, "Time limit: %u.%03u s. Memory limit: %u MiB.\n\n", ms / 1000, ms % 1000, pb->memory_mib);
+    cr_statement_write(mem, pb, CR_STATEMENT_TEXT);
+    int failed = fclose(mem) != 0 || !text;
+    int rc = failed ? cr_errorf(err, CR_ENOMEM, "no memory for the statement") : cr_pdf_write(f, pb->title, text, err);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* Running programs the way a judge does: a command made runnable
+ * (submission.c: a program, or one source file built or interpreted as a
+ * judge does), run once under limits (child.c), its answer judged
+ * (verdict.c), and every instance of a set judged on worker threads
+ * (invoke.c): coinrow invoke and strength, and the CMS package's build.
+ *
+ * A program runs as the user who runs coinrow, with the same files and
+ * network (docs/invoke.md says what to use for untrusted code).  Linux only
+ * (the child's exit is watched through a pidfd, Linux 5.3 or later). */
+#ifndef CR_INVOKE_H
+#define CR_INVOKE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/contest.h"
+#include "coinrow/error.h"
+#include "coinrow/game.h"
+#include "coinrow/strategy.h"
+#include "judge/judge.h"
+#include "store/store.h"
+
+/* ---- a program run once under limits (child.c): an input on its standard
+ * input, its standard output read back, in its own process group that is
+ * killed whole at the end ---- */
+
+/* How often, at most, the CPU time and the stop flag are looked at. */
+#define CR_CHILD_CHECK_MS 20
+
+/* How the program ended. */
+typedef enum cr_child_end {
+    CR_CHILD_EXITED,        /* by itself: exit_code */
+    CR_CHILD_SIGNALED,      /* by a signal (RLIMIT_CPU's SIGXCPU, SIGSEGV, ...): signal */
+    CR_CHILD_CPU_KILLED,    /* killed when its CPU time passed the limit */
+    CR_CHILD_WALL_KILLED,   /* killed at the wall clock limit */
+    CR_CHILD_OUTPUT_KILLED  /* killed for writing more than the output limit */
+} cr_child_end;
+
+typedef struct cr_child_report {
+    cr_child_end end;
+    int exit_code;          /* CR_CHILD_EXITED */
+    int signal;             /* CR_CHILD_SIGNALED, and the SIGKILL of the kills */
+    double cpu_seconds;     /* user + system time, from wait4's rusage */
+    double wall_seconds;    /* from the start to the end of the program */
+    /* The largest resident set, from wait4's rusage.  Linux counts in it
+     * the process as it was before exec: coinrow itself, whose high-water
+     * mark is reset to its current size before each start (so the figure
+     * is at least floor_kib, and a program smaller than that reads as it). */
+    int64_t peak_rss_kib;
+    int64_t floor_kib;      /* coinrow's resident size when it started the program */
+    const char *out;        /* standard output (out_len bytes, then a NUL), valid until the next run */
+    size_t out_len;
+    char err[CR_STDERR_KEEP + 1]; /* the first bytes of standard error, then a NUL */
+    size_t err_len;
+    int stdin_closed;       /* the program closed its standard input before reading it all (not an error) */
+} cr_child_report;
+
+/* What runs keep between them: the output buffer.  One per thread. */
+typedef struct cr_child cr_child;
+
+int cr_child_new(cr_child **out, cr_error *err);
+
+/* Accepts NULL. */
+void cr_child_free(cr_child *child);
+
+/* Finds the program `name` as a shell would, for running in folder dir: a
+ * name with a slash is taken as it is (relative to dir), any other is
+ * looked up in PATH.  The path goes to *out (the caller frees it).
+ * CR_EINVAL naming the program when there is none that can be run. */
+int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *err);
+
+/* Runs the program at path (cr_child_resolve's) with arguments argv
+ * (argv[0] first, NULL-terminated) in folder dir, input[0..input_len) on
+ * its standard input, under the limits; SIGPIPE must be ignored by the
+ * caller's process (a program that closes its standard input early is
+ * not an error).  It runs in a new process group, which is killed when
+ * the program ends, so that nothing it started is left.  Returns 0 with
+ * the report in *out; CR_EINTERRUPTED, the program killed, once *stop
+ * (may be NULL) is set; CR_EIO when it cannot be started, saying why. */
+int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                 const char *input, size_t input_len, const cr_limits *limits, const atomic_int *stop,
+                 cr_error *err);
+
+/* ---- verdicts (verdict.c): how a program ended, then the checker on what
+ * it wrote ---- */
+
+/* The signal's name ("SIGSEGV"), or "signal N" for one without a name here,
+ * into out (16 bytes). */
+void cr_verdict_signal_name(char out[16], int sig);
+
+/* Judges a program's run on the instance whose input file is
+ * input[0..input_len), against the jury's answer, in this order:
+ *   OLE  killed for writing more than the output limit;
+ *   TLE  its CPU time over the limit, SIGXCPU, or killed at the wall clock;
+ *   MLE  a non-zero exit or a signal with a peak resident set of at least
+ *        three quarters of the memory limit: under RLIMIT_AS an allocation
+ *        beyond the limit fails inside the program, which then crashes or
+ *        gives up, and only how much it held tells that apart from a bug;
+ *   RE   any other non-zero exit or signal;
+ *   then the checker's AC, WA or PE on its output (cr_judge_answer).
+ * The message says what ended the program and what the checker said of
+ * whatever it wrote (but for OLE: that is cut); stderr is kept as safe
+ * text.  Returns 0 with the row in *out, or why the check itself failed
+ * (the jury is at fault). */
+int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits,
+                       const char *input, size_t input_len, const char *jury, size_t jury_len, cr_variant variant,
+                       cr_check_moves moves, cr_error *err);
+
+/* Judges a built-in strategy's answer the way a program's is: plays the
+ * instance coins[0..n), whose input file is input[0..input_len), writes the
+ * value and the line as a program would, and checks that against the jury's
+ * answer.  A value beyond int64 is RE.  Times are the strategy's own (this
+ * thread's CPU time).  Returns 0 with the row in *out, or why the check
+ * itself failed. */
+int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t *coins, size_t n, const char *input,
+                       size_t input_len, const char *jury, size_t jury_len, cr_variant variant, cr_check_moves moves,
+                       cr_error *err);
+
+/* ---- a command that is one source file (submission.c): built and run the
+ * way a judge does ---- */
+
+typedef enum cr_language {
+    CR_LANG_NONE,   /* not one source file: a program run as it is */
+    CR_LANG_C,      /* .c: cc -O2 -std=gnu11 -o PROGRAM SOURCE -lm (DOMjudge's flags) */
+    CR_LANG_CPP,    /* .cc, .cpp, .cxx: c++ -O2 -std=gnu++17 -o PROGRAM SOURCE */
+    CR_LANG_PYTHON, /* .py: python3 SOURCE */
+    CR_LANG_COUNT
+} cr_language;
+
+/* The language of a command (NULL-terminated argv) that is one source file,
+ * by its extension; CR_LANG_NONE for anything else. */
+cr_language cr_submission_language(char *const *argv);
+
+/* Polygon's name for the language's compiler ("c.gcc", "cpp.g++17",
+ * "python.3"); NULL for CR_LANG_NONE. */
+const char *cr_submission_polygon_type(cr_language lang);
+
+/* What to execute for a command given in folder dir. */
+typedef struct cr_submission cr_submission;
+
+/* Makes the command runnable: a program is looked up as a shell would
+ * (cr_child_resolve); a C or C++ source is built into a private folder
+ * (removed by cr_submission_free), its compiler's complaint in err when it
+ * does not build (CR_EINVAL); a Python source runs under python3. */
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, cr_error *err);
+
+/* The file to execute, and the arguments it gets (argv[0] first; for a
+ * program, the command's own argv, which must outlive s). */
+const char *cr_submission_path(const cr_submission *s);
+char *const *cr_submission_argv(const cr_submission *s);
+
+/* Removes what was built; accepts NULL. */
+void cr_submission_free(cr_submission *s);
+
+/* ---- a whole set (invoke.c) ---- */
+
+/* What this session has judged so far. */
+typedef struct cr_invoke_stats {
+    uint64_t judged;                          /* verdicts committed */
+    uint64_t counts[CR_INVOKE_VERDICT_COUNT]; /* of them, per verdict */
+    uint64_t left;                            /* instances left to judge */
+    uint64_t unanswered;                      /* instances the answers run has no answer for: not judged */
+} cr_invoke_stats;
+
+typedef struct cr_invoke_opts {
+    /* The program to run: its path (cr_child_resolve's) and the arguments it
+     * gets (argv[0] first, NULL-terminated); path NULL for the built-in
+     * strategy of the invocation. */
+    const char *path;
+    char *const *argv;
+    const atomic_int *stop; /* may be NULL; once set, running programs are killed and nothing new starts */
+    /* Called on the caller's thread after each commit (may be NULL). */
+    void (*progress)(void *ctx, const cr_invoke_stats *stats);
+    void *ctx;
+} cr_invoke_opts;
+
+/* Judges every instance of the invocation's set that it has not judged yet,
+ * against the answers of its answers run, with inv->jobs programs at once
+ * (the store's own thread reads the instances and writes the verdicts; a
+ * second connection to the same database reads).  Verdicts are committed in
+ * batches at least twice a second, so that a stop or a kill loses only
+ * those in hand; an instance is judged once.  Returns 0; CR_EINTERRUPTED
+ * after a stop, with what was judged committed; or the first error (a
+ * program that cannot be started, a check the jury's answer fails, the
+ * database). */
+int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *inv, const cr_invoke_opts *opts,
+                  cr_error *err);
+
+/* How strong a set's tests are: every built-in strategy judged on every
+ * test (coinrow strength). */
+typedef struct cr_strength_of {
+    uint64_t broken;                        /* tests that break it: any verdict but AC */
+    char first[128];                        /* the first of them (its ext_id) */
+    cr_invoke_verdict first_verdict;
+    char first_message[CR_VERDICT_MESSAGE_MAX];
+} cr_strength_of;
+
+typedef struct cr_strength {
+    uint64_t tests;      /* judged */
+    uint64_t weak;       /* of them, those that break no strategy */
+    uint64_t unanswered; /* instances the answers run has no answer for: not judged */
+    cr_strength_of of[CR_STRATEGY_COUNT];
+} cr_strength;
+
+/* Judges every built-in strategy on every instance of set set_id, in id
+ * order, against the answers of run answers_run (cr_verdict_builtin),
+ * calling weak (may be NULL) for each test that breaks none.  Returns 0;
+ * CR_EINTERRUPTED once *stop (may be NULL) is set; or the first error. */
+int cr_strength_run(cr_strength *out, cr_store *store, int64_t set_id, int64_t answers_run, cr_variant variant,
+                    cr_check_moves moves, const atomic_int *stop, void (*weak)(void *ctx, const char *ext_id),
+                    void *ctx, cr_error *err);
+
+#endif

@@ -1,0 +1,149 @@
+/* Commands that are one source file: built with the system's compilers in
+ * a private folder, as a judge builds a submission. */
+#include "invoke/invoke.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+struct cr_submission {
+    char *path;      /* what is executed */
+    char *const *args; /* its arguments: the command's own, or argv below */
+    char *argv[3];     /* python3 and the source, or the program built */
+    char *build_dir;   /* the private folder a source was built in, or NULL */
+};
+
+static const struct {
+    const char *ext;
+    cr_language lang;
+} extensions[] = {{".c", CR_LANG_C}, {".cc", CR_LANG_CPP}, {".cpp", CR_LANG_CPP}, {".cxx", CR_LANG_CPP}, {".py", CR_LANG_PYTHON}};
+
+cr_language cr_submission_language(char *const *argv)
+{
+    if (!argv || !argv[0] || argv[1])
+        return CR_LANG_NONE;
+    size_t len = strlen(argv[0]);
+    for (size_t k = 0; k < sizeof extensions / sizeof extensions[0]; k++) {
+        size_t ext = strlen(extensions[k].ext);
+        if (len > ext && strcmp(argv[0] + len - ext, extensions[k].ext) == 0 && argv[0][len - ext - 1] != '/')
+            return extensions[k].lang;
+    }
+    return CR_LANG_NONE;
+}
+
+/* The compiler's arguments for a source, building `program`. */
+static void compiler_argv(char *out[8], cr_language lang, char *source, char *program)
+{
+    static char *const c[] = {"cc", "-O2", "-std=gnu11", "-o", NULL, NULL, "-lm", NULL};
+    static char *const cpp[] = {"c++", "-O2", "-std=gnu++17", "-o", NULL, NULL, NULL, NULL};
+    memcpy(out, lang == CR_LANG_C ? c : cpp, sizeof c);
+    out[4] = program;
+    out[5] = source;
+}
+
+/* Builds the source argv[0] (in folder dir) into s->path. */
+static int build(cr_submission *s, cr_language lang, char *const *argv, const char *dir, cr_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/coinrow-build-XXXXXX/program";
+    char *compiler_path = NULL, *compiler[8];
+    cr_child *child = NULL;
+    cr_child_report report;
+    if (!(s->build_dir = malloc(len)) || !(s->path = malloc(len)))
+        return cr_errorf(err, CR_ENOMEM, "no memory to build %s", argv[0]);
+    snprintf(s->build_dir, len, "%s/coinrow-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(s->build_dir)) {
+        free(s->build_dir);
+        s->build_dir = NULL;
+        return cr_errorf(err, CR_EIO, "cannot make a folder to build %s in", argv[0]);
+    }
+    snprintf(s->path, len, "%s/program", s->build_dir);
+    compiler_argv(compiler, lang, argv[0], s->path);
+    /* a compiler is given time and no memory limit; it writes no answer */
+    cr_limits limits = {.cpu_seconds = 120, .output_bytes = 1 << 20};
+    int rc = cr_child_resolve(&compiler_path, compiler[0], NULL, err);
+    if (rc == 0)
+        rc = cr_child_new(&child, err);
+    if (rc == 0)
+        rc = cr_child_run(&report, child, compiler_path, compiler, dir, NULL, 0, &limits, NULL, err);
+    if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
+        /* the compiler's first error, else its first line */
+        const char *line = strstr(report.err, "error");
+        while (line && line > report.err && line[-1] != '\n')
+            line--;
+        if (!line)
+            line = report.err;
+        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %.*s", argv[0], compiler[0],
+                       report.end == CR_CHILD_EXITED ? "exit status" : "signal",
+                       report.end == CR_CHILD_EXITED ? report.exit_code : report.signal, (int)strcspn(line, "\n"),
+                       line);
+    }
+    cr_child_free(child);
+    free(compiler_path);
+    return rc;
+}
+
+/* access(R_OK) of name in folder dir (NULL: here). */
+static int access_in(const char *dir, const char *name)
+{
+    if (!dir || name[0] == '/')
+        return access(name, R_OK);
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (!path)
+        return -1;
+    snprintf(path, len, "%s/%s", dir, name);
+    int rc = access(path, R_OK);
+    free(path);
+    return rc;
+}
+
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, cr_error *err)
+{
+    *out = NULL;
+    cr_submission *s = calloc(1, sizeof *s);
+    if (!s)
+        return cr_errorf(err, CR_ENOMEM, "no memory for a command");
+    cr_language lang = cr_submission_language(argv);
+    int rc = 0;
+    s->args = s->argv;
+    if (lang == CR_LANG_NONE) {
+        rc = cr_child_resolve(&s->path, argv[0], dir, err);
+        s->args = argv;
+    } else if (access_in(dir, argv[0]) != 0) {
+        rc = cr_errorf(err, CR_EINVAL, "cannot read the source %s", argv[0]);
+    } else if (lang == CR_LANG_PYTHON) {
+        rc = cr_child_resolve(&s->path, "python3", NULL, err);
+        s->argv[0] = "python3";
+        s->argv[1] = argv[0];
+    } else {
+        rc = build(s, lang, argv, dir, err);
+        s->argv[0] = s->path;
+    }
+    if (rc) {
+        cr_submission_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+const char *cr_submission_path(const cr_submission *s) { return s->path; }
+
+char *const *cr_submission_argv(const cr_submission *s) { return s->args; }
+
+void cr_submission_free(cr_submission *s)
+{
+    if (!s)
+        return;
+    if (s->build_dir) {
+        unlink(s->path);
+        rmdir(s->build_dir);
+    }
+    free(s->build_dir);
+    free(s->path);
+    free(s);
+}

@@ -1,0 +1,187 @@
+/* Checking a database: SQLite's own checks of the file's structure, and
+ * coinrow's invariants about runs and their results, one named query each. */
+#include "store/sql.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* Findings of SQLite's checks passed on, one each, before "and more". */
+#define SHOWN 10
+/* The rows SQLite's checks give at most, when not told otherwise. */
+#define SQLITE_LISTS 100
+
+/* Rows of `rows` whose `owner` (run or invocation, by rows.owner_id) is
+ * missing, or whose instance is missing or not of the owner's set. */
+#define HAVE_THEIR_INSTANCE(rows, owner, owner_id)                                                                     \
+    "SELECT count(*), min(printf('" #owner " %d, instance %d', r." #owner_id ", r.instance_id)) FROM " #rows " AS r " \
+    "LEFT JOIN " #owner " AS u ON u.id = r." #owner_id " "                                                             \
+    "LEFT JOIN instance AS i ON i.id = r.instance_id AND i.set_id = u.set_id WHERE i.id IS NULL"
+
+/* Done owners (runs, invocations) without a row in `rows` for every
+ * instance of their set up to the last they have one for: a done one covers
+ * its set as it was, and instances ingested later have higher ids. */
+#define DONE_HAVE_EVERY_INSTANCE(rows, owner, owner_id)                                                                \
+    "SELECT count(*), min(printf('" #owner " %d: %d of %d', id, done, total)) FROM "                                    \
+    "(SELECT u.id, (SELECT count(*) FROM " #rows " AS r WHERE r." #owner_id " = u.id) AS done, "                       \
+    "(SELECT count(*) FROM instance AS i WHERE i.set_id = u.set_id AND i.id <= "                                       \
+    "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
+    "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
+
+/* coinrow's invariants, on the tables as they are stored (schema/004_results.sql,
+ * 005_invoke.sql): each is one pass over a table at most, with lookups by
+ * key, so that a database of millions of results is checked in seconds.
+ * Each query returns how many rows break it and a description of one of
+ * them (the least, as text); add one by adding a line. */
+static const struct invariant {
+    const char *name; /* what it checks, as check-db shows it */
+    const char *says; /* what the rows that break it are */
+    const char *sql;
+} invariants[] = {
+    {"results-have-their-instance",
+     "solutions whose run or instance is missing, or whose instance is not of the run's set",
+     HAVE_THEIR_INSTANCE(solution, run, run_id)},
+    /* run.variants is a comma list of names: its bits, once per run */
+    {"solved-instances-have-every-variant", "instances solved in a run without exactly the run's variants",
+     "WITH runs (id, names, variants) AS MATERIALIZED (SELECT u.id, u.variants, (SELECT coalesce(sum(1 << v.code), 0) "
+     "FROM variant AS v WHERE instr(',' || u.variants || ',', ',' || v.name || ',') > 0) FROM run AS u) "
+     "SELECT count(*), min(printf('run %d, instance %d: %s of %s', s.run_id, s.instance_id, "
+     "(SELECT group_concat(name, ',') FROM variant WHERE s.variants >> code & 1), r.names)) "
+     "FROM solution AS s JOIN runs AS r ON r.id = s.run_id WHERE s.variants <> r.variants"},
+    {"extra-is-within-variants", "solutions with variants kept in result_extra that they do not solve",
+     "SELECT count(*), min(printf('run %d, instance %d', run_id, instance_id)) FROM solution "
+     "WHERE extra & ~variants <> 0"},
+    {"extra-rows-match-extra-bits", "variants marked extra without their row in result_extra, or rows there "
+                                    "without their mark",
+     "SELECT count(*), min(what) FROM ("
+     "SELECT printf('run %d, instance %d, %s: no row', s.run_id, s.instance_id, v.name) AS what "
+     "FROM solution AS s JOIN variant AS v ON s.extra >> v.code & 1 WHERE s.extra <> 0 AND NOT EXISTS "
+     "(SELECT 1 FROM result_extra AS x WHERE x.run_id = s.run_id AND x.instance_id = s.instance_id "
+     "AND x.variant = v.name) "
+     "UNION ALL SELECT printf('run %d, instance %d, %s: not marked', x.run_id, x.instance_id, x.variant) "
+     "FROM result_extra AS x LEFT JOIN variant AS v ON v.name = x.variant "
+     "LEFT JOIN solution AS s ON s.run_id = x.run_id AND s.instance_id = x.instance_id "
+     "WHERE s.extra IS NULL OR v.code IS NULL OR NOT s.extra >> v.code & 1)"},
+    /* remaining (bit 1 << 2) reads the remaining-sum game, the others the standard one */
+    {"solutions-have-their-scores", "solutions without the scores of a game that a variant they give reads",
+     "SELECT count(*), min(printf('run %d, instance %d', run_id, instance_id)) FROM solution "
+     "WHERE variants & ~extra & ~4 <> 0 AND (first_score IS NULL OR second_score IS NULL) "
+     "OR variants & ~extra & 4 <> 0 AND (remaining_first_score IS NULL OR remaining_second_score IS NULL)"},
+    {"lines-have-their-length", "solutions with a line of play that is not packed for their instance's n coins",
+     "SELECT count(*), min(printf('run %d, instance %d', s.run_id, s.instance_id)) FROM solution AS s "
+     "JOIN instance AS i ON i.id = s.instance_id "
+     "WHERE s.moves IS NOT NULL AND coinrow_line_turns(s.moves) IS NOT i.n "
+     "OR s.remaining_moves IS NOT NULL AND coinrow_line_turns(s.remaining_moves) IS NOT i.n"},
+    {"done-runs-have-every-instance", "done runs that lack an instance of their set older than the last they solved",
+     DONE_HAVE_EVERY_INSTANCE(solution, run, run_id)},
+    {"verdicts-have-their-instance",
+     "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",
+     HAVE_THEIR_INSTANCE(verdict, invocation, invocation_id)},
+    {"done-invocations-have-every-instance",
+     "done invocations that lack an instance of their set older than the last they judged",
+     DONE_HAVE_EVERY_INSTANCE(verdict, invocation, invocation_id)},
+    {"names-are-not-empty", "sets or instances whose name is empty or holds a NUL byte",
+     "SELECT count(*), min(what) FROM "
+     "(SELECT printf('set %d', id) AS what FROM instance_set WHERE name = '' OR instr(name, char(0)) > 0 "
+     "UNION ALL SELECT printf('instance %d', id) FROM instance WHERE ext_id = '' OR instr(ext_id, char(0)) > 0)"},
+};
+
+/* Passes one finding of SQLite's to fn, up to SHOWN of them. */
+static void sqlite_finding(int *count, const char *name, const char *text, size_t len, cr_store_check_fn fn,
+                           void *ctx)
+{
+    static const char header[] = "*** in database "; /* names the schema, here always main */
+    if (len == 0 || (len >= sizeof header - 1 && memcmp(text, header, sizeof header - 1) == 0))
+        return;
+    if ((*count)++ < SHOWN) {
+        char line[CR_ERROR_MSG_MAX];
+        snprintf(line, sizeof line, "%.*s", (int)len, text);
+        fn(ctx, name, line);
+    }
+}
+
+/* Runs PRAGMA quick_check or integrity_check, passing each finding to fn
+ * (up to SHOWN, then how many more); *out_ok when it found nothing. */
+static int sqlite_check(int *out_ok, cr_store *s, const char *pragma, const char *name, cr_store_check_fn fn,
+                        void *ctx, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, pragma, "checking it", err), step = SQLITE_DONE, count = 0, rows = 0;
+    *out_ok = 1;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(st, 0);
+        if (!text || strcmp(text, "ok") == 0)
+            continue;
+        *out_ok = 0;
+        rows++;
+        /* a row may hold several findings, a line each */
+        for (const char *end; (end = strchr(text, '\n')) != NULL; text = end + 1)
+            sqlite_finding(&count, name, text, (size_t)(end - text), fn, ctx);
+        sqlite_finding(&count, name, text, strlen(text), fn, ctx);
+    }
+    if (rc == 0 && step != SQLITE_DONE) {
+        /* damage that stops the check is a finding too */
+        *out_ok = 0;
+        const char *why = sqlite3_errmsg(s->db);
+        sqlite_finding(&count, name, why, strlen(why), fn, ctx);
+    }
+    if (count > SHOWN) {
+        char more[80];
+        snprintf(more, sizeof more, "... and %s%d more%s", rows >= SQLITE_LISTS ? "at least " : "", count - SHOWN,
+                 rows >= SQLITE_LISTS ? " (SQLite lists 100 at most)" : "");
+        fn(ctx, name, more);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void first_finding(void *ctx, const char *check, const char *finding)
+{
+    char *first = ctx;
+    (void)check;
+    if (!first[0])
+        snprintf(first, CR_ERROR_MSG_MAX / 2, "%s", finding);
+}
+
+int cr_store_quick_check(cr_store *store, cr_error *err)
+{
+    char first[CR_ERROR_MSG_MAX / 2] = "";
+    int ok, rc = sqlite_check(&ok, store, "PRAGMA quick_check", "quick_check", first_finding, first, err);
+    if (rc == 0 && !ok)
+        rc = cr_errorf(err, CR_EDB, "%s: the database is damaged (%s); 'coinrow check-db --db %s' tells more",
+                       store->path, first, store->path);
+    return rc;
+}
+
+int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err)
+{
+    int ok, rc = sqlite_check(&ok, store, "PRAGMA integrity_check", "integrity", fn, ctx, err);
+    *out_failed = !ok;
+    if (rc == 0 && ok)
+        fn(ctx, "integrity", NULL);
+    for (size_t k = 0; rc == 0 && k < sizeof invariants / sizeof invariants[0]; k++) {
+        const struct invariant *v = &invariants[k];
+        sqlite3_stmt *st = NULL;
+        if (!ok) {
+            /* the queries would read damaged pages */
+            fn(ctx, v->name, "not checked: the file is damaged");
+            continue;
+        }
+        if ((rc = cr_store__prepare(&st, store, v->sql, "checking it", err)) != 0)
+            break;
+        if (sqlite3_step(st) != SQLITE_ROW) {
+            rc = cr_store__fail(store, "checking it", err);
+        } else if (sqlite3_column_int64(st, 0) == 0) {
+            fn(ctx, v->name, NULL);
+        } else {
+            char finding[CR_ERROR_MSG_MAX];
+            snprintf(finding, sizeof finding, "%lld %s (such as %s)", (long long)sqlite3_column_int64(st, 0),
+                     v->says, (const char *)sqlite3_column_text(st, 1));
+            fn(ctx, v->name, finding);
+            ++*out_failed;
+        }
+        sqlite3_finalize(st);
+    }
+    return rc;
+}

@@ -1,0 +1,178 @@
+/* The statement helpers of every store file (sql.h): errors in words,
+ * one-off and kept statements, multi-row inserts, paged reading.  They call
+ * nothing else of the store, so that every other file can call them. */
+#include "store/sql.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
+{
+    int code = CR_EDB;
+    const char *what;
+    switch (sqlite3_extended_errcode(store->db) & 0xff) {
+    case SQLITE_FULL:
+        what = "the disk is full", code = CR_EIO;
+        break;
+    case SQLITE_READONLY:
+        what = "the database is read-only", code = CR_EIO;
+        break;
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+        what = "permission denied", code = CR_EIO;
+        break;
+    case SQLITE_CANTOPEN:
+        what = "the file cannot be opened (missing, or no permission for it or its folder)", code = CR_EIO;
+        break;
+    case SQLITE_IOERR:
+        what = "an I/O error", code = CR_EIO;
+        break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        what = "the database is locked by another writer (another coinrow on it?)";
+        break;
+    case SQLITE_NOTADB:
+        what = "the file is not a SQLite database";
+        break;
+    case SQLITE_CORRUPT:
+        what = "the database is damaged";
+        break;
+    case SQLITE_NOMEM:
+        what = "out of memory", code = CR_ENOMEM;
+        break;
+    default:
+        what = sqlite3_errmsg(store->db);
+        break;
+    }
+    return cr_errorf(err, code, "%s: %s while %s", store->path, what, doing);
+}
+
+int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err)
+{
+    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : cr_store__fail(s, doing, err);
+}
+
+int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, cr_error *err)
+{
+    if (!s->kept[which] && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->kept[which], NULL))
+        return cr_store__fail(s, "preparing a statement", err);
+    *out = s->kept[which];
+    return 0;
+}
+
+int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err)
+{
+    int rc = sqlite3_step(st);
+    int failed = rc != SQLITE_DONE && rc != SQLITE_ROW ? cr_store__fail(s, doing, err) : 0;
+    sqlite3_reset(st);
+    return failed;
+}
+
+int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const char *doing, cr_error *err)
+{
+    return sqlite3_prepare_v2(s->db, sql, -1, out, NULL) == SQLITE_OK ? 0 : cr_store__fail(s, doing, err);
+}
+
+int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, int64_t b, const char *doing,
+                        cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, doing, err);
+    if (rc)
+        return rc;
+    if (sqlite3_bind_parameter_count(st) >= 1)
+        sqlite3_bind_int64(st, 1, a);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        sqlite3_bind_int64(st, 2, b);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else
+        rc = cr_store__fail(s, doing, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- multi-row inserts ---- */
+
+/* "INSERT OR IGNORE INTO table (cols) VALUES (row),(row),..." with `rows`
+ * copies of row; NULL when out of memory.  Free with sqlite3_free.
+ *
+ * OR IGNORE rather than ON CONFLICT DO NOTHING: a statement that cannot
+ * abort half-way (its NOT NULL checks ignore too) needs no statement
+ * journal, and copying the pages each chunk touches into one cost the
+ * writer over a tenth of its time.  The rows bound are never NULL where
+ * the schema says NOT NULL, so only the unique keys ever ignore a row. */
+static char *multi_insert(const char *head, const char *row, int rows)
+{
+    sqlite3_str *sql = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(sql, "INSERT OR IGNORE INTO %s", head);
+    for (int i = 0; i < rows; i++)
+        sqlite3_str_appendf(sql, "%s%s", i ? "," : " VALUES ", row);
+    return sqlite3_str_finish(sql);
+}
+
+int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char *head, const char *row,
+                          size_t rows, cr_error *err)
+{
+    if (rows != CR_STORE__CHUNK)
+        which++;
+    if (s->kept[which])
+        return cr_store__kept(out, s, which, NULL, err);
+    char *sql = multi_insert(head, row, (int)rows);
+    if (!sql)
+        return cr_errorf(err, CR_ENOMEM, "no memory for a statement");
+    int rc = cr_store__kept(out, s, which, sql, err);
+    sqlite3_free(sql);
+    return rc;
+}
+
+/* ---- paged reading ---- */
+
+int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, const char *doing, cr_error *err)
+{
+    *p = (cr_store__pager){store, NULL, -1, 0};
+    return cr_store__prepare(&p->st, store, sql, doing, err);
+}
+
+int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err)
+{
+    for (;;) {
+        if (p->ended)
+            return 0;
+        if (p->rows == CR_STORE__PAGE || p->rows == -1) {
+            sqlite3_reset(p->st);
+            bind(ctx, p->st);
+            p->rows = 0;
+        }
+        int rc = sqlite3_step(p->st);
+        if (rc == SQLITE_ROW) {
+            p->rows++;
+            return 1;
+        }
+        if (rc != SQLITE_DONE)
+            return cr_store__fail(p->store, "reading", err);
+        sqlite3_reset(p->st);
+        /* the end is a page with no rows: rows committed meanwhile are seen */
+        if (p->rows == 0)
+            p->ended = 1;
+        else
+            p->rows = -1;
+    }
+}
+
+int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err)
+{
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    size_t len = (size_t)sqlite3_column_bytes(st, col);
+    if (len + 1 > *cap) {
+        char *bigger = realloc(*buf, len + 1);
+        if (!bigger)
+            return cr_errorf(err, CR_ENOMEM, "no memory to read a row of %zu bytes", len);
+        *buf = bigger;
+        *cap = len + 1;
+    }
+    memcpy(*buf, text ? text : "", len + 1);
+    return 0;
+}

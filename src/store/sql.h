@@ -1,0 +1,137 @@
+/* Inside the store: the connection and the helpers every statement of the
+ * store*.c files goes through.  Only those files include this header (and
+ * with it sqlite3.h): coinrow's SQL has no other home. */
+#ifndef CR_STORE_SQL_H
+#define CR_STORE_SQL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Rows per multi-row INSERT: one statement step per chunk instead of per row
+ * roughly halves the writer's time on small instances. */
+#define CR_STORE__CHUNK 64
+/* Rows read per read transaction by the iterators. */
+#define CR_STORE__PAGE 512
+
+/* The statements a connection keeps prepared, the writer's. */
+enum {
+    CR_STORE__INSTANCES_CHUNK, /* the CHUNK-row insert, then its one-row twin */
+    CR_STORE__INSTANCES_ONE,
+    CR_STORE__FIND_INSTANCE,
+    CR_STORE__SOLUTIONS_CHUNK,
+    CR_STORE__SOLUTIONS_ONE,
+    CR_STORE__RESULT_EXTRA,
+    CR_STORE__INGEST_ERROR,
+    CR_STORE__KEPT_COUNT
+};
+
+struct cr_store {
+    sqlite3 *db;
+    sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
+    int64_t next_instance_id;                 /* inside a write transaction */
+    int writing;                              /* opened for writing: in WAL mode until freed */
+    int opened_version;                       /* the schema version the file had */
+    /* bounding the WAL (cr_store_wal_limit), in frames */
+    int wal_limit, wal_skip, wal_failures, wal_held;
+    int64_t wal_frame_bytes;
+    unsigned char *lines;                     /* the writer's packed lines, bound until a step */
+    size_t lines_cap;
+    char path[];
+};
+
+/* Fills err from the connection's last SQLite error: the file, what went
+ * wrong in words (disk full, read-only, locked by another writer, ...) and
+ * `doing` ("writing results"); returns the code (CR_EDB, or CR_EIO for disk
+ * and permission trouble). */
+int cr_store__fail(cr_store *s, const char *doing, cr_error *err);
+
+/* Runs SQL without results (several statements allowed). */
+int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err);
+
+/* Prepares one-off SQL; the caller finalizes it. */
+int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const char *doing, cr_error *err);
+
+/* The kept statement `which`, prepared from sql on first use. */
+int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, cr_error *err);
+
+/* The kept statement "INSERT OR IGNORE INTO head VALUES row,row,..." for
+ * `rows` rows: the CHUNK-row one (which) or, for a single row, which + 1. */
+int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char *head, const char *row,
+                          size_t rows, cr_error *err);
+
+/* Steps a statement that returns no row, then resets it. */
+int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err);
+
+/* One integer from a one-row query (bound with up to two int64s). */
+int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, int64_t b, const char *doing,
+                        cr_error *err);
+
+/* A statement read a page at a time: after PAGE rows (or fewer, at the end)
+ * it is reset, which ends its read transaction, and bound again to go on
+ * after the last key, until a page comes empty. */
+typedef struct cr_store__pager {
+    cr_store *store;
+    sqlite3_stmt *st;
+    int rows;  /* rows stepped in this page */
+    int ended; /* the last page came short */
+} cr_store__pager;
+
+int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, const char *doing, cr_error *err);
+
+/* Steps to the next row: 1, 0 at the end, or an error.  bind() binds the
+ * statement's key parameters from the last row before each new page. */
+int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
+
+/* ---- lines of play, packed one bit per turn (store/lines.c) ---- */
+
+/* The bytes a line of n turns takes packed. */
+size_t cr_store__line_bytes(size_t n);
+
+/* Packs line[0..n) into out (cr_store__line_bytes(n) bytes); -1 when a
+ * letter is neither L nor R. */
+int cr_store__line_pack(unsigned char *out, const char *line, size_t n);
+
+/* The turns a packed line of `bytes` bytes holds, into *out; -1 when it is
+ * not a packed line. */
+int cr_store__line_length(size_t *out, const unsigned char *bits, size_t bytes);
+
+/* The n turns of a packed line as 'L'/'R' text, NUL-terminated, into out
+ * (n + 1 bytes). */
+void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
+
+/* Registers the SQL functions of lines on the connection:
+ * coinrow_pack_line(text), the packed line (NULL when a letter is neither L
+ * nor R), for the upgrade to schema version 4; coinrow_line_turns(blob), the
+ * turns of a packed line (NULL when it is not one), for check-db. */
+int cr_store__lines_register(cr_store *s, cr_error *err);
+
+/* Copies the text of column col of the current row into *buf (grown as
+ * needed to *cap bytes): the iterators keep a row's key past the next step. */
+int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
+
+/* ---- what runs and invocations share (store/runs.c) ----
+ * `table` is "run" or "invocation": a word of this code, never input. */
+
+/* The status a stored name says (an unknown one reads as failed). */
+cr_run_status cr_store__status_parse(const char *name);
+
+/* Prepares "SELECT columns, <whether the row matches pick> FROM table" for
+ * row id (0: the latest that matches pick) and steps it: 0 with the
+ * statement on the row in *out (the caller finalizes it), or CR_EINVAL
+ * naming the row ("run 3 is done, not unfinished", "has no invocation 9")
+ * when there is none or it does not match; status_col is the index of
+ * `status` among the columns. */
+int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, const char *columns, int status_col,
+                          int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets a row's status and message; finished_at is set for done, interrupted
+ * and failed, cleared for running. */
+int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_status status, const char *message,
+                         cr_error *err);
+
+/* Adds seconds to a row's time spent. */
+int cr_store__add_seconds(cr_store *s, const char *table, int64_t id, double seconds, cr_error *err);
+
+#endif

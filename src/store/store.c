@@ -1,0 +1,336 @@
+/* The store's connection: opening and migrating the database,
+ * transactions and checkpoints.  The statement helpers every store file
+ * uses are in sql.c; the tables' own SQL lives by concern in sets.c,
+ * runs.c, generated.c, shards.c, comparisons.c and invocations.c; how a line
+ * of play is packed, in lines.c; the checks of check-db, in check.c. */
+#include "store/sql.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/schema.h"
+#include "util/util.h"
+
+/* How long a writer waits for another one before "locked". */
+#define BUSY_MS 3000
+/* How long a checkpoint that starts the WAL again waits for readers to
+ * leave it: time for a short query to end, a cost paid now and then. */
+#define RESTART_WAIT_MS 100
+
+const char *cr_store_path(const cr_store *store) { return store->path; }
+
+int cr_store_opened_version(const cr_store *store) { return store->opened_version; }
+
+int cr_store_schema_version(void) { return cr_schema_count; }
+
+static int schema_version(int *out, cr_store *s, cr_error *err)
+{
+    int64_t v = 0;
+    int rc = cr_store__query_int(&v, s, "PRAGMA user_version", 0, 0, "reading its schema version", err);
+    *out = (int)v;
+    return rc;
+}
+
+/* What an existing file holds, found by reading alone: its schema version
+ * in *out (0 for a new or empty database), or a refusal.  Every version has
+ * the four tables below and `result` (a table up to version 3, a view from
+ * version 4).  Nothing is written to a file before it passes, so a refused
+ * one is left as it was. */
+static int inspect(int *out, cr_store *s, cr_error *err)
+{
+    int version, rc = schema_version(&version, s, err);
+    sqlite3_stmt *st = NULL;
+    if (rc == 0)
+        rc = cr_store__prepare(&st, s,
+                               "SELECT count(*), count(*) FILTER (WHERE type = 'table' AND name IN "
+                               "('instance_set', 'instance', 'run', 'ingest_error') OR name = 'result'), "
+                               "group_concat(name, ', ') FROM (SELECT type, name FROM sqlite_master "
+                               "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name)",
+                               "reading its schema", err);
+    if (rc == 0 && sqlite3_step(st) != SQLITE_ROW)
+        rc = cr_store__fail(s, "reading its schema", err);
+    if (rc) {
+        sqlite3_finalize(st);
+        return rc;
+    }
+    *out = version;
+    int64_t objects = sqlite3_column_int64(st, 0), ours = sqlite3_column_int64(st, 1);
+    const char *names = (const char *)sqlite3_column_text(st, 2);
+    if (version < 0)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d is not one coinrow writes: not a coinrow database",
+                       s->path, version);
+    else if (version > cr_schema_count)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
+                       s->path, version, cr_schema_count);
+    else if (version == 0 && objects > 0)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%.*s%s) and no coinrow "
+                                    "schema (user_version 0); coinrow leaves it alone",
+                       s->path, (int)cr_utf8_cut(names, strlen(names) > 80 ? 80 : strlen(names)), names,
+                       strlen(names) > 80 ? "..." : "");
+    else if (version > 0 && ours != 5)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: schema version %d but not coinrow's tables",
+                       s->path, version);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The one place the schema changes: brings it from its version up to
+ * cr_schema_count, each script of schema/ in one transaction with its
+ * version bump, so that a script that fails leaves the database as it was
+ * before it.  The version is read again under the write lock: two coinrows
+ * initialising a new database at once apply each script once. */
+static int upgrade(cr_store *s, cr_error *err)
+{
+    for (;;) {
+        int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
+        if (rc == 0)
+            rc = schema_version(&version, s, err);
+        if (rc == 0 && (version < 0 || version > cr_schema_count))
+            rc = cr_errorf(err, CR_EDB, "%s: schema version %d changed under coinrow while upgrading it", s->path,
+                           version);
+        if (rc || version == cr_schema_count) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+        char bump[64];
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
+        if (sqlite3_exec(s->db, cr_schema_scripts[version], NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK) {
+            char doing[64];
+            snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
+            rc = cr_store__fail(s, doing, err);
+        }
+        if (rc == 0)
+            rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
+        if (rc) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+}
+
+/* Makes a database that passed inspect() ready for writing: page size (a
+ * new one's), the schema brought up to date, then WAL mode.  The upgrade
+ * runs in the journal mode the file has at rest, so that one that fails
+ * rolls back to the file as it was, byte for byte (through the rollback
+ * journal; in WAL mode, nothing reaches the file before a checkpoint).  Only
+ * a store that got this far is `writing`, and puts the file back in
+ * rollback mode when freed. */
+static int prepare_writing(cr_store *s, int version, cr_error *err)
+{
+    /* page_size only takes on a new database; larger pages make the
+     * writer's appends cheaper.  The cache and temporary tables in memory
+     * serve the upgrade too. */
+    int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
+    if (rc == 0)
+        rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
+    if (rc == 0 && version < cr_schema_count)
+        rc = upgrade(s, err);
+    /* WAL lets readers in while a run goes on; with it, synchronous=NORMAL
+     * keeps the database consistent through a crash or power loss and
+     * loses at most the last commits. */
+    sqlite3_stmt *st = NULL;
+    if (rc == 0)
+        rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
+    if (rc == 0) {
+        int wal = sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+        if (!wal)
+            rc = cr_store__fail(s, "switching it to WAL mode", err);
+    }
+    sqlite3_finalize(st);
+    if (rc == 0)
+        s->writing = 1;
+    return rc == 0 ? cr_store__exec(s, "PRAGMA synchronous = NORMAL", "setting it up", err) : rc;
+}
+
+/* SQLite keeps memory statistics behind a global mutex unless told not to
+ * before its first use; the writer mallocs for every row. */
+static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
+int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, configure_sqlite);
+    *out = NULL;
+    size_t len = strlen(path);
+    cr_store *s = calloc(1, sizeof *s + len + 1);
+    if (!s)
+        return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
+    memcpy(s->path, path, len + 1);
+    int flags = SQLITE_OPEN_NOMUTEX | (mode == CR_STORE_WRITE     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                       : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
+                                                                  : SQLITE_OPEN_READONLY);
+    int rc = 0, version = 0;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
+        goto done;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, BUSY_MS);
+    if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
+        rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
+        goto done;
+    }
+    /* check first, then write */
+    if ((rc = inspect(&version, s, err)) != 0 || (rc = cr_store__lines_register(s, err)) != 0)
+        goto done;
+    s->opened_version = version;
+    if (version == 0 && mode != CR_STORE_WRITE)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
+    else if (mode != CR_STORE_READ)
+        rc = prepare_writing(s, version, err);
+    else if (version != cr_schema_count)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
+                                    "upgrades it in place (as any command that writes to it does)",
+                       path, version, cr_schema_count, path);
+done:
+    if (rc) {
+        cr_store_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+void cr_store_free(cr_store *store)
+{
+    if (!store)
+        return;
+    for (int i = 0; i < CR_STORE__KEPT_COUNT; i++)
+        sqlite3_finalize(store->kept[i]);
+    /* At rest the database is in rollback mode, so that a reader needs no
+     * -wal and -shm files beside it (and a read-only command leaves none
+     * behind); WAL mode is for while coinrow writes.  The switch needs the
+     * database to itself: with another connection open it fails at once,
+     * and the last writer to close makes it. */
+    if (store->writing) {
+        sqlite3_busy_timeout(store->db, 0);
+        sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    }
+    sqlite3_close(store->db);
+    free(store->lines);
+    free(store);
+}
+
+/* ---- writing ---- */
+
+int cr_store_begin(cr_store *store, cr_error *err)
+{
+    int rc = cr_store__exec(store, "BEGIN IMMEDIATE", "starting a write", err);
+    int64_t max_id = 0;
+    /* the write lock is ours until commit: ids from here on are free */
+    if (rc == 0 && (rc = cr_store__query_int(&max_id, store, "SELECT coalesce(max(id), 0) FROM instance", 0, 0,
+                                             "starting a write", err)) != 0)
+        cr_store_rollback(store);
+    store->next_instance_id = max_id + 1;
+    return rc;
+}
+
+int cr_store_commit(cr_store *store, cr_error *err)
+{
+    int rc = cr_store__exec(store, "COMMIT", "committing", err);
+    if (rc)
+        cr_store_rollback(store);
+    return rc;
+}
+
+void cr_store_rollback(cr_store *store)
+{
+    if (!sqlite3_get_autocommit(store->db))
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- checkpoints ---- */
+
+/* A checkpoint in `mode` that waits at most wait_ms for readers; SQLite's
+ * code, and the frames the WAL holds in *frames (-1 when another
+ * checkpoint was under way and this one did not run). */
+static int checkpoint(cr_store *s, int mode, int wait_ms, int *frames)
+{
+    sqlite3_busy_timeout(s->db, wait_ms);
+    int rc = sqlite3_wal_checkpoint_v2(s->db, NULL, mode, frames, NULL);
+    sqlite3_busy_timeout(s->db, BUSY_MS);
+    return rc;
+}
+
+/* The writer's WAL hook, after each commit: from wal_limit frames on, a
+ * checkpoint that copies the whole WAL and waits for readers to leave it,
+ * so that the next commit writes the WAL from its beginning.  Readers that
+ * keep their snapshots longer than the wait make it try again, without
+ * waiting (they are long ones): a commit later, then two, four ... up to
+ * 64, so that a stream of short queries costs a few tries and one long
+ * reader little.  Once the WAL is twice the limit for want of a restart,
+ * cr_store_wal_held says so; once it starts again, all is as at first. */
+static int bound_wal(void *ctx, sqlite3 *db, const char *schema, int frames)
+{
+    cr_store *s = ctx;
+    (void)db, (void)schema;
+    if (frames < s->wal_limit) {
+        s->wal_skip = s->wal_failures = s->wal_held = 0;
+        return SQLITE_OK;
+    }
+    if (s->wal_skip-- > 0)
+        return SQLITE_OK;
+    int in_wal = -1, rc = checkpoint(s, SQLITE_CHECKPOINT_RESTART, s->wal_failures ? 0 : RESTART_WAIT_MS, &in_wal);
+    s->wal_skip = 0;
+    if (rc == SQLITE_OK) {
+        s->wal_failures = 0;
+        s->wal_held = 0;
+    } else if (rc == SQLITE_BUSY && in_wal >= 0) { /* else another checkpoint was under way */
+        s->wal_failures += s->wal_failures < 6;
+        s->wal_skip = (1 << s->wal_failures) - 1;
+        if (frames >= 2 * s->wal_limit)
+            s->wal_held = frames;
+    }
+    return SQLITE_OK; /* a checkpoint that did not happen loses nothing */
+}
+
+void cr_store_wal_limit(cr_store *store, int pages)
+{
+    int64_t page_size = 0;
+    cr_error ignored;
+    cr_store__query_int(&page_size, store, "PRAGMA page_size", 0, 0, "reading its page size", &ignored);
+    store->wal_frame_bytes = page_size + 24; /* a frame: the page and its header */
+    store->wal_limit = pages;
+    store->wal_skip = store->wal_failures = store->wal_held = 0;
+    if (pages)
+        sqlite3_wal_hook(store->db, bound_wal, store);
+    else
+        sqlite3_wal_autocheckpoint(store->db, 1000);
+    /* beyond the limit, the WAL file is cut back to it when it starts again */
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA journal_size_limit = %lld",
+             pages ? (long long)pages * (long long)store->wal_frame_bytes : -1LL);
+    sqlite3_exec(store->db, sql, NULL, NULL, NULL);
+}
+
+uint64_t cr_store_wal_held(const cr_store *store)
+{
+    return (uint64_t)store->wal_held * (uint64_t)store->wal_frame_bytes;
+}
+
+void cr_store_cache_limit(cr_store *store, int kib)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", kib);
+    sqlite3_exec(store->db, sql, NULL, NULL, NULL);
+    sqlite3_db_release_memory(store->db);
+}
+
+int cr_store_checkpoint(cr_store *store, cr_error *err)
+{
+    int rc = sqlite3_wal_checkpoint_v2(store->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? 0 : cr_store__fail(store, "copying the WAL into the database", err);
+}
+
+int cr_store_wal_truncate(cr_store *store, cr_error *err)
+{
+    int in_wal = -1, rc = checkpoint(store, SQLITE_CHECKPOINT_TRUNCATE, RESTART_WAIT_MS, &in_wal);
+    if (rc == SQLITE_BUSY && in_wal >= 0) {
+        store->wal_held = in_wal;
+        return 0;
+    }
+    return rc == SQLITE_OK || rc == SQLITE_BUSY ? 0 : cr_store__fail(store, "truncating the WAL", err);
+}

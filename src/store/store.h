@@ -1,0 +1,556 @@
+/* The store: coinrow's SQLite database of instance sets, instances, runs,
+ * results, ingest errors, shards and comparisons (the SQL files in schema/).
+ * All of coinrow's SQL is in the store's files (store*.c, by concern); the
+ * rest of coinrow asks the store in C.
+ *
+ * A cr_store is one connection.  It serves one thread at a time (it is
+ * opened without SQLite's own mutexes); open a second store on the same path
+ * to read from another thread.  While a store writes, the database is in WAL
+ * mode, so readers (the sqlite3 shell, another store) see every committed
+ * batch while the writer goes on; at rest it is in rollback mode, so that a
+ * reader needs no -wal and -shm files.  Every call that can fail returns 0
+ * or a negative CR_E* code with the detail, naming the database file, in
+ * err. */
+#ifndef CR_STORE_H
+#define CR_STORE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coinrow/compare.h"
+#include "coinrow/contest.h"
+#include "coinrow/error.h"
+#include "coinrow/gen.h"
+#include "coinrow/solve.h"
+#include "coinrow/strategy.h"
+#include "judge/judge.h"
+
+typedef struct cr_store cr_store;
+
+typedef enum cr_store_mode {
+    CR_STORE_READ,   /* an existing database of this schema version, never changed */
+    CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
+    CR_STORE_UPGRADE /* an existing coinrow database, its schema brought up to date; never created */
+} cr_store_mode;
+
+/* Opens the database at path into *out; free it with cr_store_free.  The
+ * file is checked first, by reading alone, and written only once it
+ * passes: a refused file is left byte for byte as it was.  With
+ * CR_STORE_WRITE a new or empty database is initialised and an older one
+ * upgraded, each schema script in its own transaction; CR_STORE_UPGRADE
+ * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
+ * the file cannot be opened or written (read-only file or folder), CR_EDB
+ * when it is not a coinrow database (tables of its own and user_version 0,
+ * a user_version coinrow never writes, coinrow's tables missing), was
+ * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
+ * locked by another writer. */
+int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
+
+/* Closes the connection (the last writer to close puts the database back
+ * in rollback mode); accepts NULL. */
+void cr_store_free(cr_store *store);
+
+/* The path the store was opened with. */
+const char *cr_store_path(const cr_store *store);
+
+/* The schema version the file had when it was opened (0: new or empty). */
+int cr_store_opened_version(const cr_store *store);
+
+/* The schema version this coinrow writes (the number of files in schema/). */
+int cr_store_schema_version(void);
+
+/* ---- instance sets ---- */
+
+/* The id of the set called name.  With create set, a missing set is created,
+ * recording source (may be NULL) as where it came from; without it a missing
+ * set is CR_EINVAL naming the sets there are.  name NULL picks the only set
+ * of the database (CR_EINVAL when there is none or more than one). */
+int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int create, const char *source,
+                      cr_error *err);
+
+/* The name of set set_id into out (cap bytes, cut to fit). */
+int cr_store_set_name(char *out, size_t cap, cr_store *store, int64_t set_id, cr_error *err);
+
+/* How many instances set set_id holds. */
+int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *err);
+
+/* ---- runs ---- */
+
+typedef enum cr_run_status {
+    CR_RUN_RUNNING,
+    CR_RUN_DONE,
+    CR_RUN_INTERRUPTED,
+    CR_RUN_FAILED,
+    CR_RUN_STATUS_COUNT
+} cr_run_status;
+
+/* "running", "done", "interrupted", "failed". */
+const char *cr_store_run_status_name(cr_run_status status);
+
+typedef struct cr_run {
+    int64_t id, set_id;
+    cr_solve_opts opts; /* variants, algo and moves policy of the run */
+    cr_run_status status;
+    char solver_version[64];
+    char tag[128];      /* the sharded job it belongs to; "" for none */
+    double seconds;     /* time spent solving; 0 when unknown */
+} cr_run;
+
+/* Starts a run of set_id (status running) with opts, recording the
+ * program's version and an optional label; its id in *out_id. */
+int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_solve_opts *opts,
+                     const char *solver_version, const char *label, cr_error *err);
+
+typedef enum cr_run_pick {
+    CR_PICK_ANY,       /* any status */
+    CR_PICK_DONE,      /* status done */
+    CR_PICK_UNFINISHED /* running, interrupted or failed: what --resume takes */
+} cr_run_pick;
+
+/* Reads run id (0: the latest run) into *out.  CR_EINVAL naming the run when
+ * there is none or its status does not match pick. */
+int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets a run's status; finished_at is set for done, interrupted and failed,
+ * and cleared for running.  message (may be NULL) says why it failed. */
+int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
+                            cr_error *err);
+
+/* Adds seconds to the time run run_id spent solving. */
+int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err);
+
+/* Records the sharded job run run_id belongs to. */
+int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err);
+
+/* How many instances run run_id has solved (with or without an error). */
+int cr_store_run_solved(uint64_t *out, cr_store *store, int64_t run_id, cr_error *err);
+
+/* The latest done run of set set_id whose variants include variant (with
+ * canonical, whose moves policy is canonical) and that solved every
+ * instance of the set, into *out with *out_found = 1; *out_found = 0 when
+ * there is none. */
+int cr_store_run_with_answers(cr_run *out, int *out_found, cr_store *store, int64_t set_id, cr_variant variant,
+                              int canonical, cr_error *err);
+
+/* CR_EINVAL when results of run run_id for the variant are errors (a value
+ * beyond int64), saying how many, naming the first instances and one of the
+ * errors, and that they cannot be `what` ("exported", "judged"). */
+int cr_store_run_refuse_unanswered(cr_store *store, int64_t run_id, cr_variant variant, const char *set_name,
+                                   const char *what, cr_error *err);
+
+/* The done run that holds sharded job `tag` (a merge of its shards) into
+ * *out, or 0 when there is none. */
+int cr_store_run_of_job(int64_t *out, cr_store *store, const char *tag, cr_error *err);
+
+/* ---- writing, inside cr_store_begin .. cr_store_commit ---- */
+
+/* Starts a write transaction (taking the write lock at once, waiting a few
+ * seconds for another writer before CR_EDB "locked"). */
+int cr_store_begin(cr_store *store, cr_error *err);
+
+/* Commits it; on failure (disk full, ...) the transaction is rolled back and
+ * the database keeps what earlier commits wrote. */
+int cr_store_commit(cr_store *store, cr_error *err);
+
+/* Rolls back the open transaction, if any. */
+void cr_store_rollback(cr_store *store);
+
+/* One instance to add to a set. */
+typedef struct cr_store_instance {
+    const char *ext_id;
+    size_t ext_id_len;
+    const char *coins_json; /* cr_coins_json's text */
+    size_t coins_json_len;
+    size_t n;
+    int64_t total;          /* the sum of the coins, */
+    int total_fits;         /* when it fits in int64 (else total is stored NULL) */
+    int64_t id;             /* out: the instance's id (the stored one unless CR_STORE_CLASH) */
+    int state;              /* out: one of the CR_STORE_ADDED... below */
+} cr_store_instance;
+
+enum {
+    CR_STORE_ADDED = 1, /* new to the set */
+    CR_STORE_SAME,      /* the set has this ext_id with the same coins: nothing stored */
+    CR_STORE_CLASH      /* the set has this ext_id with other coins: nothing stored */
+};
+
+/* Adds rows[0..count) to set set_id in order, filling each row's id and
+ * state.  A later row with the ext_id of an earlier one is SAME or CLASH. */
+int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
+                           cr_error *err);
+
+/* One result row: an instance's figures for one variant; those that are
+ * missing (cr_result's CR_FIGURE_* bits) are stored as NULL and the error
+ * says why. */
+typedef struct cr_store_result {
+    int64_t instance_id;
+    cr_variant variant;
+    const char *error; /* NULL when every figure is given; else why some are not */
+    unsigned missing;  /* CR_FIGURE_* bits of the figures stored as NULL */
+    int64_t value, first_score, second_score;
+    int winner;        /* 1, -1 or 0 */
+    const char *moves; /* NULL for none */
+    size_t moves_len;
+} cr_store_result;
+
+/* Adds rows[0..count) to run run_id.  An instance's rows come one after the
+ * other, all of them in one call: they are stored together (one solution row
+ * and, for the rows it does not give, result_extra's).  Instances the run
+ * already has are left as they are; how many instances were added goes to
+ * *out_added (may be NULL). */
+int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, const cr_store_result *rows,
+                         size_t count, cr_error *err);
+
+/* Records a rejected input row of set set_id (ext_id may be NULL; raw is cut
+ * to CR_RAW_MAX bytes, without splitting a UTF-8 character, and loses its line
+ * end).  The same row again (source, line, reason and raw text) records
+ * nothing. */
+int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *source, uint64_t line,
+                              const char *ext_id, size_t ext_id_len, const char *reason, const char *raw,
+                              size_t raw_len, cr_error *err);
+
+/* ---- checkpoints ---- */
+
+/* Keeps the WAL of a writing store bounded: after a commit that leaves
+ * `pages` pages or more in it, a checkpoint copies the whole WAL into the
+ * database file and waits briefly for readers to leave it, so that the
+ * next commit writes the WAL from its beginning (and cuts the file back to
+ * `pages` pages).  When readers keep their snapshots longer, it tries again
+ * a commit later, then less and less often; once the WAL has grown to
+ * twice the limit, cr_store_wal_held says so.  0 restores SQLite's default
+ * checkpoints. */
+void cr_store_wal_limit(cr_store *store, int pages);
+
+/* The WAL's size in bytes when readers' snapshots last kept it from
+ * starting again, past twice the limit (or at cr_store_wal_truncate); 0
+ * when none did since it last started again. */
+uint64_t cr_store_wal_held(const cr_store *store);
+
+/* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
+ * for a store kept small while coinrow starts other programs, whose peak
+ * memory counts coinrow's own (invoke/invoke.h). */
+void cr_store_cache_limit(cr_store *store, int kib);
+
+/* Copies into the database file what the WAL holds, as far as readers
+ * allow and without waiting for anyone (a passive checkpoint): for a second
+ * store beside a writer, so that the writer need not wait for the disk.
+ * Returns 0, or the error (another checkpoint under way is not one). */
+int cr_store_checkpoint(cr_store *store, cr_error *err);
+
+/* At the end of a writing session: copies the whole WAL into the database
+ * file and truncates it to nothing, waiting briefly for readers; when a
+ * reader's snapshot keeps it, cr_store_wal_held says so.  Returns 0, or the
+ * error (a reader in the way is not one). */
+int cr_store_wal_truncate(cr_store *store, cr_error *err);
+
+/* ---- checking the database (store/check.c) ---- */
+
+/* SQLite's quick check of the file's structure (PRAGMA quick_check), for
+ * commands to run before they trust a database: 0, or CR_EDB saying it is
+ * damaged, with the first finding. */
+int cr_store_quick_check(cr_store *store, cr_error *err);
+
+/* Called once per finding of a check, and once with finding NULL for a
+ * check that passed. */
+typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *finding);
+
+/* Checks the database in full: PRAGMA integrity_check ("integrity"), then
+ * coinrow's invariants, each a named query: every result has its run and
+ * an instance of the run's set; every instance a run solved has exactly
+ * the run's variants; a done run has every instance of its set up to the
+ * last it solved; no set or instance name is empty or holds a NUL (not
+ * checked, and said so, when the file is damaged).  *out_failed counts the
+ * checks that found something.  Returns 0, or the error that stopped the
+ * checking. */
+int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
+
+/* ---- reading, in pages: flat memory, no long read transaction ---- */
+
+typedef struct cr_instance {
+    int64_t id;
+    const char *ext_id;
+    const int64_t *coins;
+    size_t n;
+    const char *coins_json; /* the coins as the store keeps them: [4,6,2,3] */
+    size_t coins_json_len;
+} cr_instance;
+
+typedef struct cr_store_instances cr_store_instances;
+
+/* Iterates over the instances of set set_id in id order (the order they were
+ * ingested) or, when run_id is not 0, over those that run run_id has not
+ * solved yet.  Instances committed before it reaches the end are seen, even
+ * when added after it started.  Free with cr_store_instances_free. */
+int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
+                           cr_error *err);
+
+/* The same over the instances of set set_id that invocation invocation_id
+ * has not judged yet. */
+int cr_store_instances_unjudged_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t invocation_id,
+                                    cr_error *err);
+
+/* The next instance in *out (valid until the next call): returns 1, or 0 at
+ * the end, or a negative code (also for coins that are not a JSON array of
+ * integers, naming the instance). */
+int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_error *err);
+
+void cr_store_instances_free(cr_store_instances *it);
+
+typedef struct cr_stored_result {
+    int64_t instance_id;
+    const char *ext_id;
+    const char *coins; /* the instance's coins as stored: a JSON array */
+    size_t n;
+    cr_variant variant;
+    const char *error; /* NULL when every figure is given; else why some are not */
+    unsigned missing;  /* CR_FIGURE_* bits of the figures that are NULL (read as 0) */
+    int64_t value, first_score, second_score;
+    int winner;
+    const char *moves; /* NULL when the run has none */
+} cr_stored_result;
+
+typedef struct cr_store_results cr_store_results;
+
+typedef enum cr_results_order {
+    CR_BY_INSTANCE, /* instance id (the order the set was stored in), then variant name */
+    CR_BY_EXT_ID    /* external id, then variant name, both in SQLite's BINARY order (strcmp's):
+                       two runs of a set, even in two databases, merge in this order */
+} cr_results_order;
+
+/* Iterates over the results of run run_id in the given order.  Free with
+ * cr_store_results_free. */
+int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id, cr_results_order order,
+                         cr_error *err);
+
+/* The next result in *out (valid until the next call): 1, 0 at the end, or a
+ * negative code. */
+int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr_error *err);
+
+void cr_store_results_free(cr_store_results *it);
+
+/* Moves a CR_BY_INSTANCE iterator on to the result of instance instance_id
+ * for the variant (instances asked for in id order): 1 with it in *out, 0
+ * when the run has none, or a negative code. */
+int cr_store_results_seek(const cr_stored_result **out, cr_store_results *it, int64_t instance_id,
+                          cr_variant variant, cr_error *err);
+
+/* ---- generated sets (store/generated.c) ---- */
+
+/* Finds set `name` made by spec, or creates it, in one transaction; its id
+ * in *out_id.  A new set keeps spec as its generator (JSON) and, as its
+ * source, the command line that makes it again.  CR_EINVAL naming the set
+ * when it exists but was generated with other arguments (quoting them) or
+ * was not generated at all. */
+int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, const cr_gen_spec *spec,
+                           cr_error *err);
+
+/* What the generator of set set_id kept: its constraints (n and value
+ * ranges, even n, odd sum) into *out and, when command is not NULL, the
+ * command line that makes the set again into command (cap bytes, cut to
+ * fit); *out_found = 1.  *out_found = 0 when the set was not generated.
+ * CR_EDB when the stored arguments are unreadable. */
+int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *out_found, cr_store *store,
+                           int64_t set_id, cr_error *err);
+
+/* ---- shards and comparisons (store/shards.c, store/comparisons.c) ---- */
+
+/* A shard database's record of what it holds. */
+typedef struct cr_store_shard {
+    int64_t run_id;      /* the shard's run */
+    uint32_t k, n;       /* shard k of n */
+    uint64_t set_size;   /* the whole set when it was split: its size ... */
+    uint64_t set_digest; /* ... and the digest of its (ext_id, coins) */
+    char input[PATH_MAX]; /* the input database, as given */
+    char set_name[256];  /* read only: the shard's set ... */
+    uint64_t instances;  /* ... and how many instances it holds */
+} cr_store_shard;
+
+/* Reads the shard row of a shard database: 1 with *out filled, 0 when the
+ * database holds no shard, or a negative code. */
+int cr_store_shard_read(cr_store_shard *out, cr_store *store, cr_error *err);
+
+/* Records that the database holds shard->run_id as shard k of n. */
+int cr_store_shard_add(cr_store *store, const cr_store_shard *shard, cr_error *err);
+
+/* One comparison of two runs, or of two invocations (compare --record). */
+typedef struct cr_store_comparison {
+    int64_t run_a, run_b;
+    const char *db_b; /* the database of run b; NULL when it is the store's own */
+    int strict_moves;
+    uint64_t counts[CR_CATEGORY_COUNT]; /* (instance, variant) pairs per category; for invocations,
+                                           instances: same verdict, AC turned into another
+                                           (regression), a failing verdict into another (changed),
+                                           judged on one side only (missing) */
+    int passed;                         /* no regression, nothing missing or changed */
+    int invocations;                    /* run_a and run_b are invocations, and: */
+    uint64_t improved;                  /* instances whose failing verdict turned into AC */
+} cr_store_comparison;
+
+int cr_store_comparison_add(cr_store *store, const cr_store_comparison *c, cr_error *err);
+
+/* ---- invocations: programs judged against a set (store/invocations.c) ---- */
+
+/* What a judged program may use. */
+typedef struct cr_limits {
+    /* CPU seconds (> 0): the program is killed once its CPU time, looked at
+     * every CR_CHILD_CHECK_MS, passes this, with RLIMIT_CPU (rounded up to whole
+     * seconds) behind; and at twice this on the wall clock, for a program
+     * that waits.  The verdict compares the CPU time used with the limit. */
+    double cpu_seconds;
+    uint64_t memory_bytes; /* RLIMIT_AS; 0: no limit */
+    uint64_t output_bytes; /* standard output is read up to this; one byte more kills the program */
+} cr_limits;
+
+/* The first bytes of a program's standard error kept with its verdict; the
+ * rest is read and dropped. */
+#define CR_STDERR_KEEP 512
+
+typedef enum cr_invoke_verdict {
+    CR_INVOKE_AC,  /* accepted */
+    CR_INVOKE_WA,  /* wrong answer */
+    CR_INVOKE_PE,  /* malformed output */
+    CR_INVOKE_TLE, /* over the time limit: CPU time, or killed at the wall clock */
+    CR_INVOKE_MLE, /* failed near the memory limit (see cr_verdict_decide) */
+    CR_INVOKE_RE,  /* a non-zero exit or a signal */
+    CR_INVOKE_OLE, /* over the output limit */
+    CR_INVOKE_VERDICT_COUNT
+} cr_invoke_verdict;
+
+/* "AC", "WA", "PE", "TLE", "MLE", "RE", "OLE"; NULL when out of range. */
+const char *cr_invoke_verdict_name(cr_invoke_verdict v);
+
+/* Parses a verdict's name (upper case, as written above); CR_EINVAL naming
+ * the text otherwise. */
+int cr_invoke_verdict_parse(cr_invoke_verdict *out, const char *name, cr_error *err);
+
+/* The message: the checker's (safe text), after what ended the program. */
+#define CR_VERDICT_MESSAGE_MAX (CR_JUDGE_MESSAGE_MAX + 192)
+/* The stderr excerpt as safe text (cr_contest_escape): every kept byte
+ * shown as at most 4, with room for its NUL and the escape's margin. */
+#define CR_VERDICT_STDERR_MAX (4 * CR_STDERR_KEEP + 8)
+
+/* One instance judged. */
+typedef struct cr_verdict_row {
+    int64_t instance_id;
+    cr_invoke_verdict verdict;
+    double cpu_seconds, wall_seconds;
+    int64_t peak_rss_kib; /* < 0: not measured (a built-in runs in coinrow) */
+    int64_t floor_kib;    /* what of it may be coinrow's own (cr_child_report, invoke.h); < 0: none */
+    int exit_code;        /* < 0: none (a signal, a kill, a built-in) */
+    char signal[16];      /* the signal that ended the program, "SIGSEGV"; "" for none */
+    char message[CR_VERDICT_MESSAGE_MAX];
+    char stderr_text[CR_VERDICT_STDERR_MAX]; /* the first bytes of standard error, as safe text */
+} cr_verdict_row;
+
+typedef struct cr_invocation {
+    int64_t id, set_id;
+    cr_variant variant;       /* what the answers hold */
+    cr_check_moves moves;     /* whether an answer carries the line */
+    char **argv;              /* the program and its arguments as given, NULL-terminated; NULL for a
+                                 built-in (cr_invocation_clear frees it) */
+    cr_strategy strategy;     /* the built-in, when argv is NULL */
+    char directory[4096];     /* where the program runs */
+    char label[256];
+    cr_limits limits;       /* unused for a built-in */
+    int jobs;
+    int64_t answers_run;      /* the run whose answers the checker takes */
+    cr_run_status status;
+    char coinrow_version[64];
+} cr_invocation;
+
+/* One instance whose verdict differs between two invocations of a set. */
+typedef struct cr_verdict_change {
+    const char *ext_id;
+    size_t n;
+    int judged_a, judged_b;          /* whether each side has a verdict */
+    cr_invoke_verdict a, b;
+    const char *message_a, *message_b;
+} cr_verdict_change;
+
+/* Calls fn, in instance order, for every instance of set set_id whose
+ * verdicts in invocations a and b differ (or that only one has judged); the
+ * change is valid during the call.  The number of instances with the same
+ * verdict goes to *out_same. */
+int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
+                             void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err);
+
+/* One instance's CPU times in two invocations. */
+typedef struct cr_time_change {
+    char ext_id[128];
+    size_t n;
+    double cpu_a, cpu_b;
+    double ratio; /* cpu_b / cpu_a, each at least the floor */
+} cr_time_change;
+
+/* A time ratio this far from 1 (either way) is a change; nearer, noise. */
+#define CR_TIME_CHANGE 1.1
+
+/* The CPU times of the instances both invocations a and b judged: their
+ * count and sums into *out_common, *out_a and *out_b, and into out[0..cap)
+ * (their number in *out_count) the changes, largest ratio first: the
+ * instances whose ratio b / a, each time taken as at least `floor`
+ * seconds, is at least CR_TIME_CHANGE or at most its inverse. */
+int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, uint64_t *out_common, double *out_a,
+                          double *out_b, cr_store *store, int64_t a, int64_t b, double floor, cr_error *err);
+
+/* The ids of the done invocations of set set_id for the variant that are
+ * labelled with one of labels[0..count) (export's submission folders), in
+ * id order, into *out (count in *out_count; the caller frees it). */
+int cr_store_labelled_invocations(int64_t **out, size_t *out_count, cr_store *store, int64_t set_id,
+                                  cr_variant variant, const char *const *labels, size_t count, cr_error *err);
+
+/* Frees what a found invocation holds (its argv); accepts a zeroed one. */
+void cr_invocation_clear(cr_invocation *inv);
+
+/* Starts the invocation *inv describes (status running, its id ignored),
+ * recording the program's version; its id goes to inv->id. */
+int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coinrow_version, cr_error *err);
+
+/* Reads invocation id (0: the latest one that matches pick) into *out (free
+ * with cr_invocation_clear).  CR_EINVAL naming it when there is none or its
+ * status does not match pick. */
+int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
+
+/* Sets its status, as cr_store_run_set_status does for runs. */
+int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status status, const char *message,
+                                   cr_error *err);
+
+/* Adds seconds to the time it spent judging. */
+int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err);
+
+/* Adds rows[0..count) to its verdicts, and their times and memory to its
+ * totals, inside cr_store_begin .. cr_store_commit. */
+int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *rows, size_t count, cr_error *err);
+
+/* What an invocation's verdicts add up to. */
+#define CR_SUMMARY_SLOWEST 5
+typedef struct cr_invocation_summary {
+    uint64_t judged, counts[CR_INVOKE_VERDICT_COUNT];
+    double cpu_seconds, wall_seconds, seconds; /* summed over the verdicts; judging time */
+    struct {
+        char ext_id[128];
+        cr_invoke_verdict verdict;
+        double cpu_seconds, wall_seconds;
+    } slowest[CR_SUMMARY_SLOWEST]; /* by CPU time */
+    int slowest_count;
+    int64_t peak_rss_kib;          /* -1 when none was measured */
+    char peak_ext_id[128];
+    int64_t rss_floor_kib;         /* how much of a peak may be coinrow's own (cr_child_report); -1: none */
+    int has_failure;               /* a test whose verdict is not the one expected: the first */
+    char failure_ext_id[128];
+    cr_invoke_verdict failure_verdict;
+    char failure_message[CR_VERDICT_MESSAGE_MAX];
+    char failure_stderr[CR_VERDICT_STDERR_MAX];
+} cr_invocation_summary;
+
+/* Sums up invocation id's verdicts; the first failure is the first
+ * instance (in id order) whose verdict is not `expect`. */
+int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int64_t id, cr_invoke_verdict expect,
+                                cr_error *err);
+
+/* How many instances of its set it has judged, and how many are left. */
+int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_store *store, const cr_invocation *inv,
+                                 cr_error *err);
+
+#endif

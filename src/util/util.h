@@ -1,0 +1,77 @@
+/* What the layers above the core share and the core cannot have: error
+ * messages through printf, reading a stream whole, the machine's memory, and
+ * reading a row of coins from text (coins.c).  The exported judge programs
+ * are built with the first three (the Makefile's JUDGE_UTIL_SRC). */
+#ifndef CR_UTIL_H
+#define CR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "coinrow/error.h"
+#include "coinrow/number.h"
+
+/* --- error messages (errorf.c) --- */
+
+/* The error setter of every layer above the core: cr_error_set with the
+ * whole of printf, through vsnprintf.  (The core's cr_error_set formats
+ * without stdio and knows only the conversions the core uses.)  Fills err
+ * (when not NULL) with code and the message fmt formats as printf does, cut
+ * to fit (between UTF-8 characters); returns code, so that callers can
+ * write `return cr_errorf(err, CR_EINVAL, ...)`. */
+int cr_errorf(cr_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* --- streams and the machine (read_all.c, memory.c) --- */
+
+/* Reads f to its end into a NUL-terminated buffer *out (length in *out_len);
+ * the caller frees *out.  `name` names the stream in errors. */
+int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err);
+
+/* The machine's physical memory in bytes, for the budgets the layers above
+ * the core set; 0 when the system does not say. */
+size_t cr_physical_memory(void);
+
+/* --- a row of coins as text (coins.c): "4 6 2 3", "4,6,2,3", "4;6;2;3" or
+ * a JSON array "[4, 6, 2, 3]" --- */
+
+/* How much of a rejected row's text is kept (the readers hand on at least
+ * one byte more, the store keeps ingest_error.raw to this). */
+#define CR_RAW_MAX 200
+
+/* A growable array of coins, kept with the same coins as a JSON array
+ * (the text the store keeps): readers make it while they read, where a
+ * value's text is at hand.  Zero-initialise, empty by setting n to 0,
+ * release with cr_coins_free. */
+typedef struct cr_coins {
+    int64_t *v;
+    size_t n, cap;
+    char *json; /* "[4,6,2,3]" (no spaces) and a NUL once a value is in */
+    size_t json_len, json_cap;
+} cr_coins;
+
+void cr_coins_free(cr_coins *coins);
+
+/* Appends one value; CR_ENOMEM on failure. */
+int cr_coins_push(cr_coins *coins, int64_t value, cr_error *err);
+
+/* Parses text[0..len) into out (replacing what it held).  Values are decimal
+ * integers with an optional sign, separated by white space, commas or
+ * semicolons; the whole may be wrapped in [ ].  Errors (CR_EINVAL) name the
+ * value by its 1-based position and quote it: not an integer, out of the
+ * int64 range, or no values at all; a NUL byte anywhere is refused, naming
+ * its 1-based character.  The JSON has each value in plain
+ * decimal ("+7" and "007" as 7, "-0" as 0). */
+int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err);
+
+/* Parses the coin at 1-based `position` of a row from text[0..len), white
+ * space around it allowed.  CR_EINVAL naming the position and quoting the
+ * text: empty, not an integer, or out of the int64 range (the messages of
+ * cr_coins_parse); a NUL byte is refused, naming its character. */
+int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, cr_error *err);
+
+/* The sum of coins[0..n) into *out; returns 1, or 0 when it leaves int64
+ * (*out is then meaningless). */
+int cr_coins_total(int64_t *out, const int64_t *coins, size_t n);
+
+#endif

@@ -1,0 +1,592 @@
+/* How the store keeps results (schema/004_results.sql): packed lines, one
+ * solution row per instance with result_extra beside it, the views that give
+ * the rows back, and the upgrade from schema version 3. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "coinrow/rng.h"
+#include "store/schema.h"
+#include "store/store.h"
+#include "store/sql.h" /* white box: the line packing */
+#include "support/core_check.h"
+#include "support/files.h"
+
+typedef store_fixture fixture_state;
+
+/* ---- lines ---- */
+
+static void test_store_results__lines_pack_one_bit_per_turn_behind_a_leading_one(void **state)
+{
+    (void)state;
+    cr_rng rng;
+    cr_rng_seed(&rng, 13, 0);
+    char line[200], back[201];
+    unsigned char bits[32];
+    for (size_t n = 0; n < sizeof line; n++) {
+        for (size_t k = 0; k < n; k++)
+            line[k] = cr_rng_below(&rng, 2) ? 'R' : 'L';
+        size_t bytes = cr_store__line_bytes(n), got = 0;
+        assert_int_equal(bytes, n / 8 + 1);
+        assert_int_equal(cr_store__line_pack(bits, line, n), 0);
+        /* bit by bit: a 1, then the turns, right-aligned in the bytes */
+        for (size_t b = 0; b <= n; b++) {
+            size_t from_end = n - b;
+            int bit = bits[bytes - 1 - from_end / 8] >> (from_end % 8) & 1;
+            assert_int_equal(bit, b == 0 ? 1 : line[b - 1] == 'R');
+        }
+        for (size_t b = n + 1; b < 8 * bytes; b++) /* zeros before the 1 */
+            assert_int_equal(bits[0] >> (n % 8 + 1 + b - n - 1) & 1, 0);
+        assert_int_equal(cr_store__line_length(&got, bits, bytes), 0);
+        assert_int_equal(got, n);
+        cr_store__line_unpack(back, bits, n);
+        assert_memory_equal(back, line, n);
+        assert_int_equal(back[n], '\0');
+    }
+    unsigned char example[1];
+    assert_int_equal(cr_store__line_pack(example, "LRRL", 4), 0);
+    assert_int_equal(example[0], 0x16); /* the schema's example */
+    assert_int_equal(cr_store__line_pack(bits, "LLLLRLRX", 8), -1);
+    assert_int_equal(cr_store__line_pack(bits, "LLLLRLRRLLLLRLRr", 16), -1);
+    size_t n;
+    assert_int_equal(cr_store__line_length(&n, (const unsigned char *)"\0\1", 2), -1);
+    assert_int_equal(cr_store__line_length(&n, bits, 0), -1);
+}
+
+/* ---- results written and read back ---- */
+
+static int lead_of(int64_t first, int64_t second) { return (first > second) - (first < second); }
+
+/* A variant's row as one game, with scores first and second and a line,
+ * gives it (a difference beyond int64 is a missing value, as the core says). */
+static cr_store_result row_from_game(int64_t id, cr_variant v, int64_t first, int64_t second, const char *line,
+                                     size_t n)
+{
+    cr_store_result r = {.instance_id = id, .variant = v, .first_score = first, .second_score = second,
+                         .winner = lead_of(first, second), .moves = line, .moves_len = line ? n : 0};
+    r.value = v == CR_TOTAL ? first : v == CR_WINNER ? r.winner : 0;
+    if ((v == CR_DIFF || v == CR_REMAINING) && __builtin_sub_overflow(first, second, &r.value)) {
+        r.value = 0;
+        r.missing = CR_FIGURE_VALUE;
+        r.error = "the diff value does not fit in int64";
+    }
+    return r;
+}
+
+static int64_t random_score(cr_rng *rng)
+{
+    switch (cr_rng_below(rng, 4)) {
+    case 0:
+        return cr_rng_between(rng, INT64_MIN, INT64_MAX);
+    case 1:
+        return cr_rng_between(rng, -3, 3);
+    default:
+        return cr_rng_between(rng, -2000000000000, 2000000000000);
+    }
+}
+
+typedef struct written {
+    cr_store_result rows[CR_VARIANT_COUNT];
+    char lines[4][80];
+    char error[64];
+    size_t count, n;
+} written;
+
+/* An instance's rows in a random order: each game's scores and line shared
+ * by its variants, and now and then a row that is not what its game gives
+ * (figures missing, another value, winner, score or line, no line). */
+static void random_instance(written *w, cr_rng *rng, int64_t id, size_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->n = n;
+    int64_t scores[2][2];
+    const char *line[2];
+    for (int g = 0; g < 2; g++) {
+        scores[g][0] = random_score(rng);
+        scores[g][1] = random_score(rng);
+        for (size_t k = 0; k < n; k++)
+            w->lines[g][k] = cr_rng_below(rng, 2) ? 'R' : 'L';
+        line[g] = cr_rng_below(rng, 5) ? w->lines[g] : NULL;
+    }
+    unsigned variants = 0;
+    while (!variants)
+        variants = (unsigned)cr_rng_below(rng, 16);
+    for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+        if (!(variants & CR_VARIANT_BIT(v)))
+            continue;
+        int g = v == CR_REMAINING;
+        cr_store_result r = row_from_game(id, (cr_variant)v, scores[g][0], scores[g][1], line[g], n);
+        switch (cr_rng_below(rng, 24)) {
+        case 0:
+            snprintf(w->error, sizeof w->error, "some %s figures do not fit in int64", cr_variant_name(r.variant));
+            r.error = w->error;
+            r.missing = 1 + (unsigned)cr_rng_below(rng, CR_FIGURES_ALL);
+            r.value = r.missing & CR_FIGURE_VALUE ? 0 : r.value;
+            r.first_score = r.missing & CR_FIGURE_FIRST_SCORE ? 0 : r.first_score;
+            r.second_score = r.missing & CR_FIGURE_SECOND_SCORE ? 0 : r.second_score;
+            r.winner = r.missing & CR_FIGURE_WINNER ? 0 : r.winner;
+            break;
+        case 1:
+            r.value ^= 1;
+            break;
+        case 2:
+            r.winner = -r.winner ? -r.winner : 1;
+            break;
+        case 3:
+            r.second_score ^= 4;
+            break;
+        case 4:
+            memcpy(w->lines[2 + g], w->lines[g], n);
+            w->lines[2 + g][0] = n && w->lines[g][0] == 'L' ? 'R' : 'L';
+            r.moves = w->lines[2 + g];
+            r.moves_len = n;
+            break;
+        case 5:
+            r.moves = NULL;
+            r.moves_len = 0;
+            break;
+        }
+        w->rows[w->count++] = r;
+    }
+    for (size_t i = w->count; i > 1; i--) {
+        size_t j = (size_t)cr_rng_below(rng, i);
+        cr_store_result t = w->rows[i - 1];
+        w->rows[i - 1] = w->rows[j];
+        w->rows[j] = t;
+    }
+}
+
+/* Rows compare in the order results are read: instance, then variant name. */
+static int by_instance_and_name(const void *a, const void *b)
+{
+    const cr_store_result *x = a, *y = b;
+    if (x->instance_id != y->instance_id)
+        return x->instance_id < y->instance_id ? -1 : 1;
+    return strcmp(cr_variant_name(x->variant), cr_variant_name(y->variant));
+}
+
+static void assert_same_result(const cr_stored_result *got, const cr_store_result *want)
+{
+    assert_int_equal(got->instance_id, want->instance_id);
+    assert_int_equal(got->variant, want->variant);
+    if (want->error)
+        assert_string_equal(got->error, want->error);
+    else
+        assert_null(got->error);
+    assert_int_equal(got->missing, want->missing);
+    assert_int_equal(got->value, want->value); /* 0 when missing */
+    assert_int_equal(got->first_score, want->first_score);
+    assert_int_equal(got->second_score, want->second_score);
+    assert_int_equal(got->winner, want->winner);
+    if (want->moves) {
+        assert_non_null(got->moves);
+        assert_int_equal(strlen(got->moves), want->moves_len);
+        assert_memory_equal(got->moves, want->moves, want->moves_len);
+    } else {
+        assert_null(got->moves);
+    }
+}
+
+/* The row as the view `result` shows it, through plain SQLite. */
+static void assert_view_row(sqlite3_stmt *st, const cr_store_result *want)
+{
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    cr_variant v;
+    cr_error err = {0};
+    assert_int_equal(sqlite3_column_int64(st, 0), want->instance_id);
+    assert_int_equal(cr_variant_parse(&v, (const char *)sqlite3_column_text(st, 1), &err), 0);
+    assert_int_equal(v, want->variant);
+    if (want->error)
+        assert_string_equal((const char *)sqlite3_column_text(st, 7), want->error);
+    else
+        assert_int_equal(sqlite3_column_type(st, 7), SQLITE_NULL);
+    const int64_t figures[3] = {want->value, want->first_score, want->second_score};
+    for (int f = 0; f < 3; f++) {
+        if (want->missing & 1u << f)
+            assert_int_equal(sqlite3_column_type(st, 2 + f), SQLITE_NULL);
+        else
+            assert_int_equal(sqlite3_column_int64(st, 2 + f), figures[f]);
+    }
+    if (want->missing & CR_FIGURE_WINNER)
+        assert_int_equal(sqlite3_column_type(st, 5), SQLITE_NULL);
+    else
+        assert_string_equal((const char *)sqlite3_column_text(st, 5), cr_winner_name(want->winner));
+    if (want->moves) {
+        assert_int_equal(sqlite3_column_bytes(st, 6), (int)want->moves_len);
+        assert_memory_equal(sqlite3_column_text(st, 6), want->moves, want->moves_len);
+    } else {
+        assert_int_equal(sqlite3_column_type(st, 6), SQLITE_NULL);
+    }
+}
+
+/* The rows of the view `result` for one run, through plain SQLite, in the
+ * order coinrow reads them. */
+typedef struct view_rows {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+} view_rows;
+
+static view_rows view_rows_open(const char *path, int64_t run)
+{
+    view_rows v = {NULL, NULL};
+    assert_int_equal(sqlite3_open_v2(path, &v.db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(v.db,
+                                        "SELECT instance_id, variant, value, first_score, second_score, winner, moves, "
+                                        "error FROM result WHERE run_id = ? ORDER BY instance_id, variant",
+                                        -1, &v.st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(v.st, 1, run);
+    return v;
+}
+
+/* Checks that every row was seen, and closes. */
+static void view_rows_close(view_rows *v)
+{
+    assert_int_equal(sqlite3_step(v->st), SQLITE_DONE);
+    sqlite3_finalize(v->st);
+    sqlite3_close(v->db);
+}
+
+/* Instances e1, e2, ... (one coin each) in the fixture's set, and a run of
+ * it with the given variants: the run's id. */
+static int64_t start_run(const fixture_state *f, int instances, unsigned variants, cr_moves moves)
+{
+    cr_store_instance *rows = calloc((size_t)instances, sizeof *rows);
+    char(*ids)[16] = calloc((size_t)instances, 16);
+    cr_solve_opts opts = {variants, CR_ALGO_AUTO, moves};
+    int64_t run;
+    cr_error err = {0};
+    for (int i = 0; i < instances; i++)
+        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "e%d", i + 1), "[1]", 3, 1, 1, 1, 0, 0};
+    assert_int_equal(cr_store_begin(f->store, &err), 0);
+    assert_int_equal(cr_store_add_instances(f->store, f->set_id, rows, (size_t)instances, &err), 0);
+    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "v", NULL, &err), 0);
+    free(rows);
+    free(ids);
+    return run;
+}
+
+/* Adds rows[0..count) to run in a transaction of their own: how many
+ * instances were new. */
+static size_t write_results(const fixture_state *f, int64_t run, const cr_store_result *rows, size_t count)
+{
+    size_t added = 0;
+    cr_error err = {0};
+    assert_int_equal(cr_store_begin(f->store, &err), 0);
+    assert_int_equal(cr_store_add_results(&added, f->store, run, rows, count, &err), 0);
+    assert_int_equal(cr_store_commit(f->store, &err), 0);
+    return added;
+}
+
+static void test_store_results__every_row_reads_back_as_written_from_c_and_from_the_view(void **state)
+{
+    fixture_state *f = *state;
+    enum { INSTANCES = 700 }; /* more than a chunk of inserts and a page of reads */
+    int64_t run = start_run(f, INSTANCES, CR_VARIANTS_ALL, CR_MOVES_FAST);
+    written *w = calloc(INSTANCES, sizeof *w);
+    cr_store_result *all = calloc(INSTANCES * CR_VARIANT_COUNT, sizeof *all), *batch = all;
+    size_t total = 0, extras = 0;
+    cr_error err = {0};
+    cr_rng rng;
+    cr_rng_seed(&rng, 7, 0);
+    for (int i = 0; i < INSTANCES; i++) {
+        random_instance(&w[i], &rng, i + 1, (size_t)cr_rng_below(&rng, 70) + 1);
+        memcpy(all + total, w[i].rows, w[i].count * sizeof *all);
+        total += w[i].count;
+        /* batches of a few instances, as the pipeline and merge write them */
+        if (cr_rng_below(&rng, 90) == 0 || i == INSTANCES - 1) {
+            size_t in_batch = (size_t)(all + total - batch), instances = 1;
+            for (size_t k = 1; k < in_batch; k++)
+                instances += batch[k].instance_id != batch[k - 1].instance_id;
+            assert_int_equal(write_results(f, run, batch, in_batch), instances);
+            batch = all + total;
+        }
+    }
+    uint64_t solved = 0;
+    assert_int_equal(cr_store_run_solved(&solved, f->store, run, &err), 0);
+    assert_int_equal(solved, INSTANCES);
+    extras = (size_t)db_int(f->path, "SELECT count(*) FROM result_extra");
+    assert_true(extras > 0 && extras < total / 4); /* the shared rows were shared */
+    qsort(all, total, sizeof *all, by_instance_and_name);
+
+    cr_store_results *it = NULL;
+    const cr_stored_result *r;
+    assert_int_equal(cr_store_results_new(&it, f->store, run, CR_BY_INSTANCE, &err), 0);
+    for (size_t k = 0; k < total; k++) {
+        assert_int_equal(cr_store_results_next(&r, it, &err), 1);
+        assert_same_result(r, &all[k]);
+    }
+    assert_int_equal(cr_store_results_next(&r, it, &err), 0);
+    cr_store_results_free(it);
+
+    view_rows view = view_rows_open(f->path, run);
+    for (size_t k = 0; k < total; k++)
+        assert_view_row(view.st, &all[k]);
+    view_rows_close(&view);
+    free(all);
+    free(w);
+}
+
+static void test_store_results__an_instance_already_solved_keeps_its_rows(void **state)
+{
+    fixture_state *f = *state;
+    int64_t run = start_run(f, 1, CR_VARIANTS_ALL, CR_MOVES_FAST);
+    cr_store_result first[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2),
+                                {.instance_id = 1, .variant = CR_WINNER, .missing = CR_FIGURES_ALL,
+                                 .error = "naive minimax takes at most 25 coins"}};
+    cr_store_result again[2] = {row_from_game(1, CR_TOTAL, 6, 3, "RR", 2), row_from_game(1, CR_WINNER, 6, 3, NULL, 2)};
+    assert_int_equal(write_results(f, run, first, 2), 1);
+    assert_int_equal(write_results(f, run, again, 2), 0);
+    assert_int_equal(write_results(f, run, again, 1), 0);
+    char *rows = db_text(f->path, "SELECT group_concat(variant || ' ' || coalesce(value, error) || ' ' || "
+                                  "coalesce(moves, '-'), '; ') FROM result");
+    assert_string_equal(rows, "total 5 LR; winner naive minimax takes at most 25 coins -");
+    free(rows);
+}
+
+/* ---- the views ---- */
+
+/* The query plan of sql on the database at path, one step per line. */
+static char *plan_of(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char explain[1024], *plan = calloc(1, 4096);
+    snprintf(explain, sizeof explain, "EXPLAIN QUERY PLAN %s", sql);
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, explain, -1, &st, NULL), SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t len = strlen(plan);
+        snprintf(plan + len, 4096 - len, "%s\n", (const char *)sqlite3_column_text(st, 3));
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return plan;
+}
+
+static void test_store_results__a_run_and_variant_are_searched_by_key_not_scanned(void **state)
+{
+    fixture_state *f = *state;
+    char *plan = plan_of(f->path, "SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'");
+    assert_non_null(strstr(plan, "SEARCH s USING PRIMARY KEY (run_id=?)"));
+    assert_non_null(strstr(plan, "SEARCH v USING COVERING INDEX"));
+    assert_null(strstr(plan, "SCAN"));
+    assert_null(strstr(plan, "TEMP"));
+    free(plan);
+    /* joined as result_view joins it: no table of the whole view first */
+    plan = plan_of(f->path, "SELECT * FROM result_view WHERE run_id = 1 AND variant = 'winner'");
+    assert_non_null(strstr(plan, "SEARCH s USING PRIMARY KEY (run_id=?)"));
+    assert_null(strstr(plan, "MATERIALIZE"));
+    assert_null(strstr(plan, "SCAN"));
+    free(plan);
+}
+
+static void test_store_results__views_show_only_the_variants_a_run_solved(void **state)
+{
+    fixture_state *f = *state;
+    int64_t run = start_run(f, 2, CR_VARIANT_BIT(CR_DIFF) | CR_VARIANT_BIT(CR_REMAINING), CR_MOVES_NONE);
+    cr_store_result rows[4] = {row_from_game(1, CR_DIFF, 4, 1, NULL, 0), row_from_game(1, CR_REMAINING, 2, 7, NULL, 0),
+                               row_from_game(2, CR_DIFF, 0, 0, NULL, 0), row_from_game(2, CR_REMAINING, 9, 9, NULL, 0)};
+    assert_int_equal(write_results(f, run, rows, 4), 2);
+    char *got = db_text(f->path, "SELECT group_concat(ext_id || ' ' || variant || ' ' || value || ' ' || winner || ' ' "
+                                 "|| coalesce(moves, '-'), '; ') FROM (SELECT * FROM result_view ORDER BY ext_id, "
+                                 "variant)");
+    assert_string_equal(got, "e1 diff 3 first -; e1 remaining -5 second -; e2 diff 0 draw -; e2 remaining 0 draw -");
+    free(got);
+}
+
+static void test_store_results__editing_result_edits_the_tables_under_it(void **state)
+{
+    fixture_state *f = *state;
+    int64_t run = start_run(f, 1, CR_VARIANTS_ALL, CR_MOVES_FAST);
+    cr_store_result rows[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2), row_from_game(1, CR_DIFF, 5, 3, "LR", 2)};
+    assert_int_equal(write_results(f, run, rows, 2), 1);
+    const char *rows_sql = "SELECT group_concat(variant || ' ' || value || ' ' || moves, '; ') FROM result";
+    assert_int_equal(db_exec(f->path, "UPDATE result SET value = 9, moves = 'RR' WHERE variant = 'diff'"), 0);
+    char *got = db_text(f->path, rows_sql);
+    assert_string_equal(got, "total 5 LR; diff 9 RR");
+    free(got);
+    assert_int_equal(db_exec(f->path, "UPDATE result SET variant = 'winner' WHERE variant = 'diff'"), -1);
+    assert_int_equal(db_exec(f->path, "DELETE FROM result WHERE variant = 'diff'"), 0);
+    got = db_text(f->path, rows_sql);
+    assert_string_equal(got, "total 5 LR");
+    free(got);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM result_extra"), 0);
+    assert_int_equal(db_exec(f->path, "DELETE FROM result"), 0);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM solution"), 0);
+}
+
+/* ---- the upgrade from schema version 3 ----
+ *
+ * tests/fixtures/schema3/coinrow.db was made by coinrow at commit 22b5fee
+ * (schema version 3), in tests/fixtures/schema3:
+ *   coinrow run mix.csv --db coinrow.db --variant all --moves fast --label "all fast"
+ *   coinrow solve --db coinrow.db --set mix --variant diff,winner --moves none --label "no lines"
+ *   coinrow solve --db coinrow.db --set mix --algo naive --variant total,remaining --moves canonical
+ *   coinrow generate --db coinrow.db --set gen --count 6 --n 1..9 --values -20..20 --seed 13
+ *   coinrow solve --db coinrow.db --set gen
+ *   coinrow compare --db coinrow.db 1 2 --record
+ * so it holds errors (scores beyond int64, rows too large for naive), lines
+ * fast, canonical and none, a rejected row, a generated set and a comparison. */
+
+#define EVERY_VIEW_ROW                                                                                                 \
+    "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
+    "first_score, second_score, winner, moves, error, algo, moves_policy, solver_version, instance_id, label) AS row " \
+    "FROM result_view ORDER BY run_id, instance_id, variant)"
+
+/* A copy of the fixture in the test's folder, at path. */
+static void copy_fixture(const char *path) { assert_int_equal(copy_file(fixture("schema3/coinrow.db"), path), 0); }
+
+/* The rows of result_view of the database at path, and those coinrow reads
+ * back of each run, before and after an upgrade. */
+static void upgrade_and_compare(const char *path)
+{
+    assert_int_equal(db_int(path, "PRAGMA user_version"), 3);
+    char *before = db_text(path, EVERY_VIEW_ROW);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_view"), 120);
+
+    cr_store *store = NULL;
+    cr_error err = {0};
+    assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), 0);
+    assert_int_equal(db_int(path, "PRAGMA user_version"), cr_schema_count);
+    char *after = db_text(path, EVERY_VIEW_ROW);
+    assert_string_equal(after, before);
+
+    /* coinrow reads back what the view shows, run by run */
+    for (int64_t run = 1; run <= 4; run++) {
+        cr_store_results *it = NULL;
+        const cr_stored_result *r;
+        assert_int_equal(cr_store_results_new(&it, store, run, CR_BY_INSTANCE, &err), 0);
+        view_rows view = view_rows_open(path, run);
+        while (cr_store_results_next(&r, it, &err) == 1) {
+            cr_store_result want = {r->instance_id, r->variant,  r->error, r->missing, r->value, r->first_score,
+                                    r->second_score, r->winner,  r->moves, r->moves ? strlen(r->moves) : 0};
+            assert_view_row(view.st, &want);
+        }
+        view_rows_close(&view);
+        cr_store_results_free(it);
+    }
+    cr_store_free(store);
+    free(before);
+    free(after);
+}
+
+/* A cr_store_check_fn: a check that finds something fails the test. */
+static void no_finding(void *ctx, const char *check, const char *finding)
+{
+    (void)ctx;
+    if (finding)
+        fail_msg("%s: %s", check, finding);
+}
+
+static void test_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
+{
+    fixture_state *f = *state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
+    copy_fixture(path);
+    upgrade_and_compare(path);
+    /* total, diff and winner share a row; the errors are kept whole */
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 18);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 0);
+    /* and the new tables hold check-db's invariants */
+    cr_store *store = NULL;
+    cr_error err = {0};
+    unsigned failed = 0;
+    assert_int_equal(cr_store_new(&store, path, CR_STORE_READ, &err), 0);
+    assert_int_equal(cr_store_check(&failed, store, no_finding, NULL, &err), 0);
+    assert_int_equal(failed, 0);
+    cr_store_free(store);
+}
+
+static void test_store_results__rows_edited_by_hand_upgrade_whole(void **state)
+{
+    fixture_state *f = *state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
+    copy_fixture(path);
+    assert_int_equal(db_exec(path, "UPDATE result SET moves = 'LRX' WHERE run_id = 1 AND instance_id = 3;"
+                                   "UPDATE result SET value = 99 WHERE run_id = 2 AND instance_id = 5 AND "
+                                   "variant = 'diff';"
+                                   "UPDATE result SET moves = 'RL' WHERE run_id = 4 AND variant = 'remaining'"),
+                     0);
+    upgrade_and_compare(path);
+    /* not lines: the instance's four rows; another value: the row; the
+     * remaining game's rows, alone in their game, are its own */
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 4 + 1);
+}
+
+/* Each way a version 3 database can fail to upgrade leaves it as it was,
+ * in WAL mode (as coinrow before version 4 left its files) and in rollback
+ * mode, with nothing beside it. */
+static void test_store_results__a_failed_upgrade_leaves_the_file_unchanged(void **state)
+{
+    fixture_state *f = *state;
+    static const struct {
+        const char *change, *message;
+    } cases[] = {
+        {"CREATE TABLE solution (x)", "applying schema script 4"},
+        {"INSERT INTO result (run_id, instance_id, variant, value) VALUES (1, 1, 'bogus', 1)",
+         "the upgrade would change result rows"},
+    };
+    static const char *const modes[] = {"PRAGMA journal_mode = WAL", "PRAGMA journal_mode = DELETE"},
+                             *const besides[] = {"-wal", "-shm", "-journal"};
+    for (size_t k = 0; k < 2 * sizeof cases / sizeof *cases; k++) {
+        char path[4096], beside[4200];
+        snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
+        copy_fixture(path);
+        assert_int_equal(db_exec(path, cases[k / 2].change), 0);
+        assert_int_equal(db_exec(path, modes[k % 2]), 0);
+        size_t len = 0, len_after = 0;
+        char *before = read_bytes(path, &len);
+        cr_store *store = NULL;
+        cr_error err = {0};
+        assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), CR_EDB);
+        assert_null(store);
+        assert_non_null(strstr(err.msg, cases[k / 2].message));
+        char *after = read_bytes(path, &len_after);
+        assert_int_equal(len_after, len);
+        assert_memory_equal(after, before, len);
+        for (size_t b = 0; b < sizeof besides / sizeof *besides; b++) {
+            snprintf(beside, sizeof beside, "%s%s", path, besides[b]);
+            assert_int_equal(access(beside, F_OK), -1);
+        }
+        assert_int_equal(db_int(path, "PRAGMA user_version"), 3);
+        free(before);
+        free(after);
+        remove(path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_store_results__lines_pack_one_bit_per_turn_behind_a_leading_one),
+        cmocka_unit_test_setup_teardown(test_store_results__every_row_reads_back_as_written_from_c_and_from_the_view,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__an_instance_already_solved_keeps_its_rows,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_run_and_variant_are_searched_by_key_not_scanned,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__views_show_only_the_variants_a_run_solved,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__editing_result_edits_the_tables_under_it,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_version_3_database_upgrades_without_changing_a_row,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__rows_edited_by_hand_upgrade_whole, store_fixture_setup,
+                                        store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
