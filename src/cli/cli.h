@@ -108,7 +108,9 @@ int cli_range_parse(int64_t *out_min, int64_t *out_max, const char *text, const 
 int cli_constraints_parse(cr_constraints *out, const char *n, const char *values, int even_n, int odd_sum,
                           cr_error *err);
 
-/* The commands, one file each (cmd_<name>.c). */
+/* The commands, one file each: cmd_<name>.c in batch/ (sets and runs:
+ * docs/batch.md, compare.md, scaling.md) or in judges/ (judge test data and
+ * judging programs: docs/judges.md, invoke.md). */
 extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_generate,
     cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_invoke, cli_cmd_strength, cli_cmd_merge, cli_cmd_compare,
     cli_cmd_stress, cli_cmd_check_db, cli_cmd_upgrade;

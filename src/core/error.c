@@ -1,10 +1,13 @@
-/* The error model, with a small formatter so that the core needs no stdio. */
+/* The error model, with a small formatter so that the core needs no stdio,
+ * and safe text for messages. */
 #include "coinrow/error.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "coinrow/contest.h"
 #include "internal.h"
 
 const char *cr_strerror(int code)
@@ -310,4 +313,26 @@ int cr_error_set(cr_error *err, int code, const char *fmt, ...)
     va_end(ap);
     err->code = code;
     return code;
+}
+
+/* Safe text for messages (contest.h): here, beside the formatter, so that
+ * the contest checks, the verifier and the solver share it without calling
+ * one another. */
+void cr_contest_escape(char *out, size_t cap, const char *text, size_t len, size_t shown)
+{
+    size_t k = 0, i = 0;
+    for (; i < len && i < shown && k + 5 < cap; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f) {
+            out[k++] = (char)c;
+        } else {
+            cr_error__format(out + k, cap - k, "\\x%x%x", c >> 4, c & 15u);
+            k += 4;
+        }
+    }
+    if (i < len && k + 3 < cap) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
 }

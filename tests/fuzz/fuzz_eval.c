@@ -1,4 +1,4 @@
-/* Fuzz target: eval's command line (cli/cmd_eval.c and the option parser
+/* Fuzz target: eval's command line (cli/batch/cmd_eval.c and the option parser
  * under it, run as main runs it).  The input is its arguments, separated by NUL bytes; standard
  * input is empty.
  *
