@@ -9,7 +9,7 @@
 
 /* Findings of SQLite's checks passed on, one each, before "and more". */
 #define SHOWN 10
-/* The rows SQLite's checks give at most, when not told otherwise. */
+/* The findings SQLite's checks give at most, when not told otherwise. */
 #define SQLITE_LISTS 100
 
 /* Rows of `rows` whose `owner` (run or invocation, by rows.owner_id) is
@@ -107,15 +107,15 @@ static int sqlite_check(int *out_ok, cr_store *s, const char *pragma, const char
                         void *ctx, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, s, pragma, "checking it", err), step = SQLITE_DONE, count = 0, rows = 0;
+    int rc = cr_store__prepare(&st, s, pragma, "checking it", err), step = SQLITE_DONE, count = 0;
     *out_ok = 1;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *text = (const char *)sqlite3_column_text(st, 0);
         if (!text || strcmp(text, "ok") == 0)
             continue;
         *out_ok = 0;
-        rows++;
-        /* a row may hold several findings, a line each */
+        /* a row may hold several findings, a line each (the file's own, in
+         * one row), and SQLite's limit counts findings, not rows */
         for (const char *end; (end = strchr(text, '\n')) != NULL; text = end + 1)
             sqlite_finding(&count, name, text, (size_t)(end - text), fn, ctx);
         sqlite_finding(&count, name, text, strlen(text), fn, ctx);
@@ -128,8 +128,8 @@ static int sqlite_check(int *out_ok, cr_store *s, const char *pragma, const char
     }
     if (count > SHOWN) {
         char more[80];
-        snprintf(more, sizeof more, "... and %s%d more%s", rows >= SQLITE_LISTS ? "at least " : "", count - SHOWN,
-                 rows >= SQLITE_LISTS ? " (SQLite lists 100 at most)" : "");
+        snprintf(more, sizeof more, "... and %s%d more%s", count >= SQLITE_LISTS ? "at least " : "", count - SHOWN,
+                 count >= SQLITE_LISTS ? " (SQLite lists 100 at most)" : "");
         fn(ctx, name, more);
     }
     sqlite3_finalize(st);
