@@ -237,8 +237,8 @@ static void test_compare_cli__rows_that_do_not_read_back_are_trouble_naming_the_
     compare_altered(f, "UPDATE run SET algo = 'quantum' WHERE id = 1", "b.db: run 1: ");
     compare_altered(f, "UPDATE instance SET coins = '[1,x]' WHERE ext_id = 'cancel'",
                     "b.db: instance 'cancel': coins: ");
-    compare_altered(f, "UPDATE solution SET moves = x'00' WHERE run_id = 2 AND instance_id = 1",
-                    "b.db: run 2, instance 1: a line of play that is not one");
+    compare_altered(f, "UPDATE solution SET moves = 'LX' WHERE run_id = 2 AND instance_id = 1",
+                    "b.db: run 2, instance 1: a line of play holds a letter other than L and R");
     compare_altered(f, "UPDATE solution SET extra = 1 WHERE run_id = 1 AND instance_id = 1",
                     "b.db: run 1, instance 1: the total result is missing from result_extra");
 }

@@ -1,6 +1,7 @@
-/* How the store keeps results (schema/004_results.sql): packed lines, one
- * solution row per instance with result_extra beside it, the views that give
- * the rows back, and the upgrade from schema version 3. */
+/* How the store keeps results (schema/004_results.sql, 006_lines_as_text.sql):
+ * one solution row per instance with result_extra beside it, the views that
+ * give the rows back and how SQLite plans them, lines packed as versions 4
+ * and 5 kept them, and the upgrades from schema versions 3 and 5. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,59 @@ static void test_store_results__lines_pack_one_bit_per_turn_behind_a_leading_one
     size_t n;
     assert_int_equal(cr_store__line_length(&n, (const unsigned char *)"\0\1", 2), -1);
     assert_int_equal(cr_store__line_length(&n, bits, 0), -1);
+}
+
+/* What the views of schema version 5 showed for a packed line, written as
+ * they were (schema/004_results.sql): the upgrade to version 6 keeps it. */
+#define VERSION_5_LINE                                                                                                 \
+    "substr(ltrim(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace("          \
+    "replace(replace(replace(replace(replace(nullif(hex(?1), ''), '0', 'LLLL'), '1', 'LLLR'), '2', 'LLRL'), '3', "  \
+    "'LLRR'), '4', 'LRLL'), '5', 'LRLR'), '6', 'LRRL'), '7', 'LRRR'), '8', 'RLLL'), '9', 'RLLR'), 'A', 'RLRL'), "   \
+    "'B', 'RLRR'), 'C', 'RRLL'), 'D', 'RRLR'), 'E', 'RRRL'), 'F', 'RRRR'), 'L'), 2)"
+
+static void test_store_results__a_packed_line_reads_as_the_views_of_version_5_showed_it(void **state)
+{
+    fixture_state *f = *state;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(f->store->db, "SELECT coinrow_line_text(?1) IS " VERSION_5_LINE ", "
+                                                      "coinrow_line_text(?1), " VERSION_5_LINE, -1, &st, NULL),
+                     SQLITE_OK);
+    cr_rng rng;
+    cr_rng_seed(&rng, 17, 0);
+    unsigned char bits[40];
+    char line[8 * sizeof bits];
+    for (int k = 0; k < 3000; k++) {
+        /* packed lines, and blobs that are not one: empty, zeros first, all zeros */
+        size_t bytes = (size_t)cr_rng_below(&rng, sizeof bits + 1);
+        for (size_t b = 0; b < bytes; b++)
+            bits[b] = (unsigned char)cr_rng_below(&rng, 256);
+        size_t zeros = (size_t)cr_rng_below(&rng, 4);
+        for (size_t b = 0; b < zeros && b < bytes; b++)
+            bits[b] = 0;
+        if (k % 3 == 0 && bytes > 0) {
+            size_t n = 8 * (bytes - 1) + (size_t)cr_rng_below(&rng, 8);
+            for (size_t t = 0; t < n; t++)
+                line[t] = cr_rng_below(&rng, 2) ? 'R' : 'L';
+            assert_int_equal(cr_store__line_pack(bits, line, n), 0);
+        }
+        sqlite3_reset(st);
+        sqlite3_bind_blob(st, 1, bits, (int)bytes, SQLITE_STATIC);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        if (sqlite3_column_int(st, 0) != 1)
+            fail_msg("%zu bytes: '%s', not '%s'", bytes, sqlite3_column_text(st, 1), sqlite3_column_text(st, 2));
+    }
+    /* NULL, and what is not a blob, as hex() reads them */
+    const char *texts[] = {"LR", "0", "\x01"};
+    for (size_t k = 0; k < 4; k++) {
+        sqlite3_reset(st);
+        if (k < 3)
+            sqlite3_bind_text(st, 1, texts[k], -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 1);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_int(st, 0), 1);
+    }
+    sqlite3_finalize(st);
 }
 
 /* ---- results written and read back ---- */
@@ -389,6 +443,64 @@ static void test_store_results__a_run_and_variant_are_searched_by_key_not_scanne
     free(plan);
 }
 
+/* Fails the test unless plan has each of the steps `has` (NULL-terminated)
+ * and none of `lacks`. */
+static void assert_plan(const char *sql, const char *plan, const char *const *has, const char *const *lacks)
+{
+    for (; *has; has++)
+        if (!strstr(plan, *has))
+            fail_msg("%s: no '%s' in\n%s", sql, *has, plan);
+    for (; *lacks; lacks++)
+        if (strstr(plan, *lacks))
+            fail_msg("%s: '%s' in\n%s", sql, *lacks, plan);
+}
+
+/* One instance by its ext_id: from the set's (set_id, ext_id) index, in each
+ * of the few sets, to its solution rows by their key, in each of the few
+ * runs, not a scan of every solution (schema/006_lines_as_text.sql, the
+ * planner's figures). */
+static void test_store_results__one_instance_is_found_by_its_ext_id_through_the_keys(void **state)
+{
+    fixture_state *f = *state;
+    static const char *const queries[] = {
+        "SELECT variant, value, moves FROM result_view WHERE ext_id = 'e7'",
+        "SELECT r.variant, r.value, r.moves FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
+        "WHERE i.ext_id = 'e7'",
+        "SELECT * FROM result_view WHERE set_name = 's' AND ext_id = 'e7' AND variant = 'diff'",
+    };
+    static const char *const has[] = {"INDEX sqlite_autoindex_instance_1 (", "ext_id=?)",
+                                      "SEARCH s USING PRIMARY KEY (", "instance_id=?)", NULL},
+                             *const lacks[] = {"SCAN i\n", "SCAN s\n", "TEMP", "AUTOMATIC", NULL};
+    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
+        char *plan = plan_of(f->path, queries[q]);
+        assert_plan(queries[q], plan, has, lacks);
+        free(plan);
+    }
+}
+
+/* Two runs side by side: the first run's rows by its key, the second's
+ * looked up by theirs, with no table made on the way. */
+static void test_store_results__two_runs_side_by_side_are_joined_by_their_keys(void **state)
+{
+    fixture_state *f = *state;
+    static const char *const queries[] = {
+        "SELECT a.instance_id, a.variant, a.value, b.value FROM result AS a JOIN result AS b "
+        "ON b.instance_id = a.instance_id AND b.variant = a.variant "
+        "WHERE a.run_id = 1 AND b.run_id = 2 AND a.value IS NOT b.value",
+        "SELECT a.ext_id, a.moves, b.moves FROM result_view AS a JOIN result_view AS b "
+        "ON b.instance_id = a.instance_id AND b.variant = a.variant "
+        "WHERE a.run_id = 1 AND b.run_id = 2 AND a.variant = 'diff'",
+    };
+    static const char *const has[] = {"SEARCH s USING PRIMARY KEY (run_id=?)",
+                                      "SEARCH s USING PRIMARY KEY (run_id=? AND instance_id=?)", NULL},
+                             *const lacks[] = {"SCAN s\n", "SCAN i\n", "TEMP", "AUTOMATIC", "MATERIALIZE", NULL};
+    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
+        char *plan = plan_of(f->path, queries[q]);
+        assert_plan(queries[q], plan, has, lacks);
+        free(plan);
+    }
+}
+
 static void test_store_results__views_show_only_the_variants_a_run_solved(void **state)
 {
     fixture_state *f = *state;
@@ -424,7 +536,7 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
     assert_int_equal(db_int(f->path, "SELECT count(*) FROM solution"), 0);
 }
 
-/* ---- the upgrade from schema version 3 ----
+/* ---- the upgrades from schema versions 3 and 5 ----
  *
  * tests/fixtures/schema3/coinrow.db was made by coinrow at commit 22b5fee
  * (schema version 3), in tests/fixtures/schema3:
@@ -435,21 +547,35 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
  *   coinrow solve --db coinrow.db --set gen
  *   coinrow compare --db coinrow.db 1 2 --record
  * so it holds errors (scores beyond int64, rows too large for naive), lines
- * fast, canonical and none, a rejected row, a generated set and a comparison. */
+ * fast, canonical and none, a rejected row, a generated set and a comparison.
+ *
+ * tests/fixtures/schema5/coinrow.db was made by coinrow at commit e719b78
+ * (schema version 5, lines packed a bit per turn) with the same commands on
+ * the same mix.csv, then
+ *   coinrow invoke --db coinrow.db --set gen --variant diff --builtin greedy --expect WA
+ *   sqlite3 coinrow.db "UPDATE result SET value = 99, moves = 'RL' WHERE run_id = 1 AND variant = 'diff'
+ *                       AND instance_id = (SELECT id FROM instance WHERE ext_id = 'two')"
+ * so it also holds an invocation and a row edited through the view. */
 
 #define EVERY_VIEW_ROW                                                                                                 \
     "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
     "first_score, second_score, winner, moves, error, algo, moves_policy, solver_version, instance_id, label) AS row " \
     "FROM result_view ORDER BY run_id, instance_id, variant)"
 
-/* A copy of the fixture in the test's folder, at path. */
-static void copy_fixture(const char *path) { assert_int_equal(copy_file(fixture("schema3/coinrow.db"), path), 0); }
+/* A copy of the fixture of schema version `version` in the test's folder,
+ * at path. */
+static void copy_fixture(const char *path, int version)
+{
+    char name[64];
+    snprintf(name, sizeof name, "schema%d/coinrow.db", version);
+    assert_int_equal(copy_file(fixture(name), path), 0);
+}
 
 /* The rows of result_view of the database at path, and those coinrow reads
- * back of each run, before and after an upgrade. */
-static void upgrade_and_compare(const char *path)
+ * back of each run, before and after an upgrade from `version`. */
+static void upgrade_and_compare(const char *path, int version)
 {
-    assert_int_equal(db_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(db_int(path, "PRAGMA user_version"), version);
     char *before = db_text(path, EVERY_VIEW_ROW);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_view"), 120);
 
@@ -487,18 +613,9 @@ static void no_finding(void *ctx, const char *check, const char *finding)
         fail_msg("%s: %s", check, finding);
 }
 
-static void test_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
+/* The database at path holds check-db's invariants. */
+static void assert_invariants_hold(const char *path)
 {
-    fixture_state *f = *state;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
-    copy_fixture(path);
-    upgrade_and_compare(path);
-    /* total, diff and winner share a row; the errors are kept whole */
-    assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
-    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 18);
-    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 0);
-    /* and the new tables hold check-db's invariants */
     cr_store *store = NULL;
     cr_error err = {0};
     unsigned failed = 0;
@@ -508,51 +625,83 @@ static void test_store_results__a_version_3_database_upgrades_without_changing_a
     cr_store_free(store);
 }
 
+static void test_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
+{
+    fixture_state *f = *state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
+    copy_fixture(path, 3);
+    upgrade_and_compare(path, 3);
+    /* total, diff and winner share a row; the errors are kept whole */
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 18);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 0);
+    /* and the new tables hold check-db's invariants */
+    assert_invariants_hold(path);
+}
+
 static void test_store_results__rows_edited_by_hand_upgrade_whole(void **state)
 {
     fixture_state *f = *state;
     char path[4096];
     snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
-    copy_fixture(path);
+    copy_fixture(path, 3);
     assert_int_equal(db_exec(path, "UPDATE result SET moves = 'LRX' WHERE run_id = 1 AND instance_id = 3;"
                                    "UPDATE result SET value = 99 WHERE run_id = 2 AND instance_id = 5 AND "
                                    "variant = 'diff';"
                                    "UPDATE result SET moves = 'RL' WHERE run_id = 4 AND variant = 'remaining'"),
                      0);
-    upgrade_and_compare(path);
+    upgrade_and_compare(path, 3);
     /* not lines: the instance's four rows; another value: the row; the
      * remaining game's rows, alone in their game, are its own */
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 4 + 1);
 }
 
-/* Each way a version 3 database can fail to upgrade leaves it as it was,
- * in WAL mode (as coinrow before version 4 left its files) and in rollback
- * mode, with nothing beside it. */
-static void test_store_results__a_failed_upgrade_leaves_the_file_unchanged(void **state)
+static void test_store_results__a_version_5_database_upgrades_without_changing_a_row(void **state)
 {
     fixture_state *f = *state;
-    static const struct {
-        const char *change, *message;
-    } cases[] = {
-        {"CREATE TABLE solution (x)", "applying schema script 4"},
-        {"INSERT INTO result (run_id, instance_id, variant, value) VALUES (1, 1, 'bogus', 1)",
-         "the upgrade would change result rows"},
-    };
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v5.db"));
+    copy_fixture(path, 5);
+    /* a view of the user's own over solution reads the new table */
+    assert_int_equal(db_exec(path, "CREATE VIEW my_lines AS SELECT run_id, instance_id, moves FROM solution"), 0);
+    upgrade_and_compare(path, 5);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 19);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution WHERE typeof(moves) = 'blob' OR "
+                                  "typeof(remaining_moves) = 'blob'"),
+                     0);
+    char *lines = db_text(path, "SELECT group_concat(moves, ' ') FROM my_lines WHERE run_id = 4");
+    assert_string_equal(lines, "RRLLLLL RLLLRL LLLLLL RL LLL RLLL");
+    free(lines);
+    assert_invariants_hold(path);
+}
+
+/* A copy of the fixture of `version` changed by `change` (then by `then`,
+ * when not NULL, in a connection of its own) fails to upgrade, saying
+ * `message`, and is left as it was, in WAL mode (as coinrow before version
+ * 4 left its files) and in rollback mode, with nothing beside it. */
+static void upgrade_fails_leaving_the_file(const fixture_state *f, int version, const char *change, const char *then,
+                                           const char *message)
+{
     static const char *const modes[] = {"PRAGMA journal_mode = WAL", "PRAGMA journal_mode = DELETE"},
                              *const besides[] = {"-wal", "-shm", "-journal"};
-    for (size_t k = 0; k < 2 * sizeof cases / sizeof *cases; k++) {
+    for (size_t m = 0; m < 2; m++) {
         char path[4096], beside[4200];
-        snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v3.db"));
-        copy_fixture(path);
-        assert_int_equal(db_exec(path, cases[k / 2].change), 0);
-        assert_int_equal(db_exec(path, modes[k % 2]), 0);
+        snprintf(path, sizeof path, "%s", tmp_path(f->dir, "old.db"));
+        copy_fixture(path, version);
+        assert_int_equal(db_exec(path, change), 0);
+        if (then)
+            assert_int_equal(db_exec(path, then), 0);
+        assert_int_equal(db_exec(path, modes[m]), 0);
         size_t len = 0, len_after = 0;
         char *before = read_bytes(path, &len);
         cr_store *store = NULL;
         cr_error err = {0};
         assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), CR_EDB);
         assert_null(store);
-        assert_non_null(strstr(err.msg, cases[k / 2].message));
+        if (!strstr(err.msg, message))
+            fail_msg("'%s', not '%s'", err.msg, message);
         char *after = read_bytes(path, &len_after);
         assert_int_equal(len_after, len);
         assert_memory_equal(after, before, len);
@@ -560,22 +709,55 @@ static void test_store_results__a_failed_upgrade_leaves_the_file_unchanged(void 
             snprintf(beside, sizeof beside, "%s%s", path, besides[b]);
             assert_int_equal(access(beside, F_OK), -1);
         }
-        assert_int_equal(db_int(path, "PRAGMA user_version"), 3);
+        assert_int_equal(db_int(path, "PRAGMA user_version"), version);
         free(before);
         free(after);
+        /* reading a file in WAL mode read-only leaves its -wal and -shm */
         remove(path);
+        for (size_t b = 0; b < sizeof besides / sizeof *besides; b++) {
+            snprintf(beside, sizeof beside, "%s%s", path, besides[b]);
+            remove(beside);
+        }
     }
+}
+
+static void test_store_results__a_failed_upgrade_from_version_3_leaves_the_file_unchanged(void **state)
+{
+    upgrade_fails_leaving_the_file(*state, 3, "CREATE TABLE solution (x)", NULL, "applying schema script 4");
+    upgrade_fails_leaving_the_file(*state, 3,
+                                   "INSERT INTO result (run_id, instance_id, variant, value) VALUES (1, 1, 'bogus', 1)",
+                                   NULL, "the upgrade would change result rows");
+}
+
+/* At its first step (the old table's new name is taken), and half-way
+ * through, once the new table is made: a solution row without its extra
+ * bits, which only a schema edited by hand lets in, breaks its NOT NULL. */
+static void test_store_results__a_failed_upgrade_from_version_5_leaves_the_file_unchanged(void **state)
+{
+    upgrade_fails_leaving_the_file(*state, 5, "CREATE TABLE solution_v5 (x)", NULL, "applying schema script 6");
+    upgrade_fails_leaving_the_file(*state, 5,
+                                   "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, "
+                                   "'extra                  INTEGER NOT NULL', 'extra INTEGER') WHERE name = "
+                                   "'solution'",
+                                   "UPDATE solution SET extra = NULL WHERE run_id = 1 AND instance_id = 1",
+                                   "NOT NULL constraint failed: solution.extra");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_results__lines_pack_one_bit_per_turn_behind_a_leading_one),
+        cmocka_unit_test_setup_teardown(test_store_results__a_packed_line_reads_as_the_views_of_version_5_showed_it,
+                                        store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__every_row_reads_back_as_written_from_c_and_from_the_view,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__an_instance_already_solved_keeps_its_rows,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__a_run_and_variant_are_searched_by_key_not_scanned,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__one_instance_is_found_by_its_ext_id_through_the_keys,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__two_runs_side_by_side_are_joined_by_their_keys,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__views_show_only_the_variants_a_run_solved,
                                         store_fixture_setup, store_fixture_teardown),
@@ -585,7 +767,11 @@ int main(void)
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__rows_edited_by_hand_upgrade_whole, store_fixture_setup,
                                         store_fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_leaves_the_file_unchanged,
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_3_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_version_5_database_upgrades_without_changing_a_row,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_5_leaves_the_file_unchanged,
                                         store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

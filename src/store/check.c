@@ -29,7 +29,7 @@
     "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
     "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
 
-/* coinrow's invariants, on the tables as they are stored (schema/004_results.sql,
+/* coinrow's invariants, on the tables as they are stored (schema/006_lines_as_text.sql,
  * 005_invoke.sql): each is one pass over a table at most, with lookups by
  * key, so that a database of millions of results is checked in seconds.
  * Each query returns how many rows break it and a description of one of
@@ -68,11 +68,12 @@ static const struct invariant {
      "SELECT count(*), min(printf('run %d, instance %d', run_id, instance_id)) FROM solution "
      "WHERE variants & ~extra & ~4 <> 0 AND (first_score IS NULL OR second_score IS NULL) "
      "OR variants & ~extra & 4 <> 0 AND (remaining_first_score IS NULL OR remaining_second_score IS NULL)"},
-    {"lines-have-their-length", "solutions with a line of play that is not packed for their instance's n coins",
+    {"lines-have-their-length", "solutions with a line of play that is not one L or R per coin of their instance",
      "SELECT count(*), min(printf('run %d, instance %d', s.run_id, s.instance_id)) FROM solution AS s "
      "JOIN instance AS i ON i.id = s.instance_id "
-     "WHERE s.moves IS NOT NULL AND coinrow_line_turns(s.moves) IS NOT i.n "
-     "OR s.remaining_moves IS NOT NULL AND coinrow_line_turns(s.remaining_moves) IS NOT i.n"},
+     "WHERE s.moves IS NOT NULL AND (length(s.moves) IS NOT i.n OR s.moves GLOB '*[^LR]*') "
+     "OR s.remaining_moves IS NOT NULL AND (length(s.remaining_moves) IS NOT i.n "
+     "OR s.remaining_moves GLOB '*[^LR]*')"},
     {"done-runs-have-every-instance", "done runs that lack an instance of their set older than the last they solved",
      DONE_HAVE_EVERY_INSTANCE(solution, run, run_id)},
     {"verdicts-have-their-instance",

@@ -1,10 +1,12 @@
-/* How the store keeps a line of play: one bit per turn (schema/004_results.sql).
- * The bits, read as one big-endian number, are a 1 followed by the turns
- * (1 for R), so the last turn is the lowest bit of the last byte and the
- * 1 in the first byte tells where the line starts.
+/* How schema versions 4 and 5 kept a line of play, one bit per turn, for
+ * the upgrades that go through them (schema/004_results.sql packs the lines
+ * of version 3, 006_lines_as_text.sql turns them back into text).  The
+ * bits, read as one big-endian number, are a 1 followed by the turns (1 for
+ * R), so the last turn is the lowest bit of the last byte and the 1 in the
+ * first byte tells where the line starts.
  *
  * Whole bytes are packed and unpacked eight turns at a time, as one 64-bit
- * word of letters (the writer packs two lines per instance). */
+ * word of letters: an upgrade turns every line of a database. */
 #include "store/sql.h"
 
 #include <string.h>
@@ -112,15 +114,31 @@ static void pack_line_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_blob64(ctx, bits, cr_store__line_bytes(n), sqlite3_free);
 }
 
-/* coinrow_line_turns(blob): the turns a packed line holds; NULL for what is
- * not one (not a blob, empty, no leading 1). */
-static void line_turns_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* coinrow_line_text(blob): the line as text, as version 5's views showed
+ * any blob: NULL for NULL and for an empty blob; else the bits after the
+ * first 1 (none: the empty text), as L and R.  A value that is not a blob
+ * is read as its bytes, as their hex() read it. */
+static void line_text_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    size_t n = 0;
-    if (sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
-        cr_store__line_length(&n, sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0])) == 0)
-        sqlite3_result_int64(ctx, (sqlite3_int64)n);
+    const unsigned char *bits = sqlite3_value_blob(argv[0]);
+    size_t bytes = (size_t)sqlite3_value_bytes(argv[0]), n = 0;
+    if (!bits || bytes == 0)
+        return; /* NULL */
+    while (bytes > 0 && bits[0] == 0)
+        bits++, bytes--;
+    if (bytes == 0) {
+        sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+        return;
+    }
+    (void)cr_store__line_length(&n, bits, bytes); /* the first byte is not 0 */
+    char *line = sqlite3_malloc64(n + 1);
+    if (!line) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    cr_store__line_unpack(line, bits, n);
+    sqlite3_result_text64(ctx, line, n, sqlite3_free, SQLITE_UTF8);
 }
 
 int cr_store__lines_register(cr_store *s, cr_error *err)
@@ -128,7 +146,7 @@ int cr_store__lines_register(cr_store *s, cr_error *err)
     /* direct only: coinrow's own statements call them, never the schema */
     int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
     if (sqlite3_create_function(s->db, "coinrow_pack_line", 1, flags, NULL, pack_line_sql, NULL, NULL) != SQLITE_OK ||
-        sqlite3_create_function(s->db, "coinrow_line_turns", 1, flags, NULL, line_turns_sql, NULL, NULL) != SQLITE_OK)
+        sqlite3_create_function(s->db, "coinrow_line_text", 1, flags, NULL, line_text_sql, NULL, NULL) != SQLITE_OK)
         return cr_store__fail(s, "setting it up", err);
     return 0;
 }

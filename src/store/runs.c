@@ -270,7 +270,7 @@ int cr_store_run_of_job(int64_t *out, cr_store *store, const char *tag, cr_error
 
 /* ---- results: one solution row per instance, result_extra for the rest ---- */
 
-/* The two games behind the variants (schema/004_results.sql). */
+/* The two games behind the variants (schema/004_results.sql, 006_lines_as_text.sql). */
 enum { STANDARD, REMAINING, GAMES };
 
 static int game_of(cr_variant v) { return v == CR_REMAINING ? REMAINING : STANDARD; }
@@ -332,37 +332,20 @@ static size_t gather(gathered *out, const cr_store_result *rows, size_t count)
     return k;
 }
 
-/* The bytes the packed lines of rows[0..count) take. */
-static size_t lines_bytes(const gathered *rows, size_t count)
-{
-    size_t bytes = 0;
-    for (size_t i = 0; i < count; i++)
-        for (int g = 0; g < GAMES; g++)
-            if (rows[i].game[g] && rows[i].game[g]->moves)
-                bytes += cr_store__line_bytes(rows[i].game[g]->moves_len);
-    return bytes;
-}
-
-/* Binds one game's scores and packed line (at *line, advanced past it). */
-static int bind_game(sqlite3_stmt *st, int p, const cr_store_result *g, unsigned char **line)
+/* Binds one game's scores and line. */
+static void bind_game(sqlite3_stmt *st, int p, const cr_store_result *g)
 {
     if (!g) {
         for (int c = 0; c < 3; c++)
             sqlite3_bind_null(st, p + c);
-        return 0;
+        return;
     }
     sqlite3_bind_int64(st, p, g->first_score);
     sqlite3_bind_int64(st, p + 1, g->second_score);
-    if (!g->moves) {
+    if (g->moves)
+        sqlite3_bind_text(st, p + 2, g->moves, (int)g->moves_len, SQLITE_STATIC);
+    else
         sqlite3_bind_null(st, p + 2);
-        return 0;
-    }
-    size_t bytes = cr_store__line_bytes(g->moves_len);
-    if (cr_store__line_pack(*line, g->moves, g->moves_len) != 0)
-        return -1;
-    sqlite3_bind_blob64(st, p + 2, *line, bytes, SQLITE_STATIC);
-    *line += bytes;
-    return 0;
 }
 
 #define SOLUTION_COLUMNS 10
@@ -379,16 +362,6 @@ static int add_solutions(size_t *added, cr_store *store, int64_t run_id, const g
                                    "(?,?,?,?,?,?,?,?,?,?)", count, err);
     if (rc)
         return rc;
-    /* the lines stay where they are packed until the statement has run */
-    size_t bytes = lines_bytes(rows, count);
-    if (bytes > store->lines_cap) {
-        unsigned char *bigger = realloc(store->lines, bytes);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory to pack lines of play");
-        store->lines = bigger;
-        store->lines_cap = bytes;
-    }
-    unsigned char *line = store->lines;
     for (size_t i = 0; i < count; i++) {
         const gathered *s = &rows[i];
         int p = (int)(SOLUTION_COLUMNS * i);
@@ -396,11 +369,8 @@ static int add_solutions(size_t *added, cr_store *store, int64_t run_id, const g
         sqlite3_bind_int64(st, p + 2, s->instance_id);
         sqlite3_bind_int(st, p + 3, (int)s->variants);
         sqlite3_bind_int(st, p + 4, (int)s->extra);
-        if (bind_game(st, p + 5, s->game[STANDARD], &line) || bind_game(st, p + 8, s->game[REMAINING], &line)) {
-            sqlite3_reset(st);
-            return cr_errorf(err, CR_EINVAL, "%s: instance %lld: a line of play holds a letter other than L and R",
-                             store->path, (long long)s->instance_id);
-        }
+        bind_game(st, p + 5, s->game[STANDARD]);
+        bind_game(st, p + 8, s->game[REMAINING]);
     }
     if ((rc = cr_store__step_done(store, st, "writing results", err)) == 0)
         *added += (size_t)sqlite3_changes(store->db);
@@ -484,9 +454,7 @@ struct cr_store_results {
     int at_row;        /* a solution row is at hand ... */
     int next;          /* ... and by_name[next] is the next variant to look at */
     unsigned variants, extra;
-    char *line[GAMES]; /* its lines as text (NULL: none) */
-    char *line_buf[GAMES];
-    size_t line_cap[GAMES];
+    const char *line[GAMES]; /* its lines, the row's own text (NULL: none) */
     sqlite3_stmt *extra_st; /* a row of result_extra */
     cr_stored_result row;
     const cr_stored_result *at; /* where cr_store_results_seek stopped */
@@ -542,28 +510,19 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
     return 0;
 }
 
-/* Game g's line of the solution row at hand, as text, into it->line[g]. */
+/* Game g's line of the solution row at hand into it->line[g]: the text
+ * SQLite holds, valid until the next step. */
 static int read_line(cr_store_results *it, int g, cr_error *err)
 {
     sqlite3_stmt *st = it->pager.st;
     int col = COL_GAMES + 3 * g + 2;
-    it->line[g] = NULL;
-    if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        return 0;
-    const unsigned char *bits = sqlite3_column_blob(st, col);
-    size_t bytes = (size_t)sqlite3_column_bytes(st, col), n = 0;
-    if (cr_store__line_length(&n, bits, bytes) != 0)
-        return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: a line of play that is not one",
+    const char *line = (const char *)sqlite3_column_text(st, col);
+    it->line[g] = line;
+    if (!line && sqlite3_column_type(st, col) != SQLITE_NULL)
+        return cr_errorf(err, CR_ENOMEM, "no memory to read a line of play");
+    if (line && line[strspn(line, "LR")] != '\0')
+        return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: a line of play holds a letter other than L and R",
                          cr_store_path(it->pager.store), (long long)it->run_id, (long long)it->last_id);
-    if (n + 1 > it->line_cap[g]) {
-        char *bigger = realloc(it->line_buf[g], n + 1);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory to read a line of %zu turns", n);
-        it->line_buf[g] = bigger;
-        it->line_cap[g] = n + 1;
-    }
-    cr_store__line_unpack(it->line_buf[g], bits, n);
-    it->line[g] = it->line_buf[g];
     return 0;
 }
 
@@ -691,8 +650,6 @@ void cr_store_results_free(cr_store_results *it)
         return;
     sqlite3_finalize(it->pager.st);
     sqlite3_finalize(it->extra_st);
-    for (int g = 0; g < GAMES; g++)
-        free(it->line_buf[g]);
     free(it->last_ext_id);
     free(it);
 }

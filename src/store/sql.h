@@ -36,8 +36,6 @@ struct cr_store {
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;
     int64_t wal_frame_bytes;
-    unsigned char *lines;                     /* the writer's packed lines, bound until a step */
-    size_t lines_cap;
     char path[];
 };
 
@@ -84,7 +82,8 @@ int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, c
  * statement's key parameters from the last row before each new page. */
 int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
 
-/* ---- lines of play, packed one bit per turn (store/lines.c) ---- */
+/* ---- lines of play packed one bit per turn, as schema versions 4 and 5
+ * kept them (store/lines.c) ---- */
 
 /* The bytes a line of n turns takes packed. */
 size_t cr_store__line_bytes(size_t n);
@@ -101,10 +100,10 @@ int cr_store__line_length(size_t *out, const unsigned char *bits, size_t bytes);
  * (n + 1 bytes). */
 void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
 
-/* Registers the SQL functions of lines on the connection:
+/* Registers the SQL functions of the upgrades on the connection:
  * coinrow_pack_line(text), the packed line (NULL when a letter is neither L
- * nor R), for the upgrade to schema version 4; coinrow_line_turns(blob), the
- * turns of a packed line (NULL when it is not one), for check-db. */
+ * nor R), for the upgrade to schema version 4; coinrow_line_text(blob), a
+ * packed line as text, for the upgrade to version 6. */
 int cr_store__lines_register(cr_store *s, cr_error *err);
 
 /* Copies the text of column col of the current row into *buf (grown as

@@ -1,8 +1,9 @@
 /* The store's connection: opening and migrating the database,
  * transactions and checkpoints.  The statement helpers every store file
  * uses are in sql.c; the tables' own SQL lives by concern in sets.c,
- * runs.c, generated.c, shards.c, comparisons.c and invocations.c; how a line
- * of play is packed, in lines.c; the checks of check-db, in check.c. */
+ * runs.c, generated.c, shards.c, comparisons.c and invocations.c; how
+ * schema versions 4 and 5 packed a line of play, for the upgrades, in
+ * lines.c; the checks of check-db, in check.c. */
 #include "store/sql.h"
 
 #include <pthread.h>
@@ -210,7 +211,6 @@ void cr_store_free(cr_store *store)
         sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     }
     sqlite3_close(store->db);
-    free(store->lines);
     free(store);
 }
 
