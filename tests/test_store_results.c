@@ -426,33 +426,36 @@ static char *plan_of(const char *path, const char *sql)
     return plan;
 }
 
+/* Fails the test unless the plan of each of `queries` on the database at
+ * path has each of the steps `has` and none of `lacks` (all three
+ * NULL-terminated). */
+static void assert_plans(const char *path, const char *const *queries, const char *const *has,
+                         const char *const *lacks)
+{
+    for (; *queries; queries++) {
+        char *plan = plan_of(path, *queries);
+        for (const char *const *step = has; *step; step++)
+            if (!strstr(plan, *step))
+                fail_msg("%s: no '%s' in\n%s", *queries, *step, plan);
+        for (const char *const *step = lacks; *step; step++)
+            if (strstr(plan, *step))
+                fail_msg("%s: '%s' in\n%s", *queries, *step, plan);
+        free(plan);
+    }
+}
+
+/* A run and a variant: the run's solution rows by their key, the variant by
+ * its name; joined as result_view joins it, no table of the whole view
+ * first. */
 static void test_store_results__a_run_and_variant_are_searched_by_key_not_scanned(void **state)
 {
     fixture_state *f = *state;
-    char *plan = plan_of(f->path, "SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'");
-    assert_non_null(strstr(plan, "SEARCH s USING PRIMARY KEY (run_id=?)"));
-    assert_non_null(strstr(plan, "SEARCH v USING COVERING INDEX"));
-    assert_null(strstr(plan, "SCAN"));
-    assert_null(strstr(plan, "TEMP"));
-    free(plan);
-    /* joined as result_view joins it: no table of the whole view first */
-    plan = plan_of(f->path, "SELECT * FROM result_view WHERE run_id = 1 AND variant = 'winner'");
-    assert_non_null(strstr(plan, "SEARCH s USING PRIMARY KEY (run_id=?)"));
-    assert_null(strstr(plan, "MATERIALIZE"));
-    assert_null(strstr(plan, "SCAN"));
-    free(plan);
-}
-
-/* Fails the test unless plan has each of the steps `has` (NULL-terminated)
- * and none of `lacks`. */
-static void assert_plan(const char *sql, const char *plan, const char *const *has, const char *const *lacks)
-{
-    for (; *has; has++)
-        if (!strstr(plan, *has))
-            fail_msg("%s: no '%s' in\n%s", sql, *has, plan);
-    for (; *lacks; lacks++)
-        if (strstr(plan, *lacks))
-            fail_msg("%s: '%s' in\n%s", sql, *lacks, plan);
+    static const char *const queries[] = {"SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'",
+                                          "SELECT * FROM result_view WHERE run_id = 1 AND variant = 'winner'", NULL},
+                             *const has[] = {"SEARCH s USING PRIMARY KEY (run_id=?)",
+                                             "SEARCH v USING COVERING INDEX sqlite_autoindex_variant_1 (name=?)", NULL},
+                             *const lacks[] = {"SCAN", "TEMP", "MATERIALIZE", NULL};
+    assert_plans(f->path, queries, has, lacks);
 }
 
 /* One instance by its ext_id: from the set's (set_id, ext_id) index, in each
@@ -467,15 +470,12 @@ static void test_store_results__one_instance_is_found_by_its_ext_id_through_the_
         "SELECT r.variant, r.value, r.moves FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
         "WHERE i.ext_id = 'e7'",
         "SELECT * FROM result_view WHERE set_name = 's' AND ext_id = 'e7' AND variant = 'diff'",
+        NULL,
     };
     static const char *const has[] = {"INDEX sqlite_autoindex_instance_1 (", "ext_id=?)",
                                       "SEARCH s USING PRIMARY KEY (", "instance_id=?)", NULL},
                              *const lacks[] = {"SCAN i\n", "SCAN s\n", "TEMP", "AUTOMATIC", NULL};
-    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
-        char *plan = plan_of(f->path, queries[q]);
-        assert_plan(queries[q], plan, has, lacks);
-        free(plan);
-    }
+    assert_plans(f->path, queries, has, lacks);
 }
 
 /* Two runs side by side: the first run's rows by its key, the second's
@@ -490,15 +490,12 @@ static void test_store_results__two_runs_side_by_side_are_joined_by_their_keys(v
         "SELECT a.ext_id, a.moves, b.moves FROM result_view AS a JOIN result_view AS b "
         "ON b.instance_id = a.instance_id AND b.variant = a.variant "
         "WHERE a.run_id = 1 AND b.run_id = 2 AND a.variant = 'diff'",
+        NULL,
     };
     static const char *const has[] = {"SEARCH s USING PRIMARY KEY (run_id=?)",
                                       "SEARCH s USING PRIMARY KEY (run_id=? AND instance_id=?)", NULL},
                              *const lacks[] = {"SCAN s\n", "SCAN i\n", "TEMP", "AUTOMATIC", "MATERIALIZE", NULL};
-    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
-        char *plan = plan_of(f->path, queries[q]);
-        assert_plan(queries[q], plan, has, lacks);
-        free(plan);
-    }
+    assert_plans(f->path, queries, has, lacks);
 }
 
 static void test_store_results__views_show_only_the_variants_a_run_solved(void **state)
