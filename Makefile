@@ -17,6 +17,7 @@
 #   make deps              installs the Debian packages the build and the tests need (as root)
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
+#   make bench-read        only its reading back: the views against plain tables (BENCH_ARGS="--reps R ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
@@ -134,7 +135,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
+        bench bench-core bench-pipeline bench-read bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -402,6 +403,12 @@ bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
+# Queries through result and result_view against the same rows in plain
+# tables (docs/performance.md, "Reading results back"): the last part of
+# bench-pipeline, alone.
+bench-read: $(BIN) $(BUILD)/bench/bench_pipeline
+	$(BUILD)/bench/bench_pipeline $(BIN) --read-back $(BENCH_ARGS)
+
 # SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
 # rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".
 bench-ext: $(EXT) $(BUILD)/bench/bench_ext
@@ -421,7 +428,8 @@ bench-wal: $(BIN) $(BUILD)/bench/bench_wal
 
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(@D)
-	$(COMPILE) -Isrc $(CR_LDFLAGS) $(LDFLAGS) $< $(LIBCORE) $(CR_LDLIBS) $(LDLIBS) -o $@
+	$(COMPILE) -Isrc $(CR_LDFLAGS) $(LDFLAGS) $(filter %.c,$^) $(LIBCORE) $(CR_LDLIBS) $(LDLIBS) -o $@
+$(BUILD)/bench/bench_pipeline: bench/read_back.c bench/read_back.h
 
 # Fuzzing (docs/testing.md): one libFuzzer target per tests/fuzz/fuzz_NAME.c,
 # linked with every layer but the CLI's main; its seeds are

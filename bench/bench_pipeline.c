@@ -1,7 +1,7 @@
 /* The batch pipeline's benchmark (make bench-pipeline): the figures of
  * docs/performance.md.
  *
- *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]
+ *   bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD] [--read-back]
  *
  * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
  *  1. a CSV of N instances of n = 32 (values 1..10^9, ids i0000001, ... in
@@ -12,12 +12,15 @@
  *     older build, say) is timed in the same alternation, so that the two
  *     are compared side by side;
  *  2. the databases of the first turn: their bytes, with the WAL copied
- *     in, whole and per instance by table (dbstat), and the time a few
- *     queries take to read every variant's rows back;
+ *     in, whole and per instance by table (dbstat);
  *  3. peak memory of coinrow run for N and for --big-rows instances;
  *  4. --jobs 2 against --jobs 1 on large n: 2000 instances of n = 2000 with
- *     --algo dp.
- * Medians of the repetitions are printed as Markdown tables. */
+ *     --algo dp;
+ *  5. reading back the database of the first turn with every variant:
+ *     queries through the views against the same rows in plain tables,
+ *     alternately, R times (read_back.h).
+ * --read-back does only 5, on a database of one run made for it.  Medians
+ * of the repetitions are printed as Markdown tables. */
 #define _DEFAULT_SOURCE /* sync, wait4 */
 #include <errno.h>
 #include <stdint.h>
@@ -34,6 +37,7 @@
 #include <sqlite3.h>
 
 #include "bench.h"
+#include "read_back.h"
 
 typedef struct measure {
     double seconds, cpu_seconds; /* wall; user + system */
@@ -115,18 +119,7 @@ enum { IMPORT, ALL, ONE, AGAINST_ALL, AGAINST_ONE, CONTENDERS };
 static const char *const contender_names[CONTENDERS] = {".import", "coinrow, --variant all", "coinrow, --variant total",
                                                         "other, --variant all", "other, --variant total"};
 
-/* Reading a run back with plain SQLite: every row of result_view, the same
- * without the lines, and one variant of one run from result. */
-static const char *const scan_sql[] = {
-    "SELECT * FROM result_view",
-    "SELECT run_id, set_name, ext_id, n, variant, value, first_score, second_score, winner, error, algo, "
-    "moves_policy, solver_version, instance_id, label FROM result_view",
-    "SELECT * FROM result WHERE run_id = 1 AND variant = 'diff'",
-};
-#define SCANS (int)(sizeof scan_sql / sizeof *scan_sql)
-
-/* A database's bytes, whole and by table or index (dbstat), and, for
- * coinrow's with every variant, the seconds each scan takes. */
+/* A database's bytes, whole and by table or index (dbstat). */
 #define MAX_TABLES 32
 typedef struct db_size {
     long long file;
@@ -135,7 +128,6 @@ typedef struct db_size {
         char name[64];
         long long bytes;
     } tables[MAX_TABLES];
-    double scans[SCANS];
 } db_size;
 
 /* Loads csv into the database db with contender c: `sqlite3 DB ".import
@@ -180,31 +172,11 @@ static db_size size_of(const char *path)
     return out;
 }
 
-/* Seconds to step through every row of sql on the database at path, each
- * column read as text, as the sqlite3 shell would print it. */
-static double scan_seconds(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "bench_pipeline: %s: %s\n", path, sqlite3_errmsg(db));
-        exit(1);
-    }
-    double t0 = bench_now();
-    while (sqlite3_step(st) == SQLITE_ROW)
-        for (int c = 0; c < sqlite3_column_count(st); c++)
-            sqlite3_column_text(st, c);
-    double seconds = bench_now() - t0;
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return seconds;
-}
-
 /* The contenders on the same file, alternately, reps times: their median
- * timings into t, and, when sizes is not NULL, the databases' sizes. */
-static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, const char *against, const char *csv,
-                    int reps)
+ * timings into t, and, when sizes is not NULL, the databases' sizes, and
+ * coinrow's with every variant kept as `kept`. */
+static void compare(timing t[CONTENDERS], db_size *sizes, const char *kept, const char *coinrow, const char *against,
+                    const char *csv, int reps)
 {
     double wall[CONTENDERS][16], cpu[CONTENDERS][16];
     bench_path db = bench_in_folder("bench.db");
@@ -218,8 +190,10 @@ static void compare(timing t[CONTENDERS], db_size *sizes, const char *coinrow, c
             fprintf(stderr, "%s %s %.2f s (CPU %.2f s)", c ? "," : "", contender_names[c], m.seconds, m.cpu_seconds);
             if (sizes && r == 0) {
                 sizes[c] = size_of(db.text);
-                for (int q = 0; q < SCANS && (c == ALL || c == AGAINST_ALL); q++)
-                    sizes[c].scans[q] = scan_seconds(db.text, scan_sql[q]);
+                if (c == ALL && rename(db.text, kept) != 0) {
+                    fprintf(stderr, "bench_pipeline: cannot keep %s: %s\n", db.text, strerror(errno));
+                    exit(1);
+                }
             }
             bench_remove_db(db.text);
         }
@@ -319,27 +293,37 @@ static double jobs_time(const char *coinrow, const char *csv, const char *jobs, 
 int main(int argc, char **argv)
 {
     long rows = 1000000, big_rows = 5000000;
-    int reps = 3;
+    int reps = 3, read_back_only = 0;
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD]\n");
+        fprintf(stderr, "usage: bench_pipeline COINROW [--rows N] [--big-rows N] [--reps R] [--against OLD] "
+                        "[--read-back]\n");
         return 2;
     }
     const char *coinrow = argv[1], *against = NULL;
-    int bad = (argc - 2) % 2;
-    for (int i = 2; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--against") == 0) {
-            against = argv[i + 1];
+    int bad = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--read-back") == 0) {
+            read_back_only = 1;
+            continue;
+        }
+        if (i + 1 == argc) {
+            bad = 1;
+            break;
+        }
+        const char *option = argv[i], *value = argv[++i];
+        if (strcmp(option, "--against") == 0) {
+            against = value;
             continue;
         }
         char *end;
         errno = 0;
-        long v = strtol(argv[i + 1], &end, 10);
-        bad |= errno || *end || end == argv[i + 1];
-        if (strcmp(argv[i], "--rows") == 0)
+        long v = strtol(value, &end, 10);
+        bad |= errno || *end || end == value;
+        if (strcmp(option, "--rows") == 0)
             rows = v;
-        else if (strcmp(argv[i], "--big-rows") == 0)
+        else if (strcmp(option, "--big-rows") == 0)
             big_rows = v;
-        else if (strcmp(argv[i], "--reps") == 0)
+        else if (strcmp(option, "--reps") == 0)
             reps = (int)v;
         else
             bad = 1;
@@ -352,15 +336,24 @@ int main(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
-    bench_path sorted_path = bench_in_folder("sorted.csv"), unsorted_path = bench_in_folder("unsorted.csv");
-    const char *sorted = sorted_path.text, *unsorted = unsorted_path.text;
+    bench_path sorted_path = bench_in_folder("sorted.csv"), unsorted_path = bench_in_folder("unsorted.csv"),
+               kept_path = bench_in_folder("read-back.db");
+    const char *sorted = sorted_path.text, *unsorted = unsorted_path.text, *kept = kept_path.text;
     generate(sorted, rows, 32, 1000000000u, 1);
+    if (read_back_only) {
+        load(ALL, coinrow, NULL, sorted, kept);
+        remove(sorted);
+        bench_read_back(kept, rows, reps);
+        bench_remove_db(kept);
+        rmdir(bench_folder());
+        return 0;
+    }
     generate(unsorted, rows, 32, 1000000000u, 0);
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
     timing in_order[CONTENDERS], out_of_order[CONTENDERS];
     db_size sizes[CONTENDERS];
-    compare(in_order, sizes, coinrow, against, sorted, reps);
-    compare(out_of_order, NULL, coinrow, against, unsorted, reps);
+    compare(in_order, sizes, kept, coinrow, against, sorted, reps);
+    compare(out_of_order, NULL, NULL, coinrow, against, unsorted, reps);
     remove(unsorted);
 
     fprintf(stderr, "peak memory ...\n");
@@ -378,7 +371,6 @@ int main(int argc, char **argv)
     generate(wide, 2000, 2000, 1000000000u, 1);
     double one = jobs_time(coinrow, wide, "1", reps), two = jobs_time(coinrow, wide, "2", reps);
     remove(wide);
-    rmdir(bench_folder());
 
     printf("| measure (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
     printf("|---|---|---|---|\n");
@@ -406,14 +398,6 @@ int main(int argc, char **argv)
         print_sizes(sizes, measured, 5, rows);
     else
         print_sizes(sizes, no_against, 3, rows);
-    printf("\n| reading back, --variant all (one scan each) | coinrow |%s\n", against ? " other | ratio |" : "");
-    printf("|---|---|%s\n", against ? "---|---|" : "");
-    for (int q = 0; q < SCANS; q++) {
-        printf("| `%s` | %.2f s |", scan_sql[q], sizes[ALL].scans[q]);
-        if (against)
-            printf(" %.2f s | %.2f |", sizes[AGAINST_ALL].scans[q], sizes[ALL].scans[q] / sizes[AGAINST_ALL].scans[q]);
-        printf("\n");
-    }
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");
@@ -425,5 +409,9 @@ int main(int argc, char **argv)
             print_row(what, out_of_order[c], out_of_order[other]);
         }
     }
+    fflush(stdout);
+    bench_read_back(kept, rows, reps);
+    bench_remove_db(kept);
+    rmdir(bench_folder());
     return 0;
 }
