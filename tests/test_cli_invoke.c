@@ -718,6 +718,7 @@ static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_it
     int64_t before = latest();
     run_result r;
     setenv("PATH", with_fake, 1);
+    unsetenv("CC"); /* the cc of PATH is the compiler */
     invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
     setenv("PATH", saved, 1);
     free(saved);
@@ -728,6 +729,40 @@ static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_it
     assert_string_equal(r.err, expect);
     run_result_free(&r);
     assert_int_equal(latest(), before);
+}
+
+/* One rule for every build coinrow starts: $CC builds a C source and $CXX a
+ * C++ one, as they build the CMS checker (test_cli_export). */
+static void test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment(void **state)
+{
+    (void)state;
+    char log[4096], script[8400];
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "compilers.log"));
+    const char *names[2] = {"logging-cc", "logging-cxx"}, *real[2] = {"cc", "c++"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(script, sizeof script, "#!/bin/sh\necho \"%s $*\" >> '%s'\nexec %s \"$@\"\n", names[k], log, real[k]);
+        const char *path = tmp_path(dir, names[k]);
+        assert_int_equal(write_file(path, script), 0);
+        assert_int_equal(chmod(path, 0755), 0);
+    }
+    const char *cpp = tmp_path(dir, "silent.cpp");
+    assert_int_equal(write_file(cpp, "int main() { return 0; }\n"), 0);
+    run_result r;
+    setenv("CC", tmp_path(dir, "logging-cc"), 1);
+    setenv("CXX", tmp_path(dir, "logging-cxx"), 1);
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS(NULL, cpp));
+    unsetenv("CC");
+    unsetenv("CXX");
+    assert_int_equal(r.status, 1); /* built, and judged: it writes nothing */
+    run_result_free(&r);
+    char *calls = read_text(log);
+    assert_non_null(calls);
+    assert_non_null(strstr(calls, "logging-cc -O2 -std=gnu11 -o "));
+    assert_non_null(strstr(calls, "logging-cxx -O2 -std=gnu++17 -o "));
+    free(calls);
 }
 
 /* A built-in judges thousands of instances faster than they are committed:
@@ -787,6 +822,7 @@ int main(void)
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
         cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
         cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
+        cmocka_unit_test(test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment),
         cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
         cmocka_unit_test(test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package),
     };

@@ -122,8 +122,8 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
 
 typedef enum cr_language {
     CR_LANG_NONE,   /* not one source file: a program run as it is */
-    CR_LANG_C,      /* .c: cc -O2 -std=gnu11 -o PROGRAM SOURCE -lm (DOMjudge's flags) */
-    CR_LANG_CPP,    /* .cc, .cpp, .cxx: c++ -O2 -std=gnu++17 -o PROGRAM SOURCE */
+    CR_LANG_C,      /* .c: $CC -O2 -std=gnu11 -o PROGRAM SOURCE -lm (DOMjudge's flags) */
+    CR_LANG_CPP,    /* .cc, .cpp, .cxx: $CXX -O2 -std=gnu++17 -o PROGRAM SOURCE */
     CR_LANG_PYTHON, /* .py: python3 SOURCE */
     CR_LANG_COUNT
 } cr_language;
@@ -132,9 +132,25 @@ typedef enum cr_language {
  * by its extension; CR_LANG_NONE for anything else. */
 cr_language cr_submission_language(char *const *argv);
 
-/* Polygon's name for the language's compiler ("c.gcc", "cpp.g++17",
- * "python.3"); NULL for CR_LANG_NONE. */
-const char *cr_submission_polygon_type(cr_language lang);
+/* The compiler of a language's sources, the one rule of every build
+ * coinrow starts (a submission's, the CMS package's checker): $CC for C and
+ * $CXX for C++ when set and not empty, else cc and c++; found on PATH as
+ * cr_child_resolve finds a program.  NULL for a language not compiled. */
+const char *cr_submission_compiler(cr_language lang);
+
+/* How a build that failed ended. */
+typedef struct cr_build_failure {
+    int signal;     /* the signal that ended the compiler, or 0 */
+    int exit_code;  /* its exit status, when no signal */
+    char said[256]; /* the first line of its standard error that has "error" in it, else its first line */
+} cr_build_failure;
+
+/* Runs the build command argv (argv[0] the compiler, resolved by
+ * cr_child_resolve) in folder dir (NULL: here) under cr_child_run, with two
+ * minutes of CPU time and no memory limit.  Returns 0 when it exits 0; 1
+ * when it fails, with how in *out; or CR_EINVAL when the compiler cannot be
+ * run (err says why), CR_EIO when it cannot be started. */
+int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, cr_error *err);
 
 /* What to execute for a command given in folder dir. */
 typedef struct cr_submission cr_submission;

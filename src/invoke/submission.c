@@ -34,24 +34,48 @@ cr_language cr_submission_language(char *const *argv)
     return CR_LANG_NONE;
 }
 
-/* The compiler's arguments for a source, building `program`. */
-static void compiler_argv(char *out[8], cr_language lang, char *source, char *program)
+const char *cr_submission_compiler(cr_language lang)
 {
-    static char *const c[] = {"cc", "-O2", "-std=gnu11", "-o", NULL, NULL, "-lm", NULL};
-    static char *const cpp[] = {"c++", "-O2", "-std=gnu++17", "-o", NULL, NULL, NULL, NULL};
-    memcpy(out, lang == CR_LANG_C ? c : cpp, sizeof c);
-    out[4] = program;
-    out[5] = source;
+    const char *set = lang == CR_LANG_C ? getenv("CC") : lang == CR_LANG_CPP ? getenv("CXX") : NULL;
+    if (set && *set)
+        return set;
+    return lang == CR_LANG_C ? "cc" : lang == CR_LANG_CPP ? "c++" : NULL;
 }
 
-/* Builds the source argv[0] (in folder dir) into s->path. */
+int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, cr_error *err)
+{
+    /* a compiler is given time and no memory limit; it writes no answer */
+    cr_limits limits = {.cpu_seconds = 120, .output_bytes = 1 << 20};
+    char *path = NULL;
+    cr_child *child = NULL;
+    cr_child_report report;
+    int rc = cr_child_resolve(&path, argv[0], dir, err);
+    if (rc == 0)
+        rc = cr_child_new(&child, err);
+    if (rc == 0)
+        rc = cr_child_run(&report, child, path, argv, dir, NULL, 0, &limits, NULL, err);
+    if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
+        /* the compiler's first error, else its first line */
+        const char *line = strstr(report.err, "error");
+        while (line && line > report.err && line[-1] != '\n')
+            line--;
+        if (!line)
+            line = report.err;
+        *out = (cr_build_failure){report.end == CR_CHILD_EXITED ? 0 : report.signal, report.exit_code, ""};
+        snprintf(out->said, sizeof out->said, "%.*s", (int)strcspn(line, "\n"), line);
+        rc = 1;
+    }
+    cr_child_free(child);
+    free(path);
+    return rc;
+}
+
+/* Builds the source argv[0] (in folder dir) into s->path with the
+ * language's compiler and a judge's flags. */
 static int build(cr_submission *s, cr_language lang, char *const *argv, const char *dir, cr_error *err)
 {
     const char *tmp = getenv("TMPDIR");
     size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/coinrow-build-XXXXXX/program";
-    char *compiler_path = NULL, *compiler[8];
-    cr_child *child = NULL;
-    cr_child_report report;
     if (!(s->build_dir = malloc(len)) || !(s->path = malloc(len)))
         return cr_errorf(err, CR_ENOMEM, "no memory to build %s", argv[0]);
     snprintf(s->build_dir, len, "%s/coinrow-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -61,28 +85,15 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
         return cr_errorf(err, CR_EIO, "cannot make a folder to build %s in", argv[0]);
     }
     snprintf(s->path, len, "%s/program", s->build_dir);
-    compiler_argv(compiler, lang, argv[0], s->path);
-    /* a compiler is given time and no memory limit; it writes no answer */
-    cr_limits limits = {.cpu_seconds = 120, .output_bytes = 1 << 20};
-    int rc = cr_child_resolve(&compiler_path, compiler[0], NULL, err);
-    if (rc == 0)
-        rc = cr_child_new(&child, err);
-    if (rc == 0)
-        rc = cr_child_run(&report, child, compiler_path, compiler, dir, NULL, 0, &limits, NULL, err);
-    if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
-        /* the compiler's first error, else its first line */
-        const char *line = strstr(report.err, "error");
-        while (line && line > report.err && line[-1] != '\n')
-            line--;
-        if (!line)
-            line = report.err;
-        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %.*s", argv[0], compiler[0],
-                       report.end == CR_CHILD_EXITED ? "exit status" : "signal",
-                       report.end == CR_CHILD_EXITED ? report.exit_code : report.signal, (int)strcspn(line, "\n"),
-                       line);
-    }
-    cr_child_free(child);
-    free(compiler_path);
+    char *cc = (char *)cr_submission_compiler(lang);
+    char *c[] = {cc, "-O2", "-std=gnu11", "-o", s->path, argv[0], "-lm", NULL};
+    char *cpp[] = {cc, "-O2", "-std=gnu++17", "-o", s->path, argv[0], NULL};
+    cr_build_failure failed;
+    int rc = cr_submission_compile(&failed, lang == CR_LANG_C ? c : cpp, dir, err);
+    if (rc == 1)
+        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %s", argv[0], cc,
+                       failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
+                       failed.said);
     return rc;
 }
 
