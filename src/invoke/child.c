@@ -312,26 +312,24 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
     return rc;
 }
 
-int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
-                 const char *input, size_t input_len, const cr_limits *limits, const atomic_int *stop,
-                 cr_error *err)
+/* vfork and start_program, in a frame of their own: nothing of the caller's
+ * lives across the vfork for it to clobber. */
+static pid_t spawn(const char *path, char *const argv[], const char *dir, const int fds[3], int status_fd,
+                   const cr_limits *lim, pid_t parent)
 {
-    memset(out, 0, sizeof *out);
-    if (child->cap > KEEP_BUFFER) {
-        free(child->out);
-        child->out = NULL;
-        child->cap = 0;
-    }
-    out->floor_kib = reset_peak();
+    pid_t pid = vfork();
+    if (pid == 0)
+        start_program(path, argv, dir, fds, status_fd, lim, parent);
+    return pid;
+}
+
+/* Starts the program, its standard input, output and error on pipes and
+ * its pidfd in w->fds: 0, or CR_EIO saying why (nothing left running). */
+static int launch(watch *w, const char *path, char *const argv[], const char *dir, cr_error *err)
+{
     int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, status[2] = {-1, -1};
-    watch w = {.child = child, .r = out, .lim = limits, .input = input, .input_len = input_len, .pid = -1};
-    for (int k = 0; k < 4; k++)
-        w.fds[k] = (struct pollfd){.fd = -1};
     int rc = 0;
-    double start = now_seconds();
     pid_t parent = getpid();
-    /* what the program leaves behind becomes ours when it exits, to reap */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(status, O_CLOEXEC)) {
         rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", argv[0], strerror(errno));
         goto done;
@@ -340,13 +338,11 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
      * (with fork, those page faults made each instance 1.5 times as long).
      * The child only makes system calls until exec, as posix_spawn's child
      * does, which has no way to set limits. */
-    if ((w.pid = vfork()) < 0) {
+    if ((w->pid = spawn(path, argv, dir, (const int[3]){in[0], outp[1], errp[1]}, status[1], w->lim, parent)) < 0) {
         rc = cr_errorf(err, CR_EIO, "cannot start %s: %s", argv[0], strerror(errno));
         goto done;
     }
-    if (w.pid == 0)
-        start_program(path, argv, dir, (const int[3]){in[0], outp[1], errp[1]}, status[1], limits, parent);
-    setpgid(w.pid, w.pid); /* the child does it too: whoever comes first */
+    setpgid(w->pid, w->pid); /* the child does it too: whoever comes first */
     close(in[0]), close(outp[1]), close(errp[1]), close(status[1]);
     in[0] = outp[1] = errp[1] = status[1] = -1;
 
@@ -355,39 +351,45 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     while ((got = read(status[0], &failure, sizeof failure)) < 0 && errno == EINTR)
         ;
     if (got == (ssize_t)sizeof failure) { /* exec failed */
-        waitpid(w.pid, NULL, 0);
+        waitpid(w->pid, NULL, 0);
         rc = cr_errorf(err, CR_EIO, "cannot run %s: %s", argv[0], strerror(failure));
         goto done;
     }
-    w.fds[IN] = (struct pollfd){in[1], POLLOUT, 0};
-    w.fds[OUT] = (struct pollfd){outp[0], POLLIN, 0};
-    w.fds[ERR] = (struct pollfd){errp[0], POLLIN, 0};
-    w.fds[PID] = (struct pollfd){pidfd_open(w.pid, 0), POLLIN, 0};
+    w->fds[IN] = (struct pollfd){in[1], POLLOUT, 0};
+    w->fds[OUT] = (struct pollfd){outp[0], POLLIN, 0};
+    w->fds[ERR] = (struct pollfd){errp[0], POLLIN, 0};
+    w->fds[PID] = (struct pollfd){pidfd_open(w->pid, 0), POLLIN, 0};
     in[1] = outp[0] = errp[0] = -1;
-    if (w.fds[PID].fd < 0) {
+    if (w->fds[PID].fd < 0) {
         rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", argv[0],
                        strerror(errno));
-        kill(-w.pid, SIGKILL);
-        waitpid(w.pid, NULL, 0);
+        kill(-w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
         goto done;
     }
     for (int k = IN; k <= ERR; k++)
-        fcntl(w.fds[k].fd, F_SETFL, fcntl(w.fds[k].fd, F_GETFL) | O_NONBLOCK);
-    w.has_cpu_clock = clock_getcpuclockid(w.pid, &w.cpu_clock) == 0;
-    if (input_len == 0)
-        close_at(&w, IN);
+        fcntl(w->fds[k].fd, F_SETFL, fcntl(w->fds[k].fd, F_GETFL) | O_NONBLOCK);
+    w->has_cpu_clock = clock_getcpuclockid(w->pid, &w->cpu_clock) == 0;
+done:;
+    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1], status[0], status[1]};
+    for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    return rc;
+}
 
-    rc = watch_program(&w, start + 2 * limits->cpu_seconds, stop, err);
-    if (rc)
-        kill_group(&w, out->end);
+/* Reaps the program and what it left in its group (killed when it exited),
+ * and fills the report from how it ended and what it used. */
+static void collect(watch *w, double start)
+{
+    cr_child_report *out = w->r;
     int wstatus = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    while (wait4(w.pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+    while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
         ;
-    /* and what it left in its group, killed when it exited */
     siginfo_t left;
-    while (waitid(P_PGID, (id_t)w.pid, &left, WEXITED) == 0 || errno == EINTR)
+    while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
         ;
     out->wall_seconds = now_seconds() - start;
     out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
@@ -400,18 +402,41 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     } else if (out->end == CR_CHILD_EXITED) {
         out->exit_code = WEXITSTATUS(wstatus);
     }
-    if (child->out)
-        child->out[out->out_len] = '\0';
-    out->out = child->out ? child->out : "";
+    if (w->child->out)
+        w->child->out[out->out_len] = '\0';
+    out->out = w->child->out ? w->child->out : "";
     out->err[out->err_len] = '\0';
-    if (rc == 0 && w.interrupted)
-        rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted");
-done:
+}
+
+int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                 const char *input, size_t input_len, const cr_limits *limits, const atomic_int *stop,
+                 cr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (child->cap > KEEP_BUFFER) {
+        free(child->out);
+        child->out = NULL;
+        child->cap = 0;
+    }
+    out->floor_kib = reset_peak();
+    watch w = {.child = child, .r = out, .lim = limits, .input = input, .input_len = input_len, .pid = -1};
+    for (int k = 0; k < 4; k++)
+        w.fds[k] = (struct pollfd){.fd = -1};
+    double start = now_seconds();
+    /* what the program leaves behind becomes ours when it exits, to reap */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    int rc = launch(&w, path, argv, dir, err);
+    if (rc == 0) {
+        if (input_len == 0)
+            close_at(&w, IN);
+        rc = watch_program(&w, start + 2 * limits->cpu_seconds, stop, err);
+        if (rc)
+            kill_group(&w, out->end);
+        collect(&w, start);
+        if (rc == 0 && w.interrupted)
+            rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted");
+    }
     for (int k = 0; k < 4; k++)
         close_at(&w, k);
-    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1], status[0], status[1]};
-    for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
-        if (fds[k] >= 0)
-            close(fds[k]);
     return rc;
 }
