@@ -36,12 +36,10 @@ static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "poly
 
 int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err)
 {
-    for (int k = 0; k < CR_EXPORT_FORMAT_COUNT; k++)
-        if (strcmp(name, format_names[k]) == 0) {
-            *out = (cr_export_format)k;
-            return 0;
-        }
-    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+    int k, rc = cr_name_parse(&k, format_names, CR_EXPORT_FORMAT_COUNT, "format", name, err);
+    if (rc == 0)
+        *out = (cr_export_format)k;
+    return rc;
 }
 
 int cr_export_license_check(const char *name, cr_error *err)
@@ -169,14 +167,6 @@ typedef struct name_set {
     size_t cap, count;
 } name_set;
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 14695981039346656037u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
-}
-
 /* Adds key with its id: 0, or 1 with the id already holding key in
  * *out_other, or -1 when out of memory. */
 static int name_set_add(name_set *s, const char *key, const char *id, const char **out_other)
@@ -188,7 +178,7 @@ static int name_set_add(name_set *s, const char *key, const char *id, const char
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->slots[i])
                 continue;
-            size_t k = fnv1a(s->slots[i]) & (bigger.cap - 1);
+            size_t k = cr_fnv1a(CR_FNV1A_BASIS, s->slots[i], strlen(s->slots[i])) & (bigger.cap - 1);
             while (bigger.slots[k])
                 k = (k + 1) & (bigger.cap - 1);
             bigger.slots[k] = s->slots[i];
@@ -197,7 +187,7 @@ static int name_set_add(name_set *s, const char *key, const char *id, const char
         free(s->slots);
         *s = bigger;
     }
-    size_t k = fnv1a(key) & (s->cap - 1);
+    size_t k = cr_fnv1a(CR_FNV1A_BASIS, key, strlen(key)) & (s->cap - 1);
     for (; s->slots[k]; k = (k + 1) & (s->cap - 1))
         if (strcmp(s->slots[k], key) == 0) {
             *out_other = s->slots[k] + strlen(key) + 1;

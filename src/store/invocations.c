@@ -18,12 +18,10 @@ const char *cr_invoke_verdict_name(cr_invoke_verdict v)
 
 int cr_invoke_verdict_parse(cr_invoke_verdict *out, const char *name, cr_error *err)
 {
-    for (int k = 0; k < CR_INVOKE_VERDICT_COUNT; k++)
-        if (strcmp(name, verdict_names[k]) == 0) {
-            *out = (cr_invoke_verdict)k;
-            return 0;
-        }
-    return cr_errorf(err, CR_EINVAL, "unknown verdict '%s' (AC, WA, PE, TLE, MLE, RE or OLE)", name);
+    int k, rc = cr_name_parse(&k, verdict_names, CR_INVOKE_VERDICT_COUNT, "verdict", name, err);
+    if (rc == 0)
+        *out = (cr_invoke_verdict)k;
+    return rc;
 }
 
 void cr_invocation_clear(cr_invocation *inv)
