@@ -33,6 +33,10 @@ static void test_names__an_unknown_one_is_refused_listing_every_name_in_order(vo
     assert_string_equal(err.msg, "unknown format '' (kattis or polygon)");
     assert_int_equal(cr_name_parse(&k, names, 1, "format", "Kattis", &err), CR_EINVAL);
     assert_string_equal(err.msg, "unknown format 'Kattis' (kattis)");
+    /* a name is the whole text: neither a prefix nor nothing is one */
+    assert_int_equal(cr_name_parse(&k, names, 4, "format", "poly", NULL), CR_EINVAL);
+    assert_int_equal(cr_name_parse(&k, names, 4, "format", "", NULL), CR_EINVAL);
+    assert_int_equal(k, -1);
 }
 
 static void test_hash__fnv1a_gives_its_published_values(void **state)
