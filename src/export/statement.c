@@ -321,3 +321,12 @@ int cr_statement_write_pdf(FILE *f, const cr_problem *pb, cr_error *err)
     free(text);
     return rc;
 }
+
+int cr_statement_file(cr_package *p, const char *rel, cr_statement_style style, const cr_problem *pb, cr_error *err)
+{
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    cr_statement_write(f, pb, style);
+    return cr_export__finish(p, f, rel, err);
+}
