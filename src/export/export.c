@@ -18,7 +18,7 @@
 #include "util/util.h"
 #include "export/package.h"
 #include "invoke/invoke.h"
-#include "export/profile.h"
+#include "export/findings.h"
 #include "export/zip.h"
 #include "export/program.h"
 
@@ -252,7 +252,7 @@ typedef struct package {
     cr_constraints limits; /* the generator's, or what the data spans */
     int generated;
     buffer input, answer;  /* one test's files */
-    cr_survey survey;      /* what the tests show */
+    cr_findings findings;    /* what the tests show */
     name_set names;        /* plain */
     cr_submission_list sources; /* --submissions */
 } package;
@@ -404,7 +404,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
-            rc = cr_survey_add(&p->survey, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
+            rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
         stats->tests++;
         stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
@@ -444,7 +444,7 @@ static unsigned time_limit_ms(const package *p)
 {
     if (p->opts->time_limit_ms)
         return p->opts->time_limit_ms;
-    double seconds = p->survey.slowest * CR_EXPORT_TIME_FACTOR;
+    double seconds = p->findings.slowest * CR_EXPORT_TIME_FACTOR;
     unsigned whole = 1;
     while (whole < seconds && whole < 3600)
         whole++;
@@ -463,9 +463,9 @@ static int solutions_of(cr_problem_solution **out, size_t *out_count, const pack
     if (!v)
         return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
     v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
-    if (p->survey.greedy_caught)
+    if (p->findings.greedy_caught)
         v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
-    if (p->survey.n_largest >= BRUTE_FORCE_N)
+    if (p->findings.n_largest >= BRUTE_FORCE_N)
         v[count++] =
             (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
     for (size_t k = 0; k < p->sources.count; k++) {
@@ -490,8 +490,8 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .limits = p->limits,
                      .tests = p->count,
                      .samples = p->opts->samples,
-                     .sample_in = (const char *const *)p->survey.sample_in,
-                     .sample_ans = (const char *const *)p->survey.sample_ans,
+                     .sample_in = (const char *const *)p->findings.sample_in,
+                     .sample_ans = (const char *const *)p->findings.sample_ans,
                      .time_limit_ms = time_limit_ms(p),
                      .memory_mib = MEMORY_LIMIT_MIB,
                      .license = p->opts->license,
@@ -499,7 +499,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
     cr_problem_solution *solutions = NULL;
     int rc = solutions_of(&solutions, &pb.solution_count, p, err);
     pb.solutions = solutions;
-    cr_survey_uuid(pb.uuid, &p->survey);
+    cr_findings_uuid(pb.uuid, &p->findings);
     stats->time_limit_ms = pb.time_limit_ms;
     if (rc == 0)
         rc = layouts[p->opts->format].write(&p->files, &pb, err);
@@ -660,9 +660,9 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
     umask(mask);
     if (!mkdtemp(files->root) || chmod(files->root, 0777 & ~mask) != 0)
         return cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", p->dest->dir, strerror(errno));
-    cr_survey_init(&p->survey, opts->variant, opts->lines, opts->samples);
-    p->survey.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
-    p->survey.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
+    cr_findings_init(&p->findings, opts->variant, opts->lines, opts->samples);
+    p->findings.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
+    p->findings.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);
@@ -708,7 +708,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.files.path);
     free(p.input.text);
     free(p.answer.text);
-    cr_survey_free(&p.survey);
+    cr_findings_free(&p.findings);
     name_set_free(&p.names);
     cr_submission_list_free(&p.sources);
     dest_free(&d);
