@@ -1,5 +1,5 @@
 /* Inside the store: the connection and the helpers every statement of the
- * store*.c files goes through.  Only those files include this header (and
+ * files of src/store goes through.  Only those files include this header (and
  * with it sqlite3.h): coinrow's SQL has no other home. */
 #ifndef CR_STORE_SQL_H
 #define CR_STORE_SQL_H

@@ -1,6 +1,6 @@
 /* The store: coinrow's SQLite database of instance sets, instances, runs,
  * results, ingest errors, shards and comparisons (the SQL files in schema/).
- * All of coinrow's SQL is in the store's files (store*.c, by concern); the
+ * All of coinrow's SQL is in the store's files (src/store, by concern); the
  * rest of coinrow asks the store in C.
  *
  * A cr_store is one connection.  It serves one thread at a time (it is
