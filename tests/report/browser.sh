@@ -76,7 +76,7 @@ the time-by-n chart|<figure id="times-by-n">
 EOF
 [ "$(grep -o '<td class="cell ' "$tmp/dom.html" | wc -l)" -eq 42 ] || fail "the matrix does not have 14 tests by 3 invocations"
 
-browse --window-size=1200,3400 --screenshot="$tmp/report.png" "file://$tmp/report.html" >/dev/null 2>"$tmp/shot.err"
+browse --window-size=1100,4500 --screenshot="$tmp/report.png" "file://$tmp/report.html" >/dev/null 2>"$tmp/shot.err"
 colours=$(python3 "$root/tests/report/png_colours.py" "$tmp/report.png")
 [ "$colours" -gt 8 ] || fail "the screenshot is blank ($colours colours)"
 [ -z "$keep" ] || cp "$tmp/report.png" "$keep"
