@@ -20,6 +20,7 @@
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
+#   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
 #   make demo              the main job on sample-data/
@@ -85,7 +86,8 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3
+# (chromium and python3: the report rendered in a browser, tests/report/browser.sh)
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 chromium:chromium python3:python3
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -116,7 +118,8 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke)
+TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke \
+           test_cli_report)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a
@@ -134,7 +137,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
+        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal bench-report fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -168,7 +171,7 @@ JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp
 # (Kattis refuses one over 128 KiB)
 JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
 # and the utilities but those they have no use for
-JUDGE_UTIL_SRC := $(filter-out $(addprefix src/util/,coins.c hash.c names.c),$(wildcard src/util/*.c))
+JUDGE_UTIL_SRC := $(filter-out $(addprefix src/util/,coins.c hash.c names.c seconds.c),$(wildcard src/util/*.c))
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
@@ -306,11 +309,13 @@ deps:
 
 # The build's own promises (tests/build.sh): flags, installing nothing, and
 # `make install` into a temporary DESTDIR used through pkg-config alone.
-# Every test program, each with the coinrow it runs; $$failed says whether one failed.
+# Every test program, each with the coinrow it runs, then the report in a
+# browser (tests/report/browser.sh); $$failed says whether one failed.
 RUN_TESTS = failed=0; for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; done
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@$(RUN_TESTS); \
+	echo "== tests/report/browser.sh"; COINROW=$(BIN) sh tests/report/browser.sh || failed=1; \
 	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
 
@@ -391,7 +396,7 @@ demo: $(BIN)
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal
+bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal bench-report
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -412,6 +417,12 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 # "Figures"); BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R".
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
+
+# coinrow report of a 10^6-instance set with two runs and an invocation:
+# its time and its size (docs/performance.md, "The report");
+# BENCH_REPORT_ARGS="--instances N --reps R".
+bench-report: $(BIN)
+	bash bench/bench_report.sh $(BIN) $(BENCH_REPORT_ARGS)
 
 # A run's peak WAL beside no reader, two sqlite3 query loops and one held read
 # transaction (docs/batch.md, "What a long reader costs").

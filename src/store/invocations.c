@@ -246,13 +246,6 @@ int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_st
     return rc;
 }
 
-/* Copies column col as text into out (cap bytes; "" for NULL). */
-static void column_text(char *out, size_t cap, sqlite3_stmt *st, int col)
-{
-    const unsigned char *text = sqlite3_column_text(st, col);
-    snprintf(out, cap, "%s", text ? (const char *)text : "");
-}
-
 static cr_invoke_verdict column_verdict(sqlite3_stmt *st, int col)
 {
     cr_invoke_verdict v = CR_INVOKE_RE;
@@ -295,19 +288,19 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
                 out->judged += count;
             } else if (q == 1) {
                 int k = out->slowest_count++;
-                column_text(out->slowest[k].ext_id, sizeof out->slowest[k].ext_id, st, 0);
+                cr_store__column_text(out->slowest[k].ext_id, sizeof out->slowest[k].ext_id, st, 0);
                 out->slowest[k].verdict = column_verdict(st, 1);
                 out->slowest[k].cpu_seconds = sqlite3_column_double(st, 2);
                 out->slowest[k].wall_seconds = sqlite3_column_double(st, 3);
             } else if (q == 2) {
-                column_text(out->peak_ext_id, sizeof out->peak_ext_id, st, 0);
+                cr_store__column_text(out->peak_ext_id, sizeof out->peak_ext_id, st, 0);
                 out->peak_rss_kib = sqlite3_column_int64(st, 1);
             } else if (q == 3) {
                 out->has_failure = 1;
-                column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 0);
+                cr_store__column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 0);
                 out->failure_verdict = column_verdict(st, 1);
-                column_text(out->failure_message, sizeof out->failure_message, st, 2);
-                column_text(out->failure_stderr, sizeof out->failure_stderr, st, 3);
+                cr_store__column_text(out->failure_message, sizeof out->failure_message, st, 2);
+                cr_store__column_text(out->failure_stderr, sizeof out->failure_stderr, st, 3);
             } else {
                 out->cpu_seconds = sqlite3_column_double(st, 0);
                 out->wall_seconds = sqlite3_column_double(st, 1);
@@ -391,7 +384,7 @@ int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, ui
                 continue;
             }
             cr_time_change *t = &out[(*out_count)++];
-            column_text(t->ext_id, sizeof t->ext_id, st, 0);
+            cr_store__column_text(t->ext_id, sizeof t->ext_id, st, 0);
             t->n = (size_t)sqlite3_column_int64(st, 1);
             t->cpu_a = sqlite3_column_double(st, 2);
             t->cpu_b = sqlite3_column_double(st, 3);

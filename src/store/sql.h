@@ -111,6 +111,10 @@ int cr_store__lines_register(cr_store *s, cr_error *err);
  * needed to *cap bytes): the iterators keep a row's key past the next step. */
 int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
 
+/* Copies column col of the current row as text into out (cap bytes, cut to
+ * fit; "" for NULL). */
+void cr_store__column_text(char *out, size_t cap, sqlite3_stmt *st, int col);
+
 /* ---- what runs and invocations share (store/runs.c) ----
  * `table` is "run" or "invocation": a word of this code, never input. */
 

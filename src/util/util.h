@@ -1,8 +1,8 @@
 /* What the layers above the core share and the core cannot have: error
  * messages through printf, reading a stream whole, the machine's memory,
- * names of enumerations read from text, a hash, and reading a row of coins
- * from text.  The exported judge programs are built with the first three
- * (the Makefile's JUDGE_UTIL_SRC). */
+ * names of enumerations read from text, a hash, times as text, and reading
+ * a row of coins from text.  The exported judge programs are built with the
+ * first three (the Makefile's JUDGE_UTIL_SRC). */
 #ifndef CR_UTIL_H
 #define CR_UTIL_H
 
@@ -44,6 +44,12 @@ int cr_name_parse(int *out, const char *const names[], int count, const char *wh
  * bytes[0..len).  The shards' partition is made of it: it never changes. */
 #define CR_FNV1A_BASIS 0xcbf29ce484222325u
 uint64_t cr_fnv1a(uint64_t h, const void *bytes, size_t len);
+
+/* --- a time as people read it (seconds.c) --- */
+
+/* t in seconds, milliseconds or microseconds, whichever reads best
+ * ("1.25 s", "3.4 ms", "12 us"), into out; returns out. */
+const char *cr_seconds_text(char out[32], double t);
 
 /* --- a row of coins as text (coins.c): "4 6 2 3", "4,6,2,3", "4;6;2;3" or
  * a JSON array "[4, 6, 2, 3]" --- */

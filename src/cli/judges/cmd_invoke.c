@@ -112,18 +112,6 @@ static void show_progress(void *ctx, const cr_invoke_stats *s)
     cli_progress_bar(&w->progress, w->before + s->judged, w->before + s->judged + s->left, tail);
 }
 
-/* t in seconds, milliseconds or microseconds, whichever reads best. */
-static const char *seconds(char out[32], double t)
-{
-    if (t >= 1)
-        snprintf(out, 32, "%.2f s", t);
-    else if (t >= 0.001)
-        snprintf(out, 32, "%.1f ms", t * 1e3);
-    else
-        snprintf(out, 32, "%.0f us", t * 1e6);
-    return out;
-}
-
 static void print_summary(const cr_invocation *inv, const cr_invocation_summary *s, uint64_t left,
                           const char *set_name, cr_invoke_verdict expect)
 {
@@ -146,9 +134,9 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
         char t[32];
         printf("slowest (CPU):");
         for (int k = 0; k < s->slowest_count; k++)
-            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, seconds(t, s->slowest[k].cpu_seconds),
+            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, cr_seconds_text(t, s->slowest[k].cpu_seconds),
                    cr_invoke_verdict_name(s->slowest[k].verdict));
-        printf("; %s in all\n", seconds(t, s->cpu_seconds));
+        printf("; %s in all\n", cr_seconds_text(t, s->cpu_seconds));
     }
     if (s->peak_rss_kib > s->rss_floor_kib)
         printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
