@@ -92,7 +92,7 @@ static int run(cr_child_report *out, program p, const char *in, size_t in_len, c
     char *argv[] = {"sh", "-c", script, NULL};
     char *sh = NULL;
     assert_int_equal(cr_child_resolve(&sh, "sh", dir, NULL), 0);
-    int rc = cr_child_run(out, child, sh, argv, dir, in, in_len, lim, NULL, err);
+    int rc = cr_child_run(out, child, sh, argv, dir, NULL, in, in_len, lim, NULL, err);
     free(sh);
     long group = strtol(out->err, NULL, 10);
     assert_true(group > 1);
@@ -169,13 +169,13 @@ static void test_child__cat_gets_its_input_closed_and_may_write_up_to_the_limit(
     cr_limits exact = limits;
     exact.output_bytes = len;
     cr_child_report r;
-    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, NULL, text, len, &exact, NULL, NULL), 0);
     assert_int_equal(r.end, CR_CHILD_EXITED);
     assert_int_equal(r.exit_code, 0);
     assert_int_equal(r.out_len, len);
     assert_memory_equal(r.out, text, len);
     exact.output_bytes = len - 1;
-    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, NULL, text, len, &exact, NULL, NULL), 0);
     assert_int_equal(r.end, CR_CHILD_OUTPUT_KILLED);
     free(cat);
     free(text);
@@ -230,7 +230,7 @@ static void test_child__a_stop_kills_the_program_and_says_so(void **state)
     char *argv[] = {"sleeper", NULL};
     cr_child_report r;
     cr_error err = {0};
-    assert_int_equal(cr_child_run(&r, child, "./sleeper", argv, dir, input, sizeof input - 1, &limits, &stop, &err),
+    assert_int_equal(cr_child_run(&r, child, "./sleeper", argv, dir, NULL, input, sizeof input - 1, &limits, &stop, &err),
                      CR_EINTERRUPTED);
     assert_true(r.wall_seconds < 0.3);
     nothing_to_reap();
@@ -270,7 +270,7 @@ static void test_child__programs_that_cannot_run_are_named(void **state)
     assert_int_equal(chmod(junk, 0755), 0);
     char *argv[] = {"junk", NULL};
     cr_child_report r;
-    assert_int_equal(cr_child_run(&r, child, junk, argv, dir, input, sizeof input - 1, &limits, NULL, &err), CR_EIO);
+    assert_int_equal(cr_child_run(&r, child, junk, argv, dir, NULL, input, sizeof input - 1, &limits, NULL, &err), CR_EIO);
     assert_non_null(strstr(err.msg, "cannot run junk: "));
     nothing_to_reap();
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "invoke/sandbox.h"
 #include "util/util.h"
 
 struct cr_submission {
@@ -14,6 +15,7 @@ struct cr_submission {
     char *const *args; /* its arguments: the command's own, or argv below */
     char *argv[3];     /* python3 and the source, or the program built */
     char *build_dir;   /* the private folder a source was built in, or NULL */
+    const char *script; /* the source python3 runs, or NULL */
 };
 
 static const struct {
@@ -53,7 +55,7 @@ int cr_submission_compile(cr_build_failure *out, char *const argv[], const char 
     if (rc == 0)
         rc = cr_child_new(&child, err);
     if (rc == 0)
-        rc = cr_child_run(&report, child, path, argv, dir, NULL, 0, &limits, NULL, err);
+        rc = cr_child_run(&report, child, path, argv, dir, NULL, NULL, 0, &limits, NULL, err);
     if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
         /* the compiler's first error, else its first line */
         const char *line = strstr(report.err, "error");
@@ -112,7 +114,7 @@ static int access_in(const char *dir, const char *name)
     return rc;
 }
 
-int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, cr_error *err)
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, int sandboxed, cr_error *err)
 {
     *out = NULL;
     cr_submission *s = calloc(1, sizeof *s);
@@ -127,9 +129,11 @@ int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, c
     } else if (access_in(dir, argv[0]) != 0) {
         rc = cr_errorf(err, CR_EINVAL, "cannot read the source %s", argv[0]);
     } else if (lang == CR_LANG_PYTHON) {
-        rc = cr_child_resolve(&s->path, "python3", NULL, err);
+        /* in a sandbox, one of the system folders it shows */
+        rc = cr_child__resolve_in(&s->path, "python3", NULL, sandboxed ? CR_SANDBOX_PATH : getenv("PATH"), err);
         s->argv[0] = "python3";
         s->argv[1] = argv[0];
+        s->script = argv[0];
     } else {
         rc = build(s, lang, argv, dir, err);
         s->argv[0] = s->path;
@@ -145,6 +149,8 @@ int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, c
 const char *cr_submission_path(const cr_submission *s) { return s->path; }
 
 char *const *cr_submission_argv(const cr_submission *s) { return s->args; }
+
+const char *cr_submission_script(const cr_submission *s) { return s->script; }
 
 void cr_submission_free(cr_submission *s)
 {
