@@ -85,7 +85,7 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 bubblewrap:bwrap
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -116,7 +116,8 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke)
+TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke \
+                                     test_cli_sandbox)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a
