@@ -1,6 +1,7 @@
 /* coinrow invoke --sandbox end to end (issue 25): honest programs keep their
  * verdicts inside it; hostile ones (support/programs.h) fail at each thing
- * they try, leave nothing behind and change nothing outside their folder,
+ * they try (a source, to build the database into itself), leave nothing
+ * behind and change nothing outside their folder,
  * and the same programs run without --sandbox get there, which shows that
  * each test can fail; --resume keeps the sandbox; a missing bwrap, an old
  * one or one that cannot make namespaces is refused saying which.  Skipped,
@@ -338,6 +339,37 @@ static void test_sandbox__a_program_cannot_connect_to_a_loopback_port(void **sta
     close(s);
 }
 
+/* A source can have the compiler read a file into the program (here the
+ * assembler's .incbin): built outside, it carries the database; built in
+ * the sandbox, the file is not there, and the source does not build. */
+static void test_sandbox__a_source_cannot_build_the_database_into_its_program(void **state)
+{
+    (void)state;
+    need_sandbox();
+    char source[8800];
+    snprintf(source, sizeof source,
+             "#include <stdio.h>\n"
+             "__asm__(\".section .rodata\\n.global stolen\\nstolen:\\n.incbin \\\"%s\\\"\\n"
+             ".global stolen_end\\nstolen_end:\\n.previous\\n\");\n"
+             "extern const char stolen[], stolen_end[];\n"
+             "int main(void) {\n"
+             "    fprintf(stderr, \"escaped: %%ld bytes of it\\n\", (long)(stolen_end - stolen)); return 42;\n"
+             "}\n",
+             db);
+    const char *path = tmp_path(dir, "sneak.c");
+    assert_int_equal(write_file(path, source), 0);
+    run_result r;
+    invoke(&r, 0, WORDS(NULL, path));
+    first_says(&r, "escaped: ");
+    run_result_free(&r);
+    int64_t before = latest();
+    invoke(&r, 1, WORDS(NULL, path));
+    assert_int_equal(r.status, 2);
+    first_says(&r, "coinrow: cannot build ");
+    run_result_free(&r);
+    assert_int_equal(latest(), before);
+}
+
 /* Outside, the parent is coinrow, the database among its descriptors;
  * inside, it is the sandbox's init, which the program may not look into. */
 static void test_sandbox__a_program_cannot_list_its_parents_descriptors(void **state)
@@ -563,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_sandbox__a_program_cannot_read_the_database_or_a_file_beside_it),
         cmocka_unit_test(test_sandbox__a_program_cannot_create_a_file_in_the_databases_folder),
         cmocka_unit_test(test_sandbox__a_program_cannot_connect_to_a_loopback_port),
+        cmocka_unit_test(test_sandbox__a_source_cannot_build_the_database_into_its_program),
         cmocka_unit_test(test_sandbox__a_program_cannot_list_its_parents_descriptors),
         cmocka_unit_test(test_sandbox__a_program_cannot_signal_its_parent),
         cmocka_unit_test(test_sandbox__a_fork_bomb_stops_at_the_sandboxs_processes_and_leaves_none),

@@ -50,6 +50,15 @@ static void nothing_to_reap(void)
     assert_int_equal(errno, ECHILD);
 }
 
+/* The sandbox of the program s (made in dir) with the coinrow under test
+ * as its init, as invoke makes it. */
+static int make_sandbox(cr_sandbox **out, const cr_submission *s, const cr_limits *lim, cr_error *err)
+{
+    cr_sandbox_opts o = {.path = cr_submission_path(s), .argv = cr_submission_argv(s),
+                         .script = cr_submission_script(s), .dir = dir, .init = run_bin(), .limits = lim};
+    return cr_sandbox_new(out, &o, err);
+}
+
 /* Runs the command argv (given in dir, as invoke would) once in a sandbox
  * made for it with the coinrow under test as its init; skips the test
  * when bubblewrap is missing or cannot make namespaces here. */
@@ -59,8 +68,8 @@ static int sandboxed(cr_child_report *out, char *const argv[], const cr_limits *
     cr_submission *s = NULL;
     cr_sandbox *sb = NULL;
     cr_error why = {0};
-    assert_int_equal(cr_submission_new(&s, argv, dir, 1, &why), 0);
-    int made = cr_sandbox_new(&sb, s, dir, run_bin(), lim, &why);
+    assert_int_equal(cr_submission_new(&s, argv, dir, run_bin(), &why), 0);
+    int made = make_sandbox(&sb, s, lim, &why);
     if (made == CR_EINVAL && (strstr(why.msg, "needs bubblewrap") || strstr(why.msg, " cannot create namespaces: "))) {
         fprintf(stderr, "notice: skipped: %s\n", why.msg);
         cr_submission_free(s);
@@ -210,8 +219,8 @@ static void test_sandbox__a_program_it_cannot_run_is_refused_naming_it(void **st
     cr_sandbox *sb = NULL;
     cr_error err = {0};
     char *argv[] = {"./junk", NULL};
-    assert_int_equal(cr_submission_new(&s, argv, dir, 1, &err), 0);
-    int made = cr_sandbox_new(&sb, s, dir, run_bin(), &limits, &err);
+    assert_int_equal(cr_submission_new(&s, argv, dir, run_bin(), &err), 0);
+    int made = make_sandbox(&sb, s, &limits, &err);
     if (made == CR_EINVAL && (strstr(err.msg, "needs bubblewrap") || strstr(err.msg, " cannot create namespaces: "))) {
         cr_submission_free(s);
         skip();

@@ -194,9 +194,11 @@ static void start_program(const cr_child__spec *s, int status_fd, pid_t parent)
     struct rlimit core = {0, 0}, cpu_limit = {cpu, cpu + 1};
     struct rlimit as = {(rlim_t)s->memory_bytes, (rlim_t)s->memory_bytes};
     struct rlimit nproc = {(rlim_t)s->processes, (rlim_t)s->processes};
+    struct rlimit fsize = {(rlim_t)s->file_bytes, (rlim_t)s->file_bytes};
     if (setrlimit(RLIMIT_CORE, &core) == 0 && (s->cpu_seconds <= 0 || setrlimit(RLIMIT_CPU, &cpu_limit) == 0) &&
         (s->memory_bytes == 0 || setrlimit(RLIMIT_AS, &as) == 0) &&
-        (s->processes == 0 || setrlimit(RLIMIT_NPROC, &nproc) == 0) && (!s->dir || chdir(s->dir) == 0))
+        (s->processes == 0 || setrlimit(RLIMIT_NPROC, &nproc) == 0) &&
+        (s->file_bytes == 0 || setrlimit(RLIMIT_FSIZE, &fsize) == 0) && (!s->dir || chdir(s->dir) == 0))
         execve(s->path, s->argv, environ);
 failed:;
     int e = errno;

@@ -32,24 +32,26 @@ typedef struct orders {
     double cpu_seconds;
     uint64_t memory_bytes;
     int processes;
+    uint64_t file_bytes;
     char **argv; /* argv[0] is the path to execute */
 } orders;
 
 static int read_orders(orders *out, int argc, char **argv, cr_error *err)
 {
-    char *end_cpu = NULL, *end_memory = NULL, *end_processes = NULL;
-    if (argc < 6 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0))
+    char *end_cpu = NULL, *end_memory = NULL, *end_processes = NULL, *end_files = NULL;
+    if (argc < 7 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "check") != 0))
         return cr_errorf(err, CR_EINVAL, "%s takes what invoke --sandbox gives it", CR_SANDBOX_INIT);
     errno = 0;
     out->check = strcmp(argv[1], "check") == 0;
     out->cpu_seconds = strtod(argv[2], &end_cpu);
     out->memory_bytes = strtoull(argv[3], &end_memory, 10);
     long processes = strtol(argv[4], &end_processes, 10);
-    out->argv = argv + 5;
-    if (errno || *end_cpu || *end_memory || *end_processes || !(out->cpu_seconds > 0) || processes < 1 ||
-        processes > 1 << 20)
-        return cr_errorf(err, CR_EINVAL, "%s: limits '%s', '%s' and '%s' are not invoke's", CR_SANDBOX_INIT,
-                         argv[2], argv[3], argv[4]);
+    out->file_bytes = strtoull(argv[5], &end_files, 10);
+    out->argv = argv + 6;
+    if (errno || *end_cpu || *end_memory || *end_processes || *end_files || !(out->cpu_seconds > 0) ||
+        processes < 1 || processes > 1 << 20)
+        return cr_errorf(err, CR_EINVAL, "%s: limits '%s', '%s', '%s' and '%s' are not invoke's", CR_SANDBOX_INIT,
+                         argv[2], argv[3], argv[4], argv[5]);
     out->processes = (int)processes;
     return 0;
 }
@@ -176,7 +178,8 @@ int cr_sandbox_init(int argc, char **argv, cr_error *err)
      * or descriptors (the pipe to coinrow), nor trace it */
     prctl(PR_SET_DUMPABLE, 0);
     cr_child__spec spec = {.path = o.argv[0], .argv = o.argv, .fds = {0, 1, 2}, .nfds = 3, .new_session = 1,
-                           .cpu_seconds = o.cpu_seconds, .memory_bytes = o.memory_bytes, .processes = o.processes};
+                           .cpu_seconds = o.cpu_seconds, .memory_bytes = o.memory_bytes, .processes = o.processes,
+                           .file_bytes = o.file_bytes};
     pid_t pid;
     if ((rc = cr_child__start(&pid, &spec, err)) != 0)
         return rc;

@@ -162,10 +162,15 @@ typedef struct cr_build_failure {
 
 /* Runs the build command argv (argv[0] the compiler, resolved by
  * cr_child_resolve) in folder dir (NULL: here) under cr_child_run, with two
- * minutes of CPU time and no memory limit.  Returns 0 when it exits 0; 1
- * when it fails, with how in *out; or CR_EINVAL when the compiler cannot be
- * run (err says why), CR_EIO when it cannot be started. */
-int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, cr_error *err);
+ * minutes of CPU time and no memory limit; with sandbox_init (a coinrow
+ * executable, see cr_sandbox_opts) inside a sandbox whose working folder is
+ * dir, where it may write files of up to CR_SANDBOX_BUILD_MIB, and sees
+ * nothing else of the machine's but the system folders.  Returns 0 when it
+ * exits 0; 1 when it fails, with how in *out; or CR_EINVAL when the
+ * compiler cannot be run (err says why; for a sandbox, as cr_sandbox_new),
+ * CR_EIO when it cannot be started. */
+int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, const char *sandbox_init,
+                          cr_error *err);
 
 /* What to execute for a command given in folder dir. */
 typedef struct cr_submission cr_submission;
@@ -174,10 +179,13 @@ typedef struct cr_submission cr_submission;
  * (cr_child_resolve); a C or C++ source is built into a private folder
  * (removed by cr_submission_free), its compiler's complaint in err when it
  * does not build (CR_EINVAL); a Python source runs under python3, looked
- * up in PATH, or for a program to run in a sandbox (sandboxed not 0) in
- * the sandbox's own PATH, CR_SANDBOX_PATH, which its system folders
- * hold. */
-int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, int sandboxed, cr_error *err);
+ * up in PATH.  For a program to run in a sandbox, sandbox_init is the
+ * sandbox's init (cr_sandbox_opts; NULL: no sandbox): a source is then
+ * built in a sandbox too, from a copy of it (a hostile source could
+ * otherwise have the compiler read the jury's files into the program),
+ * and python3 is the one of the sandbox's PATH, CR_SANDBOX_PATH. */
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, const char *sandbox_init,
+                      cr_error *err);
 
 /* The file to execute, and the arguments it gets (argv[0] first; for a
  * program, the command's own argv, which must outlive s). */
@@ -197,24 +205,36 @@ const char *cr_submission_script(const cr_submission *s);
 #define CR_SANDBOX_UID 60000
 /* Its working folder and its /tmp: each a tmpfs of this many MiB. */
 #define CR_SANDBOX_FILES_MIB 32
+/* The largest file a build in a sandbox may write, in MiB (its program). */
+#define CR_SANDBOX_BUILD_MIB 64
 /* Processes and threads of its user in the sandbox (RLIMIT_NPROC), the
  * init's and its own included. */
 #define CR_SANDBOX_PROCESSES 64
 /* The first argument that makes coinrow the sandbox's init (cli/main.c). */
 #define CR_SANDBOX_INIT "sandbox-init"
 
-/* Makes a sandbox for the program s (made with sandboxed set, for folder
- * dir) under the limits: finds bwrap in PATH, copies what is not in the
- * system folders the sandbox shows (the program, an interpreter's source)
- * read-only into a private folder, and runs the sandbox once with the
- * init checking it, so that one that cannot work is refused before
- * anything is judged.  init is the path of a coinrow executable that
- * becomes the sandbox's init (coinrow's own: /proc/self/exe).  CR_EINVAL
- * when bwrap is missing, too old or cannot create namespaces, saying which
- * and how to install or enable it; CR_EIO for anything else it cannot
- * do.  Free with cr_sandbox_free. */
-int cr_sandbox_new(cr_sandbox **out, const cr_submission *s, const char *dir, const char *init,
-                   const cr_limits *limits, cr_error *err);
+/* What a sandbox runs, and where. */
+typedef struct cr_sandbox_opts {
+    const char *path;    /* the file to execute (relative to dir when not absolute) */
+    char *const *argv;   /* its arguments, argv[0] first */
+    const char *script;  /* the one of argv that is an interpreter's source, shown to it read-only too; or NULL */
+    const char *dir;     /* the folder path and script are relative to; NULL: here */
+    const char *work;    /* a folder of this machine for its working folder, writable (a build's); NULL: an
+                            empty tmpfs of CR_SANDBOX_FILES_MIB */
+    uint64_t file_bytes; /* the largest file it may write (RLIMIT_FSIZE); 0: no limit but the tmpfs's */
+    const char *init;    /* a coinrow executable, the sandbox's init (coinrow's own: /proc/self/exe) */
+    const cr_limits *limits;
+} cr_sandbox_opts;
+
+/* Makes a sandbox for the program o describes: finds bwrap in PATH,
+ * copies what is not in the system folders the sandbox shows (the program,
+ * an interpreter's source) read-only into a private folder, and runs the
+ * sandbox once with the init checking it, so that one that cannot work is
+ * refused before anything is judged.  CR_EINVAL when bwrap is missing, too
+ * old or cannot create namespaces, saying which and how to install or
+ * enable it; CR_EIO for anything else it cannot do.  Free with
+ * cr_sandbox_free. */
+int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err);
 
 /* Removes the copies; accepts NULL. */
 void cr_sandbox_free(cr_sandbox *sandbox);

@@ -156,6 +156,8 @@ static int place(char **out, cr_sandbox *sb, const char *path, const char *dir, 
         return cr_errorf(err, CR_EINVAL, "the path of %s is too long", path);
     if (!realpath(given, real))
         return cr_errorf(err, CR_EIO, "cannot find %s for the sandbox: %s", given, strerror(errno));
+    /* by the file itself: its links may pass through what the sandbox does
+     * not show (/usr/bin/cc through /etc/alternatives) */
     if (shown(real)) {
         *out = strdup(real);
         return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for a path");
@@ -192,7 +194,7 @@ static int place(char **out, cr_sandbox *sb, const char *path, const char *dir, 
 
 /* bwrap's arguments into w, up to and with the init's: the sandbox itself,
  * then `mode` for the init, the limits and the program. */
-static void command_line(words *w, const cr_sandbox *sb, const char *mode, const cr_limits *limits,
+static void command_line(words *w, const cr_sandbox *sb, const char *mode, const cr_sandbox_opts *o,
                          char *const *program)
 {
     static const char *const unshare[] = {
@@ -227,9 +229,11 @@ static void command_line(words *w, const cr_sandbox *sb, const char *mode, const
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         add(w, "--dev-bind"), add(w, devices[k]), add(w, devices[k]);
     static const char *const writable[] = {"/tmp", "/box"};
-    for (size_t k = 0; k < sizeof writable / sizeof writable[0]; k++)
+    for (size_t k = 0; k < sizeof writable / sizeof writable[0] - (o->work != NULL); k++)
         add(w, "--size"), addf(w, "%llu", (unsigned long long)CR_SANDBOX_FILES_MIB << 20), add(w, "--tmpfs"),
             add(w, writable[k]);
+    if (o->work)
+        add(w, "--bind"), add(w, o->work), add(w, "/box");
     if (sb->stage)
         add(w, "--ro-bind"), add(w, sb->stage), add(w, STAGE_INSIDE);
     /* the rest of / (bwrap's own tmpfs, which no size caps) read-only */
@@ -237,39 +241,42 @@ static void command_line(words *w, const cr_sandbox *sb, const char *mode, const
     add(w, "--clearenv"), add(w, "--setenv"), add(w, "PATH"), add(w, CR_SANDBOX_PATH), add(w, "--setenv"),
         add(w, "HOME"), add(w, "/box");
     add(w, "--"), addf(w, "/proc/self/fd/%d", CR_SANDBOX__INIT_FD), add(w, CR_SANDBOX_INIT), add(w, mode);
-    addf(w, "%.17g", limits->cpu_seconds), addf(w, "%llu", (unsigned long long)limits->memory_bytes),
-        addf(w, "%d", CR_SANDBOX_PROCESSES);
+    addf(w, "%.17g", o->limits->cpu_seconds), addf(w, "%llu", (unsigned long long)o->limits->memory_bytes),
+        addf(w, "%d", CR_SANDBOX_PROCESSES), addf(w, "%llu", (unsigned long long)o->file_bytes);
     for (; *program; program++)
         add(w, *program);
 }
 
 /* ---- checking it ---- */
 
-/* err from the check's run (CR_EIO, bwrap's or the init's words in it)
- * told as what to do about it. */
+/* err from the check's run (CR_EIO, "the sandbox did not start the
+ * program (WHAT BWRAP SAID)") told as what to do about it; what bwrap said
+ * comes last, where a message too long for err is cut. */
 static int explain(const cr_sandbox *sb, cr_error *err)
 {
     char said[sizeof err->msg];
-    snprintf(said, sizeof said, "%s", err->msg);
+    const char *open = strchr(err->msg, '(');
+    snprintf(said, sizeof said, "%s", open ? open + 1 : err->msg);
+    if (open && said[0] && said[strlen(said) - 1] == ')')
+        said[strlen(said) - 1] = '\0';
+    const char *as = sb->as_nobody ? " (run as nobody)" : "";
     if (strstr(said, "namespace") || strstr(said, "uid map") || strstr(said, "gid map") || strstr(said, "setgroups"))
         return cr_errorf(err, CR_EINVAL,
-                         "--sandbox: bubblewrap cannot create the sandbox's namespaces here (%s); it runs as an "
-                         "unprivileged user%s, who must be allowed user namespaces: sysctl -w "
-                         "kernel.unprivileged_userns_clone=1 (older Debian kernels), "
-                         "kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 23.10 and later), "
-                         "user.max_user_namespaces above 0; a container must allow them too",
-                         said, sb->as_nobody ? " (nobody, as coinrow runs as root)" : "");
+                         "--sandbox: bwrap%s cannot create namespaces: allow unprivileged user namespaces "
+                         "(sysctl -w kernel.unprivileged_userns_clone=1; Ubuntu: "
+                         "kernel.apparmor_restrict_unprivileged_userns=0) (%s)",
+                         as, said);
     if (strstr(said, "Unknown option"))
         return cr_errorf(err, CR_EINVAL,
-                         "--sandbox: this bubblewrap is too old (%s, %s): 0.8.0 or later is needed (Debian 12's; "
-                         "apt-get install bubblewrap, or make deps)",
+                         "--sandbox: this bubblewrap is too old: 0.8.0 or later is needed (apt-get install "
+                         "bubblewrap, or make deps) (%s: %s)",
                          sb->bwrap, said);
     if (sb->as_nobody && strstr(said, "source path"))
         return cr_errorf(err, CR_EIO,
-                         "--sandbox: %s; bwrap runs as nobody, as coinrow runs as root, and must reach the "
-                         "program's copies: set TMPDIR to a folder every user may enter, such as /tmp",
-                         said);
-    return cr_errorf(err, CR_EIO, "--sandbox: %s", said);
+                         "--sandbox: bwrap%s cannot reach the program's copies: set TMPDIR to a folder every user "
+                         "may enter, such as /tmp (%s)",
+                         as, said);
+    return cr_errorf(err, CR_EIO, "--sandbox: the sandbox does not start (%s)", said);
 }
 
 /* One run of the sandbox with the init checking it and exiting. */
@@ -292,8 +299,7 @@ static int check(const cr_sandbox *sb, cr_error *err)
     return rc;
 }
 
-int cr_sandbox_new(cr_sandbox **out, const cr_submission *s, const char *dir, const char *init,
-                   const cr_limits *limits, cr_error *err)
+int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err)
 {
     *out = NULL;
     cr_sandbox *sb = calloc(1, sizeof *sb);
@@ -303,7 +309,7 @@ int cr_sandbox_new(cr_sandbox **out, const cr_submission *s, const char *dir, co
     /* bwrap as nobody: root would be root outside the user namespace */
     sb->as_nobody = geteuid() == 0;
     char *exe = NULL, *script = NULL;
-    words run = {0}, checked = {0};
+    words run = {0}, checked = {0}, program = {0};
     int rc = 0;
     if (cr_child_resolve(&sb->bwrap, "bwrap", NULL, NULL) != 0) {
         rc = cr_errorf(err, CR_EINVAL,
@@ -311,26 +317,23 @@ int cr_sandbox_new(cr_sandbox **out, const cr_submission *s, const char *dir, co
                        "bubblewrap, as root; or make deps in coinrow's source)");
         goto done;
     }
-    if ((sb->init_fd = open(init, O_PATH | O_CLOEXEC)) < 0) {
-        rc = cr_errorf(err, CR_EIO, "--sandbox: cannot open coinrow itself, the sandbox's init (%s: %s)", init,
+    if ((sb->init_fd = open(o->init, O_PATH | O_CLOEXEC)) < 0) {
+        rc = cr_errorf(err, CR_EIO, "--sandbox: cannot open coinrow itself, the sandbox's init (%s: %s)", o->init,
                        strerror(errno));
         goto done;
     }
-    const char *source = cr_submission_script(s);
-    if ((rc = place(&exe, sb, cr_submission_path(s), dir, err)) != 0 ||
-        (source && (rc = place(&script, sb, source, dir, err)) != 0))
+    if ((rc = place(&exe, sb, o->path, o->dir, err)) != 0 ||
+        (o->script && (rc = place(&script, sb, o->script, o->dir, err)) != 0))
         goto done;
     /* what runs inside: the file as the sandbox shows it, and the source
      * for the interpreter where the command has it */
-    words program = {0};
     add(&program, exe);
-    for (char *const *a = cr_submission_argv(s) + 1; *a; a++)
-        add(&program, source && *a == source ? script : *a);
+    for (char *const *a = o->argv + 1; *a; a++)
+        add(&program, o->script && *a == o->script ? script : *a);
     if (!program.failed) {
-        command_line(&run, sb, "run", limits, program.v);
-        command_line(&checked, sb, "check", limits, program.v);
+        command_line(&run, sb, "run", o, program.v);
+        command_line(&checked, sb, "check", o, program.v);
     }
-    free_words(program.v);
     if (program.failed || run.failed || checked.failed) {
         rc = cr_errorf(err, CR_ENOMEM, "no memory for the sandbox's command line");
         goto done;
@@ -339,6 +342,7 @@ int cr_sandbox_new(cr_sandbox **out, const cr_submission *s, const char *dir, co
     run.v = checked.v = NULL;
     rc = check(sb, err);
 done:
+    free_words(program.v);
     free_words(run.v);
     free_words(checked.v);
     free(exe);

@@ -74,6 +74,7 @@ typedef struct cr_child__spec {
     double cpu_seconds;     /* RLIMIT_CPU, rounded up to whole seconds; 0: none */
     uint64_t memory_bytes;  /* RLIMIT_AS; 0: none */
     int processes;          /* RLIMIT_NPROC; 0: none */
+    uint64_t file_bytes;    /* RLIMIT_FSIZE; 0: none */
 } cr_child__spec;
 
 /* Starts spec's process (vfork, then only system calls until exec; killed

@@ -179,10 +179,15 @@ typedef struct runnable {
 
 static int runnable_make(runnable *out, const cr_invocation *inv, cr_error *err)
 {
-    int rc = cr_submission_new(&out->program, inv->argv, inv->directory, inv->sandbox, err);
     /* coinrow itself is the sandbox's init */
-    if (rc == 0 && inv->sandbox)
-        rc = cr_sandbox_new(&out->sandbox, out->program, inv->directory, "/proc/self/exe", &inv->limits, err);
+    const char *init = inv->sandbox ? "/proc/self/exe" : NULL;
+    int rc = cr_submission_new(&out->program, inv->argv, inv->directory, init, err);
+    cr_sandbox_opts o = {.argv = rc == 0 ? cr_submission_argv(out->program) : NULL,
+                         .script = rc == 0 ? cr_submission_script(out->program) : NULL,
+                         .path = rc == 0 ? cr_submission_path(out->program) : NULL,
+                         .dir = inv->directory, .init = init, .limits = &inv->limits};
+    if (rc == 0 && init)
+        rc = cr_sandbox_new(&out->sandbox, &o, err);
     return rc;
 }
 
