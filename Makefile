@@ -18,7 +18,8 @@
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
-#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
+#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
+#                          --sandbox-instances K --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
@@ -409,9 +410,11 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 
-# invoke's overhead per instance and --builtin throughput (docs/invoke.md,
-# "Figures"); BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R".
+# invoke's overhead per instance, what --sandbox adds to it, and --builtin
+# throughput (docs/invoke.md, "Figures"); BENCH_INVOKE_ARGS="--instances N
+# --builtin-instances M --sandbox-instances K --reps R".
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
+	@sh scripts/deps.sh install bubblewrap:bwrap
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
 
 # A run's peak WAL beside no reader, two sqlite3 query loops and one held read
