@@ -459,6 +459,19 @@ done:;
     return rc;
 }
 
+/* The signal or exit status of wait status wstatus into the report; a
+ * kill of ours said why it ended already. */
+static void ended(cr_child_report *out, int wstatus)
+{
+    if (WIFSIGNALED(wstatus)) {
+        out->signal = WTERMSIG(wstatus);
+        if (out->end == CR_CHILD_EXITED)
+            out->end = CR_CHILD_SIGNALED;
+    } else if (out->end == CR_CHILD_EXITED) {
+        out->exit_code = WEXITSTATUS(wstatus);
+    }
+}
+
 /* Reaps the program (or bwrap) and what it left in its group (killed when
  * it exited), and fills the report from how it ended and what it used, or
  * for a sandbox the times; returns wait4's status. */
@@ -483,13 +496,7 @@ static int collect(watch *w, double start)
     out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
                        (double)ru.ru_stime.tv_usec / 1e6;
     out->peak_rss_kib = ru.ru_maxrss;
-    if (WIFSIGNALED(wstatus)) {
-        out->signal = WTERMSIG(wstatus);
-        if (out->end == CR_CHILD_EXITED)
-            out->end = CR_CHILD_SIGNALED;
-    } else if (out->end == CR_CHILD_EXITED) {
-        out->exit_code = WEXITSTATUS(wstatus);
-    }
+    ended(out, wstatus);
     return wstatus;
 }
 
@@ -536,16 +543,9 @@ static int sandboxed_end(watch *w, int bwrap_status, cr_error *err)
         }
         return 0;
     }
-    int st = rec->wait_status;
     if ((rec->flags & CR_SANDBOX__CPU_KILLED) && out->end == CR_CHILD_EXITED)
         out->end = CR_CHILD_CPU_KILLED;
-    if (WIFSIGNALED(st)) {
-        out->signal = WTERMSIG(st);
-        if (out->end == CR_CHILD_EXITED)
-            out->end = CR_CHILD_SIGNALED;
-    } else if (out->end == CR_CHILD_EXITED) {
-        out->exit_code = WEXITSTATUS(st);
-    }
+    ended(out, rec->wait_status);
     const char *note = rec->flags & CR_SANDBOX__TMP_FULL   ? "its /tmp was full"
                        : rec->flags & CR_SANDBOX__BOX_FULL ? "its working folder was full"
                                                            : NULL;

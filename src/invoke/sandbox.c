@@ -112,17 +112,15 @@ static int shown(const char *real)
     return 0;
 }
 
-/* Copies the file at from to a new file to, readable and executable by
- * all, writable by none. */
-static int copy_read_only(const char *from, const char *to, cr_error *err)
+int cr_sandbox__copy(const char *from, const char *to, mode_t mode, cr_error *err)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = 0;
     if (in < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot read %s for the sandbox: %s", from, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", from, strerror(errno));
         goto done;
     }
     if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700)) < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot copy %s into the sandbox (%s): %s", from, to, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
         goto done;
     }
     char buf[65536];
@@ -131,15 +129,15 @@ static int copy_read_only(const char *from, const char *to, cr_error *err)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 || write(out, buf, (size_t)n) != n)
-            rc = cr_errorf(err, CR_EIO, "cannot copy %s into the sandbox (%s): %s", from, to, strerror(errno));
+            rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
     }
-    if (rc == 0 && fchmod(out, 0555) != 0)
-        rc = cr_errorf(err, CR_EIO, "cannot make %s read-only: %s", to, strerror(errno));
+    if (rc == 0 && fchmod(out, mode) != 0)
+        rc = cr_errorf(err, CR_EIO, "cannot give %s its mode: %s", to, strerror(errno));
 done:
     if (in >= 0)
         close(in);
     if (out >= 0 && close(out) != 0 && rc == 0)
-        rc = cr_errorf(err, CR_EIO, "cannot copy %s into the sandbox (%s): %s", from, to, strerror(errno));
+        rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
     return rc;
 }
 
@@ -185,7 +183,8 @@ static int place(char **out, cr_sandbox *sb, const char *path, const char *dir, 
     if (!(sb->copies[k] = malloc(len)))
         return cr_errorf(err, CR_ENOMEM, "no memory for a path");
     snprintf(sb->copies[k], len, "%s/%s", sb->stage, base);
-    int rc = copy_read_only(real, sb->copies[k], err);
+    /* readable and executable by all, writable by none */
+    int rc = cr_sandbox__copy(real, sb->copies[k], 0555, err);
     snprintf(inside, sizeof inside, STAGE_INSIDE "/%s", base);
     if (rc == 0 && !(*out = strdup(inside)))
         rc = cr_errorf(err, CR_ENOMEM, "no memory for a path");

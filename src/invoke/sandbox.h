@@ -91,4 +91,8 @@ int cr_child__resolve_in(char **out, const char *name, const char *dir, const ch
  * has counted of it in its ru_maxrss. */
 int64_t cr_child__reset_peak(void);
 
+/* Copies the file at from to a new file to (not there yet) with the mode
+ * given: 0, or CR_EIO naming what failed (sandbox.c). */
+int cr_sandbox__copy(const char *from, const char *to, mode_t mode, cr_error *err);
+
 #endif

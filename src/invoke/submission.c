@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "invoke/sandbox.h"
@@ -83,25 +82,6 @@ int cr_submission_compile(cr_build_failure *out, char *const argv[], const char 
     return rc;
 }
 
-/* Copies the file at from to a new file to, readable by all; 0 or CR_EIO. */
-static int copy_source(const char *from, const char *to, cr_error *err)
-{
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wbx") : NULL;
-    char buf[65536];
-    size_t n;
-    int rc = in && out ? 0 : -1;
-    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        rc = fwrite(buf, 1, n, out) == n ? 0 : -1;
-    if (rc == 0 && ferror(in))
-        rc = -1;
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0)
-        rc = -1;
-    return rc == 0 && chmod(to, 0644) == 0 ? 0 : cr_errorf(err, CR_EIO, "cannot copy %s to build it: %s", from,
-                                                            strerror(errno));
-}
-
 /* Builds the source argv[0] (in folder dir) into s->path with the
  * language's compiler and a judge's flags; with sandbox_init, in a sandbox
  * whose working folder is the build's folder, from a copy of the source
@@ -132,7 +112,7 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
         snprintf(given, sizeof given, "%s%s%s", dir && argv[0][0] != '/' ? dir : "",
                  dir && argv[0][0] != '/' ? "/" : "", argv[0]);
         snprintf(s->copy, len, "%s/%s", s->build_dir, base);
-        rc = copy_source(given, s->copy, err);
+        rc = cr_sandbox__copy(given, s->copy, 0644, err);
         /* the compiler, as nobody when coinrow is root, writes there */
         if (rc == 0 && geteuid() == 0 && chown(s->build_dir, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID) != 0)
             rc = cr_errorf(err, CR_EIO, "cannot give %s to the sandbox's user: %s", s->build_dir, strerror(errno));
