@@ -986,6 +986,43 @@ static void test_sandbox__a_python_source_runs_under_the_system_python(void **st
     run_result_free(&r);
 }
 
+/* Outside its namespaces the program is an unprivileged user: nobody when
+ * coinrow is root, else coinrow's own user; never root. */
+static void test_sandbox__the_program_is_never_root_outside_its_namespaces(void **state)
+{
+    (void)state;
+    need_sandbox();
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", "mix", "--variant", "diff", "--sandbox", "--",
+                    (char *)program_path(PROGRAM_SLEEPER, ""), NULL};
+    pid_t pid = run_start(argv, tmp_path(dir, "never-root.log"));
+    assert_true(pid > 0);
+    long uid = -1;
+    for (int tries = 0; tries < 20000 && uid < 0; tries++) { /* until the sleeper is there (20 s at most) */
+        DIR *proc = opendir("/proc");
+        for (struct dirent *e; proc && uid < 0 && (e = readdir(proc)) != NULL;) {
+            char path[300], status[2048];
+            snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+            FILE *f = fopen(path, "r"); /* (procfs gives no size, for read_text) */
+            size_t len = f ? fread(status, 1, sizeof status - 1, f) : 0;
+            if (f)
+                fclose(f);
+            status[len] = '\0';
+            const char *line = strstr(status, "\nUid:\t");
+            if (line && strncmp(status, "Name:\tsleeper\n", 14) == 0)
+                uid = strtol(line + 6, NULL, 10);
+        }
+        if (proc)
+            closedir(proc);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGINT);
+    int status = run_wait(pid);
+    assert_true(status == 130 || status == 1); /* stopped, or done first: TLE */
+    assert_false(run_alive(0, program_name(PROGRAM_SLEEPER)));
+    assert_int_equal(uid, geteuid() == 0 ? 65534 : (long)geteuid());
+}
+
 /* The issue's first promise: a program that knows the database's path
  * cannot read it, nor the jury's answers beside it. */
 static void test_sandbox__a_program_cannot_read_the_database_or_a_file_beside_it(void **state)
@@ -1307,6 +1344,7 @@ int main(void)
         cmocka_unit_test(test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package),
         cmocka_unit_test(test_sandbox__honest_programs_keep_their_verdicts),
         cmocka_unit_test(test_sandbox__a_python_source_runs_under_the_system_python),
+        cmocka_unit_test(test_sandbox__the_program_is_never_root_outside_its_namespaces),
         cmocka_unit_test(test_sandbox__a_program_cannot_read_the_database_or_a_file_beside_it),
         cmocka_unit_test(test_sandbox__a_program_cannot_create_a_file_in_the_databases_folder),
         cmocka_unit_test(test_sandbox__a_program_cannot_connect_to_a_loopback_port),
