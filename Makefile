@@ -18,7 +18,8 @@
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
-#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
+#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
+#                          --sandbox-instances K --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
@@ -86,8 +87,10 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-# (chromium and python3: the report rendered in a browser, tests/report/browser.sh)
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 chromium:chromium python3:python3
+# (chromium and python3: the report rendered in a browser, tests/report/browser.sh;
+# bubblewrap: invoke --sandbox)
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 chromium:chromium python3:python3 \
+             bubblewrap:bwrap
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -413,9 +416,11 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 
-# invoke's overhead per instance and --builtin throughput (docs/invoke.md,
-# "Figures"); BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R".
+# invoke's overhead per instance, what --sandbox adds to it, and --builtin
+# throughput (docs/invoke.md, "Figures"); BENCH_INVOKE_ARGS="--instances N
+# --builtin-instances M --sandbox-instances K --reps R".
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
+	@sh scripts/deps.sh install bubblewrap:bwrap
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
 
 # coinrow report of a 10^6-instance set with two runs and an invocation:

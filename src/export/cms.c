@@ -36,9 +36,9 @@ static int build_checker(cr_package *p, cr_error *err)
     char *static_argv[] = {cc, "-O2", "-static", "-o", binary, source, NULL};
     char *dynamic_argv[] = {cc, "-O2", "-o", binary, source, NULL};
     cr_build_failure failed;
-    int rc = cr_submission_compile(&failed, static_argv, NULL, err);
+    int rc = cr_submission_compile(&failed, static_argv, NULL, NULL, err);
     if (rc == 1)
-        rc = cr_submission_compile(&failed, dynamic_argv, NULL, err);
+        rc = cr_submission_compile(&failed, dynamic_argv, NULL, NULL, err);
     if (rc == 1)
         rc = cr_errorf(err, CR_EIO, "%s could not build check/checker (%s %d): %.120s", cc,
                        failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,

@@ -58,8 +58,8 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
         rc = cr_store__prepare(&st, store,
                                "INSERT INTO invocation (set_id, variant, command, builtin, directory, label, "
                                "moves_policy, time_limit, memory_limit, output_limit, jobs, answers_run, "
-                               "coinrow_version, status) VALUES (?1, ?2, CASE WHEN ?3 THEN '[]' END, ?4, ?5, ?6, ?7, ?8, "
-                               "?9, ?10, ?11, ?12, ?13, 'running')",
+                               "coinrow_version, status, sandbox) VALUES (?1, ?2, CASE WHEN ?3 THEN '[]' END, ?4, ?5, "
+                               "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'running', ?14)",
                                "starting an invocation", err);
     if (rc == 0) {
         int program = inv->argv != NULL;
@@ -78,6 +78,7 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
         sqlite3_bind_int(st, 11, inv->jobs);
         sqlite3_bind_int64(st, 12, inv->answers_run);
         sqlite3_bind_text(st, 13, coinrow_version, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 14, program && inv->sandbox);
         if (sqlite3_step(st) == SQLITE_DONE)
             inv->id = sqlite3_last_insert_rowid(store->db);
         else
@@ -139,6 +140,7 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->answers_run = sqlite3_column_int64(st, 11);
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
     out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 13));
+    out->sandbox = sqlite3_column_int(st, 14);
     if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
         cr_check_moves_parse(&out->moves, (const char *)sqlite3_column_text(st, 6), &bad) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
@@ -153,7 +155,7 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
     int rc = cr_store__find_latest(&st, store, "invocation",
                                    "id, set_id, variant, builtin, coalesce(directory, ''), coalesce(label, ''), "
                                    "moves_policy, coalesce(time_limit, 0), coalesce(memory_limit, 0), "
-                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status",
+                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status, sandbox",
                                    13, id, pick, err);
     if (rc)
         return rc;

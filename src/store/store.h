@@ -453,6 +453,7 @@ typedef struct cr_invocation {
     char directory[4096];     /* where the program runs */
     char label[256];
     cr_limits limits;       /* unused for a built-in */
+    int sandbox;              /* the program runs inside the sandbox (invoke --sandbox) */
     int jobs;
     int64_t answers_run;      /* the run whose answers the checker takes */
     cr_run_status status;
