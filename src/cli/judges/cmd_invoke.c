@@ -242,6 +242,48 @@ static const cli_option options[] = {
     {0},
 };
 
+/* Judges what is left of the open invocation, closes it with its status
+ * and prints its summary: the exit status (CR_EXIT_INTERRUPTED said by the
+ * caller, once the database is closed). */
+static int judge(cr_store *store, const cr_invocation *inv, const runnable *program, const args *a,
+                 const char *set_name, cr_invoke_verdict expect)
+{
+    cr_error err = {0};
+    watch w = {0};
+    uint64_t left = 0;
+    if (cr_store_invocation_progress(&w.before, &left, store, inv, &err))
+        return cli_report_trouble(&err);
+    cli_progress_start(&w.progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), 0, 1, 0);
+    cr_invoke_opts o = {program->program ? cr_submission_path(program->program) : NULL,
+                        program->program ? cr_submission_argv(program->program) : NULL, program->sandbox,
+                        cli_signals_catch(), show_progress, &w};
+    cr_invoke_stats stats;
+    int rc = cr_invoke_run(&stats, store, inv, &o, &err);
+    cli_progress_clear(&w.progress);
+
+    int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
+    cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
+    cr_error late = {0};
+    int closed = cr_store_invocation_add_seconds(store, inv->id, cli_progress_seconds(&w.progress), &late);
+    if (closed == 0)
+        closed = cr_store_invocation_set_status(store, inv->id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
+    cr_invocation_summary summary;
+    if (closed == 0)
+        closed = cr_store_invocation_summary(&summary, store, inv->id, expect, &late);
+    if (closed == 0 && !a->quiet) {
+        if (stats.unanswered)
+            cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
+                     (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
+                     (long long)inv->answers_run, stats.unanswered == 1 ? "has" : "have");
+        print_summary(inv, &summary, stats.left, set_name, expect);
+    }
+    if (interrupted)
+        return CR_EXIT_INTERRUPTED;
+    if (rc || closed)
+        return cli_report_trouble(rc ? &err : &late);
+    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+}
+
 static int cmd_invoke(const cli_command *self, int argc, char **argv)
 {
     args a = {.db = "coinrow.db", .moves = "required", .expect = "AC"};
@@ -268,64 +310,21 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
         runnable_free(&program);
         return cli_report_trouble(&err);
     }
-    if ((status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name)) >= 0) {
-        if (!a.resume)
-            inv.argv = NULL; /* borrowed from argv */
-        cr_invocation_clear(&inv);
-        runnable_free(&program);
-        cr_store_free(store);
-        return status;
-    }
-    watch w = {0};
-    uint64_t left = 0;
-    int rc = 0;
-    if (!a.resume) { /* its own copy of the command, as stored */
-        inv.argv = NULL;
-        rc = cr_store_invocation_find(&inv, store, inv.id, CR_PICK_ANY, &err);
-    }
-    if (rc == 0)
-        rc = cr_store_invocation_progress(&w.before, &left, store, &inv, &err);
-    if (rc) {
-        runnable_free(&program);
-        cr_invocation_clear(&inv);
-        cr_store_free(store);
-        return cli_report_trouble(&err);
-    }
-    cli_progress_start(&w.progress, !a.quiet && (a.progress || isatty(STDERR_FILENO)), 0, 1, 0);
-    cr_invoke_opts o = {program.program ? cr_submission_path(program.program) : NULL,
-                        program.program ? cr_submission_argv(program.program) : NULL, program.sandbox,
-                        cli_signals_catch(), show_progress, &w};
-    cr_invoke_stats stats;
-    rc = cr_invoke_run(&stats, store, &inv, &o, &err);
-    cli_progress_clear(&w.progress);
-
-    int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
-    cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-    cr_error late = {0};
-    int closed = cr_store_invocation_add_seconds(store, inv.id, cli_progress_seconds(&w.progress), &late);
-    if (closed == 0)
-        closed = cr_store_invocation_set_status(store, inv.id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
-    cr_invocation_summary summary;
-    if (closed == 0)
-        closed = cr_store_invocation_summary(&summary, store, inv.id, expect, &late);
-    if (closed == 0 && !a.quiet) {
-        if (stats.unanswered)
-            cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
-                     (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
-                     (long long)inv.answers_run, stats.unanswered == 1 ? "has" : "have");
-        print_summary(&inv, &summary, stats.left, set_name, expect);
-    }
+    status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name);
+    if (!a.resume)
+        inv.argv = NULL; /* borrowed from argv; the stored copy is read back below */
+    if (status < 0)
+        status = !a.resume && cr_store_invocation_find(&inv, store, inv.id, CR_PICK_ANY, &err)
+                     ? cli_report_trouble(&err)
+                     : judge(store, &inv, &program, &a, set_name, expect);
     runnable_free(&program);
     cr_invocation_clear(&inv);
     cr_store_free(store);
-    if (interrupted) {
+    if (status == CR_EXIT_INTERRUPTED && inv.id) {
         cli_fail("interrupted; finish the invocation with:");
         fprintf(stderr, "  coinrow invoke --resume %lld --db %s\n", (long long)inv.id, a.db);
-        return CR_EXIT_INTERRUPTED;
     }
-    if (rc || closed)
-        return cli_report_trouble(rc ? &err : &late);
-    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+    return status;
 }
 
 const cli_command cli_cmd_invoke = {
