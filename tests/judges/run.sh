@@ -15,8 +15,8 @@
 #     (p2d.py) and judged by verifyproblem with the checker: no judge error,
 #     the solutions' verdicts as tagged;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it.
-# As root it installs the TeX packages problemtools renders statements with,
-# and PyPy3, which problemtools runs Python 3 with.
+# As root it installs PyPy3, which problemtools runs Python 3 with (the
+# verifyproblem wrapper installs the TeX packages it renders statements with).
 #   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder
 set -eu
 
@@ -36,22 +36,13 @@ say() { printf 'judges: %s\n' "$*"; }
 pass() { passed=$((passed + 1)); say "ok   $*"; }
 fail() { failed=$((failed + 1)); say "FAIL $*"; }
 
-# problemtools renders a statement with LaTeX packages Debian splits out
-TEX_PACKAGES="texlive-latex-extra texlive-latex-recommended texlive-fonts-recommended texlive-luatex texlive-pictures texlive-plain-generic"
-missing_tex=0
-for sty in subfigure.sty wrapfig.sty ulem.sty fontspec.sty luacode.sty pgffor.sty times.sty; do
-    kpsewhich "$sty" >/dev/null 2>&1 || missing_tex=1
-done
-PACKAGES=
-[ $missing_tex = 0 ] || PACKAGES=$TEX_PACKAGES
-command -v pypy3 >/dev/null 2>&1 || PACKAGES="$PACKAGES pypy3"
-if [ -n "$PACKAGES" ]; then
+if ! command -v pypy3 >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
-        say "installing $PACKAGES"
+        say "installing pypy3"
         apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            $PACKAGES >/dev/null
+            pypy3 >/dev/null
     else
-        echo "judges: problemtools needs: sudo apt-get install -y --no-install-recommends $PACKAGES" >&2
+        echo "judges: problemtools needs: sudo apt-get install -y --no-install-recommends pypy3" >&2
         exit 1
     fi
 fi
@@ -71,27 +62,21 @@ start=$(date +%s)
 "$COINROW" generate --db "$DB" --set extreme --count 8 --n 1..8 \
     --values -9223372036854775808..9223372036854775807 --seed 5 --profile extreme --quiet
 
-# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts.
-# One error is not the package's: problemtools' HTML rendering needs plasTeX 3,
-# and Debian's is older; it is named, the PDF rendering still has to pass.
+# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts;
+# it passes with no error and no warning, the statement's HTML and PDF
+# renderings included.
 verify() {
     local pkg=$1 what=$2 log=$WORK/$1.log t0 t1
     t0=$(date +%s)
     "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$log" 2>&1 || true
     t1=$(date +%s)
-    local errors warnings html verdicts
+    local errors warnings verdicts
     errors=$(grep -c '^ERROR' "$log" || true)
     warnings=$(grep -c '^WARNING ' "$log" || true) # verifyproblem's own (plasTeX's say "WARNING:")
-    html=0
-    if grep -q "unexpected keyword argument 'file'" "$log"; then
-        html=$(grep -c '^ERROR Could not convert problem statement to html' "$log" || true)
-    fi
     verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z0-9_-]*\)\.[a-z]* (.*) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" |
         tr '\n' ' ')
-    if [ "$((errors - html))" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
-        local note=
-        [ "$html" = 0 ] || note=" but its HTML rendering of the statement, which needs plasTeX 3 (Debian has $(dpkg-query -W -f '${Version}' python3-plastex 2>/dev/null || echo an older one))"
-        pass "kattis $what: verifyproblem: no error$note, no warning; $verdicts($((t1 - t0)) s)"
+    if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
+        pass "kattis $what: verifyproblem: no error, no warning; $verdicts($((t1 - t0)) s)"
     else
         fail "kattis $what: verifyproblem: $errors errors, $warnings warnings; $verdicts (see $log)"
         grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
