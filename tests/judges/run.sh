@@ -62,6 +62,12 @@ start=$(date +%s)
 "$COINROW" generate --db "$DB" --set extreme --count 8 --n 1..8 \
     --values -9223372036854775808..9223372036854775807 --seed 5 --profile extreme --quiet
 
+# The errors and the warnings in a verifyproblem log, in $errors and $warnings.
+count() {
+    errors=$(grep -c '^ERROR' "$1" || true)
+    warnings=$(grep -c '^WARNING ' "$1" || true) # verifyproblem's own (plasTeX's say "WARNING:")
+}
+
 # verifyproblem's report of PKG: errors, warnings and the submissions' verdicts;
 # it passes with no error and no warning, the statement's HTML and PDF
 # renderings included.
@@ -70,9 +76,8 @@ verify() {
     t0=$(date +%s)
     "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$log" 2>&1 || true
     t1=$(date +%s)
-    local errors warnings verdicts
-    errors=$(grep -c '^ERROR' "$log" || true)
-    warnings=$(grep -c '^WARNING ' "$log" || true) # verifyproblem's own (plasTeX's say "WARNING:")
+    local verdicts
+    count "$log"
     verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z0-9_-]*\)\.[a-z]* (.*) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" |
         tr '\n' ' ')
     if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
@@ -96,6 +101,39 @@ for variant in total diff remaining winner; do
     done
 done
 export_kattis extreme winner canonical kextreme && verify kextreme "winner at the full int64 range, moves canonical"
+# Every licence, with what problemtools asks of it: a rights owner for each
+# but the public domain, which may have none; export refuses the other way
+# round (exit 2), writing nothing.  A title beyond ASCII, with LaTeX's
+# special characters (but \ and $, which problemtools warns look like LaTeX
+# whatever is done), goes through both renderings of the statement.
+for license in "public domain" cc0 "cc by" "cc by-sa" educational permission; do
+    owner=(--rights-owner "Jury & co")
+    refused=()
+    [ "$license" = "public domain" ] && refused=("${owner[@]}") && owner=()
+    pkg=klicense$(tr -dc a-z0-9 <<<"$license")
+    status=0
+    "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out "$pkg" --license "$license" \
+        "${refused[@]}" >/dev/null 2>&1 || status=$?
+    [ $status = 2 ] && [ ! -e "$pkg" ] || fail "export --license '$license' ${refused[*]}: exit $status, not a refusal"
+    if [ $status = 2 ] && "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out "$pkg" --license "$license" \
+        "${owner[@]}" --title $'Pi\xc3\xa8ces & 100 % {~#_^}' >/dev/null 2>"$pkg.err"; then
+        "$TOOLS/verifyproblem" "$pkg" -p config statement >"$pkg.log" 2>&1 || true
+        count "$pkg.log"
+        [ "$errors" = 0 ] && [ "$warnings" = 0 ] &&
+            pass "kattis license '$license' ${owner[*]}: no error, no warning (${refused[*]:-no rights owner}: refused)" ||
+            fail "kattis license '$license': $errors errors, $warnings warnings (see $WORK/$pkg.log)"
+    elif [ $status = 2 ]; then
+        fail "export --license '$license' ${owner[*]}: $(cat "$pkg.err")"
+    fi
+done
+# without --license: unknown, which problemtools only warns about
+"$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out klicenseunknown >/dev/null 2>&1 &&
+    "$TOOLS/verifyproblem" klicenseunknown -p config statement >klicenseunknown.log 2>&1 || true
+count klicenseunknown.log
+[ "$errors" = 0 ] && [ "$warnings" = 1 ] && grep -q "^WARNING License is 'unknown'" klicenseunknown.log &&
+    pass "kattis without --license: no error, the one warning of license unknown" ||
+    fail "kattis without --license: $errors errors, $warnings warnings (see $WORK/klicenseunknown.log)"
+
 for pkg in kdiffvalue kwinnerlines; do
     [ -f "$pkg/submissions/wrong_answer/greedy.c" ] && [ -f "$pkg/submissions/time_limit_exceeded/brute_force.c" ] &&
         pass "kattis $pkg holds the wrong and the slow submission" || fail "kattis $pkg lacks a submission"
