@@ -8,12 +8,15 @@
 #     the package's own time limit (.timelimit); then programs judged by
 #     coinrow invoke (C and Python, accepted, wrong, crashing, too slow) and
 #     exported with --submissions beside coinrow's own: each gets the verdict
-#     of the folder its label names;
+#     of the folder its label names; and an export under every licence, the
+#     config and the statement checked;
 #   - Polygon: files/check.cpp and files/val.cpp built with testlib.h and run
 #     on every test, on the greedy answers, on hostile bytes, with the result
 #     file and -appes; then the package converted as Polygon2DOMjudge does
 #     (p2d.py) and judged by verifyproblem with the checker: no judge error,
-#     the solutions' verdicts as tagged;
+#     the solutions' verdicts as tagged; then with the invoked programs
+#     (--submissions), each keeping its verdict through the conversion, the
+#     run-time error (tagged rejected) under submissions/mixed/;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it.
 # As root it installs PyPy3, which problemtools runs Python 3 with (the
 # verifyproblem wrapper installs the TeX packages it renders statements with).
@@ -120,7 +123,7 @@ for license in "public domain" cc0 "cc by" "cc by-sa" educational permission; do
         "$TOOLS/verifyproblem" "$pkg" -p config statement >"$pkg.log" 2>&1 || true
         count "$pkg.log"
         [ "$errors" = 0 ] && [ "$warnings" = 0 ] &&
-            pass "kattis license '$license' ${owner[*]}: no error, no warning (${refused[*]:-no rights owner}: refused)" ||
+            pass "kattis license '$license'${owner[*]:+ ${owner[*]}}: no error, no warning (${refused[*]:-no rights owner}: refused)" ||
             fail "kattis license '$license': $errors errors, $warnings warnings (see $WORK/$pkg.log)"
     elif [ $status = 2 ]; then
         fail "export --license '$license' ${owner[*]}: $(cat "$pkg.err")"
@@ -250,6 +253,38 @@ if grep -q 'tested: 0 errors' pconv.log && ! grep -q 'exited with status' pconv.
     pass "Polygon2DOMjudge's conversion judges with check.cpp, no judge error: $verdicts"
 else
     fail "the converted package: $(grep -E '^(ERROR|WARNING) ' pconv.log | head -3)"
+fi
+
+# The invoked programs through the conversion.  Polygon has no tag for a run
+# error: the crashing one goes in tagged rejected (any verdict but
+# accepted), which Polygon2DOMjudge files under submissions/mixed/ with the
+# verdicts DOMjudge is to expect named in the source; it must be among them
+# when judged as DOMjudge judges, the first failing test deciding.  The
+# others have a tag of one verdict each, which verifyproblem checks.
+if "$COINROW" export --db "$DB" --set strong --variant diff --format polygon --out psub --submissions \
+    --title "Coins in a row" >psub.out 2>&1 && grep -q "and 5 submissions to" psub.out; then
+    python3 "$ROOT/tests/judges/p2d.py" psub "$TOOLS/testlib/testlib.h" psubconv
+    "$TOOLS/verifyproblem" psubconv --fixed_timelim "$(awk '{print $3}' psubconv/domjudge-problem.ini)" \
+        -p submissions >psubconv.log 2>&1 || true
+    count psubconv.log
+    judged=$(grep -c '^ *[A-Z]* submission inv[0-9]*-[a-z_]*\.[a-z]* (.*) OK' psubconv.log || true)
+    [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ "$judged" = 4 ] &&
+        pass "Polygon2DOMjudge's conversion: the 4 invoked programs tagged with one verdict each get it" ||
+        fail "the converted package with submissions: $errors errors, $warnings warnings, $judged of 4 verdicts" \
+            "(see $WORK/psubconv.log)"
+    crash=$(ls psubconv/submissions/mixed/inv*-crash.c 2>/dev/null || true)
+    expected=$(sed -n 's|^// @EXPECTED_RESULTS@: ||p' "${crash:-/dev/null}")
+    got=CORRECT
+    if [ -n "$crash" ] && gcc -O2 -o build/crash "$crash"; then
+        for t in psubconv/data/sample/*.in psubconv/data/secret/*.in; do
+            { build/crash <"$t" >/dev/null 2>&1; } 2>/dev/null || { got=RUN-ERROR; break; } # (bash's "Aborted" too)
+        done
+    fi
+    grep -q 'tag="rejected"' psub/problem.xml && [[ ", $expected, " == *", $got, "* ]] &&
+        pass "the run-time error, tagged rejected, converted: DOMjudge expects $expected, gets $got" ||
+        fail "the run-time error through the conversion: expected '$expected', got $got (${crash:-not in mixed/})"
+else
+    fail "export polygon --submissions: $(cat psub.out)"
 fi
 
 # ---- CMS: the built checker, as CMS runs it ----
