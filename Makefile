@@ -24,7 +24,8 @@
 #   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
-#   make demo              the main job on sample-data/
+#   make demo              the main job on sample-data/; installs the build's missing packages
+#                          first, as make test does (as root; else names the command)
 #   make coverage          every test on an instrumented build (build/cov), then line and
 #                          branch coverage per layer and an HTML report (docs/testing.md);
 #                          installs gcovr when missing (as root)
@@ -393,8 +394,12 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/coinrow 2>/dev/null
 
 # The main job on the sample data, into a fresh database, and a look at it.
+# The README's first command: like make test, it installs what the build
+# misses when run as root (else names the command), and builds only then.
 DEMO_DB := $(BUILD)/demo.db
-demo: $(BIN)
+demo:
+	@CC="$(CC)" sh scripts/deps.sh install $(DEPS_BUILD)
+	@$(MAKE) --no-print-directory $(BIN)
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12

@@ -424,7 +424,7 @@ static int write_merge(cr_merge_report *out, stage *b, const char *into_path, co
     snprintf(label, sizeof label, "merged from %u shards of job %s", out->shards, out->tag);
     for (size_t i = 0; i < count; i++)
         seconds += shards[i].run_row.seconds;
-    int rc = cr_store_new(&into, into_path, CR_STORE_WRITE, err);
+    int rc = cr_store_new(&into, into_path, CR_STORE_WRITE_ONCE, err); /* a refusal leaves every byte */
     if (rc == 0)
         rc = cr_store_begin(into, err);
     if (rc) {

@@ -305,6 +305,9 @@ void cr_statement_write(FILE *f, const cr_problem *pb, cr_statement_style style)
 {
     out o = {.f = f, .style = style};
     if (style == CR_STATEMENT_KATTIS) {
+        /* problemtools takes the name from this line rather than from
+         * \problemname, whose escapes it warns look like LaTeX */
+        fprintf(f, "%%%% plainproblemname: %s\n", pb->title);
         fputs("\\problemname{", f);
         words(&o, pb->title);
         fputs("}\n\n", f);

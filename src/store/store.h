@@ -31,14 +31,19 @@ typedef struct cr_store cr_store;
 typedef enum cr_store_mode {
     CR_STORE_READ,   /* an existing database of this schema version, never changed */
     CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
-    CR_STORE_UPGRADE /* an existing coinrow database, its schema brought up to date; never created */
+    CR_STORE_UPGRADE, /* an existing coinrow database, its schema brought up to date; never created */
+    CR_STORE_WRITE_ONCE /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
+                           the file keeps its journal mode (rollback mode, at rest), so that a rollback
+                           leaves it byte for byte as it was, its header too; no reader sees the
+                           transaction under way */
 } cr_store_mode;
 
 /* Opens the database at path into *out; free it with cr_store_free.  The
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, each schema script in its own transaction; CR_STORE_UPGRADE
+ * upgraded, each schema script in its own transaction, then put in WAL
+ * mode (CR_STORE_WRITE_ONCE likewise, without WAL); CR_STORE_UPGRADE
  * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
  * when it is not a coinrow database (tables of its own and user_version 0,
