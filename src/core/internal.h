@@ -74,6 +74,16 @@ typedef void (*cr_sweep_visit)(void *ctx, size_t m, const uint8_t *opt, size_t c
 int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_sweep_visit visit,
                    void *ctx, cr_error *err);
 
+/* The ends of a row, for the reduced row (reduced_impl.h). */
+enum { CR_END_LEFT, CR_END_RIGHT };
+
+/* The first suboptimal turn of line[0..legal), legal moves (legal <= n), on
+ * coins[0..n) into *out, or SIZE_MAX when every one is optimal: O(n log n)
+ * time, O(n) memory.  The game is the standard one, or with `negate` the
+ * remaining-sum game.  CR_ENOMEM when the work arrays cannot be had. */
+int cr_reduced__first_bad(size_t *out, const int64_t *coins, size_t n, int negate, const char *line, size_t legal,
+                          cr_error *err);
+
 /* Both players' scores along a line of exactly n legal moves, in 128 bits. */
 int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,
                      cr_error *err);

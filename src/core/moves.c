@@ -1,4 +1,5 @@
-/* Lines of play: the canonical line, the verifier and the replay. */
+/* Lines of play: the canonical line, the verifier's verdict and the replay
+ * (the leads along a line are reduced.c's). */
 #include "coinrow/moves.h"
 
 #include <stdlib.h>
@@ -115,26 +116,7 @@ void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant varia
     out[n] = '\0';
 }
 
-/* --- verifier: check each turn when the sweep reaches its interval length - */
-
-typedef struct line_check {
-    const char *line;
-    size_t n, checked; /* turns [0, checked) are legal moves */
-    uint32_t *left;    /* left[k]: index of the left end at turn k */
-    size_t bad;        /* the first suboptimal turn, or SIZE_MAX */
-} line_check;
-
-static void check_turn(void *ctx, size_t m, const uint8_t *opt, size_t count)
-{
-    line_check *check = (line_check *)ctx;
-    size_t turn = check->n - m;
-    (void)count;
-    if (turn >= check->checked)
-        return;
-    uint8_t wanted = check->line[turn] == 'L' ? CR_OPT_L : CR_OPT_R;
-    if (!(opt[check->left[turn]] & wanted))
-        check->bad = turn; /* m grows, so the last one found is the first turn */
-}
+/* --- verifier: every lead along the line, walked backwards (reduced.c) ---- */
 
 static const char *player(size_t turn) { return turn % 2 == 0 ? "first" : "second"; }
 
@@ -147,25 +129,17 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     while (legal < limit && (line[legal] == 'L' || line[legal] == 'R'))
         legal++;
 
-    line_check check = {line, n, legal, (uint32_t *)malloc((legal ? legal : 1) * sizeof(uint32_t)), SIZE_MAX};
-    if (!check.left)
-        return cr_error_set(err, CR_ENOMEM, "verify: no memory for %zu turns", legal);
-    for (size_t k = 0, left = 0; k < legal; k++) {
-        check.left[k] = (uint32_t)left;
-        left += line[k] == 'L';
-    }
-    cr_i128 lead;
-    int rc = legal > 0 && n > 1 ? cr_sweep__lead(&lead, coins, n, is_remaining(variant), check_turn, &check, err) : 0;
-    free(check.left);
+    size_t bad = SIZE_MAX;
+    int rc = legal > 0 ? cr_reduced__first_bad(&bad, coins, n, is_remaining(variant), line, legal, err) : 0;
     if (rc)
         return rc;
 
     out->why[0] = '\0';
-    if (check.bad != SIZE_MAX) {
+    if (bad != SIZE_MAX) {
         out->fault = CR_LINE_SUBOPTIMAL;
-        out->turn = check.bad;
-        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", check.bad + 1,
-                    player(check.bad), line[check.bad], line[check.bad] == 'L' ? 'R' : 'L');
+        out->turn = bad;
+        cr_error__format(out->why, sizeof out->why, "turn %zu (%s player): %c is not optimal, %c is", bad + 1,
+                    player(bad), line[bad], line[bad] == 'L' ? 'R' : 'L');
     } else if (legal < limit) {
         out->fault = CR_LINE_BAD_MOVE;
         out->turn = legal;
