@@ -459,7 +459,7 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     if (moves == CR_CHECK_MOVES_REQUIRED) {
         if (!given.line)
             return judged(out, CR_PRESENTATION_ERROR, "no line of play after the value");
-        /* the jury's line is verified already: the same line needs no second O(n^2) pass */
+        /* the jury's line is verified already: the same line needs no second pass */
         int same_as_jury = jury_line && jury_line_len == given.line_len &&
                            memcmp(jury_line, given.line, given.line_len) == 0;
         cr_verdict verdict = {CR_LINE_OK, in->n, ""};
