@@ -1,6 +1,6 @@
-/* Lines of play at scale: the core's O(n log n) verifier held to the O(n^2)
- * one it replaced (support/quadratic.c) on many random rows, and to the
- * brute force where rows are small. */
+/* Lines of play at scale: the core's O(n log n) verifier and O(n sqrt n)
+ * canonical line held to the O(n^2) ones they replaced (support/quadratic.c)
+ * on many random rows, and to the brute force where rows are small. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,12 +163,65 @@ static void test_lines__the_verifier_is_right_on_every_small_row_of_small_values
     }
 }
 
+static void check_canonical(const int64_t *coins, size_t n, cr_variant v)
+{
+    char *got = malloc(n + 1), *want = malloc(n + 1);
+    cr_error err;
+    assert_true(got && want);
+    assert_int_equal(cr_moves_canonical(got, coins, n, v, &err), 0);
+    quadratic_canonical(want, coins, n, v);
+    if (strcmp(got, want) != 0) {
+        size_t k = 0;
+        while (got[k] == want[k])
+            k++;
+        fail_msg("n = %zu, variant %s: the canonical line differs at turn %zu", n, cr_variant_name(v), k + 1);
+    }
+    free(got);
+    free(want);
+}
+
+/* The canonical line by phases is the one the bits of every interval gave,
+ * on random rows of every kind of values and of lengths across several
+ * phase sizes. */
+static void test_lines__the_canonical_line_is_the_quadratic_ones(void **state)
+{
+    (void)state;
+    uint64_t rng = 2300;
+    static int64_t coins[MAX_N];
+    for (int t = 0; t < 4000; t++) {
+        size_t n;
+        oracle_random_row(coins, &n, t % 2 ? 40 : MAX_N, &rng);
+        check_canonical(coins, n, variants[t % 4]);
+    }
+}
+
+/* The issue's row that makes trial un-merges quadratic (0, 1, 0, 3, 0, 5,
+ * ..., then large and falling), and long rows of ties: several thousand
+ * coins, many phases. */
+static void test_lines__the_canonical_line_is_the_quadratic_ones_on_long_adversarial_rows(void **state)
+{
+    (void)state;
+    enum { N = 3001 };
+    static int64_t coins[N];
+    for (size_t i = 0; i < N; i++)
+        coins[i] = i < N / 2 ? (i % 2 ? (int64_t)i : 0) : (int64_t)(10 * N - i);
+    check_canonical(coins, N, CR_DIFF);
+    check_canonical(coins, N, CR_REMAINING);
+    uint64_t rng = 77;
+    for (size_t i = 0; i < N; i++)
+        coins[i] = test_rand_range(&rng, 0, 2);
+    check_canonical(coins, N, CR_DIFF);
+    check_canonical(coins, N - 1, CR_TOTAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines__the_verifier_agrees_with_the_quadratic_one),
         cmocka_unit_test(test_lines__the_verifier_names_the_brute_forces_first_bad_turn_on_every_line),
         cmocka_unit_test(test_lines__the_verifier_is_right_on_every_small_row_of_small_values),
+        cmocka_unit_test(test_lines__the_canonical_line_is_the_quadratic_ones),
+        cmocka_unit_test(test_lines__the_canonical_line_is_the_quadratic_ones_on_long_adversarial_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
 /* Writes the canonical line for coins[0..n) into out (n chars + NUL, so out
  * holds n + 1 bytes): at every position L when L is optimal, else R.  It is
  * the lexicographically smallest optimal line and does not depend on the
- * algorithm.  O(n^2) time; n^2/16 bytes of memory (one bit per interval),
+ * algorithm.  O(n sqrt n) time, O(n) memory (cr_moves_canonical_bytes);
  * CR_ENOMEM, saying how many MiB it needs, when that cannot be had. */
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
 
@@ -24,9 +24,9 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
  * or for remaining the smaller one (the removal that leaves more in the row).
  * The wrong answer strong tests catch.  O(n). */
 void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant);
-/* The bytes cr_moves_canonical allocates for a row of n coins (about
- * n^2/16), by arithmetic alone: callers can refuse a row before trying.
- * SIZE_MAX beyond CR_N_MAX. */
+/* The most cr_moves_canonical allocates for a row of n coins (about 66n
+ * bytes; half that when the sum of |coin| is below 2^61), by arithmetic
+ * alone: callers can refuse a row before trying.  SIZE_MAX beyond CR_N_MAX. */
 size_t cr_moves_canonical_bytes(size_t n);
 
 typedef enum cr_fault {

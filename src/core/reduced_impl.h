@@ -1,8 +1,9 @@
-/* The reduced row and the verifier's walk, written once for the value type
- * T (reduced.c says how each works and why).  reduced.c includes this file
- * once per type, with T, U (the unsigned type of T's width) and RED(name)
- * (the instance's name of `name`) defined.  The caller picks T so that four
- * times the sum of |coin| fits. */
+/* The reduced row, the verifier's walk and the canonical line's phases,
+ * written once for the value type T (reduced.c says how each works and why).
+ * reduced.c includes this file once per type, with T, U (the unsigned type
+ * of T's width), RED(name) (the instance's name of `name`) and
+ * DIAGONAL_TARGETS (function attributes for the box's inner loop) defined.
+ * The caller picks T so that four times the sum of |coin| fits. */
 
 typedef struct RED(row) {
     T *v;     /* v[lo..hi): the values, left to right */
@@ -145,4 +146,92 @@ static size_t RED(first_bad)(const int64_t *coins, size_t n, int negate, const c
             bad = k;
     }
     return bad;
+}
+
+/* --- the canonical line by phases ------------------------------------------- */
+
+/* Diagonal d's cells p in [from, to) from diagonal d + 1's, in place (the
+ * interval recursion): lead[p] becomes lead([i + p, j - (d - p)]) and
+ * left[p] is 1 when L is optimal there; coins_i = coins + i and
+ * coins_jd = coins + j - d. */
+DIAGONAL_TARGETS
+static void RED(diagonal)(T *CR_RESTRICT lead, uint8_t *CR_RESTRICT left, const int64_t *CR_RESTRICT coins_i,
+                          const int64_t *CR_RESTRICT coins_jd, size_t from, size_t to, int negate)
+{
+    CR_OMP_SIMD
+    for (size_t p = from; p < to; p++) {
+        T take_left = RED(value)(coins_i, p, negate) - lead[p + 1];
+        T take_right = RED(value)(coins_jd, p, negate) - lead[p];
+        lead[p] = take_left >= take_right ? take_left : take_right;
+        left[p] = (uint8_t)(take_left >= take_right);
+    }
+}
+
+/* The canonical line of coins[0..n) (negated when `negate`) into out[0..n),
+ * by phases of boxes of side phase + 1 (less once half the row is less).
+ * rows[0] and rows[1] have n values and n + 1 sums each; work holds
+ * 3 (phase + 1) + 1 values, choice phase + 1 bytes and bits
+ * (2 phase + 1) * choice_row_bytes(phase + 1). */
+static void RED(canonical)(char *out, const int64_t *coins, size_t n, int negate, size_t phase, RED(row) rows[2],
+                           T *work, uint8_t *choice, uint8_t *bits)
+{
+    size_t i = 0, j = n - 1, turn = 0; /* the row is [i, j] */
+    while (i < j) {
+        size_t len = j - i + 1, b = phase < len / 2 ? phase : len / 2, w = b + 1;
+        /* rightward keeps the left end i + b, leftward the right end j - b:
+         * p_edge[q] = lead([i + b, j - q]), q_edge[p] = lead([i + p, j - b]) */
+        RED(row) *rightward = &rows[0], *leftward = &rows[1];
+        T *p_edge = work, *q_edge = work + w, *lead = work + 2 * w;
+        /* the middle at slot b: b pushes fit on either side */
+        rightward->lo = rightward->hi = b;
+        rightward->keep = 0;
+        for (size_t k = i + b; k + b <= j; k++)
+            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, k, negate));
+        RED(settle)(rightward);
+        leftward->lo = rightward->lo;
+        leftward->hi = rightward->hi;
+        leftward->lead = rightward->lead;
+        leftward->keep = 1;
+        memcpy(leftward->v + rightward->lo, rightward->v + rightward->lo,
+               (rightward->hi - rightward->lo) * sizeof(T));
+        memcpy(leftward->sum + rightward->lo, rightward->sum + rightward->lo,
+               (rightward->hi - rightward->lo + 1) * sizeof(U));
+        p_edge[b] = q_edge[b] = rightward->lead;
+        for (size_t q = b; q-- > 0;) {
+            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, j - q, negate));
+            p_edge[q] = rightward->lead;
+        }
+        for (size_t p = b; p-- > 0;) {
+            RED(push)(leftward, CR_END_LEFT, RED(value)(coins, i + p, negate));
+            q_edge[p] = leftward->lead;
+        }
+
+        /* lead[p] holds diagonal d's cell (p, d - p); from d >= b on, its ends
+         * are the edges' cells (d - b, b) and (b, d - b) */
+        lead[b] = p_edge[b];
+        for (size_t d = 2 * b; d-- > 0;) {
+            size_t from = d > b ? d - b : 0, to = d < b ? d + 1 : b + 1;
+            if (d >= b) {
+                from++;
+                to--;
+            }
+            RED(diagonal)(lead, choice, coins + i, coins + j - d, from, to, negate);
+            pack_choices(bits + d * choice_row_bytes(w), choice, from, to);
+            if (d >= b) {
+                lead[d - b] = q_edge[d - b];
+                lead[b] = p_edge[d - b];
+            }
+        }
+
+        size_t p = 0, q = 0;
+        while (p < b && q < b) {
+            int take_left = bits[(p + q) * choice_row_bytes(w) + p / 8] >> (p % 8) & 1;
+            out[turn++] = take_left ? 'L' : 'R';
+            p += (size_t)take_left;
+            q += (size_t)!take_left;
+        }
+        i += p;
+        j -= q;
+    }
+    out[turn] = 'L'; /* the last coin: L and R are the same */
 }

@@ -69,3 +69,37 @@ size_t quadratic_first_bad(const int64_t *coins, size_t n, cr_variant variant, c
     free(check.left);
     return check.bad;
 }
+
+typedef struct left_bits {
+    uint8_t *bits;
+    size_t *row; /* row[m]: the bit of interval [0, m - 1] */
+} left_bits;
+
+static void record_left_bits(void *ctx, size_t m, const uint8_t *opt, size_t count)
+{
+    left_bits *b = ctx;
+    for (size_t i = 0; i < count; i++)
+        if (opt[i] & OPT_L)
+            b->bits[(b->row[m] + i) / 8] |= (uint8_t)(1u << ((b->row[m] + i) % 8));
+}
+
+void quadratic_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant)
+{
+    left_bits b = {calloc(n * (n + 1) / 16 + 1, 1), malloc((n + 1) * sizeof(size_t))};
+    assert_true(b.bits && b.row);
+    for (size_t m = 2, total = 0; m <= n; m++) {
+        b.row[m] = total;
+        total += n - m + 1;
+    }
+    if (n > 1)
+        sweep(coins, n, variant, record_left_bits, &b);
+    for (size_t m = n, i = 0; m >= 2; m--) {
+        int left = (b.bits[(b.row[m] + i) / 8] >> ((b.row[m] + i) % 8)) & 1;
+        out[n - m] = left ? 'L' : 'R';
+        i += (size_t)left;
+    }
+    out[n - 1] = 'L';
+    out[n] = '\0';
+    free(b.bits);
+    free(b.row);
+}
