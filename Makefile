@@ -217,6 +217,8 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 # coinrow's own allocations go through the test's, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/test_io_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+# the pipeline's budget for a canonical line, the machine's memory, is the test's to set
+$(BUILD)/tests/test_io_pipeline: TEST_LDFLAGS := -Wl,--wrap=cr_physical_memory
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
