@@ -76,13 +76,6 @@ static measure run_expecting(int want, char *const argv[], const char *input)
 }
 
 static uint64_t rng = 0x23c0ffee;
-static int64_t random_coin(void)
-{
-    uint64_t z = (rng += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (int64_t)((z ^ (z >> 31)) % 1000000000u) + 1;
-}
 
 static FILE *open_or_die(const char *path)
 {
@@ -105,7 +98,7 @@ static void write_row(int r, size_t n, cr_solver *solver)
         exit(1);
     }
     for (size_t i = 0; i < n; i++)
-        coins[i] = random_coin();
+        coins[i] = bench_random_coin(&rng);
     cr_result res[CR_VARIANT_COUNT];
     cr_solve_opts opts = {CR_VARIANT_BIT(CR_DIFF), CR_ALGO_LINEAR, CR_MOVES_FAST};
     if (cr_solve(res, solver, coins, n, &opts, &err) || cr_moves_canonical(canonical, coins, n, CR_DIFF, &err)) {

@@ -21,14 +21,6 @@ enum { ROWS = 5 };
 
 static uint64_t rng = 0x5eed;
 
-static int64_t random_coin(void)
-{
-    uint64_t z = (rng += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (int64_t)((z ^ (z >> 31)) % 1000000000u) + 1;
-}
-
 static int64_t *new_row(size_t n)
 {
     int64_t *row = malloc(n * sizeof *row);
@@ -43,7 +35,7 @@ static int64_t *random_row(size_t n)
 {
     int64_t *row = new_row(n);
     for (size_t i = 0; i < n; i++)
-        row[i] = random_coin();
+        row[i] = bench_random_coin(&rng);
     return row;
 }
 
