@@ -1,45 +1,27 @@
 /* The reduced row and what it gives: every lead along a line of play in
- * O(n log n), and the canonical line in O(n sqrt n) time, O(n) memory
- * (docs/design.md, "Lines of play at contest scale", has the proofs).
+ * O(n log n), and the canonical line in O(n sqrt n) time, O(n) memory.
+ * docs/design.md ("Lines of play at contest scale") has the proofs.
  *
- * The reduced row (reduced_impl.h) holds an interval's coins with the linear
- * method's peaks merged: while the three values at an end, x (the end), y
- * and z, satisfy x <= y >= z, they become the one value x - y + z, which
- * keeps the lead.  What remains has no inner peak: it falls, then rises.  So
- * both players take the larger end, and its lead is the alternating sum of
- * its values in decreasing order.  A value c that joins the row at one end
- * comes, in that order, right after the values greater than it, and those
- * are the last j values at the other end; so the lead becomes
- * 2 * (their alternating sum) + (-1)^j * c minus the lead before, and the
- * same formula takes c away again.  Alternating sums of a run are
- * differences of prefix sums, and j is found by a gallop from that end:
- * O(log n) a change, and the merges are O(n) in all.
+ * The reduced row (reduced_impl.h) is an interval with the linear method's
+ * peaks merged (x <= y >= z at an end becomes x - y + z, which keeps the
+ * lead).  It falls, then rises, so its lead is the alternating sum of its
+ * values in decreasing order; a value c joining an end comes after the j
+ * values above it, a run at the other end, and the lead becomes
+ * 2 * (their alternating sum) + (-1)^j * c minus the lead before (the same
+ * formula takes c away): prefix sums and a gallop, O(log n) a change.
  *
- * The verifier walks the line backwards.  P_0 is the row and P_{k+1} is P_k
- * without the coin taken at turn k, so lead(P_k) >= taken_k - lead(P_{k+1}),
- * with equality exactly when turn k is optimal.  Read backwards, each P_k is
- * P_{k+1} with one coin back at the end it was taken from: the reduced row
- * follows the path and gives every lead on it.  The last bad turn met is
- * the first of the line.
+ * The verifier walks the line backwards: turn k is optimal exactly when
+ * lead(P_k) = taken_k - lead(P_{k+1}), and each P_k is P_{k+1} with a coin
+ * back at an end.  The last bad turn met is the first of the line.
  *
- * The canonical line goes by phases.  A phase from the interval [i, j]
- * walks the intervals [i + p, j - q] of the box p, q in [0, b] until p or q
- * reaches b: b to 2b - 1 turns.  The box's far edges are the intervals with
- * a fixed left end i + b or a fixed right end j - b: the middle
- * [i + b, j - b] reduced once, then grown coin by coin to the right (one
- * copy) and to the left (the other), gives all their leads.  The interval
- * recursion fills the box from them one anti-diagonal p + q = d at a time,
- * from d = 2b down: a diagonal needs only the one before it, so it is one
- * loop without a carried dependency, which vectorizes (the dp sweep's
- * shape), and only its choices are kept, a bit a cell (bytes would make the
- * box's memory traffic the phase's cost).  The phase then walks its turns
- * by them: L when L is optimal, as the interval DP says it.  O(len + b^2)
- * time a phase.
+ * The canonical line goes by phases: a box of intervals [i + p, j - q],
+ * p, q <= b, whose far edges (a fixed left or right end) the reduced row of
+ * the middle gives as it grows to either side; the rest of the box by the
+ * interval recursion, one anti-diagonal at a time (a vectorized loop, its
+ * choices kept as bits); then the walk, b to 2b - 1 turns.
  *
- * Figures: a value's magnitude is at most the sum of its coins' magnitudes,
- * so the lead, a difference of prefix sums and each step of the formula
- * stay within four times the sum of |coin|; 64 bits serve when that fits,
- * 128 bits otherwise. */
+ * Figures stay within four times the sum of |coin| (a merged value is at
+ * most the sum of its coins' magnitudes): 64 bits when that fits, else 128. */
 #include <stdlib.h>
 #include <string.h>
 
