@@ -16,6 +16,7 @@
 #   make uninstall         removes what install installed
 #   make deps              installs the Debian packages the build and the tests need (as root)
 #   make bench             the benchmarks (docs/performance.md)
+#   make bench-check       only checking lines of 10^6 moves (BENCH_CHECK_ARGS="--n N --rows R")
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
@@ -141,7 +142,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-pipeline bench-ext bench-invoke bench-wal bench-report fuzz fuzz-smoke fuzz-targets clean FORCE
+        bench bench-core bench-check bench-pipeline bench-ext bench-invoke bench-wal bench-report fuzz fuzz-smoke fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -229,6 +230,8 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 # coinrow's own allocations go through the test's, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/test_subsystems_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+# the pipeline's budget for a canonical line, the machine's memory, is the test's to set
+$(BUILD)/tests/test_batch_pipeline: TEST_LDFLAGS := -Wl,--wrap=cr_physical_memory
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
@@ -404,10 +407,15 @@ demo:
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal bench-report
+bench: bench-core bench-check bench-pipeline bench-ext bench-invoke bench-wal bench-report
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
+
+# coinrow check and a fresh export's Kattis and Polygon checkers on lines of
+# 10^6 moves (docs/performance.md); BENCH_CHECK_ARGS="--n N --rows R".
+bench-check: $(BIN) $(BUILD)/bench/bench_check
+	$(BUILD)/bench/bench_check $(BIN) third_party/testlib $(BENCH_CHECK_ARGS)
 
 # coinrow run against the sqlite3 shell's .import of the same CSV
 # (docs/performance.md); the sqlite3 shell is installed here when run as root.

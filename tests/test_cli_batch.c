@@ -124,40 +124,6 @@ static void test_cli_batch__a_short_wide_row_costs_only_itself(void **state)
     assert_int_equal(db_int(f->db, "SELECT status = 'done' FROM run"), 1);
 }
 
-/* The issue's reproducer: one row too big for a canonical line on this
- * machine between small ones.  It gets its error, the run goes on. */
-static void test_cli_batch__a_row_too_big_for_its_line_fails_alone(void **state)
-{
-    tmp_db *f = *state;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
-        skip();
-    size_t memory = (size_t)pages * (size_t)page, n = 1000;
-    while (cr_moves_canonical_bytes(n) <= memory)
-        n += n / 4;
-    const char *csv = tmp_path(f->dir, "big.csv");
-    FILE *out = fopen(csv, "w");
-    assert_non_null(out);
-    fputs("id,values\na,1 2\nb,3 4 5\nc,6\nbig,", out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s%zu", i ? " " : "", i % 10);
-    fputs("\nd,7 8\ne,9\nf,1 1\n", out);
-    assert_int_equal(fclose(out), 0);
-    run_result r;
-    COINROW(&r, NULL, "run", csv, "--db", f->db, "--moves", "canonical");
-    assert_int_equal(r.status, 0);
-    assert_starts(r.out, "ingested 7, skipped 0, rejected 0, solved 7, failed 1, set 'big', run 1");
-    run_result_free(&r);
-    char says[160], sql[256];
-    snprintf(says, sizeof says, "canonical line of %zu coins needs %zu MiB", n,
-             (cr_moves_canonical_bytes(n) + (1u << 20) - 1) >> 20);
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM result_view WHERE ext_id = 'big' AND error = '%s'", says);
-    assert_int_equal(db_int(f->db, sql), 4);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result WHERE error IS NULL"), 6 * 4);
-    assert_int_equal(db_int(f->db, "SELECT status = 'done' FROM run"), 1);
-    assert_int_equal(check_run_against_core(f->db, 1, "i.ext_id <> 'big'"), 6 * 4);
-}
-
 /* The issue's reproducer: a, a\0b and a\0c were three instances that all
  * displayed as 'a'. */
 static void test_cli_batch__ids_with_a_nul_byte_are_rejected(void **state)
@@ -607,7 +573,6 @@ int main(void)
         TEST(test_cli_batch__bad_rows_exit_3_and_the_good_rows_are_solved),
         TEST(test_cli_batch__the_first_ten_rejected_rows_are_shown_and_the_rest_counted),
         TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
-        TEST(test_cli_batch__a_row_too_big_for_its_line_fails_alone),
         TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
         TEST(test_cli_batch__input_refused_before_its_first_row_creates_nothing),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
