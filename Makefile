@@ -16,14 +16,18 @@
 #   make uninstall         removes what install installed
 #   make deps              installs the Debian packages the build and the tests need (as root)
 #   make bench             the benchmarks (docs/performance.md)
+#   make bench-check       only checking lines of 10^6 moves (BENCH_CHECK_ARGS="--n N --rows R")
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
 #   make bench-read        only its reading back: the views against plain tables (BENCH_ARGS="--reps R ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
-#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R")
+#   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
+#                          --sandbox-instances K --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
+#   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
-#   make demo              the main job on sample-data/
+#   make demo              the main job on sample-data/; installs the build's missing packages
+#                          first, as make test does (as root; else names the command)
 #   make coverage          every test on an instrumented build (build/cov), then line and
 #                          branch coverage per layer and an HTML report (docs/testing.md);
 #                          installs gcovr when missing (as root)
@@ -86,7 +90,10 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # Debian packages, each with what shows it is there (scripts/deps.sh): the
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
-DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3
+# (chromium and python3: the report rendered in a browser, tests/report/browser.sh;
+# bubblewrap: invoke --sandbox)
+DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 chromium:chromium python3:python3 \
+             bubblewrap:bwrap
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
@@ -117,7 +124,8 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke)
+TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke \
+           test_cli_report)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a
@@ -135,7 +143,8 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-pipeline bench-read bench-ext bench-invoke bench-wal fuzz fuzz-smoke fuzz-targets clean FORCE
+        bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report fuzz fuzz-smoke \
+        fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
 
@@ -168,8 +177,8 @@ JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB)
 JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
-# and the utilities but the values parser, which they have no use for
-JUDGE_UTIL_SRC := $(filter-out src/util/coins.c,$(wildcard src/util/*.c))
+# and the utilities but those they have no use for
+JUDGE_UTIL_SRC := $(filter-out $(addprefix src/util/,coins.c hash.c names.c seconds.c),$(wildcard src/util/*.c))
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
@@ -223,6 +232,8 @@ $(BUILD)/tests/%: tests/%.c $(SUPPORT_OBJ) $(LIBS_UP) $(LIBCORE) | $(BIN)
 # coinrow's own allocations go through the test's, which fail on demand
 $(BUILD)/tests/test_core_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(BUILD)/tests/test_subsystems_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+# the pipeline's budget for a canonical line, the machine's memory, is the test's to set
+$(BUILD)/tests/test_batch_pipeline: TEST_LDFLAGS := -Wl,--wrap=cr_physical_memory
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
@@ -307,11 +318,13 @@ deps:
 
 # The build's own promises (tests/build.sh): flags, installing nothing, and
 # `make install` into a temporary DESTDIR used through pkg-config alone.
-# Every test program, each with the coinrow it runs; $$failed says whether one failed.
+# Every test program, each with the coinrow it runs, then the report in a
+# browser (tests/report/browser.sh); $$failed says whether one failed.
 RUN_TESTS = failed=0; for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; done
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@$(RUN_TESTS); \
+	echo "== tests/report/browser.sh"; COINROW=$(BIN) sh tests/report/browser.sh || failed=1; \
 	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
 
@@ -386,16 +399,25 @@ uninstall:
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/coinrow 2>/dev/null
 
 # The main job on the sample data, into a fresh database, and a look at it.
+# The README's first command: like make test, it installs what the build
+# misses when run as root (else names the command), and builds only then.
 DEMO_DB := $(BUILD)/demo.db
-demo: $(BIN)
+demo:
+	@CC="$(CC)" sh scripts/deps.sh install $(DEPS_BUILD)
+	@$(MAKE) --no-print-directory $(BIN)
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-pipeline bench-ext bench-invoke bench-wal
+bench: bench-core bench-check bench-pipeline bench-ext bench-invoke bench-wal bench-report
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
+
+# coinrow check and a fresh export's Kattis and Polygon checkers on lines of
+# 10^6 moves (docs/performance.md); BENCH_CHECK_ARGS="--n N --rows R".
+bench-check: $(BIN) $(BUILD)/bench/bench_check
+	$(BUILD)/bench/bench_check $(BIN) third_party/testlib $(BENCH_CHECK_ARGS)
 
 # coinrow run against the sqlite3 shell's .import of the same CSV
 # (docs/performance.md); the sqlite3 shell is installed here when run as root.
@@ -415,10 +437,18 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_ext $(EXT) $(BENCH_EXT_ARGS)
 
-# invoke's overhead per instance and --builtin throughput (docs/invoke.md,
-# "Figures"); BENCH_INVOKE_ARGS="--instances N --builtin-instances M --reps R".
+# invoke's overhead per instance, what --sandbox adds to it, and --builtin
+# throughput (docs/invoke.md, "Figures"); BENCH_INVOKE_ARGS="--instances N
+# --builtin-instances M --sandbox-instances K --reps R".
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
+	@sh scripts/deps.sh install bubblewrap:bwrap
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
+
+# coinrow report of a 10^6-instance set with two runs and an invocation:
+# its time and its size (docs/performance.md, "The report");
+# BENCH_REPORT_ARGS="--instances N --reps R".
+bench-report: $(BIN)
+	bash bench/bench_report.sh $(BIN) $(BENCH_REPORT_ARGS)
 
 # A run's peak WAL beside no reader, two sqlite3 query loops and one held read
 # transaction (docs/batch.md, "What a long reader costs").

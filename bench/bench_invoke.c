@@ -1,7 +1,7 @@
 /* coinrow invoke's benchmark (make bench-invoke): the figures of
  * docs/invoke.md.
  *
- *   bench_invoke COINROW [--instances N] [--builtin-instances M] [--reps R]
+ *   bench_invoke COINROW [--instances N] [--builtin-instances M] [--sandbox-instances K] [--reps R]
  *
  * In a fresh folder under $TMPDIR (or /tmp), removed at the end:
  *  1. overhead per instance: `coinrow invoke -- ./trivial` (a C program that
@@ -11,7 +11,13 @@
  *     alternately, R times; invoke with --jobs 2; and the CPU time of
  *     invoke itself: all that wait4 gives for it, less what its verdicts
  *     say the programs used;
- *  2. --builtin throughput: invoke --builtin with every strategy on M
+ *  2. what --sandbox costs per instance: `coinrow invoke --sandbox --
+ *     ./trivial` against the same without, alternately, R times, on a set
+ *     of K instances (the sandbox's first check included, spread over
+ *     them); wall time, and the CPU time of everything (bwrap, coinrow's
+ *     init and the program); not measured, saying why, where the sandbox
+ *     cannot run;
+ *  3. --builtin throughput: invoke --builtin with every strategy on M
  *     instances of n = 8..16 (most answers are wrong: the value alone is
  *     checked), and greedy on 200 rows of n = 1000 equal coins, where every
  *     answer is right, with moves required (every move of the line verified,
@@ -134,7 +140,8 @@ static int opt(int argc, char **argv, const char *name, int fallback)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_invoke COINROW [--instances N] [--builtin-instances M] [--reps R]\n");
+        fprintf(stderr, "usage: bench_invoke COINROW [--instances N] [--builtin-instances M] [--sandbox-instances K] "
+                        "[--reps R]\n");
         return 2;
     }
     char coinrow[4096];
@@ -143,13 +150,14 @@ int main(int argc, char **argv)
         return 2;
     }
     int n = opt(argc, argv, "--instances", 2000), m = opt(argc, argv, "--builtin-instances", 20000);
-    int reps = opt(argc, argv, "--reps", 5);
+    int reps = opt(argc, argv, "--reps", 5), boxed_n = opt(argc, argv, "--sandbox-instances", 300);
     signal(SIGPIPE, SIG_IGN); /* the trivial program does not read its input */
     bench_folder_make("coinrow-bench-invoke");
     int failed = 0;
-    char count_n[32], count_m[32];
+    char count_n[32], count_m[32], count_k[32];
     snprintf(count_n, sizeof count_n, "%d", n);
     snprintf(count_m, sizeof count_m, "%d", m);
+    snprintf(count_k, sizeof count_k, "%d", boxed_n);
     FILE *src = fopen(bench_in_folder("trivial.c").text, "w");
     if (src) {
         fputs("#include <stdio.h>\nint main(void) { puts(\"0\"); return 0; }\n", src);
@@ -163,9 +171,12 @@ int main(int argc, char **argv)
          "1..1000000000", "--seed", "2", "--quiet", NULL},
         {coinrow, "generate", "--db", "b.db", "--set", "equal", "--count", "200", "--n", "1000", "--values",
          "1..1000000000", "--seed", "3", "--profile", "equal", "--quiet", NULL},
+        {coinrow, "generate", "--db", "b.db", "--set", "boxed", "--count", count_k, "--n", "4..12", "--values",
+         "1..100", "--seed", "4", "--quiet", NULL},
         {coinrow, "solve", "--db", "b.db", "--set", "small", "--variant", "diff", "--moves", "none", "--quiet", NULL},
         {coinrow, "solve", "--db", "b.db", "--set", "builtin", "--variant", "diff", "--moves", "none", "--quiet", NULL},
         {coinrow, "solve", "--db", "b.db", "--set", "equal", "--variant", "diff", "--moves", "none", "--quiet", NULL},
+        {coinrow, "solve", "--db", "b.db", "--set", "boxed", "--variant", "diff", "--moves", "none", "--quiet", NULL},
     };
     failed |= timed(build, 1) < 0;
     for (size_t k = 0; k < sizeof sets / sizeof sets[0] && !failed; k++)
@@ -199,7 +210,56 @@ int main(int argc, char **argv)
                bench_median(own, reps) / n * 1e3);
     }
 
-    /* 2. --builtin throughput */
+    /* 2. --sandbox's cost */
+    char *plain[] = {coinrow, "invoke", "--db", "b.db", "--set", "boxed", "--variant", "diff", "--moves", "ignored",
+                     "--quiet", "--", "./trivial", NULL};
+    char *boxed[] = {coinrow, "invoke", "--db", "b.db", "--set", "boxed", "--variant", "diff", "--moves", "ignored",
+                     "--quiet", "--sandbox", "--", "./trivial", NULL};
+    char *probe[] = {coinrow, "invoke", "--db", "b.db", "--set", "boxed", "--variant", "diff", "--sandbox", "--",
+                     "./trivial", NULL};
+    fflush(NULL);
+    if (!failed && timed(probe, 3) < 0) {
+        fprintf(stderr, "bench_invoke: --sandbox not measured; what it says:\n");
+        fflush(NULL);
+        if (fork() == 0) { /* once more, to show why */
+            execv(probe[0], probe);
+            _exit(127);
+        }
+        wait(NULL);
+    } else if (!failed) {
+        /* [0] without, [1] with, [2] the differences of each pair run side by side */
+        double *wall[3], *cpu[3];
+        for (int w = 0; w < 3; w++) {
+            wall[w] = calloc((size_t)reps, sizeof *wall[w]);
+            cpu[w] = calloc((size_t)reps, sizeof *cpu[w]);
+        }
+        for (int r = 0; r < reps && !failed; r++) {
+            for (int w = 0; w < 2; w++) {
+                wall[w][r] = timed(w ? boxed : plain, 3);
+                cpu[w][r] = last_cpu;
+                failed |= wall[w][r] < 0;
+            }
+            wall[2][r] = wall[1][r] - wall[0][r];
+            cpu[2][r] = cpu[1][r] - cpu[0][r];
+        }
+        if (!failed) {
+            printf("| --sandbox: %d instances of n = 4..12, alternately, median of %d | without | with | cost |\n"
+                   "|---|---|---|---|\n",
+                   boxed_n, reps);
+            printf("| coinrow invoke [--sandbox] -- ./trivial, wall, per instance | %.3f ms | %.3f ms | %.3f ms |\n",
+                   bench_median(wall[0], reps) / boxed_n * 1e3, bench_median(wall[1], reps) / boxed_n * 1e3,
+                   bench_median(wall[2], reps) / boxed_n * 1e3);
+            printf("| the same, CPU of all it ran and of itself, per instance | %.3f ms | %.3f ms | %.3f ms |\n\n",
+                   bench_median(cpu[0], reps) / boxed_n * 1e3, bench_median(cpu[1], reps) / boxed_n * 1e3,
+                   bench_median(cpu[2], reps) / boxed_n * 1e3);
+        }
+        for (int w = 0; w < 3; w++) {
+            free(wall[w]);
+            free(cpu[w]);
+        }
+    }
+
+    /* 3. --builtin throughput */
     static const struct {
         const char *set, *builtin, *moves, *n;
         int instances; /* 0: M */

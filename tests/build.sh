@@ -9,7 +9,10 @@
 #   - `make install` into a temporary DESTDIR gives a core that a small C
 #     program builds against with `pkg-config --cflags --libs coinrow` alone,
 #     the man page and a bash completion that completes, and `make
-#     uninstall` takes it all back.
+#     uninstall` takes it all back;
+#   - on a machine without libcsv-dev, plain `make` names the command and
+#     installs nothing, `make demo` as a user prints the command, and as root
+#     installs the package, builds and runs the demo.
 # Run by `make test` from the repository (MAKE, CC and SANITIZE from it).
 set -eu
 cd "$(dirname "$0")/.."
@@ -42,7 +45,7 @@ if dry all | grep -q -e 'apt-get' -e 'deps.sh install'; then
 fi
 
 if [ -n "${SANITIZE:-}" ]; then
-    echo "build: install skipped under SANITIZE=$SANITIZE (the plain build installs)"
+    echo "build: install and make demo skipped under SANITIZE=$SANITIZE (the plain build runs them)"
     exit $failed
 fi
 tmp=$(mktemp -d)
@@ -82,6 +85,59 @@ planted "two files that call each other" 'src/util/planted_a.c and src/util/plan
 rm "$tree/src/util/planted_a.c" "$tree/src/util/planted_b.c"
 check_tree || { cat "$tmp/check.log" >&2; fail "make check fails on the copy once the plants are out"; }
 rm -rf "$tree"
+
+# A machine without libcsv-dev, for real but for this test alone: in a
+# private mount namespace an overlay whiteout hides csv.h from deps.sh's
+# probe and from the compiler alike, and a fake apt-get first on PATH
+# records its calls; installing libcsv-dev lifts the overlay, as the real
+# package would put the header there.  Each make starts as a user's shell
+# does (no MAKEFLAGS) and builds into a fresh folder, so that nothing built
+# before hides a build that runs ahead of the install.
+fresh=$tmp/fresh
+mkdir -p "$fresh/bin" "$fresh/mask"
+cat >"$fresh/bin/apt-get" <<'EOF'
+#!/bin/sh
+echo "apt-get $*" >>"$FRESH/apt-get.log"
+case " $* " in *" install "*" libcsv-dev "*) umount /usr/include ;; esac
+EOF
+cat >"$fresh/run.sh" <<'EOF'
+mount -t tmpfs tmpfs "$FRESH/mask" && mknod "$FRESH/mask/csv.h" c 0 0 &&
+    mount -t overlay overlay -o "lowerdir=$FRESH/mask:/usr/include" /usr/include 2>/dev/null || exit 77
+unset MAKEFLAGS MFLAGS MAKELEVEL
+PATH=$FRESH/bin:$PATH
+$MAKE_ -s BUILD="$FRESH/plain" >"$FRESH/plain.log" 2>&1
+echo $? >"$FRESH/plain.rc"
+if setpriv --reuid=65534 --regid=65534 --clear-groups test -r Makefile 2>/dev/null; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups $MAKE_ -s demo BUILD="$FRESH/user" >"$FRESH/user.log" 2>&1
+    echo $? >"$FRESH/user.rc"
+fi
+[ -e "$FRESH/apt-get.log" ] && mv "$FRESH/apt-get.log" "$FRESH/apt-get.before"
+$MAKE_ -j2 demo BUILD="$FRESH/build" >"$FRESH/demo.log" 2>&1
+echo $? >"$FRESH/demo.rc"
+EOF
+chmod +x "$fresh/bin/apt-get"
+command_line='  run: sudo apt-get update && sudo apt-get install -y libcsv-dev'
+if [ "$(id -u)" != 0 ]; then
+    echo "build: make demo on a machine without libcsv-dev: skipped (a private mount namespace needs root)"
+elif ! FRESH=$fresh MAKE_=$make unshare -m --propagation private sh "$fresh/run.sh"; then
+    echo "build: make demo on a machine without libcsv-dev: skipped (no mount namespace or overlay here)"
+else
+    [ "$(cat "$fresh/plain.rc")" != 0 ] && grep -qxF -e "$command_line   (or, as root: make deps)" "$fresh/plain.log" ||
+        fail "plain make without libcsv-dev did not fail naming the command: $(cat "$fresh/plain.log")"
+    if [ -e "$fresh/user.rc" ]; then
+        [ "$(cat "$fresh/user.rc")" != 0 ] && grep -qF -e "$command_line" "$fresh/user.log" ||
+            fail "make demo as a user without libcsv-dev did not print the command: $(cat "$fresh/user.log")"
+    else
+        echo "build: make demo as a user: skipped (the user nobody cannot read the repository)"
+    fi
+    [ -e "$fresh/apt-get.before" ] && fail "plain make or a user's make demo ran: $(cat "$fresh/apt-get.before")"
+    apt=$(cat "$fresh/apt-get.log" 2>/dev/null || true)
+    [ "$(cat "$fresh/demo.rc")" = 0 ] && [ "$apt" = "apt-get update -qq
+apt-get install -y -qq libcsv-dev" ] && grep -qx 'installing: libcsv-dev' "$fresh/demo.log" &&
+        grep -q '^ingested 14, skipped 0, rejected 0, solved 14, failed 0, ' "$fresh/demo.log" &&
+        grep -q '^deque-1 ' "$fresh/demo.log" ||
+        fail "make demo as root without libcsv-dev (apt-get calls: '$apt'): $(tail -5 "$fresh/demo.log")"
+fi
 root=$tmp/root prefix=/usr/local
 $make -s --no-print-directory install DESTDIR="$root" PREFIX=$prefix >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log" >&2; fail "make install failed"; exit 1; }
@@ -131,5 +187,5 @@ $make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=$prefix >/dev/nul
 left=$(find "$root" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-[ $failed = 0 ] && echo "build: flags, no installs, the tree's rules, make install with pkg-config, make uninstall: ok"
+[ $failed = 0 ] && echo "build: flags, no installs, the tree's rules, make demo on a fresh machine, make install with pkg-config, make uninstall: ok"
 exit $failed

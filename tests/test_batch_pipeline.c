@@ -202,6 +202,40 @@ static void test_pipeline__rest_solves_only_what_the_run_lacks(void **state)
     huge_rows = 1;
 }
 
+/* The machine's memory as the pipeline sees it (this program is linked with
+ * -Wl,--wrap=cr_physical_memory, the Makefile): the real figure, or the one
+ * a test sets. */
+size_t __real_cr_physical_memory(void);
+size_t __wrap_cr_physical_memory(void);
+static size_t memory_said;
+size_t __wrap_cr_physical_memory(void) { return memory_said ? memory_said : __real_cr_physical_memory(); }
+
+/* A row whose canonical line needs more than the machine has fails alone:
+ * each of its variants says what the line needs, the other rows are solved
+ * and the run goes on.  A line takes about 66 bytes a coin, so on a real
+ * machine such a row has hundreds of millions of coins: here the machine
+ * has 1 MiB and the row (k5) 70000 coins. */
+static void test_pipeline__a_row_too_big_for_its_line_fails_alone(void **state)
+{
+    fixture_state *f = *state;
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_CANONICAL};
+    int64_t run;
+    cr_error err = {0};
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
+    memory_said = (size_t)1 << 20;
+    cr_pipeline_stats s = run_pipeline(f, run, &opts, 2, 100, 0, NULL);
+    memory_said = 0;
+    assert_int_equal(s.solved, 100);
+    assert_int_equal(s.failed, 3); /* k5, and k7 and k57 overflow */
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM result_view WHERE ext_id = 'k5' AND error = "
+             "'canonical line of 70000 coins needs %zu MiB'",
+             (cr_moves_canonical_bytes(70000) + (1u << 20) - 1) >> 20);
+    assert_int_equal(db_int(f->path, sql), CR_VARIANT_COUNT);
+    assert_int_equal(check_run_against_core(f->path, run, "i.ext_id <> 'k5'"), 99 * CR_VARIANT_COUNT);
+}
+
 static void test_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(void **state)
 {
     fixture_state *f = *state;
@@ -336,6 +370,8 @@ int main(void)
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__rejected_and_clashing_rows_are_recorded, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__rest_solves_only_what_the_run_lacks, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pipeline__a_row_too_big_for_its_line_fails_alone, store_fixture_setup,
+                                        store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes, store_fixture_setup,
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits, store_fixture_setup,

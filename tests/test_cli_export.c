@@ -979,13 +979,128 @@ static void test_export__kattis_license_and_rights_owner_go_in_problem_yaml(void
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
 
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license", "cc by-sa",
-                             "--rights-owner", "A. \"Jury\"\t"));
+                             "--rights-owner", "A. \"Jury\" \\ co"));
     assert_int_equal(r.status, 0);
     assert_null(strstr(r.err, "license: unknown"));
     run_result_free(&r);
     char *yaml = read_text(tmp_path(pkg, "problem.yaml"));
-    assert_non_null(strstr(yaml, "\nlicense: cc by-sa\nrights_owner: \"A. \\\"Jury\\\"\\x09\"\nvalidation: custom\n"));
+    assert_non_null(strstr(yaml, "\nlicense: cc by-sa\nrights_owner: \"A. \\\"Jury\\\" \\\\ co\"\nvalidation: custom\n"));
     free(yaml);
+}
+
+/* problemtools' rule for every licence: a rights owner for all but the
+ * public domain (and unknown, when no --license is given), and none for it.
+ * A combination it would refuse is a usage error that writes nothing: no
+ * package, no run, the folder as it was. */
+static void test_export__every_license_goes_with_a_rights_owner_as_kattis_requires(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    char pkg[4200], line[200];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "coins"));
+    static const char *const owned[] = {"cc0", "cc by", "cc by-sa", "educational", "permission"};
+    run_result r;
+    char *before = dir_snapshot(f->dir);
+    for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) {
+        COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license", owned[k]));
+        assert_int_equal(r.status, 2);
+        snprintf(line, sizeof line, "coinrow: license '%s' needs --rights-owner TEXT, who holds the rights (Kattis "
+                                    "refuses the package without one)\n", owned[k]);
+        assert_memory_equal(r.err, line, strlen(line));
+        run_result_free(&r);
+    }
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license",
+                             "public domain", "--rights-owner", "A. Jury"));
+    assert_int_equal(r.status, 2);
+    assert_memory_equal(r.err, "coinrow: a problem in the public domain has no rights owner: leave out --rights-owner "
+                               "(Kattis refuses the package)\n", 103);
+    run_result_free(&r);
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before), free(after);
+
+    for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) {
+        COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--force",
+                                 "--license", owned[k], "--rights-owner", "A. Jury"));
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        char *yaml = read_text(tmp_path(pkg, "problem.yaml"));
+        snprintf(line, sizeof line, "\nlicense: %s\nrights_owner: \"A. Jury\"\nvalidation: custom\n", owned[k]);
+        assert_non_null(strstr(yaml, line));
+        free(yaml);
+    }
+    const char *unowned[][4] = {{"--license", "public domain"}, {"--rights-owner", "A. Jury"}, {"--samples", "1"}};
+    const char *yamls[] = {"\nlicense: public domain\nvalidation: custom\n",
+                           "\nlicense: unknown\nrights_owner: \"A. Jury\"\nvalidation: custom\n",
+                           "\nlicense: unknown\nvalidation: custom\n"};
+    for (size_t k = 0; k < 3; k++) {
+        COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--force",
+                                 unowned[k][0], unowned[k][1]));
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        char *yaml = read_text(tmp_path(pkg, "problem.yaml"));
+        assert_non_null(strstr(yaml, yamls[k]));
+        free(yaml);
+    }
+}
+
+/* The problem's name and its rights owner go into problem.yaml, the LaTeX
+ * statement, problem.xml and task.yaml: text the judges' tools cannot read
+ * (not UTF-8, a control character, blanks alone) is a usage error, and a
+ * set's name that cannot be the problem's is refused unless --title gives one. */
+static void test_export__a_title_or_rights_owner_the_judges_cannot_read_is_refused(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    const char *pkg = tmp_path(f->dir, "coins");
+    struct {
+        const char *option, *text, *why;
+    } bad[] = {
+        {"--title", "Coins\x01", "--title holds a control character (byte 6): it must be one line of printable text"},
+        {"--title", "two\n\nlines", "--title holds a control character (byte 4)"},
+        {"--title", "C1 \xc2\x85", "--title holds a control character (byte 4)"},
+        {"--title", "Caf\xe9", "--title is not UTF-8 text (byte 4): the package's text files are UTF-8"},
+        {"--title", "\xc0\xaf overlong", "--title is not UTF-8 text (byte 1)"},
+        {"--title", "surrogate \xed\xa0\x80", "--title is not UTF-8 text (byte 11)"},
+        {"--title", "cut \xe2\x9c", "--title is not UTF-8 text (byte 5)"},
+        {"--title", " \xc2\xa0\xe3\x80\x80 ", "--title is blanks alone: it must hold some text"},
+        {"--rights-owner", "J\xfcry", "--rights-owner is not UTF-8 text (byte 2)"},
+    };
+    run_result r;
+    char *before = dir_snapshot(f->dir);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--license", "cc0",
+                                 "--rights-owner", "A. Jury", bad[k].option, bad[k].text));
+        assert_int_equal(r.status, 2);
+        assert_memory_equal(r.err, "coinrow: ", 9);
+        assert_memory_equal(r.err + 9, bad[k].why, strlen(bad[k].why));
+        run_result_free(&r);
+    }
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before), free(after);
+    /* what they take: UTF-8 beyond ASCII, LaTeX's special characters (escaped) */
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", pkg, "--title",
+                             "Pi\xc3\xa8" "ces & 100% \xe2\x9c\x93", "--license", "cc0", "--rights-owner", "J\xc3\xbcry"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+
+    /* without --title the set's name is the problem's */
+    assert_int_equal(db_exec(f->db, "UPDATE instance_set SET name = 'demo' || char(9) || 'x'"), 0);
+    before = dir_snapshot(f->dir);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "demo\tx", "--variant", "diff", "--format", "polygon",
+            "--out", tmp_path(f->dir, "poly"));
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "coinrow: the set's name (the problem's name without --title) holds a control "
+                               "character (byte 5): it must be one line of printable text\n");
+    run_result_free(&r);
+    after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before), free(after);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "demo\tx", "--variant", "diff", "--format", "polygon",
+            "--out", tmp_path(f->dir, "poly"), "--title", "Coins");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
 }
 
 /* CMS runs check/checker: without a compiler to build it export refuses,
@@ -1123,6 +1238,8 @@ int main(void)
         TEST(test_export__winner_answers_a_set_at_the_full_int64_range),
         TEST(test_export__a_line_of_the_wrong_length_is_refused),
         TEST(test_export__kattis_license_and_rights_owner_go_in_problem_yaml),
+        TEST(test_export__every_license_goes_with_a_rights_owner_as_kattis_requires),
+        TEST(test_export__a_title_or_rights_owner_the_judges_cannot_read_is_refused),
         TEST(test_export__cms_without_a_compiler_is_refused_unless_no_build),
         TEST(test_export__cms_checker_that_does_not_build_fails_the_export_quoting_the_compiler),
         TEST(test_export__cms_checker_is_built_dynamically_when_static_linking_fails),

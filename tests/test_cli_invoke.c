@@ -1,15 +1,29 @@
 /* coinrow invoke, strength, compare --invocations and export --submissions
  * end to end, with the test programs (support/programs.h) built here: every
  * program gets its verdict on every instance, stored with what tells it;
- * a killed invocation resumes and judges each instance once. */
+ * a killed invocation resumes and judges each instance once.
+ *
+ * Then invoke --sandbox (issue 25): honest programs keep their verdicts
+ * inside it; hostile ones fail at each thing they try (a source, to build
+ * the database into itself), leave nothing behind and change nothing in
+ * the database's folder, while the same programs run without --sandbox get
+ * there, which shows that each of those tests can fail; --resume keeps the
+ * sandbox; a missing bwrap, an old one or one that cannot make namespaces
+ * is refused saying which.  The sandbox's tests skip, saying so, where
+ * bubblewrap is not installed or cannot create namespaces (make deps
+ * installs it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,12 +31,16 @@
 
 #include <cmocka.h>
 
+#include "invoke/invoke.h"
 #include "support/files.h"
 #include "support/programs.h"
 #include "support/run.h"
 
 static char *dir;
-static char db[4096];
+static char db[4300];
+/* the database's folder, with the jury's answers beside it */
+static char jury[4200], answers[4300];
+static char why_not[1024]; /* why the sandbox cannot be tested here; "" when it can */
 
 /* The sets every test judges, made in the group setup. */
 static const struct {
@@ -39,7 +57,11 @@ static int setup(void **state)
     (void)state;
     if (!(dir = tmp_dir_new()) || programs_build(dir) != 0)
         return -1;
-    snprintf(db, sizeof db, "%s", tmp_path(dir, "t.db"));
+    snprintf(jury, sizeof jury, "%s/jury", dir);
+    snprintf(db, sizeof db, "%s/t.db", jury);
+    snprintf(answers, sizeof answers, "%s/answers.txt", jury);
+    if (mkdir(jury, 0755) != 0 || write_file(answers, "the jury's answers\n") != 0)
+        return -1;
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
         run_result r;
         if (run_coinrow(&r, NULL, "generate", "--db", db, "--set", sets[k].name, "--count", sets[k].count, "--n",
@@ -718,6 +740,7 @@ static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_it
     int64_t before = latest();
     run_result r;
     setenv("PATH", with_fake, 1);
+    unsetenv("CC"); /* the cc of PATH is the compiler */
     invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
     setenv("PATH", saved, 1);
     free(saved);
@@ -728,6 +751,40 @@ static void test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_it
     assert_string_equal(r.err, expect);
     run_result_free(&r);
     assert_int_equal(latest(), before);
+}
+
+/* One rule for every build coinrow starts: $CC builds a C source and $CXX a
+ * C++ one, as they build the CMS checker (test_cli_export). */
+static void test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment(void **state)
+{
+    (void)state;
+    char log[4096], script[8400];
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "compilers.log"));
+    const char *names[2] = {"logging-cc", "logging-cxx"}, *real[2] = {"cc", "c++"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(script, sizeof script, "#!/bin/sh\necho \"%s $*\" >> '%s'\nexec %s \"$@\"\n", names[k], log, real[k]);
+        const char *path = tmp_path(dir, names[k]);
+        assert_int_equal(write_file(path, script), 0);
+        assert_int_equal(chmod(path, 0755), 0);
+    }
+    const char *cpp = tmp_path(dir, "silent.cpp");
+    assert_int_equal(write_file(cpp, "int main() { return 0; }\n"), 0);
+    run_result r;
+    setenv("CC", tmp_path(dir, "logging-cc"), 1);
+    setenv("CXX", tmp_path(dir, "logging-cxx"), 1);
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CORRECT, ".c")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS(NULL, cpp));
+    unsetenv("CC");
+    unsetenv("CXX");
+    assert_int_equal(r.status, 1); /* built, and judged: it writes nothing */
+    run_result_free(&r);
+    char *calls = read_text(log);
+    assert_non_null(calls);
+    assert_non_null(strstr(calls, "logging-cc -O2 -std=gnu11 -o "));
+    assert_non_null(strstr(calls, "logging-cxx -O2 -std=gnu++17 -o "));
+    free(calls);
 }
 
 /* A built-in judges thousands of instances faster than they are committed:
@@ -771,6 +828,501 @@ static void test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_t
     assert_int_equal(access(tmp_path(pkg, "submissions/accepted"), F_OK), 0);
 }
 
+/* Whether the sandbox can be tested here: only these two refusals skip its
+ * tests; anything else the sandbox does wrong fails them. */
+static void probe_sandbox(void)
+{
+    run_result r;
+    invoke(&r, "mix", WORDS("--sandbox", NULL, program_path(PROGRAM_CORRECT, "")));
+    if (r.status == 2 && (strstr(r.err, "needs bubblewrap") || strstr(r.err, " cannot create namespaces: "))) {
+        snprintf(why_not, sizeof why_not, "%s", r.err);
+        fprintf(stderr, "notice: the sandbox's tests are skipped: %s", why_not);
+    }
+    run_result_free(&r);
+}
+
+/* Skips a test of the sandbox where it cannot be tested (the first call
+ * looks). */
+static void need_sandbox(void)
+{
+    static int probed;
+    if (!probed++)
+        probe_sandbox();
+    if (why_not[0])
+        skip();
+}
+
+/* The names in the jury's folder, the database's own files left out (the
+ * verdicts change them), one a line. */
+static char *jury_names(void)
+{
+    char *snap = dir_snapshot(jury), *out = calloc(1, strlen(snap ? snap : "") + 1);
+    assert_non_null(out);
+    for (char *line = snap, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        next = next ? next + 1 : line + strlen(line);
+        if (strncmp(line, "t.db", 4) != 0)
+            strncat(out, line, (size_t)(next - line));
+    }
+    free(snap);
+    return out;
+}
+
+/* A copy of the database, called name, in the tests' folder. */
+static const char *copy_of_db(const char *name)
+{
+    const char *copy = tmp_path(dir, name);
+    char sql[8400];
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", copy);
+    assert_int_equal(db_exec(db, sql), 0);
+    return copy;
+}
+
+/* The first test's message as the summary gives it. */
+static void first_says(const run_result *r, const char *what)
+{
+    if (!strstr(r->out, what) && !strstr(r->err, what))
+        fail_msg("wanted '%s' in:\n%s%s", what, r->out, r->err);
+}
+
+/* Runs the hostile program p with args, first without the sandbox (it must
+ * escape: exit 42, "escaped" on its stderr, unless `escape` says otherwise),
+ * then with it (every verdict `verdict`, the jury's folder as it was, no
+ * process called p left). */
+static void hostile(program p, const char *arg, const char *escape, const char *verdict, const char *message)
+{
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(p, ""), arg));
+    first_says(&r, escape);
+    run_result_free(&r);
+    assert_false(run_alive(0, program_name(p)));
+
+    char *before = jury_names();
+    invoke(&r, "mix", WORDS("--sandbox", NULL, program_path(p, ""), arg));
+    if (r.status != (strcmp(verdict, "AC") == 0 ? 0 : 1) || verdicts(verdict) != 3)
+        fail_msg("%s in the sandbox: exit %d, %lld of 3 %s\n%s%s", program_name(p), r.status,
+                 (long long)verdicts(verdict), verdict, r.out, r.err);
+    assert_non_null(strstr(r.out, "; sandboxed)\n"));
+    if (message)
+        first_says(&r, message);
+    assert_null(strstr(r.out, "escaped"));
+    run_result_free(&r);
+    char *after = jury_names();
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    assert_false(run_alive(0, program_name(p)));
+}
+
+static void test_sandbox__honest_programs_keep_their_verdicts(void **state)
+{
+    (void)state;
+    need_sandbox();
+    static const struct {
+        program p;
+        const char *ext;
+        const char *options[4];
+        const char *verdict, *message;
+    } cases[] = {
+        {PROGRAM_CORRECT, "", {NULL}, "AC", "judged 3 of 3: AC 3\n"},
+        {PROGRAM_CORRECT, "", {"--jobs", "2", NULL}, "AC", "judged 3 of 3: AC 3\n"},
+        {PROGRAM_CORRECT, ".c", {NULL}, "AC", "judged 3 of 3: AC 3\n"},
+        {PROGRAM_OFF_BY_ONE, "", {NULL}, "WA", "WA: wrong answer: line 1: the value "},
+        {PROGRAM_SPINNER, "", {"--time-limit", "0.2", NULL}, "TLE", "TLE: killed "},
+        {PROGRAM_SLEEPER, "", {"--time-limit", "0.2", NULL}, "TLE", "TLE: killed at the wall clock limit"},
+        {PROGRAM_HOG, "", {"--memory-limit", "32", NULL}, "MLE", "resident of the 32 MiB limit"},
+        {PROGRAM_FLOOD, "", {"--output-limit", "1", NULL}, "OLE", "OLE: killed for writing more than"},
+        {PROGRAM_SEGV, "", {"--jobs", "2", NULL}, "RE", "RE: ended by SIGSEGV; "},
+        {PROGRAM_ABORT, "", {NULL}, "RE", "RE: ended by SIGABRT; "},
+        {PROGRAM_EXIT_139, "", {NULL}, "RE", "RE: exit status 139; "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *words[8] = {"--sandbox"};
+        int w = 1;
+        for (const char *const *o = cases[k].options; *o; o++)
+            words[w++] = *o;
+        words[w++] = NULL;
+        words[w++] = program_path(cases[k].p, cases[k].ext);
+        words[w] = NULL;
+        run_result r;
+        invoke(&r, "mix", words);
+        int ac = strcmp(cases[k].verdict, "AC") == 0;
+        if (r.status != (ac ? 0 : 1) || verdicts(cases[k].verdict) != 3 || !strstr(r.out, cases[k].message) ||
+            !strstr(r.out, "; sandboxed)\n"))
+            fail_msg("%s%s: exit %d, %lld of 3 %s\n%s%s", program_name(cases[k].p), cases[k].ext, r.status,
+                     (long long)verdicts(cases[k].verdict), cases[k].verdict, r.out, r.err);
+        run_result_free(&r);
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT sandbox FROM invocation WHERE id = %lld", (long long)latest());
+        assert_int_equal(db_int(db, sql), 1);
+    }
+    assert_false(run_alive(0, program_name(PROGRAM_SLEEPER)));
+    assert_false(run_alive(0, program_name(PROGRAM_SPINNER)));
+}
+
+/* A Python source runs under the python3 of the sandbox's system folders,
+ * whatever PATH finds first outside. */
+static void test_sandbox__a_python_source_runs_under_the_system_python(void **state)
+{
+    (void)state;
+    need_sandbox();
+    struct stat st;
+    if (stat("/usr/bin/python3", &st) != 0 && stat("/usr/local/bin/python3", &st) != 0)
+        skip(); /* no python3 in the system folders */
+    const char *source = tmp_path(dir, "sol.py");
+    assert_int_equal(write_file(source, "import sys\n"
+                                        "d = sys.stdin.read().split(); n = int(d[0]); a = list(map(int, d[1:1 + n]))\n"
+                                        "f = {}\n"
+                                        "for ln in range(1, n + 1):\n"
+                                        "    for i in range(n - ln + 1):\n"
+                                        "        j = i + ln - 1\n"
+                                        "        f[i, j] = a[i] if i == j else max(a[i] - f[i + 1, j], a[j] - f[i, j - 1])\n"
+                                        "print(f[0, n - 1])\n"),
+                     0);
+    run_result r;
+    invoke(&r, "mix", WORDS("--sandbox", "--moves", "ignored", NULL, source));
+    if (r.status != 0 || verdicts("AC") != 3)
+        fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+    run_result_free(&r);
+}
+
+/* Outside its namespaces the program is an unprivileged user: nobody when
+ * coinrow is root, else coinrow's own user; never root. */
+static void test_sandbox__the_program_is_never_root_outside_its_namespaces(void **state)
+{
+    (void)state;
+    need_sandbox();
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", "mix", "--variant", "diff", "--sandbox", "--",
+                    (char *)program_path(PROGRAM_SLEEPER, ""), NULL};
+    pid_t pid = run_start(argv, tmp_path(dir, "never-root.log"));
+    assert_true(pid > 0);
+    long uid = -1;
+    for (int tries = 0; tries < 20000 && uid < 0; tries++) { /* until the sleeper is there (20 s at most) */
+        DIR *proc = opendir("/proc");
+        for (struct dirent *e; proc && uid < 0 && (e = readdir(proc)) != NULL;) {
+            char path[300], status[2048];
+            snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+            FILE *f = fopen(path, "r"); /* (procfs gives no size, for read_text) */
+            size_t len = f ? fread(status, 1, sizeof status - 1, f) : 0;
+            if (f)
+                fclose(f);
+            status[len] = '\0';
+            const char *line = strstr(status, "\nUid:\t");
+            if (line && strncmp(status, "Name:\tsleeper\n", 14) == 0)
+                uid = strtol(line + 6, NULL, 10);
+        }
+        if (proc)
+            closedir(proc);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGINT);
+    int status = run_wait(pid);
+    assert_true(status == 130 || status == 1); /* stopped, or done first: TLE */
+    assert_false(run_alive(0, program_name(PROGRAM_SLEEPER)));
+    assert_int_equal(uid, geteuid() == 0 ? 65534 : (long)geteuid());
+}
+
+/* The issue's first promise: a program that knows the database's path
+ * cannot read it, nor the jury's answers beside it. */
+static void test_sandbox__a_program_cannot_read_the_database_or_a_file_beside_it(void **state)
+{
+    (void)state;
+    need_sandbox();
+    hostile(PROGRAM_PEEK, db, "escaped: read ", "AC", NULL);
+    hostile(PROGRAM_PEEK, answers, "escaped: read ", "AC", NULL);
+}
+
+static void test_sandbox__a_program_cannot_create_a_file_in_the_databases_folder(void **state)
+{
+    (void)state;
+    need_sandbox();
+    hostile(PROGRAM_LITTER, jury, "escaped: made ", "AC", NULL);
+    /* what the run without the sandbox made */
+    DIR *folder = opendir(jury);
+    int made = 0;
+    for (struct dirent *e; folder && (e = readdir(folder)) != NULL;)
+        if (strncmp(e->d_name, "littered-", 9) == 0)
+            made += unlink(tmp_path(jury, e->d_name)) == 0;
+    if (folder)
+        closedir(folder);
+    assert_int_equal(made, 3); /* one an instance */
+}
+
+/* The test listens on a loopback port: a connection reaches it from a
+ * plain run, none from the sandbox (its network is its own). */
+static void test_sandbox__a_program_cannot_connect_to_a_loopback_port(void **state)
+{
+    (void)state;
+    need_sandbox();
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    assert_true(s >= 0);
+    assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(s, 16), 0);
+    assert_int_equal(getsockname(s, (struct sockaddr *)&a, &len), 0);
+    char port[16];
+    snprintf(port, sizeof port, "%d", ntohs(a.sin_port));
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_CALLER, ""), port));
+    first_says(&r, "escaped: connected");
+    run_result_free(&r);
+    int got;
+    int connections = 0;
+    while ((got = accept(s, NULL, NULL)) >= 0)
+        close(got), connections++;
+    assert_true(connections > 0);
+
+    invoke(&r, "mix", WORDS("--sandbox", NULL, program_path(PROGRAM_CALLER, ""), port));
+    assert_int_equal(r.status, 0);
+    assert_int_equal(verdicts("AC"), 3);
+    run_result_free(&r);
+    assert_int_equal(accept(s, NULL, NULL), -1);
+    assert_int_equal(errno, EAGAIN);
+    close(s);
+}
+
+/* A source can have the compiler read a file into the program (here the
+ * assembler's .incbin): built outside, it carries the database; built in
+ * the sandbox, the file is not there, and the source does not build. */
+static void test_sandbox__a_source_cannot_build_the_database_into_its_program(void **state)
+{
+    (void)state;
+    need_sandbox();
+    char source[8800];
+    snprintf(source, sizeof source,
+             "#include <stdio.h>\n"
+             "__asm__(\".section .rodata\\n.global stolen\\nstolen:\\n.incbin \\\"%s\\\"\\n"
+             ".global stolen_end\\nstolen_end:\\n.previous\\n\");\n"
+             "extern const char stolen[], stolen_end[];\n"
+             "int main(void) {\n"
+             "    fprintf(stderr, \"escaped: %%ld bytes of it\\n\", (long)(stolen_end - stolen)); return 42;\n"
+             "}\n",
+             db);
+    const char *path = tmp_path(dir, "sneak.c");
+    assert_int_equal(write_file(path, source), 0);
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, path));
+    first_says(&r, "escaped: ");
+    run_result_free(&r);
+    int64_t before = latest();
+    invoke(&r, "mix", WORDS("--sandbox", NULL, path));
+    assert_int_equal(r.status, 2);
+    first_says(&r, "coinrow: cannot build ");
+    run_result_free(&r);
+    assert_int_equal(latest(), before);
+}
+
+/* Outside, the parent is coinrow, the database among its descriptors;
+ * inside, it is the sandbox's init, which the program may not look into. */
+static void test_sandbox__a_program_cannot_list_its_parents_descriptors(void **state)
+{
+    (void)state;
+    need_sandbox();
+    hostile(PROGRAM_SNOOP, db, ", the database among them", "AC", NULL);
+}
+
+/* Outside, SIGTERM reaches coinrow, which stops (130); inside, the parent
+ * is the sandbox's init, whom signals from the sandbox do not reach. */
+static void test_sandbox__a_program_cannot_signal_its_parent(void **state)
+{
+    (void)state;
+    need_sandbox();
+    run_result r;
+    invoke(&r, "mix", WORDS(NULL, program_path(PROGRAM_SIGNALLER, "")));
+    assert_int_equal(r.status, 130);
+    run_result_free(&r);
+    invoke(&r, "mix", WORDS("--sandbox", NULL, program_path(PROGRAM_SIGNALLER, "")));
+    assert_int_equal(r.status, 0);
+    assert_int_equal(verdicts("AC"), 3);
+    run_result_free(&r);
+}
+
+/* hostile() for a program asked for twice the sandbox's limit of
+ * something: all of it outside; inside, RE, the message saying what it
+ * ran into (`says`, then the limit). */
+static void twice_the_limit(program p, int limit, const char *says)
+{
+    char want[16], message[256];
+    snprintf(want, sizeof want, "%d", 2 * limit);
+    snprintf(message, sizeof message, "%s%d", says, limit);
+    hostile(p, want, "escaped: ", "RE", message);
+}
+
+/* Twice the sandbox's processes: all of them outside; inside, a fork fails
+ * at its limit, the program dies of it (RE, saying so), and neither run
+ * leaves one behind. */
+static void test_sandbox__a_fork_bomb_stops_at_the_sandboxs_processes_and_leaves_none(void **state)
+{
+    (void)state;
+    need_sandbox();
+    twice_the_limit(PROGRAM_BOMB, CR_SANDBOX_PROCESSES, "RE: exit status 1; in the sandbox, it reached the limit of ");
+}
+
+/* Twice the size of the sandbox's /tmp: all of it outside (to the real
+ * /tmp, removed at once); inside, no room after its size, RE saying so,
+ * and nothing of it left in the real /tmp. */
+static void test_sandbox__filling_tmp_stops_at_its_size(void **state)
+{
+    (void)state;
+    need_sandbox();
+    twice_the_limit(PROGRAM_FILLER, CR_SANDBOX_FILES_MIB, "RE: exit status 1; in the sandbox, its /tmp was full (");
+    DIR *tmp = opendir("/tmp");
+    for (struct dirent *e; tmp && (e = readdir(tmp)) != NULL;)
+        assert_true(strncmp(e->d_name, "filler-", 7) != 0);
+    if (tmp)
+        closedir(tmp);
+}
+
+/* Interrupted, an invocation resumes in its sandbox: the rest of the set
+ * is judged there too (the peeking program still reads nothing). */
+static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
+{
+    (void)state;
+    need_sandbox();
+    const char *d = tmp_path(dir, "sandboxed-resume.db");
+    run_result r;
+    generate_into(d, "long", "60", "5");
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff", "--sandbox",
+                    "--", (char *)program_path(PROGRAM_PEEK, ""), (char *)d, NULL};
+    pid_t pid = run_start(argv, tmp_path(dir, "sandboxed-resume.log"));
+    assert_true(pid > 0);
+    assert_true(db_wait_for(d, "SELECT count(*) FROM verdict") > 0);
+    kill(pid, SIGINT);
+    assert_int_equal(run_wait(pid), 130);
+    int64_t judged = db_int(d, "SELECT count(*) FROM verdict");
+    assert_true(judged > 0 && judged < 60);
+    assert_int_equal(db_int(d, "SELECT sandbox FROM invocation"), 1);
+
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--sandbox");
+    assert_int_equal(r.status, 2); /* the invocation's own, not the command line's */
+    run_result_free(&r);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; sandboxed)\n"));
+    assert_non_null(strstr(r.out, "judged 60 of 60: AC 60\n"));
+    run_result_free(&r);
+    assert_false(run_alive(0, program_name(PROGRAM_PEEK)));
+}
+
+/* A database from before the sandbox (schema 5) is upgraded in place: its
+ * invocations ran without, and resume without. */
+static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void **state)
+{
+    (void)state;
+    need_sandbox();
+    const char *d = copy_of_db("from-before-the-sandbox.db");
+    run_result r;
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "mix", "--variant", "diff", "--",
+                    (char *)program_path(PROGRAM_PEEK, ""), (char *)d, NULL};
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    run_result_free(&r);
+    /* as schema 5 had it: no column, a running invocation */
+    assert_int_equal(db_exec(d, "ALTER TABLE invocation DROP COLUMN sandbox; PRAGMA user_version = 5;"
+                                "UPDATE invocation SET status = 'running', finished_at = NULL "
+                                "WHERE id = (SELECT max(id) FROM invocation);"
+                                "DELETE FROM verdict WHERE invocation_id = (SELECT max(id) FROM invocation)"),
+                     0);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.out, "sandboxed"));
+    assert_non_null(strstr(r.out, "escaped: read ")); /* it ran as it did: outside */
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM invocation WHERE sandbox <> 0"), 0);
+    assert_int_equal(db_int(d, "PRAGMA user_version"), cr_store_schema_version());
+}
+
+/* A bwrap in a folder of its own (which a root coinrow's bwrap, run as
+ * nobody, can reach) that says `said` on stderr and exits 1; PATH becomes
+ * that folder and the system's.  Returns the old PATH; *bin for
+ * tmp_dir_free. */
+static char *fake_bwrap(char **bin, const char *said)
+{
+    *bin = tmp_dir_new();
+    assert_non_null(*bin);
+    assert_int_equal(chmod(*bin, 0755), 0);
+    char script[1024];
+    snprintf(script, sizeof script, "#!/bin/sh\necho '%s' >&2\nexit 1\n", said);
+    const char *path = tmp_path(*bin, "bwrap");
+    assert_int_equal(write_file(path, script), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+    char *saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin"), with[4400];
+    snprintf(with, sizeof with, "%s:/usr/bin:/bin", *bin);
+    setenv("PATH", with, 1);
+    return saved;
+}
+
+/* Each refusal names what is missing and how to get it, and leaves the
+ * database as it was (here: not even made). */
+static void test_sandbox__without_bwrap_or_namespaces_it_says_which_and_changes_nothing(void **state)
+{
+    (void)state;
+    const char *fresh = tmp_path(dir, "never.db");
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)fresh, "--set", "mix", "--variant", "diff",
+                    "--sandbox", "--", (char *)program_path(PROGRAM_CORRECT, ""), NULL};
+    static const struct {
+        const char *bwrap_says; /* NULL: no bwrap at all */
+        const char *coinrow_says;
+    } cases[] = {
+        {NULL, "coinrow: --sandbox needs bubblewrap, and there is no bwrap in PATH (install it: apt-get install "
+               "bubblewrap, as root; or make deps in coinrow's source)\n"},
+        {"bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged "
+         "user namespaces.",
+         " cannot create namespaces: allow unprivileged user namespaces (sysctl -w "
+         "kernel.unprivileged_userns_clone=1; Ubuntu: kernel.apparmor_restrict_unprivileged_userns=0) (bwrap: No "
+         "permissions to create new namespace, "},
+        {"bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)",
+         " cannot create namespaces: allow unprivileged user namespaces (sysctl -w "},
+        {"bwrap: Unknown option --disable-userns",
+         "coinrow: --sandbox: this bubblewrap is too old: 0.8.0 or later is needed (apt-get install bubblewrap, or "
+         "make deps) ("},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *saved = NULL, *bin = NULL;
+        if (cases[k].bwrap_says) {
+            saved = fake_bwrap(&bin, cases[k].bwrap_says);
+        } else {
+            saved = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+            setenv("PATH", tmp_path(dir, "no-such-folder"), 1);
+        }
+        run_result r;
+        int started = run_capture(&r, argv, NULL);
+        setenv("PATH", saved, 1);
+        free(saved);
+        if (bin)
+            tmp_dir_free(bin);
+        assert_int_equal(started, 0);
+        if (r.status != 2 || !strstr(r.err, cases[k].coinrow_says))
+            fail_msg("exit %d, wanted '%s' in: %s", r.status, cases[k].coinrow_says, r.err);
+        run_result_free(&r);
+        struct stat st;
+        assert_int_equal(stat(fresh, &st), -1);
+    }
+}
+
+/* The real refusal, where bwrap itself cannot make a user namespace: coinrow
+ * run (as an unprivileged user) inside a bubblewrap that allows none. */
+static void test_sandbox__a_bwrap_that_cannot_make_namespaces_is_refused_before_anything_is_judged(void **state)
+{
+    (void)state;
+    need_sandbox();
+    const char *copy = copy_of_db("no-user-namespaces.db");
+    int64_t before = db_int(copy, "SELECT count(*) FROM invocation");
+    char bin[4200], here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    snprintf(bin, sizeof bin, "%s%s%s", run_bin()[0] == '/' ? "" : here, run_bin()[0] == '/' ? "" : "/", run_bin());
+    char *argv[] = {"bwrap", "--unshare-user", "--uid", "1000", "--disable-userns", "--bind", "/", "/", "--dev", "/dev",
+                    "--proc", "/proc", "--", bin, "invoke", "--db", (char *)copy, "--set", "mix", "--variant", "diff",
+                    "--sandbox", "--", (char *)program_path(PROGRAM_CORRECT, ""), NULL};
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    if (r.status != 2 || !strstr(r.err, "coinrow: --sandbox: bwrap cannot create namespaces: "))
+        fail_msg("exit %d: %s", r.status, r.err);
+    run_result_free(&r);
+    assert_int_equal(db_int(copy, "SELECT count(*) FROM invocation"), before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,8 +1339,24 @@ int main(void)
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
         cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
         cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
+        cmocka_unit_test(test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment),
         cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
         cmocka_unit_test(test_invoke__a_label_its_first_failure_does_not_fit_is_left_out_of_the_package),
+        cmocka_unit_test(test_sandbox__honest_programs_keep_their_verdicts),
+        cmocka_unit_test(test_sandbox__a_python_source_runs_under_the_system_python),
+        cmocka_unit_test(test_sandbox__the_program_is_never_root_outside_its_namespaces),
+        cmocka_unit_test(test_sandbox__a_program_cannot_read_the_database_or_a_file_beside_it),
+        cmocka_unit_test(test_sandbox__a_program_cannot_create_a_file_in_the_databases_folder),
+        cmocka_unit_test(test_sandbox__a_program_cannot_connect_to_a_loopback_port),
+        cmocka_unit_test(test_sandbox__a_source_cannot_build_the_database_into_its_program),
+        cmocka_unit_test(test_sandbox__a_program_cannot_list_its_parents_descriptors),
+        cmocka_unit_test(test_sandbox__a_program_cannot_signal_its_parent),
+        cmocka_unit_test(test_sandbox__a_fork_bomb_stops_at_the_sandboxs_processes_and_leaves_none),
+        cmocka_unit_test(test_sandbox__filling_tmp_stops_at_its_size),
+        cmocka_unit_test(test_sandbox__resume_judges_the_rest_in_the_sandbox),
+        cmocka_unit_test(test_sandbox__an_invocation_from_before_it_resumes_without_it),
+        cmocka_unit_test(test_sandbox__without_bwrap_or_namespaces_it_says_which_and_changes_nothing),
+        cmocka_unit_test(test_sandbox__a_bwrap_that_cannot_make_namespaces_is_refused_before_anything_is_judged),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -160,7 +160,7 @@ static void test_core_error__the_formatter_matches_snprintf_on_every_conversion_
     }
 }
 
-/* What io's export asked of it: a precision on a string, then a number. */
+/* What export asked of it: a precision on a string, then a number. */
 static void test_core_error__a_precision_cuts_a_string_and_the_next_argument_stays_in_step(void **state)
 {
     (void)state;

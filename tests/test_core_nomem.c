@@ -25,11 +25,16 @@ void *__wrap_realloc(void *p, size_t size);
 
 static long allocations; /* since the countdown was armed */
 static long fail_at = -1; /* the allocation that fails; -1: none */
+static size_t asked;      /* bytes asked for, every allocation counted */
 
-static int failing(void) { return allocations++ == fail_at; }
-void *__wrap_malloc(size_t size) { return failing() ? NULL : __real_malloc(size); }
-void *__wrap_calloc(size_t count, size_t size) { return failing() ? NULL : __real_calloc(count, size); }
-void *__wrap_realloc(void *p, size_t size) { return failing() ? NULL : __real_realloc(p, size); }
+static int failing(size_t size)
+{
+    asked += size;
+    return allocations++ == fail_at;
+}
+void *__wrap_malloc(size_t size) { return failing(size) ? NULL : __real_malloc(size); }
+void *__wrap_calloc(size_t count, size_t size) { return failing(count * size) ? NULL : __real_calloc(count, size); }
+void *__wrap_realloc(void *p, size_t size) { return failing(size) ? NULL : __real_realloc(p, size); }
 
 /* Runs call with allocation 0, 1, 2, ... failing until it no longer
  * allocates that many: each failure must be CR_ENOMEM with a message (or, for
@@ -107,6 +112,35 @@ static void test_nomem__lines_fail_cleanly_at_every_allocation(void **state)
 {
     (void)state;
     assert_true(fail_each_allocation(lines, NULL) >= 5);
+}
+
+/* What cr_moves_canonical_bytes says, by arithmetic, is the most the line
+ * asks for: all of it for coins whose figures need 128 bits, about half
+ * where 64 bits hold them.  So the memory guards (cr_solver_limit, the
+ * extension's heap limit) never let through a line that would not fit. */
+static void test_nomem__a_canonical_line_asks_for_at_most_the_bytes_it_says(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 3, 10, 99, 1000, 12345};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        int64_t *row = malloc(n * sizeof *row);
+        char *line = malloc(n + 1);
+        assert_true(row && line);
+        for (int wide = 0; wide < 2; wide++) {
+            for (size_t i = 0; i < n; i++)
+                row[i] = wide ? INT64_MAX - (int64_t)(i * 7919 % 1000) : (int64_t)(i * 7919 % 1000);
+            cr_error err;
+            asked = 0;
+            assert_int_equal(cr_moves_canonical(line, row, n, CR_DIFF, &err), 0);
+            if (wide)
+                assert_int_equal(asked, cr_moves_canonical_bytes(n));
+            else
+                assert_true(asked > cr_moves_canonical_bytes(n) / 3 && asked < cr_moves_canonical_bytes(n) * 2 / 3);
+        }
+        free(row);
+        free(line);
+    }
 }
 
 static int contest(void *ctx, cr_error *err)
@@ -187,6 +221,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nomem__solving_fails_cleanly_at_every_allocation),
         cmocka_unit_test(test_nomem__lines_fail_cleanly_at_every_allocation),
+        cmocka_unit_test(test_nomem__a_canonical_line_asks_for_at_most_the_bytes_it_says),
         cmocka_unit_test(test_nomem__contest_files_fail_cleanly_at_every_allocation),
         cmocka_unit_test(test_nomem__generating_fails_cleanly_at_every_allocation),
         cmocka_unit_test(test_nomem__stress_fails_cleanly_at_every_allocation),

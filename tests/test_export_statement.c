@@ -40,7 +40,9 @@ static void test_statement__latex_escapes_a_title_s_special_characters(void **st
     cr_problem pb = {.title = "a\\b^c~d&e%f$g#h_i{j}k", .variant = CR_DIFF, .limits = {1, 10, 1, 9, 0, 0},
                      .time_limit_ms = 1000};
     char *kattis = statement(&pb, CR_STATEMENT_KATTIS);
-    assert_has(kattis, "\\problemname{a\\textbackslash{}b\\^{}c\\~{}d\\&e\\%f\\$g\\#h\\_i\\{j\\}k}\n");
+    /* the line problemtools reads the name from, then the LaTeX */
+    assert_has(kattis, "%% plainproblemname: a\\b^c~d&e%f$g#h_i{j}k\n"
+                       "\\problemname{a\\textbackslash{}b\\^{}c\\~{}d\\&e\\%f\\$g\\#h\\_i\\{j\\}k}\n");
     free(kattis);
     char *text = statement(&pb, CR_STATEMENT_TEXT);
     assert_null(strstr(text, "textbackslash"));

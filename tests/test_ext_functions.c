@@ -390,19 +390,20 @@ static void test_ext__fast_lines_tie_left_and_wide_rows_are_exact(void **state)
     assert_answer(ASK("SELECT coinrow_winner(?1, 'diff')", row), "second");
 }
 
-/* A canonical line takes n^2/16 bytes: more than SQLite may use is refused
- * before anything is allocated, saying what it needs. */
+/* A canonical line takes about 66 bytes a coin (cr_moves_canonical_bytes):
+ * more than SQLite may use is refused before anything is allocated, saying
+ * what it needs. */
 static void test_ext__canonical_beyond_the_heap_limit_says_what_it_needs(void **state)
 {
     (void)state;
-    char *row = malloc(5000 * 2 + 1);
+    char *row = malloc(20000 * 2 + 1);
     assert_non_null(row);
-    for (int i = 0; i < 5000; i++) {
+    for (int i = 0; i < 20000; i++) {
         row[2 * i] = (char)('0' + i % 7);
         row[2 * i + 1] = ' ';
     }
-    row[2 * 5000 - 1] = '\0';
-    assert_answer(ASK("SELECT length(coinrow_moves(?1, 'diff', 'canonical'))", row), "5000");
+    row[2 * 20000 - 1] = '\0';
+    assert_answer(ASK("SELECT length(coinrow_moves(?1, 'diff', 'canonical'))", row), "20000");
     sqlite3_hard_heap_limit64(1000000);
     const char *got = ASK("SELECT coinrow_moves(?1, 'diff', 'canonical')", row);
     char kept[512];
@@ -415,11 +416,11 @@ static void test_ext__canonical_beyond_the_heap_limit_says_what_it_needs(void **
     snprintf(kept_fast, sizeof kept_fast, "%s", fast ? fast : "NULL");
     sqlite3_hard_heap_limit64(0);
     free(row);
-    assert_string_equal(kept, "error: coinrow_moves: canonical line of 5000 coins needs 2 MiB, more than PRAGMA "
+    assert_string_equal(kept, "error: coinrow_moves: canonical line of 20000 coins needs 2 MiB, more than PRAGMA "
                               "hard_heap_limit = 1000000 allows");
-    assert_string_equal(kept_solve, "error: coinrow_solve: canonical line of 5000 coins needs 2 MiB, more than "
+    assert_string_equal(kept_solve, "error: coinrow_solve: canonical line of 20000 coins needs 2 MiB, more than "
                                     "PRAGMA hard_heap_limit = 1000000 allows");
-    assert_string_equal(kept_fast, "5000"); /* the fast line needs no such memory */
+    assert_string_equal(kept_fast, "20000"); /* the fast line needs no such memory */
 }
 
 static void test_ext__null_in_null_out(void **state)

@@ -1,6 +1,11 @@
 /* The runner of programs (invoke/invoke.h) on the test programs: how each one
  * ends, what is read back, and that nothing is left behind: no zombie of
- * ours and no process in the program's group once a run returns. */
+ * ours and no process in the program's group once a run returns.  Then the
+ * same inside the sandbox (sandbox.c, init.c): what a program sees there,
+ * that its end and its resources come back as they are (its own CPU time,
+ * a signal apart from an exit status of 128 + N), that a stop kills the
+ * whole sandbox; skipped, saying so, without bubblewrap or where it cannot
+ * make namespaces (make deps installs it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,12 +20,11 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <dirent.h>
-#include <time.h>
 
 #include "invoke/invoke.h"
 #include "support/files.h"
 #include "support/programs.h"
+#include "support/run.h"
 
 static char *dir;
 static cr_child *child;
@@ -42,38 +46,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Whether a process of the group is alive (not a zombie), waiting up to a
- * second for the SIGKILLs sent to it to land. */
-static int group_alive(pid_t group)
-{
-    for (int tries = 0; tries < 1000; tries++) {
-        int alive = 0;
-        DIR *proc = opendir("/proc");
-        for (struct dirent *e; proc && (e = readdir(proc)) != NULL;) {
-            char path[300], stat[512];
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            FILE *f = fopen(path, "r");
-            size_t len = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
-            if (f)
-                fclose(f);
-            stat[len] = '\0';
-            char state;
-            int ppid, pgrp;
-            const char *after_name = strrchr(stat, ')');
-            if (after_name && sscanf(after_name, ") %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == group &&
-                state != 'Z')
-                alive = 1;
-        }
-        if (proc)
-            closedir(proc);
-        if (!alive)
-            return 0;
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
-    }
-    return 1;
-}
-
 /* Checks that a run left nothing: no child of ours to reap. */
 static void nothing_to_reap(void)
 {
@@ -92,11 +64,11 @@ static int run(cr_child_report *out, program p, const char *in, size_t in_len, c
     char *argv[] = {"sh", "-c", script, NULL};
     char *sh = NULL;
     assert_int_equal(cr_child_resolve(&sh, "sh", dir, NULL), 0);
-    int rc = cr_child_run(out, child, sh, argv, dir, in, in_len, lim, NULL, err);
+    int rc = cr_child_run(out, child, sh, argv, dir, NULL, in, in_len, lim, NULL, err);
     free(sh);
     long group = strtol(out->err, NULL, 10);
     assert_true(group > 1);
-    assert_false(group_alive((pid_t)group));
+    assert_false(run_alive((pid_t)group, NULL));
     nothing_to_reap();
     return rc;
 }
@@ -134,8 +106,11 @@ static void test_child__a_sleeper_is_killed_at_the_wall_clock_and_a_spinner_by_i
 static void test_child__a_hog_fails_at_the_address_space_limit_holding_most_of_it(void **state)
 {
     (void)state;
+    /* time enough to fill the memory on a loaded machine: this is about memory */
+    cr_limits roomy = limits;
+    roomy.cpu_seconds = 3;
     cr_child_report r;
-    assert_int_equal(run(&r, PROGRAM_HOG, input, sizeof input - 1, &limits, NULL), 0);
+    assert_int_equal(run(&r, PROGRAM_HOG, input, sizeof input - 1, &roomy, NULL), 0);
     assert_int_equal(r.end, CR_CHILD_SIGNALED);
     assert_int_equal(r.signal, SIGSEGV);
     assert_true((uint64_t)r.peak_rss_kib * 1024 * 4 >= limits.memory_bytes * 3);
@@ -169,13 +144,13 @@ static void test_child__cat_gets_its_input_closed_and_may_write_up_to_the_limit(
     cr_limits exact = limits;
     exact.output_bytes = len;
     cr_child_report r;
-    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, NULL, text, len, &exact, NULL, NULL), 0);
     assert_int_equal(r.end, CR_CHILD_EXITED);
     assert_int_equal(r.exit_code, 0);
     assert_int_equal(r.out_len, len);
     assert_memory_equal(r.out, text, len);
     exact.output_bytes = len - 1;
-    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, text, len, &exact, NULL, NULL), 0);
+    assert_int_equal(cr_child_run(&r, child, cat, argv, dir, NULL, text, len, &exact, NULL, NULL), 0);
     assert_int_equal(r.end, CR_CHILD_OUTPUT_KILLED);
     free(cat);
     free(text);
@@ -230,7 +205,7 @@ static void test_child__a_stop_kills_the_program_and_says_so(void **state)
     char *argv[] = {"sleeper", NULL};
     cr_child_report r;
     cr_error err = {0};
-    assert_int_equal(cr_child_run(&r, child, "./sleeper", argv, dir, input, sizeof input - 1, &limits, &stop, &err),
+    assert_int_equal(cr_child_run(&r, child, "./sleeper", argv, dir, NULL, input, sizeof input - 1, &limits, &stop, &err),
                      CR_EINTERRUPTED);
     assert_true(r.wall_seconds < 0.3);
     nothing_to_reap();
@@ -270,8 +245,192 @@ static void test_child__programs_that_cannot_run_are_named(void **state)
     assert_int_equal(chmod(junk, 0755), 0);
     char *argv[] = {"junk", NULL};
     cr_child_report r;
-    assert_int_equal(cr_child_run(&r, child, junk, argv, dir, input, sizeof input - 1, &limits, NULL, &err), CR_EIO);
+    assert_int_equal(cr_child_run(&r, child, junk, argv, dir, NULL, input, sizeof input - 1, &limits, NULL, &err), CR_EIO);
     assert_non_null(strstr(err.msg, "cannot run junk: "));
+    nothing_to_reap();
+}
+
+/* The sandbox of the program s (made in dir) with the coinrow under test
+ * as its init, as invoke makes it. */
+static int make_sandbox(cr_sandbox **out, const cr_submission *s, const cr_limits *lim, cr_error *err)
+{
+    cr_sandbox_opts o = {.path = cr_submission_path(s), .argv = cr_submission_argv(s),
+                         .script = cr_submission_script(s), .dir = dir, .init = run_bin(), .limits = lim};
+    return cr_sandbox_new(out, &o, err);
+}
+
+/* Runs the command argv (given in dir, as invoke would) once in a sandbox
+ * made for it with the coinrow under test as its init; skips the test
+ * when bubblewrap is missing or cannot make namespaces here. */
+static int sandboxed(cr_child_report *out, char *const argv[], const cr_limits *lim, const atomic_int *stop,
+                     cr_error *err)
+{
+    cr_submission *s = NULL;
+    cr_sandbox *sb = NULL;
+    cr_error why = {0};
+    assert_int_equal(cr_submission_new(&s, argv, dir, run_bin(), &why), 0);
+    int made = make_sandbox(&sb, s, lim, &why);
+    if (made == CR_EINVAL && (strstr(why.msg, "needs bubblewrap") || strstr(why.msg, " cannot create namespaces: "))) {
+        fprintf(stderr, "notice: skipped: %s\n", why.msg);
+        cr_submission_free(s);
+        skip();
+    }
+    if (made != 0)
+        fail_msg("no sandbox: %s", why.msg);
+    int rc = cr_child_run(out, child, NULL, NULL, NULL, sb, input, sizeof input - 1, lim, stop, err);
+    cr_sandbox_free(sb);
+    cr_submission_free(s);
+    nothing_to_reap();
+    return rc;
+}
+
+static int run_program(cr_child_report *out, program p, const cr_limits *lim)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "./%s", program_name(p));
+    char *argv[] = {path, NULL};
+    return sandboxed(out, argv, lim, NULL, NULL);
+}
+
+/* The promises of "What the program sees", looked at by a shell inside. */
+static void test_sandbox__a_program_sees_its_own_namespaces_and_folders_only(void **state)
+{
+    (void)state;
+    char *argv[] = {"sh", "-c",
+                    "id -u; id -g; read -r inside outside count < /proc/self/uid_map; echo \"map $inside $count\";"
+                    " hostname; ls -A /; echo box $(ls -A /box | wc -l); echo pids $(ls /proc | grep -c '^[0-9]');"
+                    " echo devices $(ls /dev); env; touch /usr/x /x 2>&1; echo tmp > /tmp/t && echo box > /box/b &&"
+                    " echo written",
+                    NULL};
+    cr_child_report r;
+    assert_int_equal(sandboxed(&r, argv, &limits, NULL, NULL), 0);
+    if (r.end != CR_CHILD_EXITED || r.exit_code != 0)
+        fail_msg("end %d, exit %d: %s", (int)r.end, r.exit_code, r.err);
+    /* in a user namespace of its own, where only its user is mapped */
+    char uid[64];
+    snprintf(uid, sizeof uid, "%d\n%d\nmap %d 1\n", CR_SANDBOX_UID, CR_SANDBOX_UID, CR_SANDBOX_UID);
+    assert_true(strncmp(r.out, uid, strlen(uid)) == 0);
+    assert_non_null(strstr(r.out, "\ncoinrow\n"));
+    static const char *const there[] = {"\nbox\n", "\ndev\n", "\nproc\n", "\ntmp\n", "\nusr\n", "\nbin\n"};
+    for (size_t k = 0; k < sizeof there / sizeof there[0]; k++)
+        assert_non_null(strstr(r.out, there[k]));
+    static const char *const hidden[] = {"\netc\n", "\nhome\n", "\nroot\n", "\nvar\n", "\nrun\n", "\nsys\n"};
+    for (size_t k = 0; k < sizeof hidden / sizeof hidden[0]; k++)
+        assert_null(strstr(r.out, hidden[k]));
+    assert_non_null(strstr(r.out, "\nbox 0\n"));
+    long pids = strtol(strstr(r.out, "\npids ") + 6, NULL, 10);
+    assert_true(pids >= 2 && pids < 8); /* the init, the shell and its pipeline */
+    assert_non_null(strstr(r.out, "\ndevices null urandom zero\n"));
+    assert_non_null(strstr(r.out, "\nPATH=" CR_SANDBOX_PATH "\n"));
+    assert_non_null(strstr(r.out, "\nHOME=/box\n"));
+    assert_null(strstr(r.out, "SHELL="));
+    assert_non_null(strstr(r.out, "/usr/x': Read-only file system"));
+    assert_non_null(strstr(r.out, "/x': Read-only file system"));
+    assert_non_null(strstr(r.out, "\nwritten\n"));
+}
+
+/* bwrap alone would report 128 + N for signal N; the init reports the
+ * program's own wait status. */
+static void test_sandbox__a_signal_and_an_exit_status_of_128_plus_n_are_told_apart(void **state)
+{
+    (void)state;
+    cr_child_report r;
+    assert_int_equal(run_program(&r, PROGRAM_SEGV, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_SIGNALED);
+    assert_int_equal(r.signal, SIGSEGV);
+    assert_non_null(strstr(r.err, "about to crash\n"));
+    assert_int_equal(run_program(&r, PROGRAM_ABORT, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_SIGNALED);
+    assert_int_equal(r.signal, SIGABRT); /* not pid 1, whose own signals would be dropped */
+    assert_int_equal(run_program(&r, PROGRAM_EXIT_139, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    assert_int_equal(r.exit_code, 139);
+}
+
+static void test_sandbox__limits_end_programs_as_they_do_outside(void **state)
+{
+    (void)state;
+    cr_child_report r;
+    assert_int_equal(run_program(&r, PROGRAM_CORRECT, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    assert_string_equal(r.out, "98\nRLLL\n");
+    /* the init's size, which its peak counts (both as Linux counts them,
+     * a few pages either way) */
+    assert_true(r.peak_rss_kib > 0 && r.floor_kib > 0);
+    assert_int_equal(r.sandbox_note[0], '\0');
+
+    assert_int_equal(run_program(&r, PROGRAM_SPINNER, &limits), 0);
+    assert_true(r.end == CR_CHILD_CPU_KILLED || r.end == CR_CHILD_WALL_KILLED); /* the wall clock on a busy machine */
+    assert_int_equal(r.signal, SIGKILL);
+    assert_true(r.cpu_seconds > 0.1);
+
+    assert_int_equal(run_program(&r, PROGRAM_SLEEPER, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_WALL_KILLED);
+    assert_true(r.wall_seconds >= 0.6 && r.cpu_seconds < 0.3);
+
+    /* time enough, on a busy machine, to touch it all after bwrap's start */
+    cr_limits roomy = limits;
+    roomy.cpu_seconds = 2;
+    assert_int_equal(run_program(&r, PROGRAM_HOG, &roomy), 0);
+    assert_int_equal(r.end, CR_CHILD_SIGNALED);
+    assert_true((uint64_t)r.peak_rss_kib * 1024 * 4 >= limits.memory_bytes * 3);
+
+    assert_int_equal(run_program(&r, PROGRAM_FLOOD, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_OUTPUT_KILLED);
+
+    /* its CPU time is its own, bwrap's and the init's left out */
+    assert_int_equal(run_program(&r, PROGRAM_BUSY, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    assert_true(r.cpu_seconds >= 0.03 && r.cpu_seconds < 0.3);
+}
+
+/* What the program leaves running dies with the sandbox: not waited for. */
+static void test_sandbox__what_a_program_leaves_running_dies_with_the_sandbox(void **state)
+{
+    (void)state;
+    cr_child_report r;
+    assert_int_equal(run_program(&r, PROGRAM_FORKER, &limits), 0);
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    assert_true(r.wall_seconds < 0.6);
+}
+
+static void test_sandbox__a_stop_kills_the_sandbox_and_says_so(void **state)
+{
+    (void)state;
+    atomic_int stop = 1;
+    char *argv[] = {"./sleeper", NULL};
+    cr_child_report r;
+    cr_error err = {0};
+    assert_int_equal(sandboxed(&r, argv, &limits, &stop, &err), CR_EINTERRUPTED);
+    assert_true(r.wall_seconds < 0.3);
+}
+
+/* A program the sandbox's user may not execute is refused by the check,
+ * naming it, before anything runs. */
+static void test_sandbox__a_program_it_cannot_run_is_refused_naming_it(void **state)
+{
+    (void)state;
+    const char *junk = tmp_path(dir, "junk");
+    assert_int_equal(write_file(junk, "\x7f" "ELF junk"), 0);
+    assert_int_equal(chmod(junk, 0755), 0);
+    cr_submission *s = NULL;
+    cr_sandbox *sb = NULL;
+    cr_error err = {0};
+    char *argv[] = {"./junk", NULL};
+    assert_int_equal(cr_submission_new(&s, argv, dir, run_bin(), &err), 0);
+    int made = make_sandbox(&sb, s, &limits, &err);
+    if (made == CR_EINVAL && (strstr(err.msg, "needs bubblewrap") || strstr(err.msg, " cannot create namespaces: "))) {
+        cr_submission_free(s);
+        skip();
+    }
+    assert_int_equal(made, 0); /* it is there and executable: exec itself fails */
+    cr_child_report r;
+    assert_int_equal(cr_child_run(&r, child, NULL, NULL, NULL, sb, input, sizeof input - 1, &limits, NULL, &err),
+                     CR_EIO);
+    assert_non_null(strstr(err.msg, "the sandbox did not start the program (its init: cannot run /program/junk: "));
+    cr_sandbox_free(sb);
+    cr_submission_free(s);
     nothing_to_reap();
 }
 
@@ -288,6 +447,12 @@ int main(void)
         cmocka_unit_test(test_child__what_a_program_leaves_running_is_killed_with_its_group),
         cmocka_unit_test(test_child__a_stop_kills_the_program_and_says_so),
         cmocka_unit_test(test_child__programs_that_cannot_run_are_named),
+        cmocka_unit_test(test_sandbox__a_program_sees_its_own_namespaces_and_folders_only),
+        cmocka_unit_test(test_sandbox__a_signal_and_an_exit_status_of_128_plus_n_are_told_apart),
+        cmocka_unit_test(test_sandbox__limits_end_programs_as_they_do_outside),
+        cmocka_unit_test(test_sandbox__what_a_program_leaves_running_dies_with_the_sandbox),
+        cmocka_unit_test(test_sandbox__a_stop_kills_the_sandbox_and_says_so),
+        cmocka_unit_test(test_sandbox__a_program_it_cannot_run_is_refused_naming_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,4 +1,4 @@
-/* How the store keeps results (schema/004_results.sql, 006_lines_as_text.sql):
+/* How the store keeps results (schema/004_results.sql, 007_lines_as_text.sql):
  * one solution row per instance with result_extra beside it, the views that
  * give the rows back and how SQLite plans them, lines packed as versions 4
  * and 5 kept them, and the upgrades from schema versions 3 and 5. */
@@ -61,8 +61,8 @@ static void test_store_results__lines_pack_one_bit_per_turn_behind_a_leading_one
     assert_int_equal(cr_store__line_length(&n, bits, 0), -1);
 }
 
-/* What the views of schema version 5 showed for a packed line, written as
- * they were (schema/004_results.sql): the upgrade to version 6 keeps it. */
+/* What the views of schema versions 4 to 6 showed for a packed line, written as
+ * they were (schema/004_results.sql): the upgrade to version 7 keeps it. */
 #define VERSION_5_LINE                                                                                                 \
     "substr(ltrim(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace("          \
     "replace(replace(replace(replace(replace(nullif(hex(?1), ''), '0', 'LLLL'), '1', 'LLLR'), '2', 'LLRL'), '3', "  \
@@ -460,7 +460,7 @@ static void test_store_results__a_run_and_variant_are_searched_by_key_not_scanne
 
 /* One instance by its ext_id: from the set's (set_id, ext_id) index, in each
  * of the few sets, to its solution rows by their key, in each of the few
- * runs, not a scan of every solution (schema/006_lines_as_text.sql, the
+ * runs, not a scan of every solution (schema/007_lines_as_text.sql, the
  * planner's figures). */
 static void test_store_results__one_instance_is_found_by_its_ext_id_through_the_keys(void **state)
 {
@@ -533,7 +533,7 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
     assert_int_equal(db_int(f->path, "SELECT count(*) FROM solution"), 0);
 }
 
-/* ---- the upgrades from schema versions 3 and 5 ----
+/* ---- the upgrades from schema versions 3, 5 and 6 ----
  *
  * tests/fixtures/schema3/coinrow.db was made by coinrow at commit 22b5fee
  * (schema version 3), in tests/fixtures/schema3:
@@ -552,7 +552,13 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
  *   coinrow invoke --db coinrow.db --set gen --variant diff --builtin greedy --expect WA
  *   sqlite3 coinrow.db "UPDATE result SET value = 99, moves = 'RL' WHERE run_id = 1 AND variant = 'diff'
  *                       AND instance_id = (SELECT id FROM instance WHERE ext_id = 'two')"
- * so it also holds an invocation and a row edited through the view. */
+ * so it also holds an invocation and a row edited through the view.
+ *
+ * tests/fixtures/schema6/coinrow.db was made by coinrow at commit b3200a8
+ * (schema version 6, lines still packed; invocations may be sandboxed) with
+ * the same commands, and one more before the edit:
+ *   coinrow invoke --db coinrow.db --set gen --variant total --sandbox -- true
+ * so it holds a sandboxed invocation too. */
 
 #define EVERY_VIEW_ROW                                                                                                 \
     "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
@@ -654,15 +660,15 @@ static void test_store_results__rows_edited_by_hand_upgrade_whole(void **state)
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra WHERE error IS NULL"), 4 + 1);
 }
 
-static void test_store_results__a_version_5_database_upgrades_without_changing_a_row(void **state)
+/* A database of `version`, with packed lines, upgrades to lines as text. */
+static void packed_lines_upgrade_to_text(const fixture_state *f, int version)
 {
-    fixture_state *f = *state;
     char path[4096];
-    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v5.db"));
-    copy_fixture(path, 5);
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "packed.db"));
+    copy_fixture(path, version);
     /* a view of the user's own over solution reads the new table */
     assert_int_equal(db_exec(path, "CREATE VIEW my_lines AS SELECT run_id, instance_id, moves FROM solution"), 0);
-    upgrade_and_compare(path, 5);
+    upgrade_and_compare(path, version);
     assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
     assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 19);
     assert_int_equal(db_int(path, "SELECT count(*) FROM solution WHERE typeof(moves) = 'blob' OR "
@@ -672,6 +678,19 @@ static void test_store_results__a_version_5_database_upgrades_without_changing_a
     assert_string_equal(lines, "RRLLLLL RLLLRL LLLLLL RL LLL RLLL");
     free(lines);
     assert_invariants_hold(path);
+}
+
+static void test_store_results__a_version_5_database_upgrades_without_changing_a_row(void **state)
+{
+    packed_lines_upgrade_to_text(*state, 5);
+}
+
+static void test_store_results__a_version_6_database_upgrades_without_changing_a_row(void **state)
+{
+    packed_lines_upgrade_to_text(*state, 6);
+    fixture_state *f = *state;
+    /* the sandboxed invocation is still one */
+    assert_int_equal(db_int(tmp_path(f->dir, "packed.db"), "SELECT count(*) FROM invocation WHERE sandbox = 1"), 1);
 }
 
 /* A copy of the fixture of `version` changed by `change` (then by `then`,
@@ -729,15 +748,25 @@ static void test_store_results__a_failed_upgrade_from_version_3_leaves_the_file_
 /* At its first step (the old table's new name is taken), and half-way
  * through, once the new table is made: a solution row without its extra
  * bits, which only a schema edited by hand lets in, breaks its NOT NULL. */
-static void test_store_results__a_failed_upgrade_from_version_5_leaves_the_file_unchanged(void **state)
+static void packed_lines_upgrade_fails_leaving_the_file(const fixture_state *f, int version)
 {
-    upgrade_fails_leaving_the_file(*state, 5, "CREATE TABLE solution_v5 (x)", NULL, "applying schema script 6");
-    upgrade_fails_leaving_the_file(*state, 5,
+    upgrade_fails_leaving_the_file(f, version, "CREATE TABLE solution_v5 (x)", NULL, "applying schema script 7");
+    upgrade_fails_leaving_the_file(f, version,
                                    "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, "
                                    "'extra                  INTEGER NOT NULL', 'extra INTEGER') WHERE name = "
                                    "'solution'",
                                    "UPDATE solution SET extra = NULL WHERE run_id = 1 AND instance_id = 1",
                                    "NOT NULL constraint failed: solution.extra");
+}
+
+static void test_store_results__a_failed_upgrade_from_version_5_leaves_the_file_unchanged(void **state)
+{
+    packed_lines_upgrade_fails_leaving_the_file(*state, 5);
+}
+
+static void test_store_results__a_failed_upgrade_from_version_6_leaves_the_file_unchanged(void **state)
+{
+    packed_lines_upgrade_fails_leaving_the_file(*state, 6);
 }
 
 int main(void)
@@ -769,6 +798,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_results__a_version_5_database_upgrades_without_changing_a_row,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_5_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_version_6_database_upgrades_without_changing_a_row,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_6_leaves_the_file_unchanged,
                                         store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,5 @@
-/* Every allocation of the io layer fails in turn, as test_core_nomem does
+/* Every allocation of the subsystems above the core (source, store, batch,
+ * invoke, export) fails in turn, as test_core_nomem does
  * for the core: each entry point returns CR_ENOMEM with a message that says
  * "no memory" (or answers the failure in its result, as the pipeline does
  * for a row the core could not solve), leaks nothing (the sanitizer build

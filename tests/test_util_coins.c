@@ -13,7 +13,7 @@
 
 static int parse(cr_coins *c, const char *text, cr_error *err) { return cr_coins_parse(c, text, strlen(text), err); }
 
-static void test_coins_text__accepts_every_separator_and_json(void **state)
+static void test_coins__accepts_every_separator_and_json(void **state)
 {
     (void)state;
     static const char *const forms[] = {"4 6 2 3", "4,6,2,3", "4;6;2;3", "[4,6,2,3]", " [ 4, 6 ,2 ,3 ] \r\n",
@@ -29,7 +29,7 @@ static void test_coins_text__accepts_every_separator_and_json(void **state)
 
 /* A NUL is no separator and ends no token: the row is refused, saying
  * where the byte is, and no message is cut short by it. */
-static void test_coins_text__a_nul_byte_is_refused_with_its_position(void **state)
+static void test_coins__a_nul_byte_is_refused_with_its_position(void **state)
 {
     (void)state;
     cr_coins c = {0};
@@ -55,7 +55,7 @@ static void test_coins_text__a_nul_byte_is_refused_with_its_position(void **stat
 }
 
 /* A message quotes at most 40 bytes of a token, cut between characters. */
-static void test_coins_text__a_quoted_token_is_cut_between_characters(void **state)
+static void test_coins__a_quoted_token_is_cut_between_characters(void **state)
 {
     (void)state;
     cr_coins c = {0};
@@ -70,7 +70,7 @@ static void test_coins_text__a_quoted_token_is_cut_between_characters(void **sta
     cr_coins_free(&c);
 }
 
-static void test_coins_text__int64_limits(void **state)
+static void test_coins__int64_limits(void **state)
 {
     (void)state;
     cr_coins c = {0};
@@ -84,7 +84,7 @@ static void test_coins_text__int64_limits(void **state)
     cr_coins_free(&c);
 }
 
-static void test_coins_text__errors_name_the_value(void **state)
+static void test_coins__errors_name_the_value(void **state)
 {
     (void)state;
     cr_coins c = {0};
@@ -109,7 +109,7 @@ static void test_coins_text__errors_name_the_value(void **state)
 
 /* A row's tokens read as cr_int64_parse reads them alone, whichever path
  * of the row parser takes them. */
-static void test_coins_text__row_tokens_agree_with_the_int64_parser(void **state)
+static void test_coins__row_tokens_agree_with_the_int64_parser(void **state)
 {
     (void)state;
     static const char *const tokens[] = {"0", "+0", "-0", "007", "-007", "999999999999999999", "-999999999999999999",
@@ -140,7 +140,7 @@ static void test_coins_text__row_tokens_agree_with_the_int64_parser(void **state
  * leading zeros) under every separator: the one-pass reading of short
  * tokens and the exact parser for long ones agree with the values, and the
  * JSON with writing them. */
-static void test_coins_text__values_of_every_length_read_exactly(void **state)
+static void test_coins__values_of_every_length_read_exactly(void **state)
 {
     (void)state;
     char text[4096];
@@ -185,7 +185,7 @@ static void test_coins_text__values_of_every_length_read_exactly(void **state)
  * digits, a tab, two separators, a trailing one.  Every row reads as its
  * values, with the JSON of writing them, or fails as the general reading
  * words it. */
-static void test_coins_text__plain_rows_read_as_their_values(void **state)
+static void test_coins__plain_rows_read_as_their_values(void **state)
 {
     (void)state;
     char text[2048];
@@ -339,14 +339,14 @@ static void test_coins__one_coin_is_named_by_its_position(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_coins_text__accepts_every_separator_and_json),
-        cmocka_unit_test(test_coins_text__a_nul_byte_is_refused_with_its_position),
-        cmocka_unit_test(test_coins_text__a_quoted_token_is_cut_between_characters),
-        cmocka_unit_test(test_coins_text__int64_limits),
-        cmocka_unit_test(test_coins_text__errors_name_the_value),
-        cmocka_unit_test(test_coins_text__row_tokens_agree_with_the_int64_parser),
-        cmocka_unit_test(test_coins_text__values_of_every_length_read_exactly),
-        cmocka_unit_test(test_coins_text__plain_rows_read_as_their_values),
+        cmocka_unit_test(test_coins__accepts_every_separator_and_json),
+        cmocka_unit_test(test_coins__a_nul_byte_is_refused_with_its_position),
+        cmocka_unit_test(test_coins__a_quoted_token_is_cut_between_characters),
+        cmocka_unit_test(test_coins__int64_limits),
+        cmocka_unit_test(test_coins__errors_name_the_value),
+        cmocka_unit_test(test_coins__row_tokens_agree_with_the_int64_parser),
+        cmocka_unit_test(test_coins__values_of_every_length_read_exactly),
+        cmocka_unit_test(test_coins__plain_rows_read_as_their_values),
         cmocka_unit_test(test_coins__int64_format_agrees_with_printf),
         cmocka_unit_test(test_coins__json_round_trips_through_the_parser),
         cmocka_unit_test(test_coins__json_is_plain_decimal),

@@ -115,7 +115,7 @@ const char *cr_outcome_name(cr_outcome o);
  * Returns 0 with the judgement in *out.  Otherwise the check itself failed
  * and nothing is judged: CR_EINVAL when the jury answer is unreadable or
  * wrong, CR_EOVERFLOW when the value does not fit in int64, CR_ENOMEM; err
- * says which.  O(n^2) time for each line checked, O(n) memory. */
+ * says which.  O(n log n) time for each line checked, O(n) memory. */
 int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant variant, cr_check_moves moves,
                      const char *jury, size_t jury_len, const char *output, size_t output_len, cr_error *err);
 

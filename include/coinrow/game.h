@@ -44,7 +44,7 @@ typedef enum cr_moves {
     CR_MOVES_NONE,      /* no line is reported */
     CR_MOVES_FAST,      /* the linear method's optimal line, O(n) */
     CR_MOVES_CANONICAL, /* take L whenever it is optimal: the lexicographically
-                           smallest optimal line, O(n^2) time */
+                           smallest optimal line, O(n sqrt n) time, O(n) memory */
     CR_MOVES_COUNT
 } cr_moves;
 

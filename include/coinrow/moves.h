@@ -15,7 +15,7 @@
 /* Writes the canonical line for coins[0..n) into out (n chars + NUL, so out
  * holds n + 1 bytes): at every position L when L is optimal, else R.  It is
  * the lexicographically smallest optimal line and does not depend on the
- * algorithm.  O(n^2) time; n^2/16 bytes of memory (one bit per interval),
+ * algorithm.  O(n sqrt n) time, O(n) memory (cr_moves_canonical_bytes);
  * CR_ENOMEM, saying how many MiB it needs, when that cannot be had. */
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err);
 
@@ -24,9 +24,9 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
  * or for remaining the smaller one (the removal that leaves more in the row).
  * The wrong answer strong tests catch.  O(n). */
 void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant);
-/* The bytes cr_moves_canonical allocates for a row of n coins (about
- * n^2/16), by arithmetic alone: callers can refuse a row before trying.
- * SIZE_MAX beyond CR_N_MAX. */
+/* The most cr_moves_canonical allocates for a row of n coins (about 66n
+ * bytes; half that when the sum of |coin| is below 2^61), by arithmetic
+ * alone: callers can refuse a row before trying.  SIZE_MAX beyond CR_N_MAX. */
 size_t cr_moves_canonical_bytes(size_t n);
 
 typedef enum cr_fault {
@@ -46,8 +46,9 @@ typedef struct cr_verdict {
 } cr_verdict;
 
 /* Checks line[0..len) for coins[0..n): legal, complete and optimal at every
- * move, reporting the first bad turn.  O(n^2) time, O(n) memory.  Returns 0
- * with the verdict in *out, or CR_EINVAL / CR_ENOMEM. */
+ * move, reporting the first bad turn.  O(n log n) time, O(n) memory (16n
+ * bytes; 32n when the sum of |coin| reaches 2^61).  Returns 0 with the
+ * verdict in *out, or CR_EINVAL / CR_ENOMEM. */
 int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant variant,
                     const char *line, size_t len, cr_error *err);
 

@@ -15,20 +15,10 @@
 
 /* ---- hashing ---- */
 
-#define FNV_OFFSET 0xcbf29ce484222325u
-#define FNV_PRIME 0x100000001b3u
-
-static uint64_t fnv(uint64_t h, const char *bytes, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)bytes[i]) * FNV_PRIME;
-    return h;
-}
-
 uint32_t cr_shard_of(const char *set_name, const char *ext_id, size_t ext_id_len, uint32_t n)
 {
-    uint64_t h = fnv(FNV_OFFSET, set_name, strlen(set_name) + 1); /* with its NUL: the zero byte */
-    return (uint32_t)(fnv(h, ext_id, ext_id_len) % n);
+    uint64_t h = cr_fnv1a(CR_FNV1A_BASIS, set_name, strlen(set_name) + 1); /* with its NUL: the zero byte */
+    return (uint32_t)(cr_fnv1a(h, ext_id, ext_id_len) % n);
 }
 
 /* A set's fingerprint: the sum (mod 2^64) of every instance's FNV-1a of
@@ -41,7 +31,8 @@ typedef struct fingerprint {
 static void fingerprint_add(fingerprint *f, const cr_instance *in)
 {
     f->size++;
-    f->digest += fnv(fnv(FNV_OFFSET, in->ext_id, strlen(in->ext_id) + 1), in->coins_json, in->coins_json_len);
+    f->digest +=
+        cr_fnv1a(cr_fnv1a(CR_FNV1A_BASIS, in->ext_id, strlen(in->ext_id) + 1), in->coins_json, in->coins_json_len);
 }
 
 /* ---- instances (and their results) staged on their way to a store ---- */
@@ -433,7 +424,7 @@ static int write_merge(cr_merge_report *out, stage *b, const char *into_path, co
     snprintf(label, sizeof label, "merged from %u shards of job %s", out->shards, out->tag);
     for (size_t i = 0; i < count; i++)
         seconds += shards[i].run_row.seconds;
-    int rc = cr_store_new(&into, into_path, CR_STORE_WRITE, err);
+    int rc = cr_store_new(&into, into_path, CR_STORE_WRITE_ONCE, err); /* a refusal leaves every byte */
     if (rc == 0)
         rc = cr_store_begin(into, err);
     if (rc) {

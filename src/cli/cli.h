@@ -109,11 +109,17 @@ int cli_constraints_parse(cr_constraints *out, const char *n, const char *values
                           cr_error *err);
 
 /* The commands, one file each: cmd_<name>.c in batch/ (sets and runs:
- * docs/batch.md, compare.md, scaling.md) or in judges/ (judge test data and
- * judging programs: docs/judges.md, invoke.md). */
-extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_generate,
-    cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_invoke, cli_cmd_strength, cli_cmd_merge, cli_cmd_compare,
-    cli_cmd_stress, cli_cmd_check_db, cli_cmd_upgrade;
+ * docs/batch.md, compare.md, scaling.md, report.md) or in judges/ (judge
+ * test data and judging programs: docs/judges.md, invoke.md). */
+extern const cli_command cli_cmd_eval, cli_cmd_run, cli_cmd_ingest, cli_cmd_solve, cli_cmd_show, cli_cmd_report,
+    cli_cmd_generate, cli_cmd_export, cli_cmd_validate, cli_cmd_check, cli_cmd_invoke, cli_cmd_strength, cli_cmd_merge,
+    cli_cmd_compare, cli_cmd_stress, cli_cmd_check_db, cli_cmd_upgrade;
+
+/* coinrow as the init of invoke --sandbox's sandbox (cr_sandbox_init),
+ * argv[0] being CR_SANDBOX_INIT: 0 once it reported to the coinrow
+ * outside, else CR_EXIT_TROUBLE, saying why on stderr (which that coinrow
+ * reads). */
+int cli_sandbox_init(int argc, char **argv);
 
 /* The program's version, "git describe" at build time. */
 const char *cli_version(void);

@@ -7,9 +7,9 @@
 const char cli_about[] = "Solves the two-player \"coins in a row\" game in bulk.";
 
 const cli_command *const cli_commands[] = {
-    &cli_cmd_eval,    &cli_cmd_run,      &cli_cmd_ingest, &cli_cmd_solve,  &cli_cmd_show,     &cli_cmd_generate,
-    &cli_cmd_export,  &cli_cmd_validate, &cli_cmd_check,  &cli_cmd_invoke, &cli_cmd_strength, &cli_cmd_merge,
-    &cli_cmd_compare, &cli_cmd_stress,   &cli_cmd_check_db, &cli_cmd_upgrade,
+    &cli_cmd_eval,    &cli_cmd_run,      &cli_cmd_ingest, &cli_cmd_solve,  &cli_cmd_show,     &cli_cmd_report,
+    &cli_cmd_generate, &cli_cmd_export,  &cli_cmd_validate, &cli_cmd_check, &cli_cmd_invoke, &cli_cmd_strength,
+    &cli_cmd_merge,   &cli_cmd_compare,  &cli_cmd_stress, &cli_cmd_check_db, &cli_cmd_upgrade,
 };
 
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "invoke/invoke.h"
 
 static void print_overview(FILE *to)
 {
@@ -37,6 +38,9 @@ int main(int argc, char **argv)
         return CR_EXIT_USAGE;
     }
     const char *name = argv[1];
+    /* coinrow as the init of invoke's sandbox (invoke/invoke.h), run there by bwrap: not a command */
+    if (strcmp(name, CR_SANDBOX_INIT) == 0)
+        return cli_sandbox_init(argc - 1, argv + 1);
     if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
         return help(argc, argv);
     if (strcmp(name, "--version") == 0) {

@@ -103,20 +103,28 @@ static int unexpected(cr_error *err, const cursor *c, const char *expected)
     return input_error(err, c, column(c), what);
 }
 
-/* Reads a canonical integer token at the cursor, naming it `what` in errors. */
-static int input_integer(int64_t *out, cursor *c, const char *what, cr_error *err)
+/* Reads a canonical integer token at the cursor, naming it `what` in
+ * errors, or "value k" when what is NULL: the name and the token's quote
+ * are made only for an error (10^6 values would pay for them otherwise). */
+static int input_integer(int64_t *out, cursor *c, const char *what, size_t k, cr_error *err)
 {
-    if (c->at == c->len || is_blank(c->text[c->at]))
-        return unexpected(err, c, what);
-    size_t col = column(c), start = take_token(c);
-    char shown[128], msg[192];
+    size_t col = column(c), start = c->at;
+    const char *unplain = NULL;
+    int rc = CR_EINVAL;
+    if (c->at < c->len && !is_blank(c->text[c->at])) {
+        start = take_token(c);
+        rc = read_integer(out, &unplain, c->text + start, c->at - start);
+        if (rc == 0 && !unplain)
+            return 0;
+    }
+    char name[48], shown[128], msg[192];
+    if (!what)
+        cr_error__format(name, sizeof name, "value %zu", k);
+    if (start == c->at)
+        return unexpected(err, c, what ? what : name);
     quote(shown, sizeof shown, c->text + start, c->at - start);
-    const char *unplain;
-    int rc = read_integer(out, &unplain, c->text + start, c->at - start);
     const char *why = rc == CR_EINVAL ? "is not an integer" : rc == CR_EOVERFLOW ? "is outside the 64-bit range" : unplain;
-    if (!why)
-        return 0;
-    cr_error__format(msg, sizeof msg, "%s ('%s') %s", what, shown, why);
+    cr_error__format(msg, sizeof msg, "%s ('%s') %s", what ? what : name, shown, why);
     return input_error(err, c, col, msg);
 }
 
@@ -145,7 +153,7 @@ static int read_n(size_t *out, cursor *c, const cr_constraints *limits, cr_error
     int64_t n;
     if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
         return input_error(err, c, col, "the file starts with a byte order mark (UTF-8 BOM)");
-    int rc = input_integer(&n, c, "n", err);
+    int rc = input_integer(&n, c, "n", 0, err);
     if (rc)
         return rc;
     size_t n_min = limits ? limits->n_min : 1, n_max = limits ? limits->n_max : CR_N_MAX;
@@ -201,8 +209,6 @@ static int read_values(int64_t *coins, cursor *c, size_t n, const cr_constraints
     uint64_t sum = 0; /* modulo 2^64: enough for its parity */
     for (size_t k = 1; k <= n; k++) {
         int rc = k > 1 ? separator(c, k, n, err) : 0;
-        char what[48];
-        cr_error__format(what, sizeof what, "value %zu", k);
         if (rc == 0 && k == 1 && (c->at == c->len || c->text[c->at] == '\n')) {
             char msg[128];
             cr_error__format(msg, sizeof msg, "the line has no values, n = %zu says it should have %zu", n, n);
@@ -211,7 +217,7 @@ static int read_values(int64_t *coins, cursor *c, size_t n, const cr_constraints
         size_t col = column(c);
         int64_t v;
         if (rc == 0)
-            rc = input_integer(&v, c, what, err);
+            rc = input_integer(&v, c, NULL, k, err);
         if (rc)
             return rc;
         if (limits && (v < limits->value_min || v > limits->value_max)) {
@@ -440,7 +446,7 @@ int cr_contest_check(cr_judgement *out, const cr_contest_input *in, cr_variant v
     if (moves == CR_CHECK_MOVES_REQUIRED) {
         if (!given.line)
             return judged(out, CR_PRESENTATION_ERROR, "no line of play after the value");
-        /* the jury's line is verified already: the same line needs no second O(n^2) pass */
+        /* the jury's line is verified already: the same line needs no second pass */
         int same_as_jury = jury_line && jury_line_len == given.line_len &&
                            memcmp(jury_line, given.line, given.line_len) == 0;
         cr_verdict verdict = {CR_LINE_OK, in->n, ""};

@@ -25,6 +25,17 @@
 #define CR_OMP_SIMD _Pragma("omp simd")
 #endif
 
+/* One copy of a 64-bit inner loop per instruction set, picked at load time
+ * (a glibc ifunc), so that one portable binary still runs AVX2/AVX-512 code
+ * where it can.  -DCR_NO_TARGET_CLONES builds one generic copy, e.g. for a
+ * judge whose C library has no ifunc. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(CR_NO_TARGET_CLONES)
+#define CR_WIDE_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define CR_WIDE_TARGETS
+#endif
+
 /* Every figure of the game fits in 128 bits for n <= CR_N_MAX: leads are
  * bounded by the sum of |coin|, remaining-sum scores by n times that. */
 __extension__ typedef __int128 cr_i128;
@@ -64,15 +75,18 @@ int cr_figures__fit_i64(int64_t *out, cr_i128 v, const char *what, cr_error *err
 void cr_linear__lead(cr_i128 *out_lead, cr_i128 *out_sum, const int64_t *coins, size_t n, int negate,
                      void *vals, uint32_t *counts, char *line);
 
-/* The diagonal sweep over every interval (interval DP, O(n) memory).  When
- * visit is not NULL it is called once per interval length m = 2..n, before the
- * intervals of length m are folded in, with opt[i] for i in [0, count) saying
- * which moves are optimal on coins i..i+m-1: bit CR_OPT_L for the left end,
- * CR_OPT_R for the right (both on a tie). */
-enum { CR_OPT_L = 1, CR_OPT_R = 2 };
-typedef void (*cr_sweep_visit)(void *ctx, size_t m, const uint8_t *opt, size_t count);
-int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_sweep_visit visit,
-                   void *ctx, cr_error *err);
+/* The diagonal sweep over every interval (interval DP, O(n) memory). */
+int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_error *err);
+
+/* The ends of a row, for the reduced row (reduced_impl.h). */
+enum { CR_END_LEFT, CR_END_RIGHT };
+
+/* The first suboptimal turn of line[0..legal), legal moves (legal <= n), on
+ * coins[0..n) into *out, or SIZE_MAX when every one is optimal: O(n log n)
+ * time, O(n) memory.  The game is the standard one, or with `negate` the
+ * remaining-sum game.  CR_ENOMEM when the work arrays cannot be had. */
+int cr_reduced__first_bad(size_t *out, const int64_t *coins, size_t n, int negate, const char *line, size_t legal,
+                          cr_error *err);
 
 /* Both players' scores along a line of exactly n legal moves, in 128 bits. */
 int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,

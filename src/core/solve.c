@@ -91,7 +91,7 @@ static int solve_game(game *out, cr_solver *s, const int64_t *coins, size_t n, i
             cr_linear__lead(&ignored, &out->sum, coins, n, negate, s->vals, s->counts, fast_line);
         else
             cr_figures__sums(&out->sum, &ignored, coins, n);
-        if (cr_sweep__lead(&out->lead, coins, n, negate, NULL, NULL, &out->error))
+        if (cr_sweep__lead(&out->lead, coins, n, negate, &out->error))
             return out->error.code;
         break;
     case CR_ALGO_NAIVE:

@@ -5,21 +5,10 @@
 
 #include "internal.h"
 
-/* One copy of the 64-bit inner loop per instruction set, picked at load time
- * (a glibc ifunc), so that one portable binary still runs AVX2/AVX-512 code
- * where it can.  -DCR_NO_TARGET_CLONES builds one generic copy, e.g. for a
- * judge whose C library has no ifunc. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(CR_NO_TARGET_CLONES)
-#define WIDE_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define WIDE_TARGETS
-#endif
-
 #define T int64_t
 #define STEP_NAME step_i64
 #define RUN_NAME run_i64
-#define STEP_TARGETS WIDE_TARGETS
+#define STEP_TARGETS CR_WIDE_TARGETS
 #include "sweep_impl.h"
 #undef T
 #undef STEP_NAME
@@ -36,8 +25,7 @@
 #undef RUN_NAME
 #undef STEP_TARGETS
 
-int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_sweep_visit visit,
-                   void *ctx, cr_error *err)
+int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate, cr_error *err)
 {
     cr_i128 sum, abs_sum;
     cr_figures__sums(&sum, &abs_sum, coins, n);
@@ -45,9 +33,8 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
     int wide = abs_sum <= INT64_MAX;
     size_t width = wide ? sizeof(int64_t) : sizeof(cr_i128);
     void *v = malloc(n * width), *lead = malloc(n * width);
-    uint8_t *opt = visit ? (uint8_t *)malloc(n) : NULL;
     int rc = 0;
-    if (!v || !lead || (visit && !opt)) {
+    if (!v || !lead) {
         rc = cr_error_set(err, CR_ENOMEM, "no memory for the interval DP of %zu coins", n);
         goto done;
     }
@@ -55,16 +42,15 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
         int64_t *v64 = (int64_t *)v;
         for (size_t i = 0; i < n; i++)
             v64[i] = negate ? -coins[i] : coins[i];
-        *out_lead = run_i64(v64, (int64_t *)lead, opt, n, visit, ctx);
+        *out_lead = run_i64(v64, (int64_t *)lead, n);
     } else {
         cr_i128 *v128 = (cr_i128 *)v;
         for (size_t i = 0; i < n; i++)
             v128[i] = negate ? -(cr_i128)coins[i] : coins[i];
-        *out_lead = run_i128(v128, (cr_i128 *)lead, opt, n, visit, ctx);
+        *out_lead = run_i128(v128, (cr_i128 *)lead, n);
     }
 done:
     free(v);
     free(lead);
-    free(opt);
     return rc;
 }

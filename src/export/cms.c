@@ -2,95 +2,27 @@
  * checker's source and the checker built from it (CMS's loader uses a
  * checker only when check/checker is there, and runs it in its sandbox:
  * statically linked where the toolchain allows), and the statement. */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "export/package.h"
 #include "export/statement.h"
 #include "util/util.h"
 
-extern char **environ;
-
-/* The C compiler: $CC, else cc. */
-static const char *compiler(void)
-{
-    const char *cc = getenv("CC");
-    return cc && *cc ? cc : "cc";
-}
-
-/* Whether program can be run: a path that is executable, or a name found on $PATH. */
-static int runnable(const char *program)
-{
-    if (strchr(program, '/'))
-        return access(program, X_OK) == 0;
-    const char *path = getenv("PATH");
-    for (const char *dir = path ? path : "/usr/bin:/bin"; *dir;) {
-        size_t len = strcspn(dir, ":");
-        char candidate[4096];
-        snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, len ? dir : ".", program);
-        if (access(candidate, X_OK) == 0)
-            return 1;
-        dir += len + (dir[len] == ':');
-    }
-    return 0;
-}
-
 int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err)
 {
-    if (opts->no_build || runnable(compiler()))
+    const char *compiler = cr_submission_compiler(CR_LANG_C);
+    char *path = NULL;
+    if (opts->no_build || cr_child_resolve(&path, compiler, NULL, NULL) == 0) {
+        free(path);
         return 0;
+    }
     return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s/check/checker, which CMS runs (without it "
                                         "CMS compares bytes): install one (Debian: apt-get install gcc), or give "
                                         "--no-build and build it before importing: cc -O2 -static -o "
                                         "%s/check/checker %s/check/checker.c",
-                        compiler(), dir, dir, dir);
-}
-
-/* Runs argv, its standard output and error into *out (NUL-terminated, for
- * the caller to free): the exit status, or -1 when it cannot be run. */
-static int run(char *const argv[], char **out)
-{
-    int pipe_fds[2];
-    *out = NULL;
-    if (pipe(pipe_fds) != 0)
-        return -1;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
-    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
-    pid_t pid;
-    int spawned = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ) == 0;
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipe_fds[1]);
-    size_t len = 0, cap = 0;
-    char chunk[4096];
-    ssize_t got;
-    while ((got = read(pipe_fds[0], chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR)) {
-        if (got < 0)
-            continue;
-        if (len + (size_t)got + 1 > cap) {
-            char *bigger = realloc(*out, cap = 2 * (len + (size_t)got + 1));
-            if (!bigger)
-                break;
-            *out = bigger;
-        }
-        memcpy(*out + len, chunk, (size_t)got);
-        len += (size_t)got;
-        (*out)[len] = '\0';
-    }
-    close(pipe_fds[0]);
-    int status = -1;
-    if (spawned && waitpid(pid, &status, 0) == pid)
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return -1;
+                        compiler, dir, dir, dir);
 }
 
 /* Builds check/checker from check/checker.c: statically linked when the
@@ -100,19 +32,17 @@ static int build_checker(cr_package *p, cr_error *err)
     char source[4096], binary[4096];
     snprintf(source, sizeof source, "%s", cr_export__path(p, "check/checker.c"));
     snprintf(binary, sizeof binary, "%s", cr_export__path(p, "check/checker"));
-    char *cc = (char *)compiler(), *output = NULL;
+    char *cc = (char *)cr_submission_compiler(CR_LANG_C);
     char *static_argv[] = {cc, "-O2", "-static", "-o", binary, source, NULL};
     char *dynamic_argv[] = {cc, "-O2", "-o", binary, source, NULL};
-    int status = run(static_argv, &output);
-    if (status != 0) {
-        free(output);
-        status = run(dynamic_argv, &output);
-    }
-    int rc = 0;
-    if (status != 0)
+    cr_build_failure failed;
+    int rc = cr_submission_compile(&failed, static_argv, NULL, NULL, err);
+    if (rc == 1)
+        rc = cr_submission_compile(&failed, dynamic_argv, NULL, NULL, err);
+    if (rc == 1)
         rc = cr_errorf(err, CR_EIO, "%s could not build check/checker (%s %d): %.120s", cc,
-                          status < 0 ? "it cannot be run" : "exit status", status, output ? output : "");
-    free(output);
+                       failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
+                       failed.said);
     return rc;
 }
 

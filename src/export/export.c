@@ -18,7 +18,7 @@
 #include "util/util.h"
 #include "export/package.h"
 #include "invoke/invoke.h"
-#include "export/profile.h"
+#include "export/findings.h"
 #include "export/zip.h"
 #include "export/program.h"
 
@@ -36,23 +36,96 @@ static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "poly
 
 int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err)
 {
-    for (int k = 0; k < CR_EXPORT_FORMAT_COUNT; k++)
-        if (strcmp(name, format_names[k]) == 0) {
-            *out = (cr_export_format)k;
-            return 0;
-        }
-    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (kattis, polygon, cms or plain)", name);
+    int k, rc = cr_name_parse(&k, format_names, CR_EXPORT_FORMAT_COUNT, "format", name, err);
+    if (rc == 0)
+        *out = (cr_export_format)k;
+    return rc;
 }
 
-int cr_export_license_check(const char *name, cr_error *err)
+/* name, a licence problem.yaml knows, with rights_owner (NULL: none) as
+ * problemtools takes them. */
+static int check_license(const char *name, const char *rights_owner, cr_error *err)
 {
     static const char *const licenses[] = {"public domain", "cc0", "cc by", "cc by-sa", "educational", "permission"};
-    for (size_t k = 0; k < sizeof licenses / sizeof licenses[0]; k++)
-        if (strcmp(name, licenses[k]) == 0)
-            return 0;
-    return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
-                                        "permission)",
-                        name);
+    size_t k = 0, count = sizeof licenses / sizeof licenses[0];
+    while (k < count && strcmp(name, licenses[k]) != 0)
+        k++;
+    if (k == count)
+        return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
+                                            "permission)",
+                            name);
+    /* problemtools' rule: nobody owns a public-domain problem, and every other
+     * licence names who does (or an author or a source, which export does not
+     * write) */
+    if (k == 0 && rights_owner)
+        return cr_errorf(err, CR_EINVAL, "a problem in the public domain has no rights owner: leave out --rights-owner "
+                                            "(Kattis refuses the package)");
+    if (k > 0 && !rights_owner)
+        return cr_errorf(err, CR_EINVAL, "license '%s' needs --rights-owner TEXT, who holds the rights (Kattis refuses "
+                                            "the package without one)",
+                            name);
+    return 0;
+}
+
+/* Whether the code point c is blank as Python's str.strip() takes it:
+ * problemtools refuses a name made of them alone. */
+static int is_blank(unsigned long c)
+{
+    return c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+           c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* How many continuation bytes follow a UTF-8 sequence's first byte; 4 for
+ * a byte no sequence starts with (a continuation byte, an overlong lead,
+ * one past U+10FFFF). */
+static size_t utf8_more(unsigned lead)
+{
+    return lead < 0x80 ? 0 : lead < 0xC2 ? 4 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : lead < 0xF5 ? 3 : 4;
+}
+
+/* text as a problem's name or rights owner: UTF-8 as Python decodes it (no
+ * overlong form, no surrogate, nothing past U+10FFFF), no control character
+ * (C0, DEL, C1), not blanks alone; what names it in the message. */
+static int check_text(const char *what, const char *text, cr_error *err)
+{
+    static const unsigned long least[] = {0, 0x80, 0x800, 0x10000}; /* below: an overlong form */
+    const unsigned char *s = (const unsigned char *)text;
+    int blank = 1;
+    while (*s) {
+        size_t more = utf8_more(*s);
+        unsigned long c = more == 0 ? *s : *s & (0x3Fu >> more);
+        for (size_t k = 1; k <= more && more < 4; k++) {
+            if ((s[k] & 0xC0) != 0x80) /* a NUL too: the loop stops there */
+                more = 4;
+            else
+                c = c << 6 | (s[k] & 0x3Fu);
+        }
+        if (more == 4 || c < least[more] || (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
+            return cr_errorf(err, CR_EINVAL, "%s is not UTF-8 text (byte %zu): the package's text files are UTF-8",
+                             what, (size_t)(s - (const unsigned char *)text) + 1);
+        /* LaTeX stops at a control character, and a blank line ends \problemname */
+        if (c < 0x20 || (c >= 0x7F && c < 0xA0))
+            return cr_errorf(err, CR_EINVAL, "%s holds a control character (byte %zu): it must be one line of "
+                                             "printable text",
+                             what, (size_t)(s - (const unsigned char *)text) + 1);
+        blank &= is_blank(c);
+        s += more + 1;
+    }
+    if (blank)
+        return cr_errorf(err, CR_EINVAL, "%s is blanks alone: it must hold some text", what);
+    return 0;
+}
+
+int cr_export_opts_check(const cr_export_opts *opts, cr_error *err)
+{
+    int rc = 0;
+    if (opts->title)
+        rc = check_text("--title", opts->title, err);
+    if (rc == 0 && opts->rights_owner)
+        rc = check_text("--rights-owner", opts->rights_owner, err);
+    if (rc == 0 && opts->license)
+        rc = check_license(opts->license, opts->rights_owner, err);
+    return rc;
 }
 
 /* ---- the destination ---- */
@@ -169,14 +242,6 @@ typedef struct name_set {
     size_t cap, count;
 } name_set;
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 14695981039346656037u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
-}
-
 /* Adds key with its id: 0, or 1 with the id already holding key in
  * *out_other, or -1 when out of memory. */
 static int name_set_add(name_set *s, const char *key, const char *id, const char **out_other)
@@ -188,7 +253,7 @@ static int name_set_add(name_set *s, const char *key, const char *id, const char
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->slots[i])
                 continue;
-            size_t k = fnv1a(s->slots[i]) & (bigger.cap - 1);
+            size_t k = cr_fnv1a(CR_FNV1A_BASIS, s->slots[i], strlen(s->slots[i])) & (bigger.cap - 1);
             while (bigger.slots[k])
                 k = (k + 1) & (bigger.cap - 1);
             bigger.slots[k] = s->slots[i];
@@ -197,7 +262,7 @@ static int name_set_add(name_set *s, const char *key, const char *id, const char
         free(s->slots);
         *s = bigger;
     }
-    size_t k = fnv1a(key) & (s->cap - 1);
+    size_t k = cr_fnv1a(CR_FNV1A_BASIS, key, strlen(key)) & (s->cap - 1);
     for (; s->slots[k]; k = (k + 1) & (s->cap - 1))
         if (strcmp(s->slots[k], key) == 0) {
             *out_other = s->slots[k] + strlen(key) + 1;
@@ -262,7 +327,7 @@ typedef struct package {
     cr_constraints limits; /* the generator's, or what the data spans */
     int generated;
     buffer input, answer;  /* one test's files */
-    cr_survey survey;      /* what the tests show */
+    cr_findings findings;    /* what the tests show */
     name_set names;        /* plain */
     cr_submission_list sources; /* --submissions */
 } package;
@@ -414,7 +479,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
-            rc = cr_survey_add(&p->survey, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
+            rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
         stats->tests++;
         stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
@@ -454,7 +519,7 @@ static unsigned time_limit_ms(const package *p)
 {
     if (p->opts->time_limit_ms)
         return p->opts->time_limit_ms;
-    double seconds = p->survey.slowest * CR_EXPORT_TIME_FACTOR;
+    double seconds = p->findings.slowest * CR_EXPORT_TIME_FACTOR;
     unsigned whole = 1;
     while (whole < seconds && whole < 3600)
         whole++;
@@ -473,9 +538,9 @@ static int solutions_of(cr_problem_solution **out, size_t *out_count, const pack
     if (!v)
         return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
     v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
-    if (p->survey.greedy_caught)
+    if (p->findings.greedy_caught)
         v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
-    if (p->survey.n_largest >= BRUTE_FORCE_N)
+    if (p->findings.n_largest >= BRUTE_FORCE_N)
         v[count++] =
             (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
     for (size_t k = 0; k < p->sources.count; k++) {
@@ -500,8 +565,8 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .limits = p->limits,
                      .tests = p->count,
                      .samples = p->opts->samples,
-                     .sample_in = (const char *const *)p->survey.sample_in,
-                     .sample_ans = (const char *const *)p->survey.sample_ans,
+                     .sample_in = (const char *const *)p->findings.sample_in,
+                     .sample_ans = (const char *const *)p->findings.sample_ans,
                      .time_limit_ms = time_limit_ms(p),
                      .memory_mib = MEMORY_LIMIT_MIB,
                      .license = p->opts->license,
@@ -509,7 +574,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
     cr_problem_solution *solutions = NULL;
     int rc = solutions_of(&solutions, &pb.solution_count, p, err);
     pb.solutions = solutions;
-    cr_survey_uuid(pb.uuid, &p->survey);
+    cr_findings_uuid(pb.uuid, &p->findings);
     stats->time_limit_ms = pb.time_limit_ms;
     if (rc == 0)
         rc = layouts[p->opts->format].write(&p->files, &pb, err);
@@ -558,6 +623,10 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
         rc = cr_store_set_size(&count, store, opts->set_id, err);
     if (rc == 0 && opts->submissions)
         rc = submissions_of(&sources, store, opts, err);
+    if (rc == 0)
+        rc = cr_export_opts_check(opts, err);
+    if (rc == 0 && !opts->title && opts->format != CR_EXPORT_PLAIN)
+        rc = check_text("the set's name (the problem's name without --title)", set_name, err);
     if (rc == 0)
         rc = check_tests(set_name, count, sources.count, opts, err);
     if (rc == 0)
@@ -670,9 +739,9 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
     umask(mask);
     if (!mkdtemp(files->root) || chmod(files->root, 0777 & ~mask) != 0)
         return cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", p->dest->dir, strerror(errno));
-    cr_survey_init(&p->survey, opts->variant, opts->lines, opts->samples);
-    p->survey.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
-    p->survey.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
+    cr_findings_init(&p->findings, opts->variant, opts->lines, opts->samples);
+    p->findings.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
+    p->findings.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);
@@ -718,7 +787,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.files.path);
     free(p.input.text);
     free(p.answer.text);
-    cr_survey_free(&p.survey);
+    cr_findings_free(&p.findings);
     name_set_free(&p.names);
     cr_submission_list_free(&p.sources);
     dest_free(&d);

@@ -60,12 +60,17 @@ typedef struct cr_export_opts {
 
 #define CR_EXPORT_TIME_FACTOR 3
 
-/* 0 when name is a license problem.yaml knows ("public domain", "cc0",
- * "cc by", "cc by-sa", "educational", "permission"); else CR_EINVAL listing them. */
-int cr_export_license_check(const char *name, cr_error *err);
+/* 0 when the texts of opts can go into a package the judges' tools take:
+ * the title and the rights owner are one line of UTF-8 text (no control
+ * character, not blanks alone); the license is one problem.yaml knows
+ * ("public domain", "cc0", "cc by", "cc by-sa", "educational", "permission")
+ * and, as problemtools requires, comes with no rights owner for the public
+ * domain and with one for every other.  Else CR_EINVAL naming the option. */
+int cr_export_opts_check(const cr_export_opts *opts, cr_error *err);
 
 /* Checks, before anything is computed, that a package of the set can go
- * to dir: the set has instances, and more than opts->samples of them (but
+ * to dir: opts pass cr_export_opts_check, and without a title the set's
+ * name can be the problem's (but for plain); the set has instances, and more than opts->samples of them (but
  * for plain), and with zip no more than a zip holds (CR_ZIP_MAX_ENTRIES
  * files and folders); dir's name suits the format (kattis: lowercase
  * letters and digits, the problem's short name; polygon and cms: letters,

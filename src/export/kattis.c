@@ -47,13 +47,6 @@ static int write_timelimit(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
-static int write_statement(FILE *f, const cr_problem *pb, cr_error *err)
-{
-    (void)err;
-    cr_statement_write(f, pb, CR_STATEMENT_KATTIS);
-    return 0;
-}
-
 /* submissions/FOLDER/NAME for every solution, each folder made once. */
 static int write_submissions(cr_package *p, const cr_problem *pb, cr_error *err)
 {
@@ -86,7 +79,7 @@ int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err)
     if (rc == 0)
         rc = cr_export__file(p, ".timelimit", write_timelimit, pb, err);
     if (rc == 0)
-        rc = cr_export__file(p, "problem_statement/problem.en.tex", write_statement, pb, err);
+        rc = cr_statement_file(p, "problem_statement/problem.en.tex", CR_STATEMENT_KATTIS, pb, err);
     if (rc == 0)
         rc = cr_export__program(p, "input_validators/validator/validator.c", CR_JUDGE_VALIDATOR, CR_KATTIS, pb, err);
     if (rc == 0)

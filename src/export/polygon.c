@@ -70,13 +70,6 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
-static int write_statement(FILE *f, const cr_problem *pb, cr_error *err)
-{
-    (void)err;
-    cr_statement_write(f, pb, CR_STATEMENT_POLYGON);
-    return 0;
-}
-
 int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     static const char *const folders[] = {"files", "solutions", "statements", "statements/english",
@@ -87,7 +80,7 @@ int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
     if (rc == 0)
         rc = cr_export__file(p, "problem.xml", write_xml, pb, err);
     if (rc == 0)
-        rc = cr_export__file(p, "statements/english/problem.tex", write_statement, pb, err);
+        rc = cr_statement_file(p, "statements/english/problem.tex", CR_STATEMENT_POLYGON, pb, err);
     if (rc == 0)
         rc = cr_export__file(p, "statements/.pdf/english/problem.pdf", cr_statement_write_pdf, pb, err);
     if (rc == 0)

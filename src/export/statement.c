@@ -207,7 +207,8 @@ static int answer_may_overflow(const cr_problem *pb)
     return pb->variant != CR_WINNER && bound > (u128)INT64_MAX;
 }
 
-static void compose(out *o, const cr_problem *pb)
+/* The game, the variant's question and, when asked, the line of play. */
+static void legend(out *o, const cr_problem *pb)
 {
     static const char *const question[CR_VARIANT_COUNT] = {
         [CR_TOTAL] = ("Each player scores the values of the coins they take. What is the largest total the first "
@@ -220,14 +221,6 @@ static void compose(out *o, const cr_problem *pb)
         [CR_WINNER] = ("Each player scores the values of the coins they take, and each wants to end as far ahead of "
                        "the other as possible. Who ends with the larger total?"),
     };
-    static const char *const output[CR_VARIANT_COUNT] = {
-        [CR_TOTAL] = "Print the largest total the first player can be sure to score.",
-        [CR_DIFF] = "Print the first player's total minus the second player's total.",
-        [CR_REMAINING] = "Print the first player's score minus the second player's score.",
-        [CR_WINNER] = ("Print 1 when the first player ends with the larger total, -1 when the second player does, "
-                        "and 0 when the totals are equal."),
-    };
-    const cr_constraints *l = &pb->limits;
     words(o, "Coins lie in a row, each with an integer value. Two players take turns, the first player first: in "
              "a turn, a player takes one coin, from the left end or from the right end of the row, until the row "
              "is empty. Both players play optimally.");
@@ -241,6 +234,12 @@ static void compose(out *o, const cr_problem *pb)
                  "scoring above). When both moves are optimal, either may be given.");
         end(o);
     }
+}
+
+/* The input format and the constraints the set has. */
+static void input_section(out *o, const cr_problem *pb)
+{
+    const cr_constraints *l = &pb->limits;
     heading(o, INPUT);
     words(o, "The first line holds the number of coins ");
     math(o, "n", "n");
@@ -273,6 +272,17 @@ static void compose(out *o, const cr_problem *pb)
         end(o);
     }
     list(o, 0);
+}
+
+static void output_section(out *o, const cr_problem *pb)
+{
+    static const char *const output[CR_VARIANT_COUNT] = {
+        [CR_TOTAL] = "Print the largest total the first player can be sure to score.",
+        [CR_DIFF] = "Print the first player's total minus the second player's total.",
+        [CR_REMAINING] = "Print the first player's score minus the second player's score.",
+        [CR_WINNER] = ("Print 1 when the first player ends with the larger total, -1 when the second player does, "
+                        "and 0 when the totals are equal."),
+    };
     heading(o, OUTPUT);
     words(o, output[pb->variant]);
     if (pb->lines) {
@@ -281,6 +291,13 @@ static void compose(out *o, const cr_problem *pb)
         words(o, " letters, each L or R.");
     }
     end(o);
+}
+
+static void compose(out *o, const cr_problem *pb)
+{
+    legend(o, pb);
+    input_section(o, pb);
+    output_section(o, pb);
     samples(o, pb);
 }
 
@@ -288,6 +305,9 @@ void cr_statement_write(FILE *f, const cr_problem *pb, cr_statement_style style)
 {
     out o = {.f = f, .style = style};
     if (style == CR_STATEMENT_KATTIS) {
+        /* problemtools takes the name from this line rather than from
+         * \problemname, whose escapes it warns look like LaTeX */
+        fprintf(f, "%%%% plainproblemname: %s\n", pb->title);
         fputs("\\problemname{", f);
         words(&o, pb->title);
         fputs("}\n\n", f);
@@ -320,4 +340,13 @@ int cr_statement_write_pdf(FILE *f, const cr_problem *pb, cr_error *err)
     int rc = failed ? cr_errorf(err, CR_ENOMEM, "no memory for the statement") : cr_pdf_write(f, pb->title, text, err);
     free(text);
     return rc;
+}
+
+int cr_statement_file(cr_package *p, const char *rel, cr_statement_style style, const cr_problem *pb, cr_error *err)
+{
+    FILE *f = cr_export__create(p, rel, err);
+    if (!f)
+        return CR_EIO;
+    cr_statement_write(f, pb, style);
+    return cr_export__finish(p, f, rel, err);
 }

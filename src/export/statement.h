@@ -22,4 +22,8 @@ void cr_statement_write(FILE *f, const cr_problem *pb, cr_statement_style style)
 /* Writes the statement as a PDF to f (cr_statement_write's text, pdf.h). */
 int cr_statement_write_pdf(FILE *f, const cr_problem *pb, cr_error *err);
 
+/* Writes the statement of pb in the style to the new file rel of the
+ * package: 0, or the write's error. */
+int cr_statement_file(cr_package *p, const char *rel, cr_statement_style style, const cr_problem *pb, cr_error *err);
+
 #endif

@@ -176,7 +176,7 @@ static void fn_scores(sqlite3_context *ctx, int argc, sqlite3_value **argv)
  * when the result is set already (NULL, or the error).  A line that does
  * not replay (a letter other than L or R, too short, too long) is bad input
  * wherever its first suboptimal move is; replaying takes O(n), verifying
- * O(n^2). */
+ * O(n log n). */
 static int judged(cr_verdict *out, sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     cr_variant variant;

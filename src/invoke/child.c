@@ -1,7 +1,9 @@
 /* Running a program once under limits: vfork, limits and exec in the child;
  * one poll loop in the parent that feeds its input, reads its output and
  * watches the clock and its exit (a pidfd); wait4 for its resources, then
- * the rest of its group reaped (coinrow is their subreaper). */
+ * the rest of its group reaped (coinrow is their subreaper).  In a sandbox
+ * the process started is bwrap, and the program's end and resources come
+ * from the init's records (sandbox.h). */
 #define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork */
 #include "invoke/invoke.h"
 
@@ -16,10 +18,12 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "invoke/sandbox.h"
 #include "util/util.h"
 
 extern char **environ;
@@ -67,6 +71,11 @@ static char *join(const char *dir, const char *name)
 
 int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *err)
 {
+    return cr_child__resolve_in(out, name, dir, getenv("PATH"), err);
+}
+
+int cr_child__resolve_in(char **out, const char *name, const char *dir, const char *path_var, cr_error *err)
+{
     *out = NULL;
     if (!*name)
         return cr_errorf(err, CR_EINVAL, "the command is empty");
@@ -80,7 +89,6 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
         *out = strdup(name); /* relative to dir, where the child starts */
         return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for a path");
     }
-    const char *path_var = getenv("PATH");
     char cwd[4096];
     if (!path_var)
         path_var = "/usr/local/bin:/usr/bin:/bin";
@@ -111,10 +119,7 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
  * part of every program's peak memory. */
 #define KEEP_BUFFER (1 << 20)
 
-/* Resets coinrow's peak resident size to its current one (what a started
- * program's ru_maxrss counts of coinrow) and returns that size, in KiB;
- * -1 when /proc cannot tell. */
-static int64_t reset_peak(void)
+int64_t cr_child__reset_peak(void)
 {
     int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
     if (fd >= 0) {
@@ -144,23 +149,38 @@ static double now_seconds(void)
 }
 
 /* In the child, between vfork and exec: only system calls, on this frame
- * and the arguments (the parent waits, its memory shared).  On failure
- * errno goes back through status_fd. */
-static void start_program(const char *path, char *const argv[], const char *dir, const int fds[3], int status_fd,
-                          const cr_limits *lim, pid_t parent)
+ * and the spec (the parent waits, its memory shared).  On failure errno
+ * goes back through status_fd. */
+static void start_program(const cr_child__spec *s, int status_fd, pid_t parent)
 {
-    setpgid(0, 0);
-    /* killed with coinrow, even by SIGKILL (if coinrow is gone already, at once) */
+    if (s->new_session)
+        setsid();
+    else
+        setpgid(0, 0);
+    /* the system calls themselves: glibc's setuid would change the user of
+     * every thread of the parent, whose memory and thread list this child
+     * shares */
+    if (s->as_nobody &&
+        (syscall(SYS_setgroups, 0, NULL) != 0 ||
+         syscall(SYS_setresgid, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID) != 0 ||
+         syscall(SYS_setresuid, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID) != 0))
+        goto failed;
+    /* killed with its parent, even by SIGKILL (if that is gone already, at
+     * once); after the change of user, which clears it */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
         _exit(127);
-    for (int k = 0; k < 3; k++) {
-        if (fds[k] == k)
-            fcntl(k, F_SETFD, 0); /* dup2 onto itself would keep close-on-exec */
-        else
-            dup2(fds[k], k);
-    }
+    /* each descriptor moved out of the way first: one may be another's place */
+    int moved[CR_CHILD__FDS];
+    if ((status_fd = fcntl(status_fd, F_DUPFD_CLOEXEC, s->nfds)) < 0)
+        _exit(127);
+    for (int k = 0; k < s->nfds; k++)
+        if ((moved[k] = fcntl(s->fds[k], F_DUPFD_CLOEXEC, s->nfds)) < 0)
+            goto failed;
+    for (int k = 0; k < s->nfds; k++)
+        if (dup2(moved[k], k) != k)
+            goto failed;
     /* whatever else is open (the database, other children's pipes) stays here */
-    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+    close_range((unsigned)s->nfds, ~0U, CLOSE_RANGE_CLOEXEC);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -168,18 +188,69 @@ static void start_program(const char *path, char *const argv[], const char *dir,
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    rlim_t cpu = (rlim_t)lim->cpu_seconds;
-    if ((double)cpu < lim->cpu_seconds || cpu == 0)
+    rlim_t cpu = (rlim_t)s->cpu_seconds;
+    if ((double)cpu < s->cpu_seconds || cpu == 0)
         cpu++;
     struct rlimit core = {0, 0}, cpu_limit = {cpu, cpu + 1};
-    struct rlimit as = {(rlim_t)lim->memory_bytes, (rlim_t)lim->memory_bytes};
-    if (setrlimit(RLIMIT_CORE, &core) == 0 && setrlimit(RLIMIT_CPU, &cpu_limit) == 0 &&
-        (lim->memory_bytes == 0 || setrlimit(RLIMIT_AS, &as) == 0) && (!dir || chdir(dir) == 0))
-        execve(path, argv, environ);
+    struct rlimit as = {(rlim_t)s->memory_bytes, (rlim_t)s->memory_bytes};
+    struct rlimit nproc = {(rlim_t)s->processes, (rlim_t)s->processes};
+    struct rlimit fsize = {(rlim_t)s->file_bytes, (rlim_t)s->file_bytes};
+    if (setrlimit(RLIMIT_CORE, &core) == 0 && (s->cpu_seconds <= 0 || setrlimit(RLIMIT_CPU, &cpu_limit) == 0) &&
+        (s->memory_bytes == 0 || setrlimit(RLIMIT_AS, &as) == 0) &&
+        (s->processes == 0 || setrlimit(RLIMIT_NPROC, &nproc) == 0) &&
+        (s->file_bytes == 0 || setrlimit(RLIMIT_FSIZE, &fsize) == 0) && (!s->dir || chdir(s->dir) == 0))
+        execve(s->path, s->argv, environ);
+failed:;
     int e = errno;
     ssize_t ignored = write(status_fd, &e, sizeof e);
     (void)ignored;
     _exit(127);
+}
+
+/* vfork and start_program, in a frame of their own: nothing of the caller's
+ * lives across the vfork for it to clobber. */
+static pid_t spawn(const cr_child__spec *s, int status_fd, pid_t parent)
+{
+    pid_t pid = vfork();
+    if (pid == 0)
+        start_program(s, status_fd, parent);
+    return pid;
+}
+
+int cr_child__start(pid_t *out, const cr_child__spec *spec, cr_error *err)
+{
+    *out = -1;
+    int status[2];
+    if (pipe2(status, O_CLOEXEC) != 0)
+        return cr_errorf(err, CR_EIO, "cannot make a pipe for %s: %s", spec->argv[0], strerror(errno));
+    /* vfork: the parent's memory is neither copied nor made copy-on-write
+     * (with fork, those page faults made each instance 1.5 times as long).
+     * The child only makes system calls until exec, as posix_spawn's child
+     * does, which has no way to set limits. */
+    pid_t pid = spawn(spec, status[1], getpid());
+    int e = errno;
+    close(status[1]);
+    /* the child's change of user made the memory it shared with us (ours)
+     * undumpable, as for a set-user-ID program: not what coinrow is */
+    if (spec->as_nobody)
+        prctl(PR_SET_DUMPABLE, 1);
+    if (pid < 0) {
+        close(status[0]);
+        return cr_errorf(err, CR_EIO, "cannot start %s: %s", spec->argv[0], strerror(e));
+    }
+    if (!spec->new_session)
+        setpgid(pid, pid); /* the child does it too: whoever comes first */
+    int failure = 0;
+    ssize_t got;
+    while ((got = read(status[0], &failure, sizeof failure)) < 0 && errno == EINTR)
+        ;
+    close(status[0]);
+    if (got == (ssize_t)sizeof failure) { /* exec failed */
+        waitpid(pid, NULL, 0);
+        return cr_errorf(err, CR_EIO, "cannot run %s: %s", spec->argv[0], strerror(failure));
+    }
+    *out = pid;
+    return 0;
 }
 
 /* The loop's state. */
@@ -187,16 +258,19 @@ typedef struct watch {
     cr_child *child;
     cr_child_report *r;
     const cr_limits *lim;
-    pid_t pid;
-    struct pollfd fds[4]; /* stdin (to write), stdout, stderr, the pidfd */
+    const cr_sandbox *sandbox;
+    pid_t pid;            /* the program's, or bwrap's */
+    struct pollfd fds[5]; /* stdin (to write), stdout, stderr, the pidfd, the init's records */
     const char *input;
     size_t input_len, written;
     int exited, killed, interrupted;
     clockid_t cpu_clock; /* the program's CPU time, while it runs */
     int has_cpu_clock;
+    cr_sandbox__record progress, end; /* the init's last records of each kind */
+    int started, ended;
 } watch;
 
-enum { IN, OUT, ERR, PID };
+enum { IN, OUT, ERR, PID, REPORT, WATCHED };
 
 static void close_at(watch *w, int k)
 {
@@ -274,6 +348,27 @@ static void take_errors(watch *w)
     w->r->err_len += keep;
 }
 
+/* Reads the init's records that are there: 1 when it read some. */
+static int take_records(watch *w)
+{
+    cr_sandbox__record got[16];
+    ssize_t n = read(w->fds[REPORT].fd, got, sizeof got);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return 0;
+    if (n <= 0) {
+        close_at(w, REPORT);
+        return 0;
+    }
+    /* written whole, so read whole */
+    for (size_t k = 0; k < (size_t)n / sizeof got[0]; k++) {
+        if (got[k].magic == CR_SANDBOX__MAGIC && got[k].kind == CR_SANDBOX__PROGRESS)
+            w->progress = got[k], w->started = 1;
+        else if (got[k].magic == CR_SANDBOX__MAGIC && got[k].kind == CR_SANDBOX__ENDED)
+            w->end = got[k], w->ended = 1;
+    }
+    return 1;
+}
+
 /* Until the program has exited and its output is read (or, when something
  * it started holds the pipes, the wall clock runs out). */
 static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_error *err)
@@ -292,7 +387,7 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             w->interrupted = 1;
         }
         int timeout = w->killed || left * 1000 > CR_CHILD_CHECK_MS ? CR_CHILD_CHECK_MS : (int)(left * 1000) + 1;
-        if (poll(w->fds, 4, timeout) < 0) {
+        if (poll(w->fds, WATCHED, timeout) < 0) {
             if (errno == EINTR)
                 continue;
             return cr_errorf(err, CR_EIO, "waiting for the program: %s", strerror(errno));
@@ -303,6 +398,8 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             rc = take_output(w, err);
         if (w->fds[ERR].revents)
             take_errors(w);
+        if (w->fds[REPORT].revents)
+            take_records(w);
         if (w->fds[PID].revents) {
             w->exited = 1;
             kill(-w->pid, SIGKILL); /* what it left behind */
@@ -312,87 +409,60 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
     return rc;
 }
 
-int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
-                 const char *input, size_t input_len, const cr_limits *limits, const atomic_int *stop,
-                 cr_error *err)
+/* Starts the program (or bwrap), its standard input, output and error on
+ * pipes, its pidfd and the init's records in w->fds: 0, or CR_EIO saying
+ * why (nothing left running). */
+static int launch(watch *w, const char *path, char *const argv[], const char *dir, cr_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (child->cap > KEEP_BUFFER) {
-        free(child->out);
-        child->out = NULL;
-        child->cap = 0;
-    }
-    out->floor_kib = reset_peak();
-    int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, status[2] = {-1, -1};
-    watch w = {.child = child, .r = out, .lim = limits, .input = input, .input_len = input_len, .pid = -1};
-    for (int k = 0; k < 4; k++)
-        w.fds[k] = (struct pollfd){.fd = -1};
+    const cr_sandbox *sb = w->sandbox;
+    int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, report[2] = {-1, -1};
     int rc = 0;
-    double start = now_seconds();
-    pid_t parent = getpid();
-    /* what the program leaves behind becomes ours when it exits, to reap */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(status, O_CLOEXEC)) {
-        rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", argv[0], strerror(errno));
+    if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
+        (sb && pipe2(report, O_CLOEXEC))) {
+        rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", sb ? "a sandbox" : argv[0], strerror(errno));
         goto done;
     }
-    /* vfork: the parent's memory is neither copied nor made copy-on-write
-     * (with fork, those page faults made each instance 1.5 times as long).
-     * The child only makes system calls until exec, as posix_spawn's child
-     * does, which has no way to set limits. */
-    if ((w.pid = vfork()) < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot start %s: %s", argv[0], strerror(errno));
+    cr_child__spec spec = {.path = path, .argv = argv, .dir = dir, .fds = {in[0], outp[1], errp[1]}, .nfds = 3,
+                           .cpu_seconds = w->lim->cpu_seconds, .memory_bytes = w->lim->memory_bytes};
+    /* bwrap and the init are not limited: the init limits the program */
+    if (sb)
+        spec = (cr_child__spec){.path = sb->bwrap, .argv = sb->argv,
+                                .fds = {in[0], outp[1], errp[1], report[1], sb->init_fd}, .nfds = 5,
+                                .as_nobody = sb->as_nobody};
+    if ((rc = cr_child__start(&w->pid, &spec, err)) != 0)
         goto done;
-    }
-    if (w.pid == 0)
-        start_program(path, argv, dir, (const int[3]){in[0], outp[1], errp[1]}, status[1], limits, parent);
-    setpgid(w.pid, w.pid); /* the child does it too: whoever comes first */
-    close(in[0]), close(outp[1]), close(errp[1]), close(status[1]);
-    in[0] = outp[1] = errp[1] = status[1] = -1;
-
-    int failure = 0;
-    ssize_t got;
-    while ((got = read(status[0], &failure, sizeof failure)) < 0 && errno == EINTR)
-        ;
-    if (got == (ssize_t)sizeof failure) { /* exec failed */
-        waitpid(w.pid, NULL, 0);
-        rc = cr_errorf(err, CR_EIO, "cannot run %s: %s", argv[0], strerror(failure));
-        goto done;
-    }
-    w.fds[IN] = (struct pollfd){in[1], POLLOUT, 0};
-    w.fds[OUT] = (struct pollfd){outp[0], POLLIN, 0};
-    w.fds[ERR] = (struct pollfd){errp[0], POLLIN, 0};
-    w.fds[PID] = (struct pollfd){pidfd_open(w.pid, 0), POLLIN, 0};
-    in[1] = outp[0] = errp[0] = -1;
-    if (w.fds[PID].fd < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", argv[0],
+    close(in[0]), close(outp[1]), close(errp[1]);
+    in[0] = outp[1] = errp[1] = -1;
+    w->fds[IN] = (struct pollfd){in[1], POLLOUT, 0};
+    w->fds[OUT] = (struct pollfd){outp[0], POLLIN, 0};
+    w->fds[ERR] = (struct pollfd){errp[0], POLLIN, 0};
+    w->fds[PID] = (struct pollfd){pidfd_open(w->pid, 0), POLLIN, 0};
+    w->fds[REPORT] = (struct pollfd){report[0], POLLIN, 0};
+    in[1] = outp[0] = errp[0] = report[0] = -1;
+    if (w->fds[PID].fd < 0) {
+        rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", spec.argv[0],
                        strerror(errno));
-        kill(-w.pid, SIGKILL);
-        waitpid(w.pid, NULL, 0);
+        kill(-w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
         goto done;
     }
-    for (int k = IN; k <= ERR; k++)
-        fcntl(w.fds[k].fd, F_SETFL, fcntl(w.fds[k].fd, F_GETFL) | O_NONBLOCK);
-    w.has_cpu_clock = clock_getcpuclockid(w.pid, &w.cpu_clock) == 0;
-    if (input_len == 0)
-        close_at(&w, IN);
+    for (int k = IN; k < WATCHED; k++)
+        if (k != PID && w->fds[k].fd >= 0)
+            fcntl(w->fds[k].fd, F_SETFL, fcntl(w->fds[k].fd, F_GETFL) | O_NONBLOCK);
+    /* in a sandbox the init watches the program's CPU time */
+    w->has_cpu_clock = !sb && clock_getcpuclockid(w->pid, &w->cpu_clock) == 0;
+done:;
+    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1], report[0], report[1]};
+    for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    return rc;
+}
 
-    rc = watch_program(&w, start + 2 * limits->cpu_seconds, stop, err);
-    if (rc)
-        kill_group(&w, out->end);
-    int wstatus = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    while (wait4(w.pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
-        ;
-    /* and what it left in its group, killed when it exited */
-    siginfo_t left;
-    while (waitid(P_PGID, (id_t)w.pid, &left, WEXITED) == 0 || errno == EINTR)
-        ;
-    out->wall_seconds = now_seconds() - start;
-    out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-                       (double)ru.ru_stime.tv_usec / 1e6;
-    out->peak_rss_kib = ru.ru_maxrss;
+/* The signal or exit status of wait status wstatus into the report; a
+ * kill of ours said why it ended already. */
+static void ended(cr_child_report *out, int wstatus)
+{
     if (WIFSIGNALED(wstatus)) {
         out->signal = WTERMSIG(wstatus);
         if (out->end == CR_CHILD_EXITED)
@@ -400,18 +470,127 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     } else if (out->end == CR_CHILD_EXITED) {
         out->exit_code = WEXITSTATUS(wstatus);
     }
-    if (child->out)
-        child->out[out->out_len] = '\0';
-    out->out = child->out ? child->out : "";
+}
+
+/* Reaps the program (or bwrap) and what it left in its group (killed when
+ * it exited), and fills the report from how it ended and what it used, or
+ * for a sandbox the times; returns wait4's status. */
+static int collect(watch *w, double start)
+{
+    cr_child_report *out = w->r;
+    int wstatus = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+        ;
+    siginfo_t left;
+    while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
+        ;
+    out->wall_seconds = now_seconds() - start;
+    if (w->child->out)
+        w->child->out[out->out_len] = '\0';
+    out->out = w->child->out ? w->child->out : "";
     out->err[out->err_len] = '\0';
-    if (rc == 0 && w.interrupted)
-        rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted");
-done:
-    for (int k = 0; k < 4; k++)
+    if (w->sandbox)
+        return wstatus;
+    out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                       (double)ru.ru_stime.tv_usec / 1e6;
+    out->peak_rss_kib = ru.ru_maxrss;
+    ended(out, wstatus);
+    return wstatus;
+}
+
+/* bwrap's end, in words, for a sandbox that ended before the program. */
+static void describe(char *out, size_t cap, int wstatus)
+{
+    char sig[16];
+    cr_verdict_signal_name(sig, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+    if (WIFSIGNALED(wstatus))
+        snprintf(out, cap, "bwrap ended by %s", sig);
+    else
+        snprintf(out, cap, "bwrap exit status %d", WEXITSTATUS(wstatus));
+}
+
+/* The report of a sandboxed run, from the init's records: what wait4 said
+ * of the program inside, and what of the sandbox it ran into.  CR_EIO when
+ * the program never started (bwrap or the init said why on stderr). */
+static int sandboxed_end(watch *w, int bwrap_status, cr_error *err)
+{
+    cr_child_report *out = w->r;
+    while (w->fds[REPORT].fd >= 0 && take_records(w))
+        ;
+    char bwrap[48];
+    describe(bwrap, sizeof bwrap, bwrap_status);
+    if (!w->ended && !w->started && !w->killed) {
+        /* the first line said, the init's without its "coinrow: " */
+        const char *said = out->err, *init = "coinrow: ";
+        int len = (int)strcspn(said, "\n");
+        int by_init = strncmp(said, init, strlen(init)) == 0;
+        if (len == 0)
+            return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s)", bwrap);
+        return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s%.*s)", by_init ? "its init: " : "",
+                         len - (by_init ? (int)strlen(init) : 0), said + (by_init ? strlen(init) : 0));
+    }
+    const cr_sandbox__record *rec = w->ended ? &w->end : &w->progress;
+    out->cpu_seconds = rec->cpu_seconds;
+    out->peak_rss_kib = rec->peak_kib;
+    out->floor_kib = rec->floor_kib;
+    if (!w->ended) { /* killed with the sandbox, by us or not */
+        out->signal = SIGKILL;
+        if (!w->killed) {
+            out->end = CR_CHILD_SANDBOX_LOST;
+            snprintf(out->sandbox_note, sizeof out->sandbox_note, "its sandbox ended before it did (%s)", bwrap);
+        }
+        return 0;
+    }
+    if ((rec->flags & CR_SANDBOX__CPU_KILLED) && out->end == CR_CHILD_EXITED)
+        out->end = CR_CHILD_CPU_KILLED;
+    ended(out, rec->wait_status);
+    const char *note = rec->flags & CR_SANDBOX__TMP_FULL   ? "its /tmp was full"
+                       : rec->flags & CR_SANDBOX__BOX_FULL ? "its working folder was full"
+                                                           : NULL;
+    if (note)
+        snprintf(out->sandbox_note, sizeof out->sandbox_note, "in the sandbox, %s (%d MiB)", note,
+                 CR_SANDBOX_FILES_MIB);
+    else if (rec->flags & CR_SANDBOX__PROCESSES)
+        snprintf(out->sandbox_note, sizeof out->sandbox_note,
+                 "in the sandbox, it reached the limit of %d processes and threads", CR_SANDBOX_PROCESSES);
+    return 0;
+}
+
+int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                 const cr_sandbox *sandbox, const char *input, size_t input_len, const cr_limits *limits,
+                 const atomic_int *stop, cr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (child->cap > KEEP_BUFFER) {
+        free(child->out);
+        child->out = NULL;
+        child->cap = 0;
+    }
+    /* in a sandbox the init counts its own size instead */
+    out->floor_kib = sandbox ? -1 : cr_child__reset_peak();
+    watch w = {.child = child, .r = out, .lim = limits, .sandbox = sandbox, .input = input, .input_len = input_len,
+               .pid = -1};
+    for (int k = 0; k < WATCHED; k++)
+        w.fds[k] = (struct pollfd){.fd = -1};
+    double start = now_seconds();
+    /* what the program leaves behind becomes ours when it exits, to reap */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    int rc = launch(&w, path, argv, dir, err);
+    if (rc == 0) {
+        if (input_len == 0)
+            close_at(&w, IN);
+        rc = watch_program(&w, start + 2 * limits->cpu_seconds, stop, err);
+        if (rc)
+            kill_group(&w, out->end);
+        int status = collect(&w, start);
+        if (rc == 0 && sandbox)
+            rc = sandboxed_end(&w, status, err);
+        if (rc == 0 && w.interrupted)
+            rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted");
+    }
+    for (int k = 0; k < WATCHED; k++)
         close_at(&w, k);
-    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1], status[0], status[1]};
-    for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
-        if (fds[k] >= 0)
-            close(fds[k]);
     return rc;
 }

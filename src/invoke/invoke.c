@@ -83,8 +83,10 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
         return cr_verdict_builtin(out, inv->strategy, t->coins, t->n, t->input, t->input_len, t->jury, t->jury_len,
                                   inv->variant, inv->moves, err);
     cr_child_report run;
-    int rc = cr_child_run(&run, child, e->opts->path, e->opts->argv, inv->directory, t->input, t->input_len,
-                          &inv->limits, e->opts->stop, err);
+    const cr_invoke_opts *o = e->opts;
+    int rc = cr_child_run(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
+                          o->sandbox ? NULL : inv->directory, o->sandbox, t->input, t->input_len, &inv->limits, o->stop,
+                          err);
     return rc ? rc
               : cr_verdict_program(out, &run, &inv->limits, t->input, t->input_len, t->jury, t->jury_len,
                                    inv->variant, inv->moves, err);

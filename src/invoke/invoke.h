@@ -1,12 +1,15 @@
 /* Running programs the way a judge does: a command made runnable
  * (submission.c: a program, or one source file built or interpreted as a
- * judge does), run once under limits (child.c), its answer judged
- * (verdict.c), and every instance of a set judged on worker threads
- * (invoke.c): coinrow invoke and strength, and the CMS package's build.
+ * judge does), run once under limits (child.c), maybe inside a sandbox
+ * (sandbox.c, and init.c inside it), its answer judged (verdict.c), and
+ * every instance of a set judged on worker threads (invoke.c): coinrow
+ * invoke and strength, and the CMS package's build.
  *
- * A program runs as the user who runs coinrow, with the same files and
- * network (docs/invoke.md says what to use for untrusted code).  Linux only
- * (the child's exit is watched through a pidfd, Linux 5.3 or later). */
+ * Without a sandbox a program runs as the user who runs coinrow, with the
+ * same files and network; inside one (bubblewrap) it sees none of them
+ * (docs/invoke.md, "The sandbox", says what it guarantees and what not).
+ * Linux only (the child's exit is watched through a pidfd, Linux 5.3 or
+ * later). */
 #ifndef CR_INVOKE_H
 #define CR_INVOKE_H
 
@@ -34,7 +37,8 @@ typedef enum cr_child_end {
     CR_CHILD_SIGNALED,      /* by a signal (RLIMIT_CPU's SIGXCPU, SIGSEGV, ...): signal */
     CR_CHILD_CPU_KILLED,    /* killed when its CPU time passed the limit */
     CR_CHILD_WALL_KILLED,   /* killed at the wall clock limit */
-    CR_CHILD_OUTPUT_KILLED  /* killed for writing more than the output limit */
+    CR_CHILD_OUTPUT_KILLED, /* killed for writing more than the output limit */
+    CR_CHILD_SANDBOX_LOST   /* its sandbox ended before it did (sandbox_note says how) */
 } cr_child_end;
 
 typedef struct cr_child_report {
@@ -54,7 +58,13 @@ typedef struct cr_child_report {
     char err[CR_STDERR_KEEP + 1]; /* the first bytes of standard error, then a NUL */
     size_t err_len;
     int stdin_closed;       /* the program closed its standard input before reading it all (not an error) */
+    /* In a sandbox: what of the sandbox it ran into ("its /tmp was full
+     * (32 MiB)"), or why the sandbox ended under it; "" for nothing. */
+    char sandbox_note[96];
 } cr_child_report;
+
+/* A sandbox to run a program in (sandbox.c, below). */
+typedef struct cr_sandbox cr_sandbox;
 
 /* What runs keep between them: the output buffer.  One per thread. */
 typedef struct cr_child cr_child;
@@ -75,12 +85,15 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
  * its standard input, under the limits; SIGPIPE must be ignored by the
  * caller's process (a program that closes its standard input early is
  * not an error).  It runs in a new process group, which is killed when
- * the program ends, so that nothing it started is left.  Returns 0 with
- * the report in *out; CR_EINTERRUPTED, the program killed, once *stop
- * (may be NULL) is set; CR_EIO when it cannot be started, saying why. */
+ * the program ends, so that nothing it started is left.  With a sandbox
+ * (not NULL) the sandbox's program runs in it instead, and path, argv and
+ * dir are not used (NULL).  Returns 0 with the report in *out;
+ * CR_EINTERRUPTED, the program killed, once *stop (may be NULL) is set;
+ * CR_EIO when it cannot be started, saying why (for a sandbox, what bwrap
+ * or the sandbox's init said). */
 int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
-                 const char *input, size_t input_len, const cr_limits *limits, const atomic_int *stop,
-                 cr_error *err);
+                 const cr_sandbox *sandbox, const char *input, size_t input_len, const cr_limits *limits,
+                 const atomic_int *stop, cr_error *err);
 
 /* ---- verdicts (verdict.c): how a program ended, then the checker on what
  * it wrote ---- */
@@ -93,6 +106,8 @@ void cr_verdict_signal_name(char out[16], int sig);
  * input[0..input_len), against the jury's answer, in this order:
  *   OLE  killed for writing more than the output limit;
  *   TLE  its CPU time over the limit, SIGXCPU, or killed at the wall clock;
+ *   RE   a non-zero exit or a signal after the program ran into a limit
+ *        of its sandbox (the note says which), or its sandbox ended under it;
  *   MLE  a non-zero exit or a signal with a peak resident set of at least
  *        three quarters of the memory limit: under RLIMIT_AS an allocation
  *        beyond the limit fails inside the program, which then crashes or
@@ -122,8 +137,8 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
 
 typedef enum cr_language {
     CR_LANG_NONE,   /* not one source file: a program run as it is */
-    CR_LANG_C,      /* .c: cc -O2 -std=gnu11 -o PROGRAM SOURCE -lm (DOMjudge's flags) */
-    CR_LANG_CPP,    /* .cc, .cpp, .cxx: c++ -O2 -std=gnu++17 -o PROGRAM SOURCE */
+    CR_LANG_C,      /* .c: $CC -O2 -std=gnu11 -o PROGRAM SOURCE -lm (DOMjudge's flags) */
+    CR_LANG_CPP,    /* .cc, .cpp, .cxx: $CXX -O2 -std=gnu++17 -o PROGRAM SOURCE */
     CR_LANG_PYTHON, /* .py: python3 SOURCE */
     CR_LANG_COUNT
 } cr_language;
@@ -132,9 +147,30 @@ typedef enum cr_language {
  * by its extension; CR_LANG_NONE for anything else. */
 cr_language cr_submission_language(char *const *argv);
 
-/* Polygon's name for the language's compiler ("c.gcc", "cpp.g++17",
- * "python.3"); NULL for CR_LANG_NONE. */
-const char *cr_submission_polygon_type(cr_language lang);
+/* The compiler of a language's sources, the one rule of every build
+ * coinrow starts (a submission's, the CMS package's checker): $CC for C and
+ * $CXX for C++ when set and not empty, else cc and c++; found on PATH as
+ * cr_child_resolve finds a program.  NULL for a language not compiled. */
+const char *cr_submission_compiler(cr_language lang);
+
+/* How a build that failed ended. */
+typedef struct cr_build_failure {
+    int signal;     /* the signal that ended the compiler, or 0 */
+    int exit_code;  /* its exit status, when no signal */
+    char said[256]; /* the first line of its standard error that has "error" in it, else its first line */
+} cr_build_failure;
+
+/* Runs the build command argv (argv[0] the compiler, resolved by
+ * cr_child_resolve) in folder dir (NULL: here) under cr_child_run, with two
+ * minutes of CPU time and no memory limit; with sandbox_init (a coinrow
+ * executable, see cr_sandbox_opts) inside a sandbox whose working folder is
+ * dir, where it may write files of up to CR_SANDBOX_BUILD_MIB, and sees
+ * nothing else of the machine's but the system folders.  Returns 0 when it
+ * exits 0; 1 when it fails, with how in *out; or CR_EINVAL when the
+ * compiler cannot be run (err says why; for a sandbox, as cr_sandbox_new),
+ * CR_EIO when it cannot be started. */
+int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, const char *sandbox_init,
+                          cr_error *err);
 
 /* What to execute for a command given in folder dir. */
 typedef struct cr_submission cr_submission;
@@ -142,13 +178,76 @@ typedef struct cr_submission cr_submission;
 /* Makes the command runnable: a program is looked up as a shell would
  * (cr_child_resolve); a C or C++ source is built into a private folder
  * (removed by cr_submission_free), its compiler's complaint in err when it
- * does not build (CR_EINVAL); a Python source runs under python3. */
-int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, cr_error *err);
+ * does not build (CR_EINVAL); a Python source runs under python3, looked
+ * up in PATH.  For a program to run in a sandbox, sandbox_init is the
+ * sandbox's init (cr_sandbox_opts; NULL: no sandbox): a source is then
+ * built in a sandbox too, from a copy of it (a hostile source could
+ * otherwise have the compiler read the jury's files into the program),
+ * and python3 is the one of the sandbox's PATH, CR_SANDBOX_PATH. */
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, const char *sandbox_init,
+                      cr_error *err);
 
 /* The file to execute, and the arguments it gets (argv[0] first; for a
  * program, the command's own argv, which must outlive s). */
 const char *cr_submission_path(const cr_submission *s);
 char *const *cr_submission_argv(const cr_submission *s);
+
+/* The source an interpreter runs (one of the arguments, as given: relative
+ * to the command's folder), or NULL for a program that is not one. */
+const char *cr_submission_script(const cr_submission *s);
+
+/* ---- the sandbox (sandbox.c; init.c inside it): bubblewrap's namespaces,
+ * and coinrow as the sandbox's init ---- */
+
+/* What a sandboxed program sees as PATH (the folders it is given). */
+#define CR_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin"
+/* Its user and group inside its user namespace. */
+#define CR_SANDBOX_UID 60000
+/* Its working folder and its /tmp: each a tmpfs of this many MiB. */
+#define CR_SANDBOX_FILES_MIB 32
+/* The largest file a build in a sandbox may write, in MiB (its program). */
+#define CR_SANDBOX_BUILD_MIB 64
+/* Processes and threads of its user in the sandbox (RLIMIT_NPROC), the
+ * init's and its own included. */
+#define CR_SANDBOX_PROCESSES 64
+/* The first argument that makes coinrow the sandbox's init (cli/main.c). */
+#define CR_SANDBOX_INIT "sandbox-init"
+
+/* What a sandbox runs, and where. */
+typedef struct cr_sandbox_opts {
+    const char *path;    /* the file to execute (relative to dir when not absolute) */
+    char *const *argv;   /* its arguments, argv[0] first */
+    const char *script;  /* the one of argv that is an interpreter's source, shown to it read-only too; or NULL */
+    const char *dir;     /* the folder path and script are relative to; NULL: here */
+    const char *work;    /* a folder of this machine for its working folder, writable (a build's); NULL: an
+                            empty tmpfs of CR_SANDBOX_FILES_MIB */
+    uint64_t file_bytes; /* the largest file it may write (RLIMIT_FSIZE); 0: no limit but the tmpfs's */
+    const char *init;    /* a coinrow executable, the sandbox's init (coinrow's own: /proc/self/exe) */
+    const cr_limits *limits;
+} cr_sandbox_opts;
+
+/* Makes a sandbox for the program o describes: finds bwrap in PATH,
+ * copies what is not in the system folders the sandbox shows (the program,
+ * an interpreter's source) read-only into a private folder, and runs the
+ * sandbox once with the init checking it, so that one that cannot work is
+ * refused before anything is judged.  CR_EINVAL when bwrap is missing, too
+ * old or cannot create namespaces, saying which and how to install or
+ * enable it; CR_EIO for anything else it cannot do.  Free with
+ * cr_sandbox_free. */
+int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err);
+
+/* Removes the copies; accepts NULL. */
+void cr_sandbox_free(cr_sandbox *sandbox);
+
+/* coinrow as the sandbox's init (argv[0] is CR_SANDBOX_INIT, and what
+ * cr_sandbox_new wrote follows): it must be pid 1 of its pid namespace.
+ * Starts the program under its limits, in a session of its own, kills it
+ * at its CPU limit, reports to coinrow through the inherited pipe, and
+ * kills whatever is left; in check mode it only checks that the program is
+ * there to run.  Returns 0 once it reported; CR_EINVAL (arguments not
+ * cr_sandbox_new's, or not pid 1) or CR_EIO (the program cannot be run
+ * there), saying why, with nothing reported. */
+int cr_sandbox_init(int argc, char **argv, cr_error *err);
 
 /* Removes what was built; accepts NULL. */
 void cr_submission_free(cr_submission *s);
@@ -169,6 +268,7 @@ typedef struct cr_invoke_opts {
      * strategy of the invocation. */
     const char *path;
     char *const *argv;
+    const cr_sandbox *sandbox; /* the program runs in it (path and argv are then its), or NULL */
     const atomic_int *stop; /* may be NULL; once set, running programs are killed and nothing new starts */
     /* Called on the caller's thread after each commit (may be NULL). */
     void (*progress)(void *ctx, const cr_invoke_stats *stats);

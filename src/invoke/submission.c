@@ -2,11 +2,13 @@
  * a private folder, as a judge builds a submission. */
 #include "invoke/invoke.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "invoke/sandbox.h"
 #include "util/util.h"
 
 struct cr_submission {
@@ -14,6 +16,8 @@ struct cr_submission {
     char *const *args; /* its arguments: the command's own, or argv below */
     char *argv[3];     /* python3 and the source, or the program built */
     char *build_dir;   /* the private folder a source was built in, or NULL */
+    char *copy;        /* the copy of the source built in a sandbox, there, or NULL */
+    const char *script; /* the source python3 runs, or NULL */
 };
 
 static const struct {
@@ -34,25 +38,61 @@ cr_language cr_submission_language(char *const *argv)
     return CR_LANG_NONE;
 }
 
-/* The compiler's arguments for a source, building `program`. */
-static void compiler_argv(char *out[8], cr_language lang, char *source, char *program)
+const char *cr_submission_compiler(cr_language lang)
 {
-    static char *const c[] = {"cc", "-O2", "-std=gnu11", "-o", NULL, NULL, "-lm", NULL};
-    static char *const cpp[] = {"c++", "-O2", "-std=gnu++17", "-o", NULL, NULL, NULL, NULL};
-    memcpy(out, lang == CR_LANG_C ? c : cpp, sizeof c);
-    out[4] = program;
-    out[5] = source;
+    const char *set = lang == CR_LANG_C ? getenv("CC") : lang == CR_LANG_CPP ? getenv("CXX") : NULL;
+    if (set && *set)
+        return set;
+    return lang == CR_LANG_C ? "cc" : lang == CR_LANG_CPP ? "c++" : NULL;
 }
 
-/* Builds the source argv[0] (in folder dir) into s->path. */
-static int build(cr_submission *s, cr_language lang, char *const *argv, const char *dir, cr_error *err)
+int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, const char *sandbox_init,
+                          cr_error *err)
+{
+    /* a compiler is given time and no memory limit; it writes no answer */
+    cr_limits limits = {.cpu_seconds = 120, .output_bytes = 1 << 20};
+    char *path = NULL;
+    cr_child *child = NULL;
+    cr_sandbox *sandbox = NULL;
+    cr_child_report report;
+    int rc = cr_child_resolve(&path, argv[0], dir, err);
+    cr_sandbox_opts o = {.path = path, .argv = argv, .dir = dir, .work = dir,
+                         .file_bytes = (uint64_t)CR_SANDBOX_BUILD_MIB << 20, .init = sandbox_init, .limits = &limits};
+    if (rc == 0 && sandbox_init)
+        rc = cr_sandbox_new(&sandbox, &o, err);
+    if (rc == 0)
+        rc = cr_child_new(&child, err);
+    if (rc == 0)
+        rc = cr_child_run(&report, child, sandbox ? NULL : path, sandbox ? NULL : argv, sandbox ? NULL : dir, sandbox,
+                          NULL, 0, &limits, NULL, err);
+    if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
+        /* the compiler's first error, else its first line */
+        const char *line = strstr(report.err, "error");
+        while (line && line > report.err && line[-1] != '\n')
+            line--;
+        if (!line)
+            line = report.err;
+        *out = (cr_build_failure){report.end == CR_CHILD_EXITED ? 0 : report.signal, report.exit_code, ""};
+        snprintf(out->said, sizeof out->said, "%.*s", (int)strcspn(line, "\n"), line);
+        rc = 1;
+    }
+    cr_child_free(child);
+    cr_sandbox_free(sandbox);
+    free(path);
+    return rc;
+}
+
+/* Builds the source argv[0] (in folder dir) into s->path with the
+ * language's compiler and a judge's flags; with sandbox_init, in a sandbox
+ * whose working folder is the build's folder, from a copy of the source
+ * there. */
+static int build(cr_submission *s, cr_language lang, char *const *argv, const char *dir, const char *sandbox_init,
+                 cr_error *err)
 {
     const char *tmp = getenv("TMPDIR");
-    size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/coinrow-build-XXXXXX/program";
-    char *compiler_path = NULL, *compiler[8];
-    cr_child *child = NULL;
-    cr_child_report report;
-    if (!(s->build_dir = malloc(len)) || !(s->path = malloc(len)))
+    const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/coinrow-build-XXXXXX/" + strlen(base) + 8;
+    if (!(s->build_dir = malloc(len)) || !(s->path = malloc(len)) || (sandbox_init && !(s->copy = malloc(len))))
         return cr_errorf(err, CR_ENOMEM, "no memory to build %s", argv[0]);
     snprintf(s->build_dir, len, "%s/coinrow-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(s->build_dir)) {
@@ -61,28 +101,30 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
         return cr_errorf(err, CR_EIO, "cannot make a folder to build %s in", argv[0]);
     }
     snprintf(s->path, len, "%s/program", s->build_dir);
-    compiler_argv(compiler, lang, argv[0], s->path);
-    /* a compiler is given time and no memory limit; it writes no answer */
-    cr_limits limits = {.cpu_seconds = 120, .output_bytes = 1 << 20};
-    int rc = cr_child_resolve(&compiler_path, compiler[0], NULL, err);
-    if (rc == 0)
-        rc = cr_child_new(&child, err);
-    if (rc == 0)
-        rc = cr_child_run(&report, child, compiler_path, compiler, dir, NULL, 0, &limits, NULL, err);
-    if (rc == 0 && (report.end != CR_CHILD_EXITED || report.exit_code != 0)) {
-        /* the compiler's first error, else its first line */
-        const char *line = strstr(report.err, "error");
-        while (line && line > report.err && line[-1] != '\n')
-            line--;
-        if (!line)
-            line = report.err;
-        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %.*s", argv[0], compiler[0],
-                       report.end == CR_CHILD_EXITED ? "exit status" : "signal",
-                       report.end == CR_CHILD_EXITED ? report.exit_code : report.signal, (int)strcspn(line, "\n"),
-                       line);
+    char *cc = (char *)cr_submission_compiler(lang);
+    /* in the sandbox, the copy and the program in its working folder */
+    char *source = sandbox_init ? (char *)base : argv[0], *program = sandbox_init ? "program" : s->path;
+    char *c[] = {cc, "-O2", "-std=gnu11", "-o", program, source, "-lm", NULL};
+    char *cpp[] = {cc, "-O2", "-std=gnu++17", "-o", program, source, NULL};
+    int rc = 0;
+    if (sandbox_init) {
+        char given[8192];
+        snprintf(given, sizeof given, "%s%s%s", dir && argv[0][0] != '/' ? dir : "",
+                 dir && argv[0][0] != '/' ? "/" : "", argv[0]);
+        snprintf(s->copy, len, "%s/%s", s->build_dir, base);
+        rc = cr_sandbox__copy(given, s->copy, 0644, err);
+        /* the compiler, as nobody when coinrow is root, writes there */
+        if (rc == 0 && geteuid() == 0 && chown(s->build_dir, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID) != 0)
+            rc = cr_errorf(err, CR_EIO, "cannot give %s to the sandbox's user: %s", s->build_dir, strerror(errno));
     }
-    cr_child_free(child);
-    free(compiler_path);
+    cr_build_failure failed;
+    if (rc == 0)
+        rc = cr_submission_compile(&failed, lang == CR_LANG_C ? c : cpp, sandbox_init ? s->build_dir : dir,
+                                   sandbox_init, err);
+    if (rc == 1)
+        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %s", argv[0], cc,
+                       failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
+                       failed.said);
     return rc;
 }
 
@@ -101,7 +143,8 @@ static int access_in(const char *dir, const char *name)
     return rc;
 }
 
-int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, cr_error *err)
+int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, const char *sandbox_init,
+                      cr_error *err)
 {
     *out = NULL;
     cr_submission *s = calloc(1, sizeof *s);
@@ -116,11 +159,13 @@ int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, c
     } else if (access_in(dir, argv[0]) != 0) {
         rc = cr_errorf(err, CR_EINVAL, "cannot read the source %s", argv[0]);
     } else if (lang == CR_LANG_PYTHON) {
-        rc = cr_child_resolve(&s->path, "python3", NULL, err);
+        /* in a sandbox, one of the system folders it shows */
+        rc = cr_child__resolve_in(&s->path, "python3", NULL, sandbox_init ? CR_SANDBOX_PATH : getenv("PATH"), err);
         s->argv[0] = "python3";
         s->argv[1] = argv[0];
+        s->script = argv[0];
     } else {
-        rc = build(s, lang, argv, dir, err);
+        rc = build(s, lang, argv, dir, sandbox_init, err);
         s->argv[0] = s->path;
     }
     if (rc) {
@@ -135,14 +180,19 @@ const char *cr_submission_path(const cr_submission *s) { return s->path; }
 
 char *const *cr_submission_argv(const cr_submission *s) { return s->args; }
 
+const char *cr_submission_script(const cr_submission *s) { return s->script; }
+
 void cr_submission_free(cr_submission *s)
 {
     if (!s)
         return;
     if (s->build_dir) {
         unlink(s->path);
+        if (s->copy)
+            unlink(s->copy);
         rmdir(s->build_dir);
     }
+    free(s->copy);
     free(s->build_dir);
     free(s->path);
     free(s);

@@ -57,8 +57,18 @@ static cr_invoke_verdict how_it_ended(char *why, size_t cap, const cr_child_repo
     }
     if (run->end == CR_CHILD_EXITED && run->exit_code == 0)
         return CR_INVOKE_AC;
+    if (run->end == CR_CHILD_SANDBOX_LOST) {
+        snprintf(why, cap, "%s", run->sandbox_note);
+        return CR_INVOKE_RE;
+    }
     int len = run->end == CR_CHILD_SIGNALED ? snprintf(why, cap, "ended by %s", signal)
                                             : snprintf(why, cap, "exit status %d", run->exit_code);
+    /* a limit of the sandbox's own it ran into comes before the memory
+     * limit's guess */
+    if (run->sandbox_note[0]) {
+        snprintf(why + len, cap - (size_t)len, "; %s", run->sandbox_note);
+        return CR_INVOKE_RE;
+    }
     if (limits->memory_bytes && (uint64_t)run->peak_rss_kib * 1024 * 4 >= limits->memory_bytes * 3) {
         snprintf(why + len, cap - (size_t)len, " with %.1f MiB resident of the %g MiB limit (an allocation failed)",
                  mib((uint64_t)run->peak_rss_kib * 1024), mib(limits->memory_bytes));

@@ -31,9 +31,8 @@ typedef struct reader {
     /* the header */
     int have_header;
     size_t columns, id_col, values_col, n_col;
-    char names[160]; /* the header's column names, for messages */
-    size_t names_len;
-    int names_full;
+    char names[CR_ERROR_MSG_MAX]; /* the header's first column names, whole, each NUL-ended: for messages */
+    size_t names_len, names_kept;
 
     /* the record at hand */
     uint64_t line;        /* the physical line being fed */
@@ -77,16 +76,13 @@ static void header_field(reader *r, const char *s, size_t len)
 {
     size_t k = r->columns++;
     trim(&s, &len);
-    /* the names for messages, cut between characters when they fill the
-     * room, "..." saying so ("..." and the NUL always fit) */
-    if (!r->names_full) {
-        const char *sep = k ? ", " : "";
-        size_t room = sizeof r->names - 4 - r->names_len, keep = len;
-        r->names_full = strlen(sep) + len > room;
-        if (r->names_full)
-            keep = room > strlen(sep) ? cr_utf8_cut(s, room - strlen(sep)) : 0;
-        r->names_len += (size_t)snprintf(r->names + r->names_len, sizeof r->names - r->names_len, "%s%.*s%s",
-                                         keep || !r->names_full ? sep : "", (int)keep, s, r->names_full ? "..." : "");
+    /* the first names for messages, as many whole ones as a message could
+     * show (a NUL never reaches a header's name) */
+    if (r->names_kept == k && len < sizeof r->names - r->names_len) {
+        memcpy(r->names + r->names_len, s, len);
+        r->names[r->names_len + len] = '\0';
+        r->names_len += len + 1;
+        r->names_kept++;
     }
     if (r->id_col == NONE && same_name(s, len, r->opts->id_col ? r->opts->id_col : "id"))
         r->id_col = k;
@@ -97,10 +93,42 @@ static void header_field(reader *r, const char *s, size_t len)
         r->n_col = k;
 }
 
+/* What comes after the header's names listed: nothing when all are, else
+ * how many are left out ("... and 12 more columns"), or, when none is
+ * listed, how many there are. */
+static size_t names_rest(char *buf, size_t cap, size_t listed, size_t columns)
+{
+    size_t rest = columns - listed;
+    if (rest == 0)
+        return (size_t)snprintf(buf, cap, ")");
+    if (listed == 0)
+        return (size_t)snprintf(buf, cap, "%zu column%s)", rest, rest == 1 ? "" : "s");
+    return (size_t)snprintf(buf, cap, ", ... and %zu more column%s)", rest, rest == 1 ? "" : "s");
+}
+
+/* Stops the read with what and where, and the header's names: as many
+ * whole ones as the message has room for once the path is in, then the
+ * count of the rest, so that a long path cuts neither a name nor the list's
+ * end.  A path that leaves no room for that goes without the list. */
 static int fatal(reader *r, int code, const char *what)
 {
-    r->stop = cr_errorf(r->err, code, "%s line %llu: %s (the header has: %s)", r->name,
-                        (unsigned long long)r->record_line, what, r->names);
+    char msg[CR_ERROR_MSG_MAX], rest[64];
+    size_t len = (size_t)snprintf(msg, sizeof msg, "%s line %llu: %s (the header has: ", r->name,
+                                  (unsigned long long)r->record_line, what);
+    if (len + names_rest(rest, sizeof rest, 0, r->columns) >= sizeof msg) {
+        r->stop = cr_errorf(r->err, code, "%s line %llu: %s", r->name, (unsigned long long)r->record_line, what);
+        return r->stop;
+    }
+    size_t listed = 0;
+    for (const char *name = r->names; listed < r->names_kept; name += strlen(name) + 1, listed++) {
+        size_t grown = len + (listed ? 2 : 0) + strlen(name);
+        if (grown + names_rest(rest, sizeof rest, listed + 1, r->columns) >= sizeof msg)
+            break;
+        snprintf(msg + len, sizeof msg - len, "%s%s", listed ? ", " : "", name);
+        len = grown;
+    }
+    names_rest(msg + len, sizeof msg - len, listed, r->columns);
+    r->stop = cr_errorf(r->err, code, "%s", msg);
     return r->stop;
 }
 

@@ -16,12 +16,10 @@ static const char *const format_names[] = {"auto", "csv", "tsv", "wide", "contes
 
 int cr_source_format_parse(cr_format *out, const char *name, cr_error *err)
 {
-    for (size_t k = 0; k < sizeof format_names / sizeof format_names[0]; k++)
-        if (strcmp(name, format_names[k]) == 0) {
-            *out = (cr_format)k;
-            return 0;
-        }
-    return cr_errorf(err, CR_EINVAL, "unknown format '%s' (auto, csv, tsv, wide or contest)", name);
+    int k, rc = cr_name_parse(&k, format_names, sizeof format_names / sizeof format_names[0], "format", name, err);
+    if (rc == 0)
+        *out = (cr_format)k;
+    return rc;
 }
 
 /* The extension of a path's last component, with its dot ("" when none). */

@@ -29,7 +29,7 @@
     "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
     "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
 
-/* coinrow's invariants, on the tables as they are stored (schema/006_lines_as_text.sql,
+/* coinrow's invariants, on the tables as they are stored (schema/007_lines_as_text.sql,
  * 005_invoke.sql): each is one pass over a table at most, with lookups by
  * key, so that a database of millions of results is checked in seconds.
  * Each query returns how many rows break it and a description of one of

@@ -18,12 +18,10 @@ const char *cr_invoke_verdict_name(cr_invoke_verdict v)
 
 int cr_invoke_verdict_parse(cr_invoke_verdict *out, const char *name, cr_error *err)
 {
-    for (int k = 0; k < CR_INVOKE_VERDICT_COUNT; k++)
-        if (strcmp(name, verdict_names[k]) == 0) {
-            *out = (cr_invoke_verdict)k;
-            return 0;
-        }
-    return cr_errorf(err, CR_EINVAL, "unknown verdict '%s' (AC, WA, PE, TLE, MLE, RE or OLE)", name);
+    int k, rc = cr_name_parse(&k, verdict_names, CR_INVOKE_VERDICT_COUNT, "verdict", name, err);
+    if (rc == 0)
+        *out = (cr_invoke_verdict)k;
+    return rc;
 }
 
 void cr_invocation_clear(cr_invocation *inv)
@@ -60,8 +58,8 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
         rc = cr_store__prepare(&st, store,
                                "INSERT INTO invocation (set_id, variant, command, builtin, directory, label, "
                                "moves_policy, time_limit, memory_limit, output_limit, jobs, answers_run, "
-                               "coinrow_version, status) VALUES (?1, ?2, CASE WHEN ?3 THEN '[]' END, ?4, ?5, ?6, ?7, ?8, "
-                               "?9, ?10, ?11, ?12, ?13, 'running')",
+                               "coinrow_version, status, sandbox) VALUES (?1, ?2, CASE WHEN ?3 THEN '[]' END, ?4, ?5, "
+                               "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'running', ?14)",
                                "starting an invocation", err);
     if (rc == 0) {
         int program = inv->argv != NULL;
@@ -80,6 +78,7 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
         sqlite3_bind_int(st, 11, inv->jobs);
         sqlite3_bind_int64(st, 12, inv->answers_run);
         sqlite3_bind_text(st, 13, coinrow_version, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 14, program && inv->sandbox);
         if (sqlite3_step(st) == SQLITE_DONE)
             inv->id = sqlite3_last_insert_rowid(store->db);
         else
@@ -141,6 +140,7 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->answers_run = sqlite3_column_int64(st, 11);
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
     out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 13));
+    out->sandbox = sqlite3_column_int(st, 14);
     if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
         cr_check_moves_parse(&out->moves, (const char *)sqlite3_column_text(st, 6), &bad) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
@@ -155,7 +155,7 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
     int rc = cr_store__find_latest(&st, store, "invocation",
                                    "id, set_id, variant, builtin, coalesce(directory, ''), coalesce(label, ''), "
                                    "moves_policy, coalesce(time_limit, 0), coalesce(memory_limit, 0), "
-                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status",
+                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status, sandbox",
                                    13, id, pick, err);
     if (rc)
         return rc;
@@ -248,13 +248,6 @@ int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_st
     return rc;
 }
 
-/* Copies column col as text into out (cap bytes; "" for NULL). */
-static void column_text(char *out, size_t cap, sqlite3_stmt *st, int col)
-{
-    const unsigned char *text = sqlite3_column_text(st, col);
-    snprintf(out, cap, "%s", text ? (const char *)text : "");
-}
-
 static cr_invoke_verdict column_verdict(sqlite3_stmt *st, int col)
 {
     cr_invoke_verdict v = CR_INVOKE_RE;
@@ -297,19 +290,19 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
                 out->judged += count;
             } else if (q == 1) {
                 int k = out->slowest_count++;
-                column_text(out->slowest[k].ext_id, sizeof out->slowest[k].ext_id, st, 0);
+                cr_store__column_text(out->slowest[k].ext_id, sizeof out->slowest[k].ext_id, st, 0);
                 out->slowest[k].verdict = column_verdict(st, 1);
                 out->slowest[k].cpu_seconds = sqlite3_column_double(st, 2);
                 out->slowest[k].wall_seconds = sqlite3_column_double(st, 3);
             } else if (q == 2) {
-                column_text(out->peak_ext_id, sizeof out->peak_ext_id, st, 0);
+                cr_store__column_text(out->peak_ext_id, sizeof out->peak_ext_id, st, 0);
                 out->peak_rss_kib = sqlite3_column_int64(st, 1);
             } else if (q == 3) {
                 out->has_failure = 1;
-                column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 0);
+                cr_store__column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 0);
                 out->failure_verdict = column_verdict(st, 1);
-                column_text(out->failure_message, sizeof out->failure_message, st, 2);
-                column_text(out->failure_stderr, sizeof out->failure_stderr, st, 3);
+                cr_store__column_text(out->failure_message, sizeof out->failure_message, st, 2);
+                cr_store__column_text(out->failure_stderr, sizeof out->failure_stderr, st, 3);
             } else {
                 out->cpu_seconds = sqlite3_column_double(st, 0);
                 out->wall_seconds = sqlite3_column_double(st, 1);
@@ -393,7 +386,7 @@ int cr_store_time_changes(cr_time_change *out, size_t cap, size_t *out_count, ui
                 continue;
             }
             cr_time_change *t = &out[(*out_count)++];
-            column_text(t->ext_id, sizeof t->ext_id, st, 0);
+            cr_store__column_text(t->ext_id, sizeof t->ext_id, st, 0);
             t->n = (size_t)sqlite3_column_int64(st, 1);
             t->cpu_a = sqlite3_column_double(st, 2);
             t->cpu_b = sqlite3_column_double(st, 3);

@@ -1,6 +1,6 @@
-/* How schema versions 4 and 5 kept a line of play, one bit per turn, for
+/* How schema versions 4 to 6 kept a line of play, one bit per turn, for
  * the upgrades that go through them (schema/004_results.sql packs the lines
- * of version 3, 006_lines_as_text.sql turns them back into text).  The
+ * of version 3, 007_lines_as_text.sql turns them back into text).  The
  * bits, read as one big-endian number, are a 1 followed by the turns (1 for
  * R), so the last turn is the lowest bit of the last byte and the 1 in the
  * first byte tells where the line starts.
@@ -114,7 +114,7 @@ static void pack_line_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_blob64(ctx, bits, cr_store__line_bytes(n), sqlite3_free);
 }
 
-/* coinrow_line_text(blob): the line as text, as version 5's views showed
+/* coinrow_line_text(blob): the line as text, as the views of versions 4 to 6 showed
  * any blob: NULL for NULL and for an empty blob; else the bits after the
  * first 1 (none: the empty text), as L and R.  A value that is not a blob
  * is read as its bytes, as their hex() read it. */

@@ -44,10 +44,9 @@ int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_
 
 cr_run_status cr_store__status_parse(const char *name)
 {
-    for (int k = 0; k < CR_RUN_STATUS_COUNT; k++)
-        if (name && strcmp(name, run_status_names[k]) == 0)
-            return (cr_run_status)k;
-    return CR_RUN_FAILED;
+    int k;
+    return cr_name_parse(&k, run_status_names, CR_RUN_STATUS_COUNT, "status", name, NULL) == 0 ? (cr_run_status)k
+                                                                                                : CR_RUN_FAILED;
 }
 
 int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, const char *columns, int status_col,
@@ -270,7 +269,7 @@ int cr_store_run_of_job(int64_t *out, cr_store *store, const char *tag, cr_error
 
 /* ---- results: one solution row per instance, result_extra for the rest ---- */
 
-/* The two games behind the variants (schema/004_results.sql, 006_lines_as_text.sql). */
+/* The two games behind the variants (schema/004_results.sql, 007_lines_as_text.sql). */
 enum { STANDARD, REMAINING, GAMES };
 
 static int game_of(cr_variant v) { return v == CR_REMAINING ? REMAINING : STANDARD; }

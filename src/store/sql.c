@@ -3,6 +3,7 @@
  * nothing else of the store, so that every other file can call them. */
 #include "store/sql.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,4 +176,10 @@ int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_e
     }
     memcpy(*buf, text ? text : "", len + 1);
     return 0;
+}
+
+void cr_store__column_text(char *out, size_t cap, sqlite3_stmt *st, int col)
+{
+    const unsigned char *text = sqlite3_column_text(st, col);
+    snprintf(out, cap, "%s", text ? (const char *)text : "");
 }

@@ -1,5 +1,5 @@
 /* Inside the store: the connection and the helpers every statement of the
- * store*.c files goes through.  Only those files include this header (and
+ * files of src/store goes through.  Only those files include this header (and
  * with it sqlite3.h): coinrow's SQL has no other home. */
 #ifndef CR_STORE_SQL_H
 #define CR_STORE_SQL_H
@@ -103,12 +103,16 @@ void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
 /* Registers the SQL functions of the upgrades on the connection:
  * coinrow_pack_line(text), the packed line (NULL when a letter is neither L
  * nor R), for the upgrade to schema version 4; coinrow_line_text(blob), a
- * packed line as text, for the upgrade to version 6. */
+ * packed line as text, for the upgrade to version 7. */
 int cr_store__lines_register(cr_store *s, cr_error *err);
 
 /* Copies the text of column col of the current row into *buf (grown as
  * needed to *cap bytes): the iterators keep a row's key past the next step. */
 int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
+
+/* Copies column col of the current row as text into out (cap bytes, cut to
+ * fit; "" for NULL). */
+void cr_store__column_text(char *out, size_t cap, sqlite3_stmt *st, int col);
 
 /* ---- what runs and invocations share (store/runs.c) ----
  * `table` is "run" or "invocation": a word of this code, never input. */

@@ -78,23 +78,20 @@ static int inspect(int *out, cr_store *s, cr_error *err)
 }
 
 /* The one place the schema changes: brings it from its version up to
- * cr_schema_count, each script of schema/ in one transaction with its
- * version bump, so that a script that fails leaves the database as it was
- * before it.  The version is read again under the write lock: two coinrows
- * initialising a new database at once apply each script once. */
+ * cr_schema_count, every script of schema/ from there and its version bump
+ * in one transaction, so that an upgrade that fails at any step leaves the
+ * database as it was before the first.  The version is read under the
+ * write lock: two coinrows initialising a new database at once apply each
+ * script once. */
 static int upgrade(cr_store *s, cr_error *err)
 {
-    for (;;) {
-        int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
-        if (rc == 0)
-            rc = schema_version(&version, s, err);
-        if (rc == 0 && (version < 0 || version > cr_schema_count))
-            rc = cr_errorf(err, CR_EDB, "%s: schema version %d changed under coinrow while upgrading it", s->path,
-                           version);
-        if (rc || version == cr_schema_count) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            return rc;
-        }
+    int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
+    if (rc == 0)
+        rc = schema_version(&version, s, err);
+    if (rc == 0 && (version < 0 || version > cr_schema_count))
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d changed under coinrow while upgrading it", s->path,
+                       version);
+    for (; rc == 0 && version < cr_schema_count; version++) {
         char bump[64];
         snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
         if (sqlite3_exec(s->db, cr_schema_scripts[version], NULL, NULL, NULL) != SQLITE_OK ||
@@ -103,23 +100,24 @@ static int upgrade(cr_store *s, cr_error *err)
             snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
             rc = cr_store__fail(s, doing, err);
         }
-        if (rc == 0)
-            rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
-        if (rc) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            return rc;
-        }
     }
+    if (rc == 0)
+        rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
+    if (rc)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
 }
 
 /* Makes a database that passed inspect() ready for writing: page size (a
- * new one's), the schema brought up to date, then WAL mode.  The upgrade
+ * new one's), the schema brought up to date, then WAL mode unless once
+ * (CR_STORE_WRITE_ONCE: switching to WAL and back rewrites the header, and
+ * a WAL's transaction rolled back would still leave that).  The upgrade
  * runs in the journal mode the file has at rest, so that one that fails
  * rolls back to the file as it was, byte for byte (through the rollback
  * journal; in WAL mode, nothing reaches the file before a checkpoint).  Only
  * a store that got this far is `writing`, and puts the file back in
  * rollback mode when freed. */
-static int prepare_writing(cr_store *s, int version, cr_error *err)
+static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
 {
     /* page_size only takes on a new database; larger pages make the
      * writer's appends cheaper.  The cache and temporary tables in memory
@@ -129,12 +127,13 @@ static int prepare_writing(cr_store *s, int version, cr_error *err)
         rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
     if (rc == 0 && version < cr_schema_count)
         rc = upgrade(s, err);
+    if (rc || once)
+        return rc;
     /* WAL lets readers in while a run goes on; with it, synchronous=NORMAL
      * keeps the database consistent through a crash or power loss and
      * loses at most the last commits. */
     sqlite3_stmt *st = NULL;
-    if (rc == 0)
-        rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
+    rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
     if (rc == 0) {
         int wal = sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
         if (!wal)
@@ -160,7 +159,8 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
-    int flags = SQLITE_OPEN_NOMUTEX | (mode == CR_STORE_WRITE     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    int creates = mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE;
+    int flags = SQLITE_OPEN_NOMUTEX | (creates                    ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
     int rc = 0, version = 0;
@@ -178,10 +178,10 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     if ((rc = inspect(&version, s, err)) != 0 || (rc = cr_store__lines_register(s, err)) != 0)
         goto done;
     s->opened_version = version;
-    if (version == 0 && mode != CR_STORE_WRITE)
+    if (version == 0 && !creates)
         rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
     else if (mode != CR_STORE_READ)
-        rc = prepare_writing(s, version, err);
+        rc = prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
     else if (version != cr_schema_count)
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
                                     "upgrades it in place (as any command that writes to it does)",

@@ -1,6 +1,6 @@
 /* The store: coinrow's SQLite database of instance sets, instances, runs,
  * results, ingest errors, shards and comparisons (the SQL files in schema/).
- * All of coinrow's SQL is in the store's files (store*.c, by concern); the
+ * All of coinrow's SQL is in the store's files (src/store, by concern); the
  * rest of coinrow asks the store in C.
  *
  * A cr_store is one connection.  It serves one thread at a time (it is
@@ -31,14 +31,19 @@ typedef struct cr_store cr_store;
 typedef enum cr_store_mode {
     CR_STORE_READ,   /* an existing database of this schema version, never changed */
     CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
-    CR_STORE_UPGRADE /* an existing coinrow database, its schema brought up to date; never created */
+    CR_STORE_UPGRADE, /* an existing coinrow database, its schema brought up to date; never created */
+    CR_STORE_WRITE_ONCE /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
+                           the file keeps its journal mode (rollback mode, at rest), so that a rollback
+                           leaves it byte for byte as it was, its header too; no reader sees the
+                           transaction under way */
 } cr_store_mode;
 
 /* Opens the database at path into *out; free it with cr_store_free.  The
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, each schema script in its own transaction; CR_STORE_UPGRADE
+ * upgraded, each schema script in its own transaction, then put in WAL
+ * mode (CR_STORE_WRITE_ONCE likewise, without WAL); CR_STORE_UPGRADE
  * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
  * when it is not a coinrow database (tables of its own and user_version 0,
@@ -453,6 +458,7 @@ typedef struct cr_invocation {
     char directory[4096];     /* where the program runs */
     char label[256];
     cr_limits limits;       /* unused for a built-in */
+    int sandbox;              /* the program runs inside the sandbox (invoke --sandbox) */
     int jobs;
     int64_t answers_run;      /* the run whose answers the checker takes */
     cr_run_status status;
@@ -552,5 +558,179 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
 /* How many instances of its set it has judged, and how many are left. */
 int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_store *store, const cr_invocation *inv,
                                  cr_error *err);
+
+/* ---- what coinrow report shows (store/report.c) ----
+ * Aggregates computed by SQLite over the views result, result_view and
+ * verdict_view and the tables of sets, runs and invocations: never a row
+ * per instance back to the caller.  Each call is a statement or two, so that
+ * a report can spread them over connections (one store per thread). */
+
+/* The most bins a histogram has. */
+#define CR_HISTOGRAM_BINS 40
+
+/* Counts of integers in equal bins, each starting at a multiple of its
+ * width: bin k holds the values v with floor(v / width) = start + k, from
+ * from[k] to to[k] (both included, and within min..max). */
+typedef struct cr_histogram {
+    uint64_t count;       /* values counted; 0: none, and no bins */
+    int64_t min, max;     /* the smallest and the largest */
+    int bins;             /* 1 .. CR_HISTOGRAM_BINS when count > 0 */
+    int64_t width;        /* 1, 2 or 5 times a power of ten */
+    int64_t start;
+    int64_t from[CR_HISTOGRAM_BINS], to[CR_HISTOGRAM_BINS];
+    uint64_t counts[CR_HISTOGRAM_BINS];
+} cr_histogram;
+
+/* Chooses the bins of count values from min to max, its counts zeroed: the
+ * narrowest width at which they take at most CR_HISTOGRAM_BINS bins. */
+void cr_store_histogram_init(cr_histogram *out, uint64_t count, int64_t min, int64_t max);
+
+/* A set at a glance. */
+typedef struct cr_set_outline {
+    uint64_t instances;
+    int64_t n_min, n_max;   /* 0 for an empty set */
+    int64_t id_min, id_max; /* the instances' ids: the order they were stored in */
+    char source[1024];      /* the inputs of the ingest that made it, or the generate command; "" */
+    char created_at[32];
+    uint64_t rejected;      /* rows rejected at ingest (ingest_error) */
+} cr_set_outline;
+
+int cr_store_set_outline(cr_set_outline *out, cr_store *store, int64_t set_id, cr_error *err);
+
+/* The instances' n, in the bins cr_store_histogram_init chooses for the
+ * outline's n_min..n_max. */
+int cr_store_set_n_histogram(cr_histogram *out, cr_store *store, int64_t set_id, cr_error *err);
+
+/* The smallest and the largest coin of the set (*out_found = 0 when it is
+ * empty). */
+int cr_store_set_coin_range(int64_t *out_min, int64_t *out_max, int *out_found, cr_store *store, int64_t set_id,
+                            cr_error *err);
+
+/* A row rejected at ingest, cut to fit. */
+typedef struct cr_rejected_row {
+    char source[256];
+    uint64_t line;
+    char ext_id[128]; /* "" when it could not be read */
+    char reason[256];
+    char raw[256];    /* as read: the store keeps 200 bytes of it */
+} cr_rejected_row;
+
+/* The first rows rejected at ingest into set set_id, in the order they were
+ * recorded, into out[0..cap) (their number in *out_count). */
+int cr_store_rejected_rows(cr_rejected_row *out, size_t cap, size_t *out_count, cr_store *store, int64_t set_id,
+                           cr_error *err);
+
+/* The ids of the runs (runs 1) or of the invocations (runs 0) of set
+ * set_id, newest first, into out[0..cap) (their number in *out_count); all
+ * of them are counted in *out_total. */
+int cr_store_set_jobs(int64_t *out, size_t cap, size_t *out_count, uint64_t *out_total, cr_store *store,
+                      int64_t set_id, int runs, cr_error *err);
+
+/* The id of the latest done run of set set_id below run `below` (0: any)
+ * into *out_id; 0 when there is none. */
+int cr_store_set_latest_done(int64_t *out_id, cr_store *store, int64_t set_id, int64_t below, cr_error *err);
+
+/* What cr_run leaves out. */
+typedef struct cr_run_notes {
+    char label[256], started_at[32], finished_at[32], message[512];
+    uint64_t solved; /* instances it solved */
+} cr_run_notes;
+
+int cr_store_run_notes(cr_run_notes *out, cr_store *store, int64_t run_id, cr_error *err);
+
+/* One variant of a run. */
+typedef struct cr_variant_stats {
+    uint64_t results;    /* rows of the variant: instances solved */
+    uint64_t errors;     /* of them, with an error */
+    uint64_t winners[3]; /* won by the first player, by the second, drawn */
+    cr_histogram values; /* the values given */
+} cr_variant_stats;
+
+int cr_store_run_variant_stats(cr_variant_stats *out, cr_store *store, int64_t run_id, cr_variant variant,
+                               cr_error *err);
+
+/* A result with an error. */
+typedef struct cr_result_error {
+    char ext_id[128];
+    size_t n;
+    char error[256];
+} cr_result_error;
+
+/* The first results of the variant in run run_id with an error, in instance
+ * order, into out[0..cap) (their number in *out_count). */
+int cr_store_run_errors(cr_result_error *out, size_t cap, size_t *out_count, cr_store *store, int64_t run_id,
+                        cr_variant variant, cr_error *err);
+
+/* Two runs of one set compared by their answers.  A variant's answer is
+ * its value, its winner and its error: lines of play are not compared
+ * (coinrow compare checks that lines that differ are both optimal). */
+typedef struct cr_answers_comparison {
+    unsigned variants;                    /* compared: the variants both runs have */
+    uint64_t solved_a, solved_b;          /* instances each run solved */
+    uint64_t common;                      /* solved by both */
+    uint64_t differing;                   /* of these, with another answer in some variant */
+    uint64_t differing_by[CR_VARIANT_COUNT];
+} cr_answers_comparison;
+
+int cr_store_answers_compare(cr_answers_comparison *out, cr_store *store, const cr_run *a, const cr_run *b,
+                             cr_error *err);
+
+/* One side's answer. */
+typedef struct cr_answer {
+    int given;             /* the run has the result */
+    int has_value;
+    int64_t value;
+    char winner[8];        /* "" when NULL */
+    char error[160];       /* "" when none */
+} cr_answer;
+
+/* An instance that differs between two runs: in a variant's answer, or
+ * solved by one run only (variant then CR_VARIANT_COUNT). */
+typedef struct cr_answer_difference {
+    char ext_id[128];
+    size_t n;
+    cr_variant variant;
+    cr_answer a, b;
+} cr_answer_difference;
+
+/* The first differences between runs a and b of set set_id, in instance
+ * order, into out[0..cap) (their number in *out_count): with missing 0 the
+ * answers that differ, with missing 1 the instances one run solved and the
+ * other did not. */
+int cr_store_answer_differences(cr_answer_difference *out, size_t cap, size_t *out_count, cr_store *store,
+                                const cr_run *a, const cr_run *b, int missing, cr_error *err);
+
+/* The tests of a set folded into groups of consecutive ids: group g holds
+ * the instances whose id - id_min is in [g * width, (g + 1) * width). */
+typedef struct cr_test_fold {
+    uint64_t tests;        /* 0: none (the ids belong to other sets) */
+    char first[128], last[128]; /* the ext_ids of its first and last test */
+    int64_t n_min, n_max;
+} cr_test_fold;
+
+/* Fills out[0..groups) for set set_id. */
+int cr_store_set_folds(cr_test_fold *out, size_t groups, cr_store *store, int64_t set_id, int64_t id_min,
+                       int64_t width, cr_error *err);
+
+/* An invocation's verdicts on one group of tests. */
+typedef struct cr_verdict_cell {
+    uint64_t counts[CR_INVOKE_VERDICT_COUNT];
+    double cpu_max; /* the slowest CPU time among them */
+} cr_verdict_cell;
+
+/* An invocation's CPU times by n, in the bins of a histogram of n. */
+typedef struct cr_times_by_n {
+    uint64_t count[CR_HISTOGRAM_BINS];
+    double cpu_sum[CR_HISTOGRAM_BINS], cpu_max[CR_HISTOGRAM_BINS];
+} cr_times_by_n;
+
+/* In one pass over the verdicts of invocation invocation_id: their cells,
+ * the tests folded as cr_store_set_folds folds them, into out[0..groups),
+ * and their CPU times by n in the bins of the histogram n into *times. */
+int cr_store_verdict_cells(cr_verdict_cell *out, size_t groups, cr_times_by_n *times, cr_store *store,
+                           int64_t invocation_id, int64_t id_min, int64_t width, const cr_histogram *n, cr_error *err);
+
+/* How many tests every invocation of ids[0..count) (count >= 1) judged AC. */
+int cr_store_accepted_by_all(uint64_t *out, cr_store *store, const int64_t *ids, size_t count, cr_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* What the layers above the core share and the core cannot have: error
- * messages through printf, reading a stream whole, the machine's memory, and
- * reading a row of coins from text (coins.c).  The exported judge programs
- * are built with the first three (the Makefile's JUDGE_UTIL_SRC). */
+ * messages through printf, reading a stream whole, the machine's memory,
+ * names of enumerations read from text, a hash, times as text, and reading
+ * a row of coins from text.  The exported judge programs are built with the
+ * first three (the Makefile's JUDGE_UTIL_SRC). */
 #ifndef CR_UTIL_H
 #define CR_UTIL_H
 
@@ -31,6 +32,24 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
 /* The machine's physical memory in bytes, for the budgets the layers above
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);
+
+/* --- names and hashes (names.c, hash.c) --- */
+
+/* Finds text (may be NULL) in names[0..count): 0 with its index in *out, or
+ * CR_EINVAL "unknown WHAT 'TEXT' (A, B or C)", listing the names. */
+int cr_name_parse(int *out, const char *const names[], int count, const char *what, const char *text,
+                  cr_error *err);
+
+/* FNV-1a, 64 bits: h (CR_FNV1A_BASIS to begin with) extended by
+ * bytes[0..len).  The shards' partition is made of it: it never changes. */
+#define CR_FNV1A_BASIS 0xcbf29ce484222325u
+uint64_t cr_fnv1a(uint64_t h, const void *bytes, size_t len);
+
+/* --- a time as people read it (seconds.c) --- */
+
+/* t in seconds, milliseconds or microseconds, whichever reads best
+ * ("1.25 s", "3.4 ms", "12 us"), into out; returns out. */
+const char *cr_seconds_text(char out[32], double t);
 
 /* --- a row of coins as text (coins.c): "4 6 2 3", "4,6,2,3", "4;6;2;3" or
  * a JSON array "[4, 6, 2, 3]" --- */

@@ -15,7 +15,12 @@ that the conversion judges with coinrow's testlib checker:
   3: a judge error), and registerTestlibCmd reads INPUT JURY_ANSWER
   FEEDBACK_DIR with the contestant's output on standard input and its message
   in FEEDBACK_DIR/judgemessage.txt;
-- submissions/ from the solutions, by tag;
+- submissions/ from the solutions, by tag, as Polygon2DOMjudge's tag table
+  says: a tag of one verdict goes to its folder (memory-limit-exceeded to
+  run_time_error, as DOMjudge reports it), a tag of several (rejected: any
+  verdict but accepted) to submissions/mixed/, the source followed by a
+  comment naming them for DOMjudge ("@EXPECTED_RESULTS@: WRONG-ANSWER,
+  TIMELIMIT, RUN-ERROR"), which problemtools does not judge;
 - problem_statement/problem.pdf from the PDF statement.
 """
 import os
@@ -24,9 +29,16 @@ import shutil
 import sys
 import xml.etree.ElementTree as ET
 
-TAGS = {"main": "accepted", "accepted": "accepted", "wrong-answer": "wrong_answer",
-        "time-limit-exceeded": "time_limit_exceeded", "memory-limit-exceeded": "run_time_error",
-        "rejected": "wrong_answer"}
+REJECTED = ["wrong_answer", "time_limit_exceeded", "run_time_error"]
+TAGS = {"main": ["accepted"], "accepted": ["accepted"], "wrong-answer": ["wrong_answer"],
+        "presentation-error": ["wrong_answer"], "time-limit-exceeded": ["time_limit_exceeded"],
+        "time-limit-exceeded-or-accepted": ["time_limit_exceeded", "accepted"],
+        "time-limit-exceeded-or-memory-limit-exceeded": ["time_limit_exceeded", "run_time_error"],
+        "memory-limit-exceeded": ["run_time_error"], "rejected": REJECTED, "failed": REJECTED}
+# DOMjudge's names of the verdicts, and how a comment starts, by Polygon's language
+DOMJUDGE = {"accepted": "CORRECT", "wrong_answer": "WRONG-ANSWER", "time_limit_exceeded": "TIMELIMIT",
+            "run_time_error": "RUN-ERROR"}
+COMMENT = {"c": "//", "cpp": "//", "python": "#"}
 
 EXIT_CODES = {"OK_EXIT_CODE": "0", "WA_EXIT_CODE": "1", "PE_EXIT_CODE": "2", "DIRT_EXIT_CODE": "4",
               "UNEXPECTED_EOF_EXIT_CODE": "8"}
@@ -86,10 +98,17 @@ def main():
     with open(os.path.join(checker, "testlib.h"), "w") as f:
         f.write(patched)
     for solution in root.findall("assets/solutions/solution"):
-        path = solution.find("source").attrib["path"]
-        folder = os.path.join(out, "submissions", TAGS[solution.attrib["tag"]])
+        source = solution.find("source")
+        verdicts = TAGS[solution.attrib["tag"]]
+        folder = os.path.join(out, "submissions", verdicts[0] if len(verdicts) == 1 else "mixed")
         os.makedirs(folder, exist_ok=True)
-        shutil.copyfile(os.path.join(src, path), os.path.join(folder, os.path.basename(path)))
+        with open(os.path.join(src, source.attrib["path"]), "rb") as f:
+            text = f.read()
+        if len(verdicts) > 1:
+            comment = COMMENT[source.attrib["type"].split(".")[0]]
+            text += ("\n%s @EXPECTED_RESULTS@: %s\n" % (comment, ", ".join(DOMJUDGE[v] for v in verdicts))).encode()
+        with open(os.path.join(folder, os.path.basename(source.attrib["path"])), "wb") as f:
+            f.write(text)
     pdf = root.find("statements/statement[@type='application/pdf']")
     if pdf is not None:
         os.makedirs(os.path.join(out, "problem_statement"))

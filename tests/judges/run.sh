@@ -8,15 +8,18 @@
 #     the package's own time limit (.timelimit); then programs judged by
 #     coinrow invoke (C and Python, accepted, wrong, crashing, too slow) and
 #     exported with --submissions beside coinrow's own: each gets the verdict
-#     of the folder its label names;
+#     of the folder its label names; and an export under every licence, the
+#     config and the statement checked;
 #   - Polygon: files/check.cpp and files/val.cpp built with testlib.h and run
 #     on every test, on the greedy answers, on hostile bytes, with the result
 #     file and -appes; then the package converted as Polygon2DOMjudge does
 #     (p2d.py) and judged by verifyproblem with the checker: no judge error,
-#     the solutions' verdicts as tagged;
+#     the solutions' verdicts as tagged; then with the invoked programs
+#     (--submissions), each keeping its verdict through the conversion, the
+#     run-time error (tagged rejected) under submissions/mixed/;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it.
-# As root it installs the TeX packages problemtools renders statements with,
-# and PyPy3, which problemtools runs Python 3 with.
+# As root it installs PyPy3, which problemtools runs Python 3 with (the
+# verifyproblem wrapper installs the TeX packages it renders statements with).
 #   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder
 set -eu
 
@@ -36,22 +39,13 @@ say() { printf 'judges: %s\n' "$*"; }
 pass() { passed=$((passed + 1)); say "ok   $*"; }
 fail() { failed=$((failed + 1)); say "FAIL $*"; }
 
-# problemtools renders a statement with LaTeX packages Debian splits out
-TEX_PACKAGES="texlive-latex-extra texlive-latex-recommended texlive-fonts-recommended texlive-luatex texlive-pictures texlive-plain-generic"
-missing_tex=0
-for sty in subfigure.sty wrapfig.sty ulem.sty fontspec.sty luacode.sty pgffor.sty times.sty; do
-    kpsewhich "$sty" >/dev/null 2>&1 || missing_tex=1
-done
-PACKAGES=
-[ $missing_tex = 0 ] || PACKAGES=$TEX_PACKAGES
-command -v pypy3 >/dev/null 2>&1 || PACKAGES="$PACKAGES pypy3"
-if [ -n "$PACKAGES" ]; then
+if ! command -v pypy3 >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
-        say "installing $PACKAGES"
+        say "installing pypy3"
         apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            $PACKAGES >/dev/null
+            pypy3 >/dev/null
     else
-        echo "judges: problemtools needs: sudo apt-get install -y --no-install-recommends $PACKAGES" >&2
+        echo "judges: problemtools needs: sudo apt-get install -y --no-install-recommends pypy3" >&2
         exit 1
     fi
 fi
@@ -71,27 +65,26 @@ start=$(date +%s)
 "$COINROW" generate --db "$DB" --set extreme --count 8 --n 1..8 \
     --values -9223372036854775808..9223372036854775807 --seed 5 --profile extreme --quiet
 
-# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts.
-# One error is not the package's: problemtools' HTML rendering needs plasTeX 3,
-# and Debian's is older; it is named, the PDF rendering still has to pass.
+# The errors and the warnings in a verifyproblem log, in $errors and $warnings.
+count() {
+    errors=$(grep -c '^ERROR' "$1" || true)
+    warnings=$(grep -c '^WARNING ' "$1" || true) # verifyproblem's own (plasTeX's say "WARNING:")
+}
+
+# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts;
+# it passes with no error and no warning, the statement's HTML and PDF
+# renderings included.
 verify() {
     local pkg=$1 what=$2 log=$WORK/$1.log t0 t1
     t0=$(date +%s)
     "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$log" 2>&1 || true
     t1=$(date +%s)
-    local errors warnings html verdicts
-    errors=$(grep -c '^ERROR' "$log" || true)
-    warnings=$(grep -c '^WARNING ' "$log" || true) # verifyproblem's own (plasTeX's say "WARNING:")
-    html=0
-    if grep -q "unexpected keyword argument 'file'" "$log"; then
-        html=$(grep -c '^ERROR Could not convert problem statement to html' "$log" || true)
-    fi
+    local verdicts
+    count "$log"
     verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z0-9_-]*\)\.[a-z]* (.*) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" |
         tr '\n' ' ')
-    if [ "$((errors - html))" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
-        local note=
-        [ "$html" = 0 ] || note=" but its HTML rendering of the statement, which needs plasTeX 3 (Debian has $(dpkg-query -W -f '${Version}' python3-plastex 2>/dev/null || echo an older one))"
-        pass "kattis $what: verifyproblem: no error$note, no warning; $verdicts($((t1 - t0)) s)"
+    if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
+        pass "kattis $what: verifyproblem: no error, no warning; $verdicts($((t1 - t0)) s)"
     else
         fail "kattis $what: verifyproblem: $errors errors, $warnings warnings; $verdicts (see $log)"
         grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
@@ -111,6 +104,39 @@ for variant in total diff remaining winner; do
     done
 done
 export_kattis extreme winner canonical kextreme && verify kextreme "winner at the full int64 range, moves canonical"
+# Every licence, with what problemtools asks of it: a rights owner for each
+# but the public domain, which may have none; export refuses the other way
+# round (exit 2), writing nothing.  A title beyond ASCII, with LaTeX's
+# special characters (but \ and $, which problemtools warns look like LaTeX
+# whatever is done), goes through both renderings of the statement.
+for license in "public domain" cc0 "cc by" "cc by-sa" educational permission; do
+    owner=(--rights-owner "Jury & co")
+    refused=()
+    [ "$license" = "public domain" ] && refused=("${owner[@]}") && owner=()
+    pkg=klicense$(tr -dc a-z0-9 <<<"$license")
+    status=0
+    "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out "$pkg" --license "$license" \
+        "${refused[@]}" >/dev/null 2>&1 || status=$?
+    [ $status = 2 ] && [ ! -e "$pkg" ] || fail "export --license '$license' ${refused[*]}: exit $status, not a refusal"
+    if [ $status = 2 ] && "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out "$pkg" --license "$license" \
+        "${owner[@]}" --title $'Pi\xc3\xa8ces & 100 % {~#_^}' >/dev/null 2>"$pkg.err"; then
+        "$TOOLS/verifyproblem" "$pkg" -p config statement >"$pkg.log" 2>&1 || true
+        count "$pkg.log"
+        [ "$errors" = 0 ] && [ "$warnings" = 0 ] &&
+            pass "kattis license '$license'${owner[*]:+ ${owner[*]}}: no error, no warning (${refused[*]:-no rights owner}: refused)" ||
+            fail "kattis license '$license': $errors errors, $warnings warnings (see $WORK/$pkg.log)"
+    elif [ $status = 2 ]; then
+        fail "export --license '$license' ${owner[*]}: $(cat "$pkg.err")"
+    fi
+done
+# without --license: unknown, which problemtools only warns about
+"$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out klicenseunknown >/dev/null 2>&1 &&
+    "$TOOLS/verifyproblem" klicenseunknown -p config statement >klicenseunknown.log 2>&1 || true
+count klicenseunknown.log
+[ "$errors" = 0 ] && [ "$warnings" = 1 ] && grep -q "^WARNING License is 'unknown'" klicenseunknown.log &&
+    pass "kattis without --license: no error, the one warning of license unknown" ||
+    fail "kattis without --license: $errors errors, $warnings warnings (see $WORK/klicenseunknown.log)"
+
 for pkg in kdiffvalue kwinnerlines; do
     [ -f "$pkg/submissions/wrong_answer/greedy.c" ] && [ -f "$pkg/submissions/time_limit_exceeded/brute_force.c" ] &&
         pass "kattis $pkg holds the wrong and the slow submission" || fail "kattis $pkg lacks a submission"
@@ -227,6 +253,38 @@ if grep -q 'tested: 0 errors' pconv.log && ! grep -q 'exited with status' pconv.
     pass "Polygon2DOMjudge's conversion judges with check.cpp, no judge error: $verdicts"
 else
     fail "the converted package: $(grep -E '^(ERROR|WARNING) ' pconv.log | head -3)"
+fi
+
+# The invoked programs through the conversion.  Polygon has no tag for a run
+# error: the crashing one goes in tagged rejected (any verdict but
+# accepted), which Polygon2DOMjudge files under submissions/mixed/ with the
+# verdicts DOMjudge is to expect named in the source; it must be among them
+# when judged as DOMjudge judges, the first failing test deciding.  The
+# others have a tag of one verdict each, which verifyproblem checks.
+if "$COINROW" export --db "$DB" --set strong --variant diff --format polygon --out psub --submissions \
+    --title "Coins in a row" >psub.out 2>&1 && grep -q "and 5 submissions to" psub.out; then
+    python3 "$ROOT/tests/judges/p2d.py" psub "$TOOLS/testlib/testlib.h" psubconv
+    "$TOOLS/verifyproblem" psubconv --fixed_timelim "$(awk '{print $3}' psubconv/domjudge-problem.ini)" \
+        -p submissions >psubconv.log 2>&1 || true
+    count psubconv.log
+    judged=$(grep -c '^ *[A-Z]* submission inv[0-9]*-[a-z_]*\.[a-z]* (.*) OK' psubconv.log || true)
+    [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ "$judged" = 4 ] &&
+        pass "Polygon2DOMjudge's conversion: the 4 invoked programs tagged with one verdict each get it" ||
+        fail "the converted package with submissions: $errors errors, $warnings warnings, $judged of 4 verdicts" \
+            "(see $WORK/psubconv.log)"
+    crash=$(ls psubconv/submissions/mixed/inv*-crash.c 2>/dev/null || true)
+    expected=$(sed -n 's|^// @EXPECTED_RESULTS@: ||p' "${crash:-/dev/null}")
+    got=CORRECT
+    if [ -n "$crash" ] && gcc -O2 -o build/crash "$crash"; then
+        for t in psubconv/data/sample/*.in psubconv/data/secret/*.in; do
+            { build/crash <"$t" >/dev/null 2>&1; } 2>/dev/null || { got=RUN-ERROR; break; } # (bash's "Aborted" too)
+        done
+    fi
+    grep -q 'tag="rejected"' psub/problem.xml && [[ ", $expected, " == *", $got, "* ]] &&
+        pass "the run-time error, tagged rejected, converted: DOMjudge expects $expected, gets $got" ||
+        fail "the run-time error through the conversion: expected '$expected', got $got (${crash:-not in mixed/})"
+else
+    fail "export polygon --submissions: $(cat psub.out)"
 fi
 
 # ---- CMS: the built checker, as CMS runs it ----

@@ -29,6 +29,13 @@
     "    putchar('\\n');\n"                                                                                      \
     "}\n"
 
+/* READ_AND_SOLVE's correct answer, for the hostile programs that fail to
+ * escape. */
+#define HOSTILE(includes)                                                                                         \
+    "#include <errno.h>\n#include <string.h>\n#include <unistd.h>\n" includes                                    \
+    READ_AND_SOLVE("i == j || l >= r")                                                                           \
+    "static int answer(void) { printf(\"%lld\\n\", d[n - 1]); print_line(); return 0; }\n"
+
 static const struct {
     const char *name, *source;
 } programs[PROGRAM_COUNT] = {
@@ -76,6 +83,71 @@ static const struct {
                               "int main(void) { volatile unsigned long x = 0;\n"
                               "    while (clock() < CLOCKS_PER_SEC * 3 / 100) x++;\n"
                               "    solve(); printf(\"%lld\\n\", d[n - 1]); print_line(); return 0; }\n"},
+    [PROGRAM_EXIT_139] = {"exit_139", "int main(void) { return 139; }\n"},
+    [PROGRAM_PEEK] = {"peek", HOSTILE("#include <fcntl.h>\n")
+                              "int main(int argc, char **argv) {\n"
+                              "    solve(); char b[64]; int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;\n"
+                              "    ssize_t got = fd >= 0 ? read(fd, b, sizeof b) : -1;\n"
+                              "    if (got >= 0) { fprintf(stderr, \"escaped: read %s\\n\", argv[1]); return 42; }\n"
+                              "    fprintf(stderr, \"cannot read it: %s\\n\", strerror(errno)); return answer();\n"
+                              "}\n"},
+    [PROGRAM_LITTER] = {"litter", HOSTILE("#include <fcntl.h>\n")
+                                  "int main(int argc, char **argv) {\n"
+                                  "    solve(); char p[4200];\n"
+                                  "    snprintf(p, sizeof p, \"%s/littered-%d\", argc > 1 ? argv[1] : \".\", (int)getpid());\n"
+                                  "    if (open(p, O_WRONLY | O_CREAT | O_EXCL, 0644) >= 0) {\n"
+                                  "        fprintf(stderr, \"escaped: made %s\\n\", p); return 42; }\n"
+                                  "    fprintf(stderr, \"cannot make it: %s\\n\", strerror(errno)); return answer();\n"
+                                  "}\n"},
+    [PROGRAM_CALLER] = {"caller", HOSTILE("#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n")
+                                  "int main(int argc, char **argv) {\n"
+                                  "    solve(); struct sockaddr_in a = {.sin_family = AF_INET};\n"
+                                  "    a.sin_port = htons((unsigned short)strtol(argc > 1 ? argv[1] : \"0\", NULL, 10));\n"
+                                  "    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
+                                  "    int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+                                  "    if (s >= 0 && connect(s, (struct sockaddr *)&a, sizeof a) == 0) {\n"
+                                  "        fprintf(stderr, \"escaped: connected\\n\"); return 42; }\n"
+                                  "    fprintf(stderr, \"cannot connect: %s\\n\", strerror(errno)); return answer();\n"
+                                  "}\n"},
+    [PROGRAM_SNOOP] = {"snoop", HOSTILE("#include <dirent.h>\n")
+                                "int main(int argc, char **argv) {\n"
+                                "    solve(); char p[64], link[4200], to[4200]; int seen = 0, found = 0;\n"
+                                "    snprintf(p, sizeof p, \"/proc/%d/fd\", (int)getppid());\n"
+                                "    DIR *fds = opendir(p);\n"
+                                "    for (struct dirent *e; fds && (e = readdir(fds));) {\n"
+                                "        snprintf(link, sizeof link, \"%s/%s\", p, e->d_name);\n"
+                                "        ssize_t len = readlink(link, to, sizeof to - 1);\n"
+                                "        if (len < 0) continue;\n"
+                                "        to[len] = 0; seen++; found |= argc > 1 && strcmp(to, argv[1]) == 0;\n"
+                                "    }\n"
+                                "    if (seen) { fprintf(stderr, \"escaped: %d of %s%s\\n\", seen, p,\n"
+                                "                        found ? \", the database among them\" : \"\"); return 42; }\n"
+                                "    fprintf(stderr, \"cannot list %s: %s\\n\", p, strerror(errno)); return answer();\n"
+                                "}\n"},
+    [PROGRAM_SIGNALLER] = {"signaller", HOSTILE("#include <signal.h>\n")
+                                        "int main(void) { solve(); kill(getppid(), SIGTERM); return answer(); }\n"},
+    [PROGRAM_BOMB] = {"bomb", HOSTILE("")
+                              "int main(int argc, char **argv) {\n"
+                              "    solve(); long want = strtol(argc > 1 ? argv[1] : \"1\", NULL, 10), made = 0;\n"
+                              "    for (; made < want; made++) {\n"
+                              "        pid_t p = fork();\n"
+                              "        if (p == 0) { pause(); _exit(0); }\n"
+                              "        if (p < 0) break;\n"
+                              "    }\n"
+                              "    if (made == want) { fprintf(stderr, \"escaped: %ld processes\\n\", made); return 42; }\n"
+                              "    fprintf(stderr, \"fork %ld: %s\\n\", made + 1, strerror(errno)); return 1;\n"
+                              "}\n"},
+    [PROGRAM_FILLER] = {"filler", HOSTILE("#include <fcntl.h>\n")
+                                  "static char chunk[1 << 20];\n"
+                                  "int main(int argc, char **argv) {\n"
+                                  "    solve(); long want = strtol(argc > 1 ? argv[1] : \"1\", NULL, 10), k = 0;\n"
+                                  "    char p[64]; snprintf(p, sizeof p, \"/tmp/filler-%d\", (int)getpid());\n"
+                                  "    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);\n"
+                                  "    for (; fd >= 0 && k < want; k++)\n"
+                                  "        if (write(fd, chunk, sizeof chunk) != (ssize_t)sizeof chunk) break;\n"
+                                  "    if (k == want) { unlink(p); fprintf(stderr, \"escaped: wrote %ld MiB\\n\", k); return 42; }\n"
+                                  "    fprintf(stderr, \"after %ld MiB: %s\\n\", k, strerror(errno)); return 1;\n"
+                                  "}\n"},
 };
 
 const char *program_name(program p) { return programs[p].name; }

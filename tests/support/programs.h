@@ -20,6 +20,19 @@ typedef enum program {
     PROGRAM_FORKER,      /* leaves a child that sleeps behind, and exits 0 */
     PROGRAM_SLOW,        /* correct, after sleeping 20 ms */
     PROGRAM_BUSY,        /* correct, after 30 ms of CPU */
+    PROGRAM_EXIT_139,    /* exits with status 139, as a shell reports SIGSEGV */
+    /* Hostile ones, for the sandbox: each tries to reach beyond its own
+     * files and, when it gets there, says "escaped: ..." on stderr and
+     * exits 42; when it does not, it answers correctly and exits 0 (but
+     * for the last two, which exit 1 when refused). */
+    PROGRAM_PEEK,        /* reads the file argv[1] (the database, a file beside it) */
+    PROGRAM_LITTER,      /* creates a file "littered-PID" in the folder argv[1] */
+    PROGRAM_CALLER,      /* connects to 127.0.0.1, port argv[1] */
+    PROGRAM_SNOOP,       /* lists its parent's /proc/PID/fd, naming argv[1] when it is there */
+    PROGRAM_SIGNALLER,   /* sends SIGTERM to its parent (it cannot tell whether that worked) */
+    PROGRAM_BOMB,        /* forks argv[1] children that wait for ever; exit 1 when a fork fails */
+    PROGRAM_FILLER,      /* writes argv[1] MiB to a file in /tmp, removed when all is written; exit 1,
+                            leaving it, when there is no room */
     PROGRAM_COUNT
 } program;
 

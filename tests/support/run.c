@@ -1,5 +1,7 @@
 #include "support/run.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -7,7 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *run_bin(void)
@@ -187,4 +191,42 @@ int run_wait(pid_t pid)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Whether one process of /proc matches, now. */
+static int one_alive(pid_t group, const char *name)
+{
+    int found = 0;
+    DIR *proc = opendir("/proc");
+    for (struct dirent *e; proc && !found && (e = readdir(proc)) != NULL;) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], stat[512], state;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t len = f ? fread(stat, 1, sizeof stat - 1, f) : 0;
+        if (f)
+            fclose(f);
+        stat[len] = '\0';
+        int ppid, pgrp;
+        const char *open = strchr(stat, '('), *close = strrchr(stat, ')');
+        if (!open || !close || close < open || sscanf(close, ") %c %d %d", &state, &ppid, &pgrp) != 3)
+            continue;
+        found = state != 'Z' && (!group || pgrp == group) &&
+                (!name || ((size_t)(close - open - 1) == strlen(name) && strncmp(open + 1, name, strlen(name)) == 0));
+    }
+    if (proc)
+        closedir(proc);
+    return found;
+}
+
+int run_alive(pid_t group, const char *name)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        if (!one_alive(group, name))
+            return 0;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return 1;
 }

@@ -54,4 +54,9 @@ char *run_release(int held);
  * or 128 + signal. */
 int run_wait(pid_t pid);
 
+/* Whether a process is alive (not a zombie) that is in process group
+ * `group` (0: any) and called `name` (its comm; NULL: any), waiting up to a
+ * second for the SIGKILLs sent to it to land: what a run left behind. */
+int run_alive(pid_t group, const char *name);
+
 #endif

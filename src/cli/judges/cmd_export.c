@@ -43,14 +43,16 @@ static const cli_option options[] = {
     CLI_TEXT(export_args, moves, "moves", "POLICY",
              "none (default): answers hold the value; canonical: and the canonical line"),
     CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
-    CLI_TEXT(export_args, title, "title", "TEXT", "the problem's name in the statement and metadata (default: the set's name)"),
+    CLI_TEXT(export_args, title, "title", "TEXT",
+             "the problem's name in the statement and metadata, one line of UTF-8 text (default: the set's name)"),
     CLI_TEXT(export_args, time_limit, "time-limit", "SECONDS",
              "the time limit (default: the reference solution's time on the slowest test, times 3, in whole seconds, "
              "at least 1)"),
     CLI_TEXT(export_args, license, "license", "NAME",
              "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, permission; default "
-             "unknown)"),
-    CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT", "kattis: problem.yaml's rights_owner"),
+             "unknown); all but public domain need --rights-owner"),
+    CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT",
+             "kattis: problem.yaml's rights_owner, who holds the rights (not with public domain)"),
     CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
     CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
@@ -72,8 +74,7 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
                         .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
-        (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)) ||
-        (a.license && cr_export_license_check(a.license, &err)))
+        (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
         return cli_usage_error(self, "%s", err.msg);
     if ((a.license || a.rights_owner) && o.format != CR_EXPORT_KATTIS)
         return cli_usage_error(self, "--license and --rights-owner are for --format kattis (its problem.yaml)");
@@ -84,6 +85,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
+    if (cr_export_opts_check(&o, &err)) /* before the store is opened: nothing is written */
+        return cli_usage_error(self, "%s", err.msg);
     if (a.submissions && o.format != CR_EXPORT_KATTIS && o.format != CR_EXPORT_POLYGON)
         return cli_usage_error(self, "--submissions is for --format kattis or polygon");
     if (o.format == CR_EXPORT_PLAIN) {

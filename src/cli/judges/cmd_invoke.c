@@ -14,11 +14,15 @@
 #include "invoke/invoke.h"
 #include "util/util.h"
 
+/* A number macro's value as text, for the help. */
+#define MIB_TEXT(n) MIB_TEXT_(n)
+#define MIB_TEXT_(n) #n
+
 /* The command line's choices. */
 typedef struct args {
     const char *db, *set, *variant, *moves, *time_limit, *memory_limit, *output_limit, *jobs, *label, *expect,
         *builtin;
-    int resume, quiet, progress;
+    int resume, quiet, progress, sandbox;
 } args;
 
 /* A command for people: its words, quoted where a shell would need it. */
@@ -50,8 +54,9 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
         return cli_usage_error(self, "--set and --variant are required");
     if (!a->builtin == !npos)
         return cli_usage_error(self, "give the program after '--' (-- COMMAND [ARG...]), or --builtin NAME");
-    if (a->builtin && (a->time_limit || a->memory_limit || a->output_limit))
-        return cli_usage_error(self, "--builtin runs inside coinrow: time, memory and output limits do not apply");
+    if (a->builtin && (a->time_limit || a->memory_limit || a->output_limit || a->sandbox))
+        return cli_usage_error(self, "--builtin runs inside coinrow: time, memory and output limits and --sandbox "
+                                     "do not apply");
     if (cr_variant_parse(&inv->variant, a->variant, &err) || cr_check_moves_parse(&inv->moves, a->moves, &err) ||
         (a->builtin && cr_strategy_parse(&inv->strategy, a->builtin, &err)))
         return cli_usage_error(self, "%s", err.msg);
@@ -71,6 +76,7 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     inv->limits.memory_bytes = (uint64_t)memory << 20;
     inv->limits.output_bytes = (uint64_t)output << 20;
     inv->jobs = (int)jobs;
+    inv->sandbox = a->sandbox;
     snprintf(inv->label, sizeof inv->label, "%s", a->label ? a->label : "");
     if (npos) {
         pos[npos] = NULL; /* cli_parse moved the command to the front of argv */
@@ -87,7 +93,7 @@ static int check_resume(int64_t *out_id, const cli_command *self, const args *a,
     if (npos > 1 || (npos == 1 && cli_int_parse(out_id, pos[0], 1, INT64_MAX)))
         return cli_usage_error(self, "--resume takes one invocation id (a positive number), or none for the latest");
     if (a->set || a->variant || a->time_limit || a->memory_limit || a->output_limit || a->jobs || a->label ||
-        a->builtin || strcmp(a->moves, "required") != 0)
+        a->builtin || a->sandbox || strcmp(a->moves, "required") != 0)
         return cli_usage_error(self, "--resume goes on with the invocation's own program, set and options");
     return -1;
 }
@@ -112,18 +118,6 @@ static void show_progress(void *ctx, const cr_invoke_stats *s)
     cli_progress_bar(&w->progress, w->before + s->judged, w->before + s->judged + s->left, tail);
 }
 
-/* t in seconds, milliseconds or microseconds, whichever reads best. */
-static const char *seconds(char out[32], double t)
-{
-    if (t >= 1)
-        snprintf(out, 32, "%.2f s", t);
-    else if (t >= 0.001)
-        snprintf(out, 32, "%.1f ms", t * 1e3);
-    else
-        snprintf(out, 32, "%.0f us", t * 1e6);
-    return out;
-}
-
 static void print_summary(const cr_invocation *inv, const cr_invocation_summary *s, uint64_t left,
                           const char *set_name, cr_invoke_verdict expect)
 {
@@ -133,7 +127,7 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
     if (inv->argv)
         printf("; %g s, %llu MiB, %llu MiB of output", inv->limits.cpu_seconds,
                (unsigned long long)(inv->limits.memory_bytes >> 20), (unsigned long long)(inv->limits.output_bytes >> 20));
-    printf("%s%s)\n", inv->label[0] ? "; label " : "", inv->label);
+    printf("%s%s%s)\n", inv->sandbox ? "; sandboxed" : "", inv->label[0] ? "; label " : "", inv->label);
     printf("judged %llu of %llu", (unsigned long long)s->judged, (unsigned long long)(s->judged + left));
     const char *sep = ": ";
     for (int v = 0; v < CR_INVOKE_VERDICT_COUNT; v++)
@@ -146,9 +140,9 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
         char t[32];
         printf("slowest (CPU):");
         for (int k = 0; k < s->slowest_count; k++)
-            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, seconds(t, s->slowest[k].cpu_seconds),
+            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, cr_seconds_text(t, s->slowest[k].cpu_seconds),
                    cr_invoke_verdict_name(s->slowest[k].verdict));
-        printf("; %s in all\n", seconds(t, s->cpu_seconds));
+        printf("; %s in all\n", cr_seconds_text(t, s->cpu_seconds));
     }
     if (s->peak_rss_kib > s->rss_floor_kib)
         printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
@@ -165,9 +159,35 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
 
 /* ---- carrying it out ---- */
 
+/* The invocation's program made runnable, in its sandbox when it has one. */
+typedef struct runnable {
+    cr_submission *program;
+    cr_sandbox *sandbox;
+} runnable;
+
+static int runnable_make(runnable *out, const cr_invocation *inv, cr_error *err)
+{
+    /* coinrow itself is the sandbox's init */
+    const char *init = inv->sandbox ? "/proc/self/exe" : NULL;
+    int rc = cr_submission_new(&out->program, inv->argv, inv->directory, init, err);
+    cr_sandbox_opts o = {.argv = rc == 0 ? cr_submission_argv(out->program) : NULL,
+                         .script = rc == 0 ? cr_submission_script(out->program) : NULL,
+                         .path = rc == 0 ? cr_submission_path(out->program) : NULL,
+                         .dir = inv->directory, .init = init, .limits = &inv->limits};
+    if (rc == 0 && init)
+        rc = cr_sandbox_new(&out->sandbox, &o, err);
+    return rc;
+}
+
+static void runnable_free(runnable *r)
+{
+    cr_sandbox_free(r->sandbox);
+    cr_submission_free(r->program);
+}
+
 /* Finds or starts the invocation: -1 to go on with it in *inv, or the exit
  * status. */
-static int open_invocation(cr_invocation *inv, cr_submission **program, const cli_command *self, cr_store *store,
+static int open_invocation(cr_invocation *inv, runnable *program, const cli_command *self, cr_store *store,
                            const args *a, int64_t resume_id, char *set_name, size_t cap)
 {
     cr_error err = {0};
@@ -193,7 +213,7 @@ static int open_invocation(cr_invocation *inv, cr_submission **program, const cl
     }
     rc = cr_store_run_refuse_unanswered(store, inv->answers_run, inv->variant, set_name, "judged", &err);
     if (rc == 0 && a->resume && inv->argv)
-        rc = cr_submission_new(program, inv->argv, inv->directory, &err);
+        rc = runnable_make(program, inv, &err);
     if (rc == 0)
         rc = a->resume ? cr_store_invocation_set_status(store, inv->id, CR_RUN_RUNNING, NULL, &err)
                        : cr_store_invocation_new(inv, store, cli_version(), &err);
@@ -215,11 +235,54 @@ static const cli_option options[] = {
     CLI_TEXT(args, label, "label", "TEXT", "a note kept with it; accepted, wrong_answer, ... name export's folders"),
     CLI_TEXT(args, expect, "expect", "VERDICT", "the verdict every instance should get (default AC)"),
     CLI_TEXT(args, builtin, "builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2"),
+    CLI_FLAG(args, sandbox, "sandbox", "run each program inside bubblewrap: no network, nothing of yours in reach"),
     CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest)"),
     CLI_FLAG(args, quiet, "quiet", "no progress and no summary"),
     CLI_FLAG(args, progress, "progress", "the progress bar even when stderr is not a terminal"),
     {0},
 };
+
+/* Judges what is left of the open invocation, closes it with its status
+ * and prints its summary: the exit status (CR_EXIT_INTERRUPTED said by the
+ * caller, once the database is closed). */
+static int judge(cr_store *store, const cr_invocation *inv, const runnable *program, const args *a,
+                 const char *set_name, cr_invoke_verdict expect)
+{
+    cr_error err = {0};
+    watch w = {0};
+    uint64_t left = 0;
+    if (cr_store_invocation_progress(&w.before, &left, store, inv, &err))
+        return cli_report_trouble(&err);
+    cli_progress_start(&w.progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), 0, 1, 0);
+    cr_invoke_opts o = {program->program ? cr_submission_path(program->program) : NULL,
+                        program->program ? cr_submission_argv(program->program) : NULL, program->sandbox,
+                        cli_signals_catch(), show_progress, &w};
+    cr_invoke_stats stats;
+    int rc = cr_invoke_run(&stats, store, inv, &o, &err);
+    cli_progress_clear(&w.progress);
+
+    int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
+    cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
+    cr_error late = {0};
+    int closed = cr_store_invocation_add_seconds(store, inv->id, cli_progress_seconds(&w.progress), &late);
+    if (closed == 0)
+        closed = cr_store_invocation_set_status(store, inv->id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
+    cr_invocation_summary summary;
+    if (closed == 0)
+        closed = cr_store_invocation_summary(&summary, store, inv->id, expect, &late);
+    if (closed == 0 && !a->quiet) {
+        if (stats.unanswered)
+            cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
+                     (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
+                     (long long)inv->answers_run, stats.unanswered == 1 ? "has" : "have");
+        print_summary(inv, &summary, stats.left, set_name, expect);
+    }
+    if (interrupted)
+        return CR_EXIT_INTERRUPTED;
+    if (rc || closed)
+        return cli_report_trouble(rc ? &err : &late);
+    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+}
 
 static int cmd_invoke(const cli_command *self, int argc, char **argv)
 {
@@ -239,72 +302,29 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
     /* a program that closes its standard input early is not our error */
     signal(SIGPIPE, SIG_IGN);
     cr_store *store = NULL;
-    cr_submission *program = NULL;
+    runnable program = {0};
     char set_name[256] = "";
-    /* a new program is made ready first: one that cannot run leaves the
-     * database as it was */
-    if ((inv.argv && cr_submission_new(&program, inv.argv, inv.directory, &err)) ||
-        cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
-        cr_submission_free(program);
+    /* a new program is made ready first (its sandbox checked): one that
+     * cannot run leaves the database as it was */
+    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
+        runnable_free(&program);
         return cli_report_trouble(&err);
     }
-    if ((status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name)) >= 0) {
-        if (!a.resume)
-            inv.argv = NULL; /* borrowed from argv */
-        cr_invocation_clear(&inv);
-        cr_submission_free(program);
-        cr_store_free(store);
-        return status;
-    }
-    watch w = {0};
-    uint64_t left = 0;
-    int rc = 0;
-    if (!a.resume) { /* its own copy of the command, as stored */
-        inv.argv = NULL;
-        rc = cr_store_invocation_find(&inv, store, inv.id, CR_PICK_ANY, &err);
-    }
-    if (rc == 0)
-        rc = cr_store_invocation_progress(&w.before, &left, store, &inv, &err);
-    if (rc) {
-        cr_submission_free(program);
-        cr_invocation_clear(&inv);
-        cr_store_free(store);
-        return cli_report_trouble(&err);
-    }
-    cli_progress_start(&w.progress, !a.quiet && (a.progress || isatty(STDERR_FILENO)), 0, 1, 0);
-    cr_invoke_opts o = {program ? cr_submission_path(program) : NULL, program ? cr_submission_argv(program) : NULL,
-                        cli_signals_catch(), show_progress, &w};
-    cr_invoke_stats stats;
-    rc = cr_invoke_run(&stats, store, &inv, &o, &err);
-    cli_progress_clear(&w.progress);
-
-    int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
-    cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-    cr_error late = {0};
-    int closed = cr_store_invocation_add_seconds(store, inv.id, cli_progress_seconds(&w.progress), &late);
-    if (closed == 0)
-        closed = cr_store_invocation_set_status(store, inv.id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
-    cr_invocation_summary summary;
-    if (closed == 0)
-        closed = cr_store_invocation_summary(&summary, store, inv.id, expect, &late);
-    if (closed == 0 && !a.quiet) {
-        if (stats.unanswered)
-            cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
-                     (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
-                     (long long)inv.answers_run, stats.unanswered == 1 ? "has" : "have");
-        print_summary(&inv, &summary, stats.left, set_name, expect);
-    }
-    cr_submission_free(program);
+    status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name);
+    if (!a.resume)
+        inv.argv = NULL; /* borrowed from argv; the stored copy is read back below */
+    if (status < 0)
+        status = !a.resume && cr_store_invocation_find(&inv, store, inv.id, CR_PICK_ANY, &err)
+                     ? cli_report_trouble(&err)
+                     : judge(store, &inv, &program, &a, set_name, expect);
+    runnable_free(&program);
     cr_invocation_clear(&inv);
     cr_store_free(store);
-    if (interrupted) {
+    if (status == CR_EXIT_INTERRUPTED && inv.id) {
         cli_fail("interrupted; finish the invocation with:");
         fprintf(stderr, "  coinrow invoke --resume %lld --db %s\n", (long long)inv.id, a.db);
-        return CR_EXIT_INTERRUPTED;
     }
-    if (rc || closed)
-        return cli_report_trouble(rc ? &err : &late);
-    return summary.counts[expect] == summary.judged ? CR_EXIT_SAME : CR_EXIT_DIFFERENT;
+    return status;
 }
 
 const cli_command cli_cmd_invoke = {
@@ -313,14 +333,15 @@ const cli_command cli_cmd_invoke = {
     "judge a program (or a built-in strategy) on every instance of a set",
     "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
     "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
-    "            [--label TEXT] [--expect VERDICT] -- COMMAND [ARG...]\n"
+    "            [--label TEXT] [--expect VERDICT] [--sandbox] -- COMMAND [ARG...]\n"
     "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
     "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT]",
     "COMMAND runs once per instance, the instance in the contest format on its\n"
     "standard input, in its own process group; its standard output is judged by the\n"
     "checker of 'coinrow check' against the answers of a done run of the variant\n"
     "(else one solved first; stderr names it).  A COMMAND that is one source file\n"
-    "(.c, .cc, .cpp, .cxx, .py) is built (cc / c++ -O2) or run with python3 first.\n"
+    "(.c, .cc, .cpp, .cxx, .py) is built ($CC / $CXX, else cc / c++, -O2) or run with\n"
+    "python3 first.\n"
     "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
     "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
     "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
@@ -329,9 +350,24 @@ const cli_command cli_cmd_invoke = {
     "--jobs: programs running at once share the cores' caches, memory bandwidth and\n"
     "clock boost with each other and with coinrow, so their CPU times grow and wall\n"
     "times scatter: keep the default 1 for timings you rely on, raise it to find\n"
-    "wrong answers fast.  Not a sandbox: run only programs you trust (docs/invoke.md).\n"
+    "wrong answers fast.\n"
+    "--sandbox runs each program inside bubblewrap (bwrap): new user, pid, ipc, uts\n"
+    "and network namespaces, as an unprivileged user; it sees the system folders\n"
+    "read-only, its own executable, an empty working folder and /tmp of " MIB_TEXT(CR_SANDBOX_FILES_MIB) " MiB\n"
+    "each, its own /proc, /dev/null, /dev/zero and /dev/urandom; not the database,\n"
+    "the answers, this folder or any other process (docs/invoke.md, \"The sandbox\").\n"
+    "--resume keeps it.  Without it the program runs as you: only programs you trust.\n"
     "Ctrl-C stops cleanly; --resume judges only what is left.\n"
     "Exit status: 0 every verdict is --expect (default AC), 1 not, 2 usage or\n"
     "trouble (the program cannot be built or run, the database), 130 interrupted.",
     options,
 };
+
+int cli_sandbox_init(int argc, char **argv)
+{
+    cr_error err = {0};
+    if (cr_sandbox_init(argc, argv, &err) == 0)
+        return CR_EXIT_OK;
+    cli_fail("%s", err.msg);
+    return CR_EXIT_TROUBLE;
+}

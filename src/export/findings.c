@@ -1,6 +1,6 @@
 /* What the tests show: the reference solution's time, the greedy answer's
  * verdicts, the largest n, a digest and the samples. */
-#include "export/profile.h"
+#include "export/findings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "coinrow/solve.h"
 #include "util/util.h"
 
-void cr_survey_init(cr_survey *s, cr_variant variant, int lines, uint64_t samples)
+void cr_findings_init(cr_findings *s, cr_variant variant, int lines, uint64_t samples)
 {
     memset(s, 0, sizeof *s);
     s->variant = variant;
@@ -44,7 +44,7 @@ static double cpu_seconds(void)
 }
 
 /* The reference solution's work on one input: read it and solve it. */
-static int time_reference(cr_survey *s, const char *input, size_t len, cr_error *err)
+static int time_reference(cr_findings *s, const char *input, size_t len, cr_error *err)
 {
     double start = cpu_seconds();
     cr_contest_input in = {0};
@@ -65,7 +65,7 @@ static int time_reference(cr_survey *s, const char *input, size_t len, cr_error 
 }
 
 /* Whether the checker rejects the greedy answer to this test. */
-static int judge_greedy(cr_survey *s, const cr_contest_input *in, const char *answer, size_t answer_len,
+static int judge_greedy(cr_findings *s, const cr_contest_input *in, const char *answer, size_t answer_len,
                         cr_error *err)
 {
     char *greedy = malloc(in->n + 48);
@@ -91,7 +91,7 @@ static char *copy_of(const char *text, size_t len)
     return copy;
 }
 
-int cr_survey_add(cr_survey *s, const char *ext_id, const char *input, size_t input_len, const char *answer,
+int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_t input_len, const char *answer,
                   size_t answer_len, cr_error *err)
 {
     digest_add(s->digest, ext_id, strlen(ext_id) + 1);
@@ -112,7 +112,7 @@ int cr_survey_add(cr_survey *s, const char *ext_id, const char *input, size_t in
         if (s->tests == 0 && (!(s->sample_in = calloc(s->samples, sizeof *s->sample_in)) ||
                               !(s->sample_ans = calloc(s->samples, sizeof *s->sample_ans))))
             return cr_errorf(err, CR_ENOMEM, "no memory for the samples");
-        int shown = input_len <= CR_SURVEY_SAMPLE_MAX && answer_len <= CR_SURVEY_SAMPLE_MAX;
+        int shown = input_len <= CR_FINDINGS_SAMPLE_MAX && answer_len <= CR_FINDINGS_SAMPLE_MAX;
         if (shown && (!(s->sample_in[s->tests] = copy_of(input, input_len)) ||
                       !(s->sample_ans[s->tests] = copy_of(answer, answer_len))))
             return cr_errorf(err, CR_ENOMEM, "no memory for the samples");
@@ -121,7 +121,7 @@ int cr_survey_add(cr_survey *s, const char *ext_id, const char *input, size_t in
     return rc;
 }
 
-void cr_survey_uuid(char out[37], const cr_survey *s)
+void cr_findings_uuid(char out[37], const cr_findings *s)
 {
     uint64_t h[2] = {s->digest[0], s->digest[1]};
     const char *variant = cr_variant_name(s->variant);
@@ -136,7 +136,7 @@ void cr_survey_uuid(char out[37], const cr_survey *s)
              b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-void cr_survey_free(cr_survey *s)
+void cr_findings_free(cr_findings *s)
 {
     for (uint64_t k = 0; k < s->samples && s->sample_in && s->sample_ans; k++) {
         free(s->sample_in[k]);

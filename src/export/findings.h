@@ -1,9 +1,10 @@
-/* What a package's tests show about the problem, gathered as export writes
- * them: the largest n, the slowest run of the reference solution's work,
- * whether a test catches the greedy answer, a digest of the tests (for the
- * package's uuid) and the samples (for the statement). */
-#ifndef CR_EXPORT_PROFILE_H
-#define CR_EXPORT_PROFILE_H
+/* The findings of a package's tests: what they show about the problem,
+ * gathered as export writes them: the largest n, the slowest run of the
+ * reference solution's work, whether a test catches the greedy answer, a
+ * digest of the tests (for the package's uuid) and the samples (for the
+ * statement). */
+#ifndef CR_EXPORT_FINDINGS_H
+#define CR_EXPORT_FINDINGS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +13,9 @@
 #include "coinrow/game.h"
 
 /* Samples longer than this are not shown in a statement. */
-#define CR_SURVEY_SAMPLE_MAX 4096
+#define CR_FINDINGS_SAMPLE_MAX 4096
 
-typedef struct cr_survey {
+typedef struct cr_findings {
     /* what to look at (set by the caller) */
     cr_variant variant;
     int lines;        /* answers carry the line of play */
@@ -27,22 +28,22 @@ typedef struct cr_survey {
     double slowest;    /* seconds (CPU time) of the slowest test, when timed */
     int greedy_caught; /* some test's greedy answer is not accepted, when judged */
     uint64_t digest[2]; /* FNV-1a, 128 bits, of every test's id and files */
-    char **sample_in, **sample_ans; /* the samples' files; NULL when longer than CR_SURVEY_SAMPLE_MAX */
-} cr_survey;
+    char **sample_in, **sample_ans; /* the samples' files; NULL when longer than CR_FINDINGS_SAMPLE_MAX */
+} cr_findings;
 
-/* Starts a survey (zeroes what is seen; the caller fills what to look at). */
-void cr_survey_init(cr_survey *s, cr_variant variant, int lines, uint64_t samples);
+/* Starts the findings (zeroes what is seen; the caller fills what to look at). */
+void cr_findings_init(cr_findings *s, cr_variant variant, int lines, uint64_t samples);
 
 /* Takes in the next test: its id, its input file and its answer file (a
  * valid input; the jury's answer).  CR_ENOMEM; CR_EINVAL when the input
  * file is not one. */
-int cr_survey_add(cr_survey *s, const char *ext_id, const char *input, size_t input_len, const char *answer,
+int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_t input_len, const char *answer,
                   size_t answer_len, cr_error *err);
 
 /* The tests' uuid: version 8 (RFC 9562, custom), the digest with the
  * variant and the lines folded in; the same tests give the same uuid. */
-void cr_survey_uuid(char out[37], const cr_survey *s);
+void cr_findings_uuid(char out[37], const cr_findings *s);
 
-void cr_survey_free(cr_survey *s);
+void cr_findings_free(cr_findings *s);
 
 #endif

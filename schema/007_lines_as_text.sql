@@ -1,4 +1,5 @@
--- Schema version 6: results that SQLite reads as fast as a plain table.
+-- Schema version 7 (the file after 006_*.sql): results that SQLite reads
+-- as fast as a plain table.
 --
 -- A line of play is kept as text again, one 'L' or 'R' per turn, the text
 -- the views show: version 4 packed it a bit per turn, and the views turned
@@ -35,7 +36,7 @@ CREATE TABLE solution (
     PRIMARY KEY (run_id, instance_id)
 ) WITHOUT ROWID;
 
--- Every row as it was, each line as the views of version 5 showed it
+-- Every row as it was, each line as the views of versions 4 to 6 showed it
 -- (coinrow_line_text is coinrow's own, registered while it upgrades, and
 -- gives what their hex() and replace()s gave, for any blob).  In key order,
 -- so that the new table is written from its start to its end.

@@ -1,0 +1,237 @@
+/* The reduced row, the verifier's walk and the canonical line's phases,
+ * written once for the value type T (reduced.c says how each works and why).
+ * reduced.c includes this file once per type, with T, U (the unsigned type
+ * of T's width), RED(name) (the instance's name of `name`) and
+ * DIAGONAL_TARGETS (function attributes for the box's inner loop) defined.
+ * The caller picks T so that four times the sum of |coin| fits. */
+
+typedef struct RED(row) {
+    T *v;     /* v[lo..hi): the values, left to right */
+    U *sum;   /* sum[k + 1] - sum[k] is v[k] for even k, -v[k] for odd k; wrapping, since only
+                 differences over [lo, hi] are read, and those are exact */
+    size_t lo, hi;
+    T lead;   /* the row's lead, kept while `keep` is set */
+    int keep; /* 0: values only, for a pass whose leads are not read (RED(settle) starts keeping) */
+} RED(row);
+
+/* Coin i as a value of the game played: negated for the remaining-sum game. */
+static inline T RED(value)(const int64_t *coins, size_t i, int negate)
+{
+    return negate ? -(T)coins[i] : (T)coins[i];
+}
+
+/* The value t places in from end `end`. */
+static inline T RED(at)(const RED(row) *r, int end, size_t t)
+{
+    return end == CR_END_RIGHT ? r->v[r->hi - 1 - t] : r->v[r->lo + t];
+}
+
+/* The alternating sum of the j values nearest end `end`, that end's counted +. */
+static T RED(alternating)(const RED(row) *r, int end, size_t j)
+{
+    size_t first = end == CR_END_RIGHT ? r->hi - 1 : r->lo;
+    T run = (T)(end == CR_END_RIGHT ? r->sum[r->hi] - r->sum[r->hi - j] : r->sum[r->lo + j] - r->sum[r->lo]);
+    return first % 2 ? -run : run;
+}
+
+/* How many values at end `end` are greater than c: a run from that end, as
+ * the row with c at its other end has no inner peak; found in O(log j). */
+static size_t RED(above)(const RED(row) *r, int end, T c)
+{
+    size_t size = r->hi - r->lo, good = 1, bad = size; /* above: every t < good; not: bad, or bad == size */
+    if (size == 0 || RED(at)(r, end, 0) <= c)
+        return 0;
+    for (size_t probe = 1; probe < size; probe = 2 * probe + 1) {
+        if (RED(at)(r, end, probe) <= c) {
+            bad = probe;
+            break;
+        }
+        good = probe + 1;
+    }
+    while (good < bad) {
+        size_t mid = good + (bad - good) / 2;
+        if (RED(at)(r, end, mid) > c)
+            good = mid + 1;
+        else
+            bad = mid;
+    }
+    return good;
+}
+
+/* c joins end `end` of the row, or has just left it: the lead changes by
+ * the same formula either way. */
+static void RED(toggle)(RED(row) *r, int end, T c)
+{
+    int other = !end;
+    size_t j = RED(above)(r, other, c);
+    T top = RED(alternating)(r, other, j);
+    r->lead = top - r->lead + top + (j % 2 ? -c : c);
+}
+
+static inline void RED(add)(RED(row) *r, int end, T c)
+{
+    if (r->keep)
+        RED(toggle)(r, end, c);
+    size_t k = end == CR_END_RIGHT ? r->hi++ : --r->lo;
+    r->v[k] = c;
+    if (!r->keep)
+        return;
+    U signed_c = k % 2 ? -(U)c : (U)c;
+    if (end == CR_END_RIGHT)
+        r->sum[k + 1] = r->sum[k] + signed_c;
+    else
+        r->sum[k] = r->sum[k + 1] - signed_c;
+}
+
+static inline T RED(take)(RED(row) *r, int end)
+{
+    T c = end == CR_END_RIGHT ? r->v[--r->hi] : r->v[r->lo++];
+    if (r->keep)
+        RED(toggle)(r, end, c);
+    return c;
+}
+
+/* Adds the coin c at end `end` and merges the peaks it makes there (only
+ * there: the rest has none). */
+static inline void RED(push)(RED(row) *r, int end, T c)
+{
+    while (r->hi - r->lo >= 2 && c <= RED(at)(r, end, 0) && RED(at)(r, end, 0) >= RED(at)(r, end, 1)) {
+        T y = RED(take)(r, end);
+        c = c - y + RED(take)(r, end);
+    }
+    RED(add)(r, end, c);
+}
+
+/* Starts keeping the prefix sums and the lead of a row built without them:
+ * the lead by playing it out, each player taking the larger end. */
+static void RED(settle)(RED(row) *r)
+{
+    T lead = 0;
+    int first = 1;
+    r->sum[r->lo] = 0;
+    for (size_t k = r->lo; k < r->hi; k++)
+        r->sum[k + 1] = r->sum[k] + (k % 2 ? -(U)r->v[k] : (U)r->v[k]);
+    for (size_t a = r->lo, b = r->hi; a < b; first = !first) {
+        T taken = r->v[a] >= r->v[b - 1] ? r->v[a++] : r->v[--b];
+        lead = first ? lead + taken : lead - taken;
+    }
+    r->lead = lead;
+    r->keep = 1;
+}
+
+/* --- the verifier's walk ---------------------------------------------------- */
+
+/* The first suboptimal turn of line[0..legal) (legal moves, legal <= n) on
+ * coins[0..n), negated when `negate`, or SIZE_MAX when there is none.  v
+ * holds n values, sum n + 1. */
+static size_t RED(first_bad)(const int64_t *coins, size_t n, int negate, const char *line, size_t legal, T *v,
+                             U *sum)
+{
+    size_t lefts = 0;
+    for (size_t k = 0; k < legal; k++)
+        lefts += line[k] == 'L';
+    /* P_legal is [l, r); the row starts at slot `lefts`, so that the pushes at
+     * either end stay in [0, n) */
+    size_t l = lefts, r = n - (legal - lefts), bad = SIZE_MAX;
+    RED(row) row = {v, sum, lefts, lefts, 0, 0};
+    for (size_t i = l; i < r; i++)
+        RED(push)(&row, CR_END_RIGHT, RED(value)(coins, i, negate));
+    RED(settle)(&row);
+    for (size_t k = legal; k-- > 0;) {
+        T after = row.lead;
+        int end = line[k] == 'L' ? CR_END_LEFT : CR_END_RIGHT;
+        T taken = RED(value)(coins, end == CR_END_LEFT ? --l : r++, negate);
+        RED(push)(&row, end, taken);
+        if (taken - after != row.lead)
+            bad = k;
+    }
+    return bad;
+}
+
+/* --- the canonical line by phases ------------------------------------------- */
+
+/* Diagonal d's cells p in [from, to) from diagonal d + 1's, in place (the
+ * interval recursion): lead[p] becomes lead([i + p, j - (d - p)]) and
+ * left[p] is 1 when L is optimal there; coins_i = coins + i and
+ * coins_jd = coins + j - d. */
+DIAGONAL_TARGETS
+static void RED(diagonal)(T *CR_RESTRICT lead, uint8_t *CR_RESTRICT left, const int64_t *CR_RESTRICT coins_i,
+                          const int64_t *CR_RESTRICT coins_jd, size_t from, size_t to, int negate)
+{
+    CR_OMP_SIMD
+    for (size_t p = from; p < to; p++) {
+        T take_left = RED(value)(coins_i, p, negate) - lead[p + 1];
+        T take_right = RED(value)(coins_jd, p, negate) - lead[p];
+        lead[p] = take_left >= take_right ? take_left : take_right;
+        left[p] = (uint8_t)(take_left >= take_right);
+    }
+}
+
+/* The canonical line of coins[0..n) (negated when `negate`) into out[0..n),
+ * by phases of boxes of side phase + 1 (less once half the row is less).
+ * rows[0] and rows[1] have n values and n + 1 sums each; work holds
+ * 3 (phase + 1) + 1 values, choice phase + 1 bytes and bits
+ * (2 phase + 1) * choice_row_bytes(phase + 1). */
+static void RED(canonical)(char *out, const int64_t *coins, size_t n, int negate, size_t phase, RED(row) rows[2],
+                           T *work, uint8_t *choice, uint8_t *bits)
+{
+    size_t i = 0, j = n - 1, turn = 0; /* the row is [i, j] */
+    while (i < j) {
+        size_t len = j - i + 1, b = phase < len / 2 ? phase : len / 2, w = b + 1;
+        /* rightward keeps the left end i + b, leftward the right end j - b:
+         * p_edge[q] = lead([i + b, j - q]), q_edge[p] = lead([i + p, j - b]) */
+        RED(row) *rightward = &rows[0], *leftward = &rows[1];
+        T *p_edge = work, *q_edge = work + w, *lead = work + 2 * w;
+        /* the middle at slot b: b pushes fit on either side */
+        rightward->lo = rightward->hi = b;
+        rightward->keep = 0;
+        for (size_t k = i + b; k + b <= j; k++)
+            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, k, negate));
+        RED(settle)(rightward);
+        leftward->lo = rightward->lo;
+        leftward->hi = rightward->hi;
+        leftward->lead = rightward->lead;
+        leftward->keep = 1;
+        memcpy(leftward->v + rightward->lo, rightward->v + rightward->lo,
+               (rightward->hi - rightward->lo) * sizeof(T));
+        memcpy(leftward->sum + rightward->lo, rightward->sum + rightward->lo,
+               (rightward->hi - rightward->lo + 1) * sizeof(U));
+        p_edge[b] = q_edge[b] = rightward->lead;
+        for (size_t q = b; q-- > 0;) {
+            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, j - q, negate));
+            p_edge[q] = rightward->lead;
+        }
+        for (size_t p = b; p-- > 0;) {
+            RED(push)(leftward, CR_END_LEFT, RED(value)(coins, i + p, negate));
+            q_edge[p] = leftward->lead;
+        }
+
+        /* lead[p] holds diagonal d's cell (p, d - p); from d >= b on, its ends
+         * are the edges' cells (d - b, b) and (b, d - b) */
+        lead[b] = p_edge[b];
+        for (size_t d = 2 * b; d-- > 0;) {
+            size_t from = d > b ? d - b : 0, to = d < b ? d + 1 : b + 1;
+            if (d >= b) {
+                from++;
+                to--;
+            }
+            RED(diagonal)(lead, choice, coins + i, coins + j - d, from, to, negate);
+            pack_choices(bits + d * choice_row_bytes(w), choice, from, to);
+            if (d >= b) {
+                lead[d - b] = q_edge[d - b];
+                lead[b] = p_edge[d - b];
+            }
+        }
+
+        size_t p = 0, q = 0;
+        while (p < b && q < b) {
+            int take_left = bits[(p + q) * choice_row_bytes(w) + p / 8] >> (p % 8) & 1;
+            out[turn++] = take_left ? 'L' : 'R';
+            p += (size_t)take_left;
+            q += (size_t)!take_left;
+        }
+        i += p;
+        j -= q;
+    }
+    out[turn] = 'L'; /* the last coin: L and R are the same */
+}

@@ -1,0 +1,109 @@
+/* Writing a report (report.h): where the page may go is checked first, its
+ * figures gathered, then the page written into a temporary file beside the
+ * destination and renamed over it once whole. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/model.h"
+#include "util/util.h"
+
+/* The folder of path ("." for a bare name) into out (cap bytes). */
+static void parent_of(char *out, size_t cap, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, cap, ".");
+    else if (slash == path)
+        snprintf(out, cap, "/");
+    else
+        snprintf(out, cap, "%.*s", (int)(slash - path), path);
+}
+
+/* Refuses a destination that is a folder, that is the database itself, or
+ * whose folder does not exist. */
+static int check_destination(cr_store *store, const char *path, const char *parent, cr_error *err)
+{
+    struct stat to, db, dir;
+    if (stat(parent, &dir) != 0 || !S_ISDIR(dir.st_mode))
+        return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: the folder %s does not exist", path, parent);
+    if (stat(path, &to) != 0)
+        return 0;
+    if (S_ISDIR(to.st_mode))
+        return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: it is a folder", path);
+    if (stat(cr_store_path(store), &db) == 0 && db.st_dev == to.st_dev && db.st_ino == to.st_ino)
+        return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: it is the database", path);
+    return 0;
+}
+
+/* Writes the page into a new temporary file beside path (its name in
+ * *out_tmp, for the caller to remove and free), with the usual permissions
+ * (mkstemp makes private files). */
+static int write_page(char **out_tmp, uint64_t *out_bytes, const cr_report_model *m, const char *parent,
+                      const char *path, cr_error *err)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = strlen(parent) + strlen(base) + sizeof "/..coinrow-XXXXXX";
+    char *tmp = *out_tmp = malloc(len);
+    if (!tmp)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the path of %s", path);
+    snprintf(tmp, len, "%s/.%s.coinrow-XXXXXX", parent, base);
+    mode_t mask = umask(0);
+    umask(mask);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        else
+            tmp[0] = '\0'; /* nothing to remove */
+        return cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", path, strerror(e));
+    }
+    cr_report__page(f, m);
+    long bytes = ftell(f);
+    int failed = ferror(f), e = errno;
+    if (fclose(f) != 0 && !failed)
+        failed = 1, e = errno;
+    if (failed)
+        return cr_errorf(err, CR_EIO, "cannot write the report to %s: %s", path, strerror(e));
+    *out_bytes = bytes > 0 ? (uint64_t)bytes : 0;
+    return 0;
+}
+
+int cr_report_write(cr_report_stats *out, cr_store *store, const char *path, const cr_report_opts *opts, cr_error *err)
+{
+    char parent[4096];
+    char *tmp = NULL;
+    memset(out, 0, sizeof *out);
+    parent_of(parent, sizeof parent, path);
+    int rc = check_destination(store, path, parent, err);
+    cr_report_model *m = rc ? NULL : calloc(1, sizeof *m);
+    if (rc)
+        return rc;
+    if (!m)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the report");
+    m->opts = opts;
+    rc = cr_report__gather(m, store, err);
+    if (rc == 0)
+        rc = write_page(&tmp, &out->bytes, m, parent, path, err);
+    if (rc == 0 && opts->stop && atomic_load(opts->stop))
+        rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted: no report written");
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = cr_errorf(err, CR_EIO, "cannot write the report to %s: %s", path, strerror(errno));
+    if (rc && tmp && tmp[0])
+        remove(tmp);
+    if (rc == 0) {
+        out->run_id = m->has_run ? m->run.run.id : 0;
+        out->against_id = m->has_against ? m->against.run.id : 0;
+        out->instances = m->set.instances;
+        out->invocations = m->column_count;
+    }
+    free(tmp);
+    cr_report__model_clear(m);
+    free(m);
+    return rc;
+}
