@@ -140,6 +140,30 @@ static void test_shard__merged_run_equals_the_single_process_run(void **state)
     assert_int_equal(db_int(input, "SELECT count(*) FROM run"), 2);
 }
 
+/* An empty file, as a writing command takes it: 0 bytes (touch), or a
+ * SQLite database with no tables and user_version 0.  merge used to refuse
+ * both, "not a coinrow database (it has no tables)". */
+static void test_shard__merge_initialises_an_empty_database(void **state)
+{
+    (void)state;
+    char err[1024], targets[2][4096];
+    snprintf(targets[0], sizeof targets[0], "%s", path("zero.db"));
+    snprintf(targets[1], sizeof targets[1], "%s", path("blank.db"));
+    FILE *f = fopen(targets[0], "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(db_exec(targets[1], "PRAGMA page_size = 4096; VACUUM"), 0);
+    for (int i = 0; i < 2; i++) {
+        int status = coinrow(err, sizeof err, "merge", "--db", targets[i], path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL);
+        if (status != 0)
+            fail_msg("merge into %s: exit %d: %s", targets[i], status, err);
+        assert_int_equal(db_int(targets[i], "SELECT count(*) FROM result_view WHERE run_id = 1"), 24000);
+        assert_int_equal(coinrow(err, sizeof err, "compare", "--db", targets[i], "--against", input, (char *)NULL),
+                         0);
+    }
+}
+
 static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **state)
 {
     (void)state;
@@ -369,6 +393,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shard__partition_is_stable_and_even),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
+        cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),

@@ -390,13 +390,15 @@ static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t s
 static int check_target(int64_t *out_run, const char *into_path, const shard_info *shard, cr_error *err)
 {
     *out_run = 0;
-    if (access(into_path, F_OK) != 0)
-        return 0; /* a new database */
+    int blank;
+    int rc = cr_store_blank(&blank, into_path, err);
+    if (rc || blank)
+        return rc; /* a new database, or an empty one */
     cr_store *into = NULL;
     int64_t set_id;
     cr_error missing;
     fingerprint have = {0, 0};
-    int rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
+    rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
     if (rc == 0)
         rc = cr_store_quick_check(into, err);
     if (rc == 0)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/schema.h"
 #include "util/util.h"
@@ -149,7 +150,9 @@ static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
  * before its first use; the writer mallocs for every row. */
 static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
 
-int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
+/* Opens path for mode into *out and checks what it holds, by reading
+ * alone (inspect); its version is then the store's opened_version. */
+static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, configure_sqlite);
@@ -163,36 +166,57 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     int flags = SQLITE_OPEN_NOMUTEX | (creates                    ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
-    int rc = 0, version = 0;
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+    int rc = 0;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK)
         rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
-        goto done;
+    else {
+        sqlite3_extended_result_codes(s->db, 1);
+        sqlite3_busy_timeout(s->db, BUSY_MS);
+        if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1)
+            rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
+        if (rc == 0)
+            rc = inspect(&s->opened_version, s, err);
     }
-    sqlite3_extended_result_codes(s->db, 1);
-    sqlite3_busy_timeout(s->db, BUSY_MS);
-    if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1) {
-        rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
-        goto done;
-    }
-    /* check first, then write */
-    if ((rc = inspect(&version, s, err)) != 0 || (rc = cr_store__lines_register(s, err)) != 0)
-        goto done;
-    s->opened_version = version;
-    if (version == 0 && !creates)
-        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
-    else if (mode != CR_STORE_READ)
-        rc = prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
-    else if (version != cr_schema_count)
-        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
-                                    "upgrades it in place (as any command that writes to it does)",
-                       path, version, cr_schema_count, path);
-done:
     if (rc) {
         cr_store_free(s);
         return rc;
     }
     *out = s;
     return 0;
+}
+
+int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
+{
+    cr_store *s = NULL;
+    int rc = store_open(&s, path, mode, err);
+    if (rc == 0)
+        rc = cr_store__lines_register(s, err);
+    if (rc == 0 && s->opened_version == 0 && mode != CR_STORE_WRITE && mode != CR_STORE_WRITE_ONCE)
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
+    else if (rc == 0 && mode != CR_STORE_READ)
+        rc = prepare_writing(s, s->opened_version, mode == CR_STORE_WRITE_ONCE, err);
+    else if (rc == 0 && s->opened_version != cr_schema_count)
+        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
+                                    "upgrades it in place (as any command that writes to it does)",
+                       path, s->opened_version, cr_schema_count, path);
+    if (rc) {
+        cr_store_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int cr_store_blank(int *out, const char *path, cr_error *err)
+{
+    *out = access(path, F_OK) != 0;
+    if (*out)
+        return 0;
+    cr_store *s = NULL;
+    int rc = store_open(&s, path, CR_STORE_READ, err);
+    *out = rc == 0 && s->opened_version == 0;
+    cr_store_free(s);
+    return rc;
 }
 
 void cr_store_free(cr_store *store)

@@ -42,7 +42,7 @@ typedef enum cr_store_mode {
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, each schema script in its own transaction, then put in WAL
+ * upgraded, every schema script it lacks in one transaction, then put in WAL
  * mode (CR_STORE_WRITE_ONCE likewise, without WAL); CR_STORE_UPGRADE
  * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
@@ -61,6 +61,11 @@ const char *cr_store_path(const cr_store *store);
 
 /* The schema version the file had when it was opened (0: new or empty). */
 int cr_store_opened_version(const cr_store *store);
+
+/* *out = 1 when path names no file or a database CR_STORE_WRITE would
+ * initialise (no tables, user_version 0), found by reading alone; else 0,
+ * or the refusal of a file that is not a coinrow database. */
+int cr_store_blank(int *out, const char *path, cr_error *err);
 
 /* The schema version this coinrow writes (the number of files in schema/). */
 int cr_store_schema_version(void);

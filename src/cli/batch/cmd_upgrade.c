@@ -37,10 +37,10 @@ const cli_command cli_cmd_upgrade = {
     cmd_upgrade,
     "bring a database made by an older coinrow up to this one's schema",
     "upgrade [--db PATH]",
-    "Applies the schema scripts the database lacks, each in a transaction of its own,\n"
-    "keeping every row: what result_view showed before, it shows after.  A database\n"
-    "that is missing, empty, not coinrow's or newer than this coinrow is refused and\n"
-    "left as it was; one whose script fails stays at the version before it.  Any\n"
+    "Applies the schema scripts the database lacks, all in one transaction, keeping\n"
+    "every row: what result_view showed before, it shows after.  A database that is\n"
+    "missing, empty, not coinrow's or newer than this coinrow is refused, and one\n"
+    "whose upgrade fails at any script is left, byte for byte, as it was.  Any\n"
     "command that writes (ingest, run, solve, invoke) upgrades the same way; the\n"
     "commands that only read (show, compare, export, check-db) refuse an older\n"
     "database, naming this command.\n"
