@@ -319,13 +319,16 @@ deps:
 # The build's own promises (tests/build.sh): flags, installing nothing, and
 # `make install` into a temporary DESTDIR used through pkg-config alone.
 # Every test program, each with the coinrow it runs, then the report in a
-# browser (tests/report/browser.sh); $$failed says whether one failed.
+# browser (tests/report/browser.sh), the build's promises and the mutations'
+# snippets (an edit that moves code a mutation plants in breaks it);
+# $$failed says whether one failed.
 RUN_TESTS = failed=0; for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; done
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@$(RUN_TESTS); \
 	echo "== tests/report/browser.sh"; COINROW=$(BIN) sh tests/report/browser.sh || failed=1; \
 	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
+	echo "== every mutation of tests/mutations/ still finds its code"; python3 scripts/mutate.py --check || failed=1; \
 	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
 
 # Coverage (docs/testing.md): the test programs on the instrumented build in
