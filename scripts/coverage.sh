@@ -24,6 +24,13 @@ BEGIN {
     for (i = 1; i in files_layers; i++)
         line_target[files_layers[i]] = 90
 }
+# The init of the sandbox runs only as pid 1 inside bwrap, where the folder
+# of the build is not and gcov cannot write its counters: left out, named.
+NR > 1 && $1 == "src/invoke/init.c" {
+    uncounted = uncounted sprintf("  %s: not counted (it runs only inside the sandbox, where gcov cannot write; " \
+                                  "the test_sandbox__* tests of test_cli_invoke run it)\n", $1)
+    next
+}
 NR > 1 {
     layer = $1 ~ /^include\// ? "core" : $1
     sub(/^src\//, "", layer)
@@ -54,5 +61,6 @@ END {
         printf "  %-6s %5d/%-5d %5.1f%% %5d/%-5d %5.1f%%  %s\n", l, lines_hit[l], lines[l], pct(lines_hit[l], lines[l]),
                branches_hit[l], branches[l], pct(branches_hit[l], branches[l]), target
     }
+    printf "%s", uncounted
     exit below != 0
 }' "$out/files.csv"
