@@ -558,7 +558,8 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
  * (schema version 6, lines still packed; invocations may be sandboxed) with
  * the same commands, and one more before the edit:
  *   coinrow invoke --db coinrow.db --set gen --variant total --sandbox -- true
- * so it holds a sandboxed invocation too. */
+ * so it holds a sandboxed invocation too (its directory then set to
+ * tests/fixtures/schema6, not the folder it was made in). */
 
 #define EVERY_VIEW_ROW                                                                                                 \
     "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
