@@ -1,7 +1,7 @@
 /* How the store keeps results (schema/004_results.sql, 007_lines_as_text.sql):
  * one solution row per instance with result_extra beside it, the views that
  * give the rows back and how SQLite plans them, lines packed as versions 4
- * and 5 kept them, and the upgrades from schema versions 3 and 5. */
+ * to 6 kept them, and the upgrades from schema versions 3, 5 and 6. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

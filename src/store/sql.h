@@ -82,7 +82,7 @@ int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, c
  * statement's key parameters from the last row before each new page. */
 int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
 
-/* ---- lines of play packed one bit per turn, as schema versions 4 and 5
+/* ---- lines of play packed one bit per turn, as schema versions 4 to 6
  * kept them (store/lines.c) ---- */
 
 /* The bytes a line of n turns takes packed. */

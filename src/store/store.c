@@ -2,7 +2,7 @@
  * transactions and checkpoints.  The statement helpers every store file
  * uses are in sql.c; the tables' own SQL lives by concern in sets.c,
  * runs.c, generated.c, shards.c, comparisons.c and invocations.c; how
- * schema versions 4 and 5 packed a line of play, for the upgrades, in
+ * schema versions 4 to 6 packed a line of play, for the upgrades, in
  * lines.c; the checks of check-db, in check.c. */
 #include "store/sql.h"
 
@@ -150,6 +150,9 @@ static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
  * before its first use; the writer mallocs for every row. */
 static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
 
+/* Whether mode makes a database where there is none (or an empty one). */
+static int creates(cr_store_mode mode) { return mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE; }
+
 /* Opens path for mode into *out and checks what it holds, by reading
  * alone (inspect); its version is then the store's opened_version. */
 static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
@@ -162,8 +165,7 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
-    int creates = mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE;
-    int flags = SQLITE_OPEN_NOMUTEX | (creates                    ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    int flags = SQLITE_OPEN_NOMUTEX | (creates(mode)              ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
     int rc = 0;
@@ -185,20 +187,30 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
     return 0;
 }
 
+/* Makes the store s, opened for mode, ready for it: refused when it has
+ * nothing to read or is of an older version to read, else written to. */
+static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
+{
+    int version = s->opened_version;
+    if (version == 0 && !creates(mode))
+        return cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", s->path);
+    if (mode != CR_STORE_READ)
+        return prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
+    if (version != cr_schema_count)
+        return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
+                                      "upgrades it in place (as any command that writes to it does)",
+                         s->path, version, cr_schema_count, s->path);
+    return 0;
+}
+
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
 {
     cr_store *s = NULL;
     int rc = store_open(&s, path, mode, err);
     if (rc == 0)
         rc = cr_store__lines_register(s, err);
-    if (rc == 0 && s->opened_version == 0 && mode != CR_STORE_WRITE && mode != CR_STORE_WRITE_ONCE)
-        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", path);
-    else if (rc == 0 && mode != CR_STORE_READ)
-        rc = prepare_writing(s, s->opened_version, mode == CR_STORE_WRITE_ONCE, err);
-    else if (rc == 0 && s->opened_version != cr_schema_count)
-        rc = cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
-                                    "upgrades it in place (as any command that writes to it does)",
-                       path, s->opened_version, cr_schema_count, path);
+    if (rc == 0)
+        rc = ready(s, mode, err);
     if (rc) {
         cr_store_free(s);
         return rc;
