@@ -1185,7 +1185,7 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     need_sandbox();
     const char *d = tmp_path(dir, "sandboxed-resume.db");
     run_result r;
-    generate_into(d, "long", "60", "5");
+    generate_into(d, "long", "400", "5");
     char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff", "--sandbox",
                     "--", (char *)program_path(PROGRAM_PEEK, ""), (char *)d, NULL};
     pid_t pid = run_start(argv, tmp_path(dir, "sandboxed-resume.log"));
@@ -1194,7 +1194,7 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     kill(pid, SIGINT);
     assert_int_equal(run_wait(pid), 130);
     int64_t judged = db_int(d, "SELECT count(*) FROM verdict");
-    assert_true(judged > 0 && judged < 60);
+    assert_true(judged > 0 && judged < 400);
     assert_int_equal(db_int(d, "SELECT sandbox FROM invocation"), 1);
 
     COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--sandbox");
@@ -1203,7 +1203,7 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     COINROW(&r, NULL, "invoke", "--db", d, "--resume");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "; sandboxed)\n"));
-    assert_non_null(strstr(r.out, "judged 60 of 60: AC 60\n"));
+    assert_non_null(strstr(r.out, "judged 400 of 400: AC 400\n"));
     run_result_free(&r);
     assert_false(run_alive(0, program_name(PROGRAM_PEEK)));
 }

@@ -259,25 +259,35 @@ static int make_sandbox(cr_sandbox **out, const cr_submission *s, const cr_limit
     return cr_sandbox_new(out, &o, err);
 }
 
-/* Runs the command argv (given in dir, as invoke would) once in a sandbox
- * made for it with the coinrow under test as its init; skips the test
- * when bubblewrap is missing or cannot make namespaces here. */
+/* The sandbox of the command argv (given in dir, as invoke would) and its
+ * submission; skips the test when bubblewrap is missing or cannot make
+ * namespaces here. */
+static void make_sandboxed(cr_sandbox **out, cr_submission **s, char *const argv[], const cr_limits *lim)
+{
+    cr_error why = {0};
+    assert_int_equal(cr_submission_new(s, argv, dir, run_bin(), &why), 0);
+    int made = make_sandbox(out, *s, lim, &why);
+    if (made == CR_EINVAL && (strstr(why.msg, "needs bubblewrap") || strstr(why.msg, " cannot create namespaces: "))) {
+        fprintf(stderr, "notice: skipped: %s\n", why.msg);
+        cr_submission_free(*s);
+        skip();
+    }
+    if (made != 0)
+        fail_msg("no sandbox: %s", why.msg);
+}
+
+/* Runs the command argv once in a sandbox made for it, with a runner of
+ * its own (whose box ends with it). */
 static int sandboxed(cr_child_report *out, char *const argv[], const cr_limits *lim, const atomic_int *stop,
                      cr_error *err)
 {
     cr_submission *s = NULL;
     cr_sandbox *sb = NULL;
-    cr_error why = {0};
-    assert_int_equal(cr_submission_new(&s, argv, dir, run_bin(), &why), 0);
-    int made = make_sandbox(&sb, s, lim, &why);
-    if (made == CR_EINVAL && (strstr(why.msg, "needs bubblewrap") || strstr(why.msg, " cannot create namespaces: "))) {
-        fprintf(stderr, "notice: skipped: %s\n", why.msg);
-        cr_submission_free(s);
-        skip();
-    }
-    if (made != 0)
-        fail_msg("no sandbox: %s", why.msg);
-    int rc = cr_child_run(out, child, NULL, NULL, NULL, sb, input, sizeof input - 1, lim, stop, err);
+    cr_child *runner = NULL;
+    make_sandboxed(&sb, &s, argv, lim);
+    assert_int_equal(cr_child_new(&runner, err), 0);
+    int rc = cr_child_run(out, runner, NULL, NULL, NULL, sb, input, sizeof input - 1, lim, stop, err);
+    cr_child_free(runner);
     cr_sandbox_free(sb);
     cr_submission_free(s);
     nothing_to_reap();
@@ -426,9 +436,103 @@ static void test_sandbox__a_program_it_cannot_run_is_refused_naming_it(void **st
     }
     assert_int_equal(made, 0); /* it is there and executable: exec itself fails */
     cr_child_report r;
-    assert_int_equal(cr_child_run(&r, child, NULL, NULL, NULL, sb, input, sizeof input - 1, &limits, NULL, &err),
+    cr_child *runner = NULL;
+    assert_int_equal(cr_child_new(&runner, &err), 0);
+    assert_int_equal(cr_child_run(&r, runner, NULL, NULL, NULL, sb, input, sizeof input - 1, &limits, NULL, &err),
                      CR_EIO);
     assert_non_null(strstr(err.msg, "the sandbox did not start the program (its init: cannot run /program/junk: "));
+    /* and the box, which the failure did not end, runs the next */
+    assert_int_equal(cr_child_run(&r, runner, NULL, NULL, NULL, sb, input, sizeof input - 1, &limits, NULL, &err),
+                     CR_EIO);
+    assert_non_null(strstr(err.msg, "(its init: cannot run /program/junk: "));
+    cr_child_free(runner);
+    cr_sandbox_free(sb);
+    cr_submission_free(s);
+    nothing_to_reap();
+}
+
+/* The shell that plants or looks, in one sandbox, run by one runner. */
+static char *const box_shell[] = {
+    "sh", "-c",
+    "read -r what; cut -d ' ' -f 22 /proc/1/stat;"
+    " case $what in"
+    " plant) echo x > /box/left; mkdir -p /tmp/d/e; echo y > /tmp/d/e/f; chmod 000 /tmp/d; chmod 500 /box;"
+    "  sleep 30 & ipcmk -M 4096 > /dev/null; echo planted;;"
+    " deep) mkdir -p /tmp/$(seq -s / 80) && echo deep;;"
+    " *) echo box $(ls -A /box | wc -l) tmp $(ls -A /tmp | wc -l) sleepers $(cat /proc/[0-9]*/comm | grep -c sleep)"
+    "  shm $(($(wc -l < /proc/sysvipc/shm) - 1)); touch /box/mine && echo writable;;"
+    " esac",
+    NULL};
+
+/* Runs box_shell in sb with runner, what for its input: its output. */
+static const char *in_box(cr_child *runner, const cr_sandbox *sb, const char *what)
+{
+    static cr_child_report r;
+    cr_error err = {0};
+    char asked[32];
+    snprintf(asked, sizeof asked, "%s\n", what);
+    assert_int_equal(cr_child_run(&r, runner, NULL, NULL, NULL, sb, asked, strlen(asked), &limits, NULL, &err), 0);
+    if (r.end != CR_CHILD_EXITED || r.exit_code != 0)
+        fail_msg("%s: end %d, exit %d: %s", what, (int)r.end, r.exit_code, r.err);
+    return r.out;
+}
+
+/* A runner keeps its box for its next program, which finds nothing of the
+ * last one's: no file in its folder or /tmp (made unreadable or not), no
+ * process, no System V object; the folder writable again.  What the init
+ * cannot remove (a folder too deep) ends the box, and the next program
+ * runs in a new one, as clean. */
+static void test_sandbox__a_program_finds_nothing_the_one_before_it_left(void **state)
+{
+    (void)state;
+    cr_submission *s = NULL;
+    cr_sandbox *sb = NULL;
+    cr_child *runner = NULL;
+    make_sandboxed(&sb, &s, box_shell, &limits);
+    assert_int_equal(cr_child_new(&runner, NULL), 0);
+    char started[32], again[32];
+    const char *out = in_box(runner, sb, "plant");
+    snprintf(started, sizeof started, "%.*s", (int)strcspn(out, "\n"), out);
+    assert_non_null(strstr(out, "\nplanted\n"));
+    out = in_box(runner, sb, "look");
+    assert_int_equal(strncmp(out, started, strlen(started)), 0); /* the same init: the same box */
+    assert_non_null(strstr(out, "\nbox 0 tmp 0 sleepers 0 shm 0\nwritable\n"));
+
+    assert_non_null(strstr(in_box(runner, sb, "deep"), "\ndeep\n"));
+    out = in_box(runner, sb, "look");
+    snprintf(again, sizeof again, "%.*s", (int)strcspn(out, "\n"), out);
+    assert_string_not_equal(again, started); /* a new box */
+    assert_non_null(strstr(out, "\nbox 0 tmp 0 sleepers 0 shm 0\nwritable\n"));
+    cr_child_free(runner);
+    cr_sandbox_free(sb);
+    cr_submission_free(s);
+    nothing_to_reap();
+}
+
+/* Nor a key in the keyrings the sandbox's user keeps (its session's, its
+ * own), where the last program put one. */
+static void test_sandbox__a_program_finds_no_key_the_one_before_it_left(void **state)
+{
+    (void)state;
+    cr_submission *s = NULL;
+    cr_sandbox *sb = NULL;
+    cr_child *runner = NULL;
+    cr_error err = {0};
+    char path[4200];
+    snprintf(path, sizeof path, "./%s", program_name(PROGRAM_KEEPER));
+    char *argv[] = {path, NULL};
+    make_sandboxed(&sb, &s, argv, &limits);
+    assert_int_equal(cr_child_new(&runner, NULL), 0);
+    cr_child_report r;
+    static const char *const asked[] = {"plant\n", "look\n"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(cr_child_run(&r, runner, NULL, NULL, NULL, sb, asked[k], strlen(asked[k]), &limits, NULL, &err),
+                         0);
+        if (r.end != CR_CHILD_EXITED || r.exit_code != 0)
+            fail_msg("%s: end %d, exit %d: %s", asked[k], (int)r.end, r.exit_code, r.err);
+    }
+    assert_string_equal(r.out, "");
+    cr_child_free(runner);
     cr_sandbox_free(sb);
     cr_submission_free(s);
     nothing_to_reap();
@@ -453,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_sandbox__what_a_program_leaves_running_dies_with_the_sandbox),
         cmocka_unit_test(test_sandbox__a_stop_kills_the_sandbox_and_says_so),
         cmocka_unit_test(test_sandbox__a_program_it_cannot_run_is_refused_naming_it),
+        cmocka_unit_test(test_sandbox__a_program_finds_nothing_the_one_before_it_left),
+        cmocka_unit_test(test_sandbox__a_program_finds_no_key_the_one_before_it_left),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

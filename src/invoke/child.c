@@ -2,8 +2,9 @@
  * one poll loop in the parent that feeds its input, reads its output and
  * watches the clock and its exit (a pidfd); wait4 for its resources, then
  * the rest of its group reaped (coinrow is their subreaper).  In a sandbox
- * the process started is bwrap, and the program's end and resources come
- * from the init's records (sandbox.h). */
+ * the program runs in the runner's box, started at its first run (bwrap
+ * and coinrow's init, sandbox.h), and its end and resources come from the
+ * init's records. */
 #define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork */
 #include "invoke/invoke.h"
 
@@ -17,6 +18,7 @@
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -31,21 +33,63 @@ extern char **environ;
 /* Bytes moved per read or write. */
 #define CHUNK 65536
 
+/* How long the init has to end a program coinrow asked it to kill before
+ * the whole box is killed instead. */
+#define KILL_GRACE_SECONDS 1.0
+
+/* A box: bwrap, and coinrow's init in it serving requests (sandbox.h). */
+typedef struct box {
+    unsigned serial;   /* whose: its cr_sandbox's serial and argv */
+    char *const *argv;
+    pid_t pid;         /* bwrap's; -1: none */
+    int pidfd, socket; /* bwrap's exit; the requests and records */
+    int said;          /* what bwrap and the init say on their standard error (read end, non-blocking) */
+} box;
+
 struct cr_child {
     char *out;
     size_t cap;
+    box box;
 };
+
+/* Kills the box and what runs in it, and reaps them: bwrap's wait status
+ * (0 when there was no box), and what bwrap and the init said on their
+ * standard error into said (cap bytes; NULL: not kept). */
+static int box_end(box *b, char *said, size_t cap)
+{
+    int status = 0;
+    if (b->pid > 0) {
+        kill(-b->pid, SIGKILL);
+        while (waitpid(b->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        siginfo_t left;
+        while (waitid(P_PGID, (id_t)b->pid, &left, WEXITED) == 0 || errno == EINTR)
+            ;
+    }
+    ssize_t n = said && b->said >= 0 ? read(b->said, said, cap - 1) : -1;
+    if (said)
+        said[n > 0 ? n : 0] = '\0';
+    int fds[] = {b->pidfd, b->socket, b->said};
+    for (int k = 0; k < 3; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    *b = (box){.pid = -1, .pidfd = -1, .socket = -1, .said = -1};
+    return status;
+}
 
 int cr_child_new(cr_child **out, cr_error *err)
 {
-    *out = calloc(1, sizeof **out);
-    return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
+    if (!(*out = calloc(1, sizeof **out)))
+        return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
+    (*out)->box = (box){.pid = -1, .pidfd = -1, .socket = -1, .said = -1};
+    return 0;
 }
 
 void cr_child_free(cr_child *child)
 {
     if (!child)
         return;
+    box_end(&child->box, NULL, 0);
     free(child->out);
     free(child);
 }
@@ -194,11 +238,12 @@ static void start_program(const cr_child__spec *s, int status_fd, pid_t parent)
     struct rlimit core = {0, 0}, cpu_limit = {cpu, cpu + 1};
     struct rlimit as = {(rlim_t)s->memory_bytes, (rlim_t)s->memory_bytes};
     struct rlimit nproc = {(rlim_t)s->processes, (rlim_t)s->processes};
-    struct rlimit fsize = {(rlim_t)s->file_bytes, (rlim_t)s->file_bytes};
+    struct rlimit fsize = {(rlim_t)s->file_bytes, (rlim_t)s->file_bytes}, queues = {0, 0};
     if (setrlimit(RLIMIT_CORE, &core) == 0 && (s->cpu_seconds <= 0 || setrlimit(RLIMIT_CPU, &cpu_limit) == 0) &&
         (s->memory_bytes == 0 || setrlimit(RLIMIT_AS, &as) == 0) &&
         (s->processes == 0 || setrlimit(RLIMIT_NPROC, &nproc) == 0) &&
-        (s->file_bytes == 0 || setrlimit(RLIMIT_FSIZE, &fsize) == 0) && (!s->dir || chdir(s->dir) == 0))
+        (s->file_bytes == 0 || setrlimit(RLIMIT_FSIZE, &fsize) == 0) &&
+        (!s->no_queues || setrlimit(RLIMIT_MSGQUEUE, &queues) == 0) && (!s->dir || chdir(s->dir) == 0))
         execve(s->path, s->argv, environ);
 failed:;
     int e = errno;
@@ -253,13 +298,83 @@ int cr_child__start(pid_t *out, const cr_child__spec *spec, cr_error *err)
     return 0;
 }
 
+/* ---- a box ---- */
+
+/* pidfd_open, or CR_EIO naming what (nothing is then left running). */
+static int watch_pid(int *out, pid_t pid, const char *what, cr_error *err)
+{
+    if ((*out = pidfd_open(pid, 0)) >= 0)
+        return 0;
+    int rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", what,
+                       strerror(errno));
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return rc;
+}
+
+/* Starts sb's box in *b: bwrap, its standard error on a pipe, the socket
+ * and coinrow's executable beside it.  bwrap and the init are not limited:
+ * the init limits the program. */
+static int box_start(box *b, const cr_sandbox *sb, cr_error *err)
+{
+    int pair[2] = {-1, -1}, said[2] = {-1, -1}, null = open("/dev/null", O_RDWR | O_CLOEXEC), rc = 0;
+    if (null < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0 || pipe2(said, O_CLOEXEC) != 0) {
+        rc = cr_errorf(err, CR_EIO, "cannot make a socket and a pipe for a sandbox: %s", strerror(errno));
+        goto done;
+    }
+    cr_child__spec spec = {.path = sb->bwrap, .argv = sb->argv, .fds = {null, null, said[1], pair[1], sb->init_fd},
+                           .nfds = 5, .as_nobody = sb->as_nobody};
+    if ((rc = cr_child__start(&b->pid, &spec, err)) != 0 || (rc = watch_pid(&b->pidfd, b->pid, sb->bwrap, err)) != 0) {
+        b->pid = -1;
+        goto done;
+    }
+    b->serial = sb->serial, b->argv = sb->argv;
+    b->socket = pair[0], b->said = said[0];
+    pair[0] = said[0] = -1;
+    fcntl(b->socket, F_SETFL, O_NONBLOCK);
+    fcntl(b->said, F_SETFL, O_NONBLOCK);
+done:;
+    int fds[] = {null, pair[0], pair[1], said[0], said[1]};
+    for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    return rc;
+}
+
+/* A request to b's init, with fds (NULL: none): 0, or -1 (errno) when the
+ * box does not take it. */
+static int box_ask(const box *b, int kind, const int fds[3])
+{
+    cr_sandbox__record asked = {.magic = CR_SANDBOX__MAGIC, .kind = (uint32_t)kind};
+    union {
+        char space[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec part = {&asked, sizeof asked};
+    struct msghdr m = {.msg_iov = &part, .msg_iovlen = 1};
+    if (fds) {
+        memset(&control, 0, sizeof control);
+        m.msg_control = control.space, m.msg_controllen = sizeof control.space;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        *c = (struct cmsghdr){.cmsg_len = CMSG_LEN(3 * sizeof(int)), .cmsg_level = SOL_SOCKET,
+                              .cmsg_type = SCM_RIGHTS};
+        memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+    }
+    ssize_t n;
+    while ((n = sendmsg(b->socket, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        ;
+    return n == (ssize_t)sizeof asked ? 0 : -1;
+}
+
+/* ---- one run ---- */
+
 /* The loop's state. */
 typedef struct watch {
     cr_child *child;
     cr_child_report *r;
     const cr_limits *lim;
     const cr_sandbox *sandbox;
-    pid_t pid;            /* the program's, or bwrap's */
+    pid_t pid;            /* the program's, or its box's bwrap */
     struct pollfd fds[5]; /* stdin (to write), stdout, stderr, the pidfd, the init's records */
     const char *input;
     size_t input_len, written;
@@ -268,22 +383,31 @@ typedef struct watch {
     int has_cpu_clock;
     cr_sandbox__record progress, end; /* the init's last records of each kind */
     int started, ended;
+    double killed_at;                 /* when the init was asked to kill it */
+    char said[160];                   /* what the box said on its standard error, when it ended */
 } watch;
 
 enum { IN, OUT, ERR, PID, REPORT, WATCHED };
 
+/* Closes w's descriptor k; a box's, lent, is only let go. */
 static void close_at(watch *w, int k)
 {
-    if (w->fds[k].fd >= 0)
+    if (w->fds[k].fd >= 0 && !(w->sandbox && (k == PID || k == REPORT)))
         close(w->fds[k].fd);
     w->fds[k].fd = -1;
 }
 
+/* Kills the program (in a sandbox, asks the init to, once) for why. */
 static void kill_group(watch *w, cr_child_end why)
 {
     if (!w->killed && !w->exited)
         w->r->end = why;
-    kill(-w->pid, SIGKILL);
+    if (!w->sandbox)
+        kill(-w->pid, SIGKILL);
+    else if (!w->killed && box_ask(&w->child->box, CR_SANDBOX__KILL, NULL) == 0)
+        w->killed_at = now_seconds();
+    else if (!w->killed) /* the box cannot be asked: it goes */
+        kill(-w->pid, SIGKILL);
     w->killed = 1;
 }
 
@@ -364,7 +488,7 @@ static int take_records(watch *w)
         if (got[k].magic == CR_SANDBOX__MAGIC && got[k].kind == CR_SANDBOX__PROGRESS)
             w->progress = got[k], w->started = 1;
         else if (got[k].magic == CR_SANDBOX__MAGIC && got[k].kind == CR_SANDBOX__ENDED)
-            w->end = got[k], w->ended = 1;
+            w->end = got[k], w->ended = w->exited = 1;
     }
     return 1;
 }
@@ -386,6 +510,9 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             kill_group(w, w->r->end);
             w->interrupted = 1;
         }
+        if (w->sandbox && w->killed && !w->exited && w->killed_at > 0 &&
+            now_seconds() > w->killed_at + KILL_GRACE_SECONDS)
+            kill(-w->pid, SIGKILL), w->killed_at = 0; /* the init did not: the box goes */
         int timeout = w->killed || left * 1000 > CR_CHILD_CHECK_MS ? CR_CHILD_CHECK_MS : (int)(left * 1000) + 1;
         if (poll(w->fds, WATCHED, timeout) < 0) {
             if (errno == EINTR)
@@ -400,7 +527,7 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             take_errors(w);
         if (w->fds[REPORT].revents)
             take_records(w);
-        if (w->fds[PID].revents) {
+        if (w->fds[PID].revents) { /* the program, or in a sandbox its box, ended */
             w->exited = 1;
             kill(-w->pid, SIGKILL); /* what it left behind */
             close_at(w, PID);
@@ -409,50 +536,94 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
     return rc;
 }
 
-/* Starts the program (or bwrap), its standard input, output and error on
- * pipes, its pidfd and the init's records in w->fds: 0, or CR_EIO saying
- * why (nothing left running). */
-static int launch(watch *w, const char *path, char *const argv[], const char *dir, cr_error *err)
+/* bwrap's end, in words, for a sandbox that ended before the program. */
+static void describe(char *out, size_t cap, int wstatus)
+{
+    char sig[16];
+    cr_verdict_signal_name(sig, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+    if (WIFSIGNALED(wstatus))
+        snprintf(out, cap, "bwrap ended by %s", sig);
+    else
+        snprintf(out, cap, "bwrap exit status %d", WEXITSTATUS(wstatus));
+}
+
+/* CR_EIO: the sandbox did not start the program, with the first line of
+ * said (the init's without its "coinrow: "), or else how bwrap ended. */
+static int not_started(cr_error *err, const char *said, int bwrap_status)
+{
+    const char *init = "coinrow: ";
+    int len = (int)strcspn(said, "\n");
+    int by_init = strncmp(said, init, strlen(init)) == 0;
+    char bwrap[48];
+    describe(bwrap, sizeof bwrap, bwrap_status);
+    if (len == 0)
+        return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s)", bwrap);
+    return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s%.*s)", by_init ? "its init: " : "",
+                     len - (by_init ? (int)strlen(init) : 0), said + (by_init ? strlen(init) : 0));
+}
+
+/* The program to run on fds (its ends of the pipes of its standard input,
+ * output and error): started, or sent to the runner's box (started first,
+ * or again when the last one has gone). */
+static int start(watch *w, const char *path, char *const argv[], const char *dir, const int fds[3], cr_error *err)
 {
     const cr_sandbox *sb = w->sandbox;
-    int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1}, report[2] = {-1, -1};
+    if (!sb) {
+        cr_child__spec spec = {.path = path, .argv = argv, .dir = dir, .fds = {fds[0], fds[1], fds[2]}, .nfds = 3,
+                               .cpu_seconds = w->lim->cpu_seconds, .memory_bytes = w->lim->memory_bytes};
+        int rc = cr_child__start(&w->pid, &spec, err);
+        if (rc == 0)
+            rc = watch_pid(&w->fds[PID].fd, w->pid, argv[0], err);
+        /* (in a sandbox the init watches its CPU time) */
+        w->has_cpu_clock = rc == 0 && clock_getcpuclockid(w->pid, &w->cpu_clock) == 0;
+        return rc;
+    }
+    box *b = &w->child->box;
+    if (b->pid > 0 && (b->serial != sb->serial || b->argv != sb->argv))
+        box_end(b, NULL, 0);
+    for (int fresh = b->pid < 0;; fresh = 1) {
+        int rc = b->pid < 0 ? box_start(b, sb, err) : 0;
+        if (rc)
+            return rc;
+        if (box_ask(b, CR_SANDBOX__RUN, fds) == 0)
+            break;
+        /* it ended between two programs, or (a new one) at its start */
+        char said[160];
+        int status = box_end(b, said, sizeof said);
+        if (fresh)
+            return not_started(err, said, status);
+    }
+    /* the box's, lent to the loop */
+    w->pid = b->pid;
+    w->fds[PID].fd = b->pidfd;
+    w->fds[REPORT].fd = b->socket;
+    return 0;
+}
+
+/* Starts the program, its standard input, output and error on pipes, its
+ * pidfd (in a sandbox the box's) and the init's records in w->fds: 0, or
+ * CR_EIO saying why (nothing left running). */
+static int launch(watch *w, const char *path, char *const argv[], const char *dir, cr_error *err)
+{
+    int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
     int rc = 0;
-    if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
-        (sb && pipe2(report, O_CLOEXEC))) {
-        rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", sb ? "a sandbox" : argv[0], strerror(errno));
+    if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+        rc = cr_errorf(err, CR_EIO, "cannot make pipes for %s: %s", w->sandbox ? "a sandbox" : argv[0],
+                       strerror(errno));
         goto done;
     }
-    cr_child__spec spec = {.path = path, .argv = argv, .dir = dir, .fds = {in[0], outp[1], errp[1]}, .nfds = 3,
-                           .cpu_seconds = w->lim->cpu_seconds, .memory_bytes = w->lim->memory_bytes};
-    /* bwrap and the init are not limited: the init limits the program */
-    if (sb)
-        spec = (cr_child__spec){.path = sb->bwrap, .argv = sb->argv,
-                                .fds = {in[0], outp[1], errp[1], report[1], sb->init_fd}, .nfds = 5,
-                                .as_nobody = sb->as_nobody};
-    if ((rc = cr_child__start(&w->pid, &spec, err)) != 0)
+    int theirs[3] = {in[0], outp[1], errp[1]};
+    if ((rc = start(w, path, argv, dir, theirs, err)) != 0)
         goto done;
-    close(in[0]), close(outp[1]), close(errp[1]);
-    in[0] = outp[1] = errp[1] = -1;
     w->fds[IN] = (struct pollfd){in[1], POLLOUT, 0};
     w->fds[OUT] = (struct pollfd){outp[0], POLLIN, 0};
     w->fds[ERR] = (struct pollfd){errp[0], POLLIN, 0};
-    w->fds[PID] = (struct pollfd){pidfd_open(w->pid, 0), POLLIN, 0};
-    w->fds[REPORT] = (struct pollfd){report[0], POLLIN, 0};
-    in[1] = outp[0] = errp[0] = report[0] = -1;
-    if (w->fds[PID].fd < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", spec.argv[0],
-                       strerror(errno));
-        kill(-w->pid, SIGKILL);
-        waitpid(w->pid, NULL, 0);
-        goto done;
-    }
-    for (int k = IN; k < WATCHED; k++)
-        if (k != PID && w->fds[k].fd >= 0)
-            fcntl(w->fds[k].fd, F_SETFL, fcntl(w->fds[k].fd, F_GETFL) | O_NONBLOCK);
-    /* in a sandbox the init watches the program's CPU time */
-    w->has_cpu_clock = !sb && clock_getcpuclockid(w->pid, &w->cpu_clock) == 0;
+    w->fds[PID].events = w->fds[REPORT].events = POLLIN;
+    in[1] = outp[0] = errp[0] = -1;
+    for (int k = IN; k <= ERR; k++)
+        fcntl(w->fds[k].fd, F_SETFL, fcntl(w->fds[k].fd, F_GETFL) | O_NONBLOCK);
 done:;
-    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1], report[0], report[1]};
+    int fds[] = {in[0], in[1], outp[0], outp[1], errp[0], errp[1]};
     for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
         if (fds[k] >= 0)
             close(fds[k]);
@@ -472,20 +643,38 @@ static void ended(cr_child_report *out, int wstatus)
     }
 }
 
-/* Reaps the program (or bwrap) and what it left in its group (killed when
- * it exited), and fills the report from how it ended and what it used, or
- * for a sandbox the times; returns wait4's status. */
+/* In a sandbox: the init's last records read, and the box ended unless
+ * the init said the program ended and the box is as the next program is
+ * to find it; bwrap's wait status, or 0. */
+static int leave_box(watch *w)
+{
+    while (!w->ended && w->fds[REPORT].fd >= 0 && take_records(w))
+        ;
+    w->fds[PID].fd = w->fds[REPORT].fd = -1;
+    if (w->ended && !(w->end.flags & CR_SANDBOX__BOX_ENDS))
+        return 0;
+    return box_end(&w->child->box, w->said, sizeof w->said);
+}
+
+/* Reaps the program and what it left in its group (killed when it exited),
+ * or in a sandbox leaves the box, and fills the report from how it ended
+ * and what it used, or for a sandbox the times; returns wait4's status (in
+ * a sandbox bwrap's, or 0). */
 static int collect(watch *w, double start)
 {
     cr_child_report *out = w->r;
     int wstatus = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
-        ;
-    siginfo_t left;
-    while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
-        ;
+    if (w->sandbox) {
+        wstatus = leave_box(w);
+    } else {
+        while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+            ;
+        siginfo_t left;
+        while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
+            ;
+    }
     out->wall_seconds = now_seconds() - start;
     if (w->child->out)
         w->child->out[out->out_len] = '\0';
@@ -500,37 +689,18 @@ static int collect(watch *w, double start)
     return wstatus;
 }
 
-/* bwrap's end, in words, for a sandbox that ended before the program. */
-static void describe(char *out, size_t cap, int wstatus)
-{
-    char sig[16];
-    cr_verdict_signal_name(sig, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
-    if (WIFSIGNALED(wstatus))
-        snprintf(out, cap, "bwrap ended by %s", sig);
-    else
-        snprintf(out, cap, "bwrap exit status %d", WEXITSTATUS(wstatus));
-}
-
 /* The report of a sandboxed run, from the init's records: what wait4 said
  * of the program inside, and what of the sandbox it ran into.  CR_EIO when
- * the program never started (bwrap or the init said why on stderr). */
+ * the program never started (the init said why on the program's standard
+ * error, or bwrap or the init on the box's). */
 static int sandboxed_end(watch *w, int bwrap_status, cr_error *err)
 {
     cr_child_report *out = w->r;
-    while (w->fds[REPORT].fd >= 0 && take_records(w))
-        ;
     char bwrap[48];
     describe(bwrap, sizeof bwrap, bwrap_status);
-    if (!w->ended && !w->started && !w->killed) {
-        /* the first line said, the init's without its "coinrow: " */
-        const char *said = out->err, *init = "coinrow: ";
-        int len = (int)strcspn(said, "\n");
-        int by_init = strncmp(said, init, strlen(init)) == 0;
-        if (len == 0)
-            return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s)", bwrap);
-        return cr_errorf(err, CR_EIO, "the sandbox did not start the program (%s%.*s)", by_init ? "its init: " : "",
-                         len - (by_init ? (int)strlen(init) : 0), said + (by_init ? strlen(init) : 0));
-    }
+    int refused = w->ended && (w->end.flags & CR_SANDBOX__NOT_STARTED);
+    if (refused || (!w->ended && !w->started && !w->killed))
+        return not_started(err, refused ? out->err : w->said, bwrap_status);
     const cr_sandbox__record *rec = w->ended ? &w->end : &w->progress;
     out->cpu_seconds = rec->cpu_seconds;
     out->peak_rss_kib = rec->peak_kib;

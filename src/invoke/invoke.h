@@ -66,12 +66,15 @@ typedef struct cr_child_report {
 /* A sandbox to run a program in (sandbox.c, below). */
 typedef struct cr_sandbox cr_sandbox;
 
-/* What runs keep between them: the output buffer.  One per thread. */
+/* What runs keep between them: the output buffer, and under a sandbox
+ * the box its programs run in, one after another (bwrap and coinrow's
+ * init: started at the first run, ended with the cr_child).  One per
+ * thread, freed by the thread that ran it. */
 typedef struct cr_child cr_child;
 
 int cr_child_new(cr_child **out, cr_error *err);
 
-/* Accepts NULL. */
+/* Ends its box, if any; accepts NULL. */
 void cr_child_free(cr_child *child);
 
 /* Finds the program `name` as a shell would, for running in folder dir: a
@@ -86,8 +89,9 @@ int cr_child_resolve(char **out, const char *name, const char *dir, cr_error *er
  * caller's process (a program that closes its standard input early is
  * not an error).  It runs in a new process group, which is killed when
  * the program ends, so that nothing it started is left.  With a sandbox
- * (not NULL) the sandbox's program runs in it instead, and path, argv and
- * dir are not used (NULL).  Returns 0 with the report in *out;
+ * (not NULL) the sandbox's program runs in it instead, in child's box for
+ * that sandbox (a new one when it has none, or the last has ended), and
+ * path, argv and dir are not used (NULL).  Returns 0 with the report in *out;
  * CR_EINTERRUPTED, the program killed, once *stop (may be NULL) is set;
  * CR_EIO when it cannot be started, saying why (for a sandbox, what bwrap
  * or the sandbox's init said). */
@@ -241,12 +245,14 @@ void cr_sandbox_free(cr_sandbox *sandbox);
 
 /* coinrow as the sandbox's init (argv[0] is CR_SANDBOX_INIT, and what
  * cr_sandbox_new wrote follows): it must be pid 1 of its pid namespace.
- * Starts the program under its limits, in a session of its own, kills it
- * at its CPU limit, reports to coinrow through the inherited pipe, and
- * kills whatever is left; in check mode it only checks that the program is
- * there to run.  Returns 0 once it reported; CR_EINVAL (arguments not
- * cr_sandbox_new's, or not pid 1) or CR_EIO (the program cannot be run
- * there), saying why, with nothing reported. */
+ * For each request on the inherited socket it starts the program under its
+ * limits, in a session of its own, on the descriptors that came with it,
+ * kills it at its CPU limit or when asked, reports to coinrow, and leaves
+ * the sandbox as the next program is to find it (sandbox.h); in check mode
+ * it only checks that the program is there to run.  Returns 0 once coinrow
+ * closes the socket or the sandbox cannot be cleaned (it said so);
+ * CR_EINVAL (arguments not cr_sandbox_new's, or not pid 1) or CR_EIO (no
+ * /tmp or /box), saying why, with nothing served. */
 int cr_sandbox_init(int argc, char **argv, cr_error *err);
 
 /* Removes what was built; accepts NULL. */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +279,8 @@ static int explain(const cr_sandbox *sb, cr_error *err)
     return cr_errorf(err, CR_EIO, "--sandbox: the sandbox does not start (%s)", said);
 }
 
-/* One run of the sandbox with the init checking it and exiting. */
+/* One run in the sandbox with the init checking the program is there, in
+ * a box of its own that ends with it. */
 static int check(const cr_sandbox *sb, cr_error *err)
 {
     cr_sandbox trial = *sb;
@@ -304,6 +306,8 @@ int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err)
     cr_sandbox *sb = calloc(1, sizeof *sb);
     if (!sb)
         return cr_errorf(err, CR_ENOMEM, "no memory for a sandbox");
+    static atomic_uint made;
+    sb->serial = atomic_fetch_add(&made, 1) + 1;
     sb->init_fd = -1;
     /* bwrap as nobody: root would be root outside the user namespace */
     sb->as_nobody = geteuid() == 0;
@@ -330,7 +334,7 @@ int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err)
     for (char *const *a = o->argv + 1; *a; a++)
         add(&program, o->script && *a == o->script ? script : *a);
     if (!program.failed) {
-        command_line(&run, sb, "run", o, program.v);
+        command_line(&run, sb, o->work ? "build" : "run", o, program.v);
         command_line(&checked, sb, "check", o, program.v);
     }
     if (program.failed || run.failed || checked.failed) {

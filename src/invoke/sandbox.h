@@ -1,14 +1,20 @@
 /* Private to src/invoke/: what the runner (child.c), the sandbox's maker
  * (sandbox.c) and coinrow's init inside it (init.c) share.
  *
- * Under --sandbox a run is bwrap, started by child.c as any program (as
- * nobody when coinrow is root), which makes the namespaces and the
- * filesystem and executes coinrow itself, read through an inherited file
- * descriptor, as the sandbox's pid 1 ("coinrow sandbox-init", init.c).  The
- * init starts the program under the limits, watches its CPU time, waits
- * for it and writes what wait4 said to a pipe coinrow reads: the program's
- * own exit status, signal and rusage, which bwrap alone could only give as
- * an exit status of 128 + N for signal N.  Calls go one way: init.c and
+ * Under --sandbox each worker's runner (a cr_child) starts a box at its
+ * first run and keeps it for the next: bwrap, started by child.c as any
+ * program (as nobody when coinrow is root), which makes the namespaces and
+ * the filesystem and executes coinrow itself, read through an inherited
+ * file descriptor, as the box's pid 1 ("coinrow sandbox-init", init.c).
+ * The init serves one request at a time on a socket: the program's
+ * standard input, output and error come with a RUN request; it starts the
+ * program under the limits, watches its CPU time, waits for it and sends
+ * what wait4 said of it (its own exit status, signal and rusage, which
+ * bwrap alone could only give as an exit status of 128 + N for signal N).
+ * Before that it kills whatever the program left, empties the working
+ * folder and /tmp and removes what else could outlive it; when it cannot,
+ * it says so and the box ends, and the runner starts another.  bwrap and the namespaces are made once per worker, not once
+ * per instance (about 17 ms on a small VM).  Calls go one way: init.c and
  * sandbox.c call child.c, which only reads what is declared here. */
 #ifndef CR_INVOKE_SANDBOX_H
 #define CR_INVOKE_SANDBOX_H
@@ -18,9 +24,9 @@
 
 #include "coinrow/error.h"
 
-/* The descriptors bwrap, then the init, get beside 0, 1 and 2: the pipe of
- * records, and coinrow's own executable, which bwrap executes as
- * /proc/self/fd/4. */
+/* The descriptors bwrap, then the init, get beside 0, 1 and 2: the socket
+ * of requests and records (AF_UNIX, SOCK_SEQPACKET: one message each), and
+ * coinrow's own executable, which bwrap executes as /proc/self/fd/4. */
 #define CR_SANDBOX__REPORT_FD 3
 #define CR_SANDBOX__INIT_FD 4
 
@@ -28,6 +34,7 @@
 #define CR_SANDBOX__HOST_UID 65534
 
 struct cr_sandbox {
+    unsigned serial;      /* this process's count of sandboxes made: which box is whose */
     char *bwrap;          /* bwrap's path */
     char **argv;          /* bwrap's arguments: the sandbox, then the init's and the program's */
     char **check_argv;    /* the same, the init told to check the sandbox and exit */
@@ -37,10 +44,12 @@ struct cr_sandbox {
     char *copies[2];      /* the copies in it (the program, an interpreter's source), or NULL */
 };
 
-/* One record on the pipe, written whole (well below PIPE_BUF, so never
- * split or mixed): PROGRESS right after the program started and every
- * CR_CHILD_CHECK_MS after, ENDED once it is done. */
-enum { CR_SANDBOX__PROGRESS = 1, CR_SANDBOX__ENDED = 2 };
+/* One message on the socket.  From coinrow: RUN, with the program's
+ * standard input, output and error (SCM_RIGHTS); KILL, to end the program
+ * it runs (ignored between programs).  From the init: PROGRESS right after
+ * the program started and every CR_CHILD_CHECK_MS after, ENDED once it is
+ * done. */
+enum { CR_SANDBOX__PROGRESS = 1, CR_SANDBOX__ENDED = 2, CR_SANDBOX__RUN = 3, CR_SANDBOX__KILL = 4 };
 #define CR_SANDBOX__MAGIC 0x63727362u /* "crsb" */
 
 /* Why the program may have failed, beyond its limits (ENDED's flags). */
@@ -48,7 +57,9 @@ enum {
     CR_SANDBOX__CPU_KILLED = 1,   /* the init killed it at the CPU limit */
     CR_SANDBOX__TMP_FULL = 2,     /* /tmp had no room left */
     CR_SANDBOX__BOX_FULL = 4,     /* nor the working folder */
-    CR_SANDBOX__PROCESSES = 8     /* the sandbox's processes reached their limit */
+    CR_SANDBOX__PROCESSES = 8,    /* the sandbox's processes reached their limit */
+    CR_SANDBOX__NOT_STARTED = 16, /* it could not be run: the init said why on its standard error */
+    CR_SANDBOX__BOX_ENDS = 32     /* what it left could not all be removed: the box ends */
 };
 
 typedef struct cr_sandbox__record {
@@ -75,6 +86,7 @@ typedef struct cr_child__spec {
     uint64_t memory_bytes;  /* RLIMIT_AS; 0: none */
     int processes;          /* RLIMIT_NPROC; 0: none */
     uint64_t file_bytes;    /* RLIMIT_FSIZE; 0: none */
+    int no_queues;          /* RLIMIT_MSGQUEUE 0: no POSIX message queue, which would outlive it */
 } cr_child__spec;
 
 /* Starts spec's process (vfork, then only system calls until exec; killed

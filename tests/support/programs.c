@@ -148,6 +148,19 @@ static const struct {
                                   "    if (k == want) { unlink(p); fprintf(stderr, \"escaped: wrote %ld MiB\\n\", k); return 42; }\n"
                                   "    fprintf(stderr, \"after %ld MiB: %s\\n\", k, strerror(errno)); return 1;\n"
                                   "}\n"},
+    [PROGRAM_KEEPER] = {"keeper", "#include <stdio.h>\n#include <string.h>\n#include <sys/syscall.h>\n"
+                                  "#include <unistd.h>\n#include <linux/keyctl.h>\n"
+                                  "int main(void) {\n"
+                                  "    char what[16] = \"\"; int rings[] = {KEY_SPEC_SESSION_KEYRING, KEY_SPEC_USER_KEYRING};\n"
+                                  "    if (scanf(\"%15s\", what) != 1) return 1;\n"
+                                  "    for (int k = 0; k < 2; k++)\n"
+                                  "        if (strcmp(what, \"plant\") == 0) {\n"
+                                  "            if (syscall(SYS_add_key, \"user\", \"left\", \"x\", 1, rings[k]) < 0) return 1;\n"
+                                  "        } else if (syscall(SYS_keyctl, KEYCTL_SEARCH, rings[k], \"user\", \"left\", 0) >= 0) {\n"
+                                  "            printf(\"%s\\n\", k ? \"user\" : \"session\");\n"
+                                  "        }\n"
+                                  "    return 0;\n"
+                                  "}\n"},
 };
 
 const char *program_name(program p) { return programs[p].name; }

@@ -33,6 +33,8 @@ typedef enum program {
     PROGRAM_BOMB,        /* forks argv[1] children that wait for ever; exit 1 when a fork fails */
     PROGRAM_FILLER,      /* writes argv[1] MiB to a file in /tmp, removed when all is written; exit 1,
                             leaving it, when there is no room */
+    PROGRAM_KEEPER,      /* with "plant" on its input adds a key "left" to its session and user keyrings;
+                            otherwise prints which of them hold one */
     PROGRAM_COUNT
 } program;
 
