@@ -511,8 +511,10 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             w->interrupted = 1;
         }
         if (w->sandbox && w->killed && !w->exited && w->killed_at > 0 &&
-            now_seconds() > w->killed_at + KILL_GRACE_SECONDS)
-            kill(-w->pid, SIGKILL), w->killed_at = 0; /* the init did not: the box goes */
+            now_seconds() > w->killed_at + KILL_GRACE_SECONDS) { /* the init did not: the box goes */
+            kill(-w->pid, SIGKILL);
+            w->killed_at = 0;
+        }
         int timeout = w->killed || left * 1000 > CR_CHILD_CHECK_MS ? CR_CHILD_CHECK_MS : (int)(left * 1000) + 1;
         if (poll(w->fds, WATCHED, timeout) < 0) {
             if (errno == EINTR)

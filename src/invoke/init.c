@@ -71,7 +71,7 @@ static int read_orders(orders *out, int argc, char **argv, cr_error *err)
 /* One record to coinrow (no SIGPIPE once it is gone: the init ignores it anyway). */
 static void tell(const cr_sandbox__record *r)
 {
-    while (send(CR_SANDBOX__REPORT_FD, r, sizeof *r, MSG_NOSIGNAL) < 0 && errno == EINTR)
+    while (send(CR_SANDBOX__SOCKET_FD, r, sizeof *r, MSG_NOSIGNAL) < 0 && errno == EINTR)
         ;
 }
 
@@ -139,7 +139,7 @@ static int take_request(cr_sandbox__record *got, int fds[3])
     struct msghdr m = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space,
                        .msg_controllen = sizeof control.space};
     ssize_t n;
-    while ((n = recvmsg(CR_SANDBOX__REPORT_FD, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+    while ((n = recvmsg(CR_SANDBOX__SOCKET_FD, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
         ;
     int given = 0;
     for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c))
@@ -183,7 +183,7 @@ static int watch(cr_sandbox__record *end, pid_t pid, int pidfd, const orders *o)
     progress.kind = CR_SANDBOX__PROGRESS;
     tell(&progress);
     for (;;) {
-        struct pollfd p[2] = {{pidfd, POLLIN, 0}, {CR_SANDBOX__REPORT_FD, POLLIN, 0}};
+        struct pollfd p[2] = {{pidfd, POLLIN, 0}, {CR_SANDBOX__SOCKET_FD, POLLIN, 0}};
         int ready = poll(p, gone ? 1 : 2, CR_CHILD_CHECK_MS);
         if (ready > 0 && p[0].revents)
             break;
@@ -363,14 +363,14 @@ int cr_sandbox_init(int argc, char **argv, cr_error *err)
     int rc = read_orders(&o, argc, argv, err);
     if (rc)
         return rc;
-    if (getpid() != 1 || fstat(CR_SANDBOX__REPORT_FD, &socket) != 0 || !S_ISSOCK(socket.st_mode))
+    if (getpid() != 1 || fstat(CR_SANDBOX__SOCKET_FD, &socket) != 0 || !S_ISSOCK(socket.st_mode))
         return cr_errorf(err, CR_EINVAL, "%s is coinrow's own, the init of invoke --sandbox's sandbox",
                          CR_SANDBOX_INIT);
     if (stat("/tmp", &tmp) != 0 || stat("/box", &box) != 0)
         return cr_errorf(err, CR_EIO, "%s: the sandbox has no /tmp or /box", CR_SANDBOX_INIT);
     const mode_t modes[2] = {tmp.st_mode & 07777, box.st_mode & 07777};
     close(CR_SANDBOX__INIT_FD);
-    fcntl(CR_SANDBOX__REPORT_FD, F_SETFD, FD_CLOEXEC);
+    fcntl(CR_SANDBOX__SOCKET_FD, F_SETFD, FD_CLOEXEC);
     prctl(PR_SET_NAME, "coinrow-init"); /* executed as /proc/self/fd/4, it would be called "4" */
     /* the program runs as the same user: it may not read the init's memory
      * or descriptors (the socket to coinrow), nor trace it */

@@ -27,7 +27,7 @@
 /* The descriptors bwrap, then the init, get beside 0, 1 and 2: the socket
  * of requests and records (AF_UNIX, SOCK_SEQPACKET: one message each), and
  * coinrow's own executable, which bwrap executes as /proc/self/fd/4. */
-#define CR_SANDBOX__REPORT_FD 3
+#define CR_SANDBOX__SOCKET_FD 3
 #define CR_SANDBOX__INIT_FD 4
 
 /* The user a root coinrow runs bwrap as: nobody. */
