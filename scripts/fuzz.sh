@@ -46,6 +46,12 @@ for name in "$@"; do
     else
         status="FAILED (build/fuzz/$name.log; the input is build/fuzz/$name-*)"
         failed=1
+        # what broke, in CI's own log: a clean checkout's build/ is gone after it
+        echo "fuzz-smoke: $name: the end of its log:"
+        grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' "$log" | tail -n 40 | sed 's/^/  /'
+        for input in build/fuzz/"$name"-*; do
+            [ -f "$input" ] && echo "fuzz-smoke: $name: $input, as bytes:" && od -A d -c "$input" | head -n 40 | sed 's/^/  /'
+        done
     fi
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
