@@ -473,9 +473,9 @@ FUZZ_SECONDS ?= 30
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LINK := $(CLI_LIB_OBJ) $(LIBS_UP) $(LIBCORE)
 fuzz:
-	@sh scripts/fuzz.sh build
+	@MAKE="$(MAKE)" sh scripts/fuzz.sh build
 fuzz-smoke:
-	@sh scripts/fuzz.sh smoke $(FUZZ_SECONDS) $(FUZZ_NAMES)
+	@MAKE="$(MAKE)" sh scripts/fuzz.sh smoke $(FUZZ_SECONDS) $(FUZZ_NAMES)
 # (with FUZZ=1, from scripts/fuzz.sh)
 fuzz-targets: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LINK)
