@@ -20,7 +20,8 @@
 #   - CMS: check/checker built (statically) by export and run as CMS runs it.
 # As root it installs PyPy3, which problemtools runs Python 3 with (the
 # verifyproblem wrapper installs the TeX packages it renders statements with).
-#   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder
+#   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder;
+#   JUDGES_JOBS=N           verifyproblem runs at once (default: the cores)
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -32,6 +33,10 @@ if [ ! -x "$TOOLS/verifyproblem" ] || [ ! -f "$TOOLS/testlib/testlib.h" ]; then
     exit 0
 fi
 TOOLS=$(cd "$TOOLS" && pwd)
+JOBS=${JUDGES_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $JOBS in
+'' | *[!0-9]* | 0*) echo "judges: JUDGES_JOBS must be a whole number from 1, not '$JOBS'" >&2 && exit 2 ;;
+esac
 
 passed=0
 failed=0
@@ -71,20 +76,31 @@ count() {
     warnings=$(grep -c '^WARNING ' "$1" || true) # verifyproblem's own (plasTeX's say "WARNING:")
 }
 
-# verifyproblem's report of PKG: errors, warnings and the submissions' verdicts;
-# it passes with no error and no warning, the statement's HTML and PDF
-# renderings included.
-verify() {
-    local pkg=$1 what=$2 log=$WORK/$1.log t0 t1
-    t0=$(date +%s)
-    "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$log" 2>&1 || true
-    t1=$(date +%s)
+# verifyproblem on PKG into $WORK/PKG.log, in the background, with as many
+# at once as there are cores (JUDGES_JOBS=N): each package's run is
+# independent, and they are most of this script's time.  PKG.secs gets its
+# time.
+verify_start() {
+    local pkg=$1
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    (
+        t0=$(date +%s)
+        "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$WORK/$pkg.log" 2>&1 || true
+        echo $(($(date +%s) - t0)) >"$WORK/$pkg.secs"
+    ) &
+}
+
+# verifyproblem's report of PKG, once verify_start's run is done: errors,
+# warnings and the submissions' verdicts; it passes with no error and no
+# warning, the statement's HTML and PDF renderings included.
+verify_report() {
+    local pkg=$1 what=$2 log=$WORK/$1.log
     local verdicts
     count "$log"
     verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z0-9_-]*\)\.[a-z]* (.*) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' "$log" |
         tr '\n' ' ')
     if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q "reference AC->AC" <<<"$verdicts"; then
-        pass "kattis $what: verifyproblem: no error, no warning; $verdicts($((t1 - t0)) s)"
+        pass "kattis $what: verifyproblem: no error, no warning; $verdicts($(cat "$WORK/$pkg.secs") s)"
     else
         fail "kattis $what: verifyproblem: $errors errors, $warnings warnings; $verdicts (see $log)"
         grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
@@ -97,13 +113,24 @@ export_kattis() { # SET VARIANT MOVES PKG
         { fail "export $4: $(cat "$4.err")"; return 1; }
 }
 
+# Every variant with and without lines, and the int64 range: exported, then
+# judged side by side, then reported in this order.  The first runs alone:
+# on a fresh machine the verifyproblem wrapper installs packages and builds
+# its cache then.
+verified=()
 for variant in total diff remaining winner; do
     for moves in none canonical; do
         pkg=k${variant}$([ $moves = canonical ] && echo lines || echo value)
-        export_kattis strong $variant $moves "$pkg" && verify "$pkg" "$variant, moves $moves"
+        export_kattis strong $variant $moves "$pkg" && verify_start "$pkg" && verified+=("$pkg:$variant, moves $moves")
+        [ ${#verified[@]} = 1 ] && wait
     done
 done
-export_kattis extreme winner canonical kextreme && verify kextreme "winner at the full int64 range, moves canonical"
+export_kattis extreme winner canonical kextreme && verify_start kextreme &&
+    verified+=("kextreme:winner at the full int64 range, moves canonical")
+wait
+for job in "${verified[@]}"; do
+    verify_report "${job%%:*}" "${job#*:}"
+done
 # Every licence, with what problemtools asks of it: a rights owner for each
 # but the public domain, which may have none; export refuses the other way
 # round (exit 2), writing nothing.  A title beyond ASCII, with LaTeX's
@@ -194,7 +221,9 @@ done
 if "$COINROW" export --db "$DB" --set strong --variant diff --format kattis --out kinvoked --submissions \
     --title "Coins in a row" --license "cc by-sa" --rights-owner "coinrow test" >kinvoked.out 2>kinvoked.err &&
     grep -q "and 5 submissions to" kinvoked.out; then
-    verify kinvoked "diff with the 5 invoked programs"
+    verify_start kinvoked
+    wait
+    verify_report kinvoked "diff with the 5 invoked programs"
     judged=$(grep -c '^ *[A-Z]* submission inv[0-9]*-[a-z_]*\.[a-z]* (.*) OK' "$WORK/kinvoked.log" || true)
     [ "$judged" = 5 ] && pass "kattis: the 5 invoked programs each get their folder's verdict" ||
         fail "kattis: $judged of the 5 invoked programs get their folder's verdict (see $WORK/kinvoked.log)"
