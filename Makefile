@@ -177,8 +177,8 @@ JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB)
 JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
-# and the utilities but those they have no use for
-JUDGE_UTIL_SRC := $(filter-out $(addprefix src/util/,coins.c hash.c names.c seconds.c),$(wildcard src/util/*.c))
+# and the utilities they use (util/util.h: the first three)
+JUDGE_UTIL_SRC := $(addprefix src/util/,errorf.c memory.c read_all.c)
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE

@@ -1,7 +1,8 @@
 /* What the layers above the core share and the core cannot have: error
  * messages through printf, reading a stream whole, the machine's memory,
- * names of enumerations read from text, a hash, times as text, and reading
- * a row of coins from text.  The exported judge programs are built with the
+ * names of enumerations read from text, a hash, times as text, reading
+ * a row of coins from text, text from files made safe to show, and opening
+ * an SQLite database.  The exported judge programs are built with the
  * first three (the Makefile's JUDGE_UTIL_SRC). */
 #ifndef CR_UTIL_H
 #define CR_UTIL_H
@@ -92,5 +93,56 @@ int cr_coin_parse(int64_t *out, const char *text, size_t len, size_t position, c
 /* The sum of coins[0..n) into *out; returns 1, or 0 when it leaves int64
  * (*out is then meaningless). */
 int cr_coins_total(int64_t *out, const int64_t *coins, size_t n);
+
+/* --- text from a file or a database, shown to people (text.c) --- */
+
+/* What a character of text is, to a terminal or a page. */
+typedef enum cr_text_kind {
+    CR_TEXT_PLAIN,   /* printable: ASCII from space to '~', or a well-formed UTF-8 character of another kind */
+    CR_TEXT_CONTROL, /* C0 (tab and newline too), DEL, or C1 (U+0080..U+009F) */
+    CR_TEXT_BIDI,    /* a bidirectional embedding, override or isolate: U+202A..U+202E, U+2066..U+2069 */
+    CR_TEXT_INVALID  /* a byte that begins no well-formed UTF-8 character (overlong, surrogate, cut short) */
+} cr_text_kind;
+
+/* The kind of the character that begins text[0..len) (len > 0), its length
+ * in bytes into *out_len (1 for an invalid byte). */
+cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len);
+
+/* The room cr_text_shown needs to show text of len bytes whole. */
+#define CR_TEXT_SHOWN_CAP(len) (4 * (len) + 1)
+
+/* text (NUL-terminated; NULL reads as "") as a terminal may show it, into
+ * out (cap bytes): plain characters as they are, each byte of any other
+ * character as \xNN (lower-case hex), so that nothing reaches a terminal
+ * that it would obey or that reorders the line; cut between characters,
+ * ending in "...", when it does not fit.  Returns out.  Every text from a
+ * file or a database goes through it (or cr_text_put) before a terminal. */
+const char *cr_text_shown(char *out, size_t cap, const char *text);
+
+/* text[0..len) written to f as cr_text_shown shows it, whole. */
+void cr_text_put(FILE *f, const char *text, size_t len);
+
+/* word written to f so that a shell reads it back as it is, and a terminal
+ * shows it safely, for a command people copy and run: as it is when it is
+ * made only of letters, digits and _-./=:,+@%; else in single quotes ('\''
+ * for a quote), with the characters cr_text_shown escapes as $'\xNN'
+ * between them, as ls quotes a file name ('a'$'\x1b''[2J'). */
+void cr_text_put_word(FILE *f, const char *word);
+
+/* --- opening an SQLite database (db.c) --- */
+
+struct sqlite3;
+
+/* sqlite3_open_v2(path, out, flags), then the connection hardened against
+ * what the file holds (docs/trust.md): SQLITE_DBCONFIG_DEFENSIVE (no
+ * writable_schema, no journal_mode=OFF, no writing to sqlite_dbpage or a
+ * virtual table's shadow tables), PRAGMA trusted_schema = OFF (the
+ * schema's views, triggers and defaults may call only functions marked
+ * innocuous) and PRAGMA cell_size_check = ON (a damaged page is refused
+ * rather than read past), and extended result codes.  Every connection
+ * coinrow opens is opened here.  Returns SQLite's code; as with
+ * sqlite3_open_v2, *out may be set even on failure, and the caller closes
+ * it. */
+int cr_db_open(struct sqlite3 **out, const char *path, int flags);
 
 #endif

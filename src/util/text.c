@@ -1,0 +1,144 @@
+/* Text from a file or a database on its way to people: a terminal must not
+ * take it for commands (an id holding ESC [ 2 J clears the screen, ESC ] ...
+ * BEL retitles the window), a page must not show it reordered (a
+ * bidirectional override makes "abc" read "cba"), and a command printed
+ * for pasting must run what it says.  One reading of the bytes for all of
+ * them, as ls and git escape file names. */
+#include "util/util.h"
+
+#include <string.h>
+
+cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    unsigned c = s[0], lo = 0x80, hi = 0xBF;
+    size_t more;
+    *out_len = 1;
+    if (c < 0x80)
+        return c < 0x20 || c == 0x7f ? CR_TEXT_CONTROL : CR_TEXT_PLAIN;
+    if (c >= 0xC2 && c <= 0xDF) {
+        more = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        more = 2;
+        lo = c == 0xE0 ? 0xA0 : lo; /* not overlong */
+        hi = c == 0xED ? 0x9F : hi; /* not a surrogate */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        more = 3;
+        lo = c == 0xF0 ? 0x90 : lo;
+        hi = c == 0xF4 ? 0x8F : hi; /* not past U+10FFFF */
+    } else {
+        return CR_TEXT_INVALID;
+    }
+    if (len <= more)
+        return CR_TEXT_INVALID;
+    for (size_t k = 1; k <= more; k++, lo = 0x80, hi = 0xBF)
+        if (s[k] < lo || s[k] > hi)
+            return CR_TEXT_INVALID;
+    *out_len = more + 1;
+    if (c == 0xC2 && s[1] <= 0x9F)
+        return CR_TEXT_CONTROL; /* C1: U+0080..U+009F (0x9B is a CSI to some terminals) */
+    if (c == 0xE2 && ((s[1] == 0x80 && s[2] >= 0xAA && s[2] <= 0xAE) || (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9)))
+        return CR_TEXT_BIDI; /* U+202A..U+202E, U+2066..U+2069 */
+    return CR_TEXT_PLAIN;
+}
+
+static const char hex[] = "0123456789abcdef";
+
+/* The bytes b[0..len) as \xNN each into out (4 * len bytes). */
+static void put_hex(char *out, const unsigned char *b, size_t len)
+{
+    for (size_t k = 0; k < len; k++, out += 4) {
+        out[0] = '\\';
+        out[1] = 'x';
+        out[2] = hex[b[k] >> 4];
+        out[3] = hex[b[k] & 15u];
+    }
+}
+
+const char *cr_text_shown(char *out, size_t cap, const char *text)
+{
+    size_t len = text ? strlen(text) : 0, k = 0, i = 0, cut = 0;
+    while (i < len) {
+        size_t n;
+        int plain = cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN;
+        size_t need = plain ? n : 4 * n;
+        if (k + need >= cap)
+            break;
+        if (plain)
+            memcpy(out + k, text + i, n);
+        else
+            put_hex(out + k, (const unsigned char *)text + i, n);
+        /* where "..." would fit, should the rest not */
+        if (k + need + 3 < cap)
+            cut = k + need;
+        k += need;
+        i += n;
+    }
+    if (i < len) {
+        if (cut + 3 >= cap)
+            cut = 0; /* room for nothing but the dots, or not even them */
+        if (cut + 3 < cap) {
+            memcpy(out + cut, "...", 3);
+            cut += 3;
+        }
+        k = cut;
+    }
+    if (cap)
+        out[k] = '\0';
+    return out;
+}
+
+void cr_text_put(FILE *f, const char *text, size_t len)
+{
+    for (size_t i = 0, n; i < len; i += n) {
+        if (cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN) {
+            fwrite(text + i, 1, n, f);
+        } else {
+            char escaped[16];
+            put_hex(escaped, (const unsigned char *)text + i, n);
+            fwrite(escaped, 1, 4 * n, f);
+        }
+    }
+}
+
+/* Bytes a shell takes as part of a word, anywhere in it. */
+static int bare(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_-./=:,+@%", c);
+}
+
+void cr_text_put_word(FILE *f, const char *word)
+{
+    size_t len = strlen(word), i = 0, n;
+    while (i < len && bare(word[i]))
+        i++;
+    if (len > 0 && i == len) {
+        fputs(word, f);
+        return;
+    }
+    /* 'quoted' runs of characters, \' for a quote and $'\xNN' for what a
+     * terminal must not get: 'a'\''b'$'\x1b''[2J' */
+    int quoted = 0, dollar = 0;
+    if (len == 0)
+        fputs("''", f);
+    for (i = 0; i < len; i += n) {
+        int plain = cr_text_char(&n, word + i, len - i) == CR_TEXT_PLAIN;
+        int want = !plain ? 2 : word[i] == '\'' ? 0 : 1; /* $'...', nothing, '...' */
+        if (quoted && want != 1)
+            fputc('\'', f), quoted = 0;
+        if (dollar && want != 2)
+            fputc('\'', f), dollar = 0;
+        if (want == 1 && !quoted)
+            fputc('\'', f), quoted = 1;
+        if (want == 2 && !dollar)
+            fputs("$'", f), dollar = 1;
+        if (want == 0)
+            fputs("\\'", f);
+        else if (want == 1)
+            fwrite(word + i, 1, n, f);
+        else
+            cr_text_put(f, word + i, n);
+    }
+    if (quoted || dollar)
+        fputc('\'', f);
+}
