@@ -57,6 +57,8 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "integrity                            ok\n"
+                               "schema-is-coinrows                   ok\n"
+                               "objects-of-your-own                  ok\n"
                                "results-have-their-instance          ok\n"
                                "solved-instances-have-every-variant  ok\n"
                                "extra-is-within-variants             ok\n"
@@ -118,6 +120,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "integrity                            ok\n"
+                               "schema-is-coinrows                   ok\n"
+                               "objects-of-your-own                  ok\n"
                                "results-have-their-instance          1 solutions whose run or instance is missing, or "
                                "whose instance is not of the run's set (such as run 77, instance 10)\n"
                                "solved-instances-have-every-variant  1 instances solved in a run without exactly the "
@@ -218,6 +222,8 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
     assert_non_null(rows);
     assert_non_null(strstr(rows, "row 8 missing from index sqlite_autoindex_instance_1\n"
                                  "integrity                            ... and 23 more\n"
+                                 "schema-is-coinrows                   not checked: the file is damaged\n"
+                                 "objects-of-your-own                  not checked: the file is damaged\n"
                                  "results-have-their-instance          not checked: the file is damaged\n"));
     assert_null(strstr(r.out, "row 9 missing"));
     assert_non_null(strstr(r.err, ": 1 check found problems"));
@@ -234,6 +240,130 @@ static void test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor(v
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "integrity                            ... and at least 90 more (SQLite lists 100 "
                                   "at most)\n"));
+    run_result_free(&r);
+}
+
+/* A trigger planted on solution rewrites every score of the runs that come
+ * after it; check-db names it and fails (it said all was well, issue 33). */
+static void test_check_db__a_trigger_planted_on_solution_fails_the_check(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "CREATE TRIGGER rig AFTER INSERT ON solution BEGIN "
+                                    "UPDATE solution SET first_score = 999 "
+                                    "WHERE run_id = new.run_id AND instance_id = new.instance_id; END"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) = 14 FROM solution WHERE run_id = 2 AND first_score = 999"), 1);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "schema-is-coinrows                   trigger 'rig' on solution: not coinrow's; it "
+                                  "runs with coinrow's writes: CREATE TRIGGER rig AFTER INSERT ON solution BEGIN "
+                                  "UPDATE solution SET first_score = 999 WHERE"));
+    assert_non_null(strstr(r.out, "objects-of-your-own                  ok\n"));
+    assert_non_null(strstr(r.out, "results-have-their-instance          ok\n")); /* the tables are coinrow's */
+    assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
+    run_result_free(&r);
+}
+
+/* What coinrow defines must be as it defines it (its SQL byte for byte, as
+ * a fresh database of this coinrow has it); the user's own tables, views,
+ * indexes and their triggers are notes, and pass.  What is shown of a
+ * definition is one line, escaped. */
+static void test_check_db__coinrows_objects_as_defined_and_the_users_own_as_notes(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "CREATE TABLE mine (x); CREATE INDEX mine_x ON mine (x);"
+                                    "CREATE VIEW \"my\nview\" AS SELECT '\x1b[2J' AS x;"
+                                    "CREATE TRIGGER mine_t AFTER INSERT ON mine BEGIN SELECT 1; END"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "schema-is-coinrows                   ok\n"
+                                  "objects-of-your-own                  table 'mine': coinrow neither reads nor writes "
+                                  "it: CREATE TABLE mine (x)\n"
+                                  "objects-of-your-own                  trigger 'mine_t' on mine: coinrow neither "
+                                  "reads nor writes it: CREATE TRIGGER mine_t AFTER INSERT ON mine BEGIN SELECT 1; "
+                                  "END\n"
+                                  "objects-of-your-own                  index 'mine_x' on mine: coinrow neither reads "
+                                  "nor writes it: CREATE INDEX mine_x ON mine (x)\n"
+                                  "objects-of-your-own                  view 'my\\x0aview': coinrow neither reads nor "
+                                  "writes it: CREATE VIEW \"my view\" AS SELECT '\\x1b[2J' AS x\n"
+                                  "results-have-their-instance          ok\n"));
+    run_result_free(&r);
+
+    /* coinrow's own view redefined, one of its triggers dropped, a column added */
+    assert_int_equal(db_exec(f->db, "DROP VIEW verdict_view; CREATE VIEW verdict_view AS SELECT 1 AS verdict;"
+                                    "DROP TRIGGER result_delete;"
+                                    "ALTER TABLE run ADD COLUMN note TEXT"),
+                     0);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "schema-is-coinrows                   table 'run': not as coinrow defines it: "
+                                  "CREATE TABLE run ("));
+    assert_non_null(strstr(r.out, "schema-is-coinrows                   view 'verdict_view': not as coinrow defines "
+                                  "it: CREATE VIEW verdict_view AS SELECT 1 AS verdict\n"));
+    assert_non_null(strstr(r.out, "schema-is-coinrows                   trigger 'result_delete' on result: missing: "
+                                  "CREATE TRIGGER result_delete INSTEAD OF DELETE ON result"));
+    assert_non_null(strstr(r.out, "results-have-their-instance          not checked: coinrow's tables are not as it "
+                                  "defines them\n"));
+    run_result_free(&r);
+}
+
+/* A database of each older schema, upgraded, has coinrow's schema as a
+ * fresh one has it. */
+static void test_check_db__an_upgraded_database_has_coinrows_schema(void **state)
+{
+    tmp_db *f = *state;
+    static const char *const fixtures[] = {"schema3/coinrow.db", "schema5/coinrow.db", "schema6/coinrow.db"};
+    for (size_t k = 0; k < sizeof fixtures / sizeof fixtures[0]; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "upgraded-%zu.db", k);
+        const char *db = tmp_path(f->dir, name);
+        assert_int_equal(copy_file(fixture(fixtures[k]), db), 0);
+        run_result r;
+        COINROW(&r, NULL, "upgrade", "--db", db);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        COINROW(&r, NULL, "check-db", "--db", db);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "schema-is-coinrows                   ok\n"
+                                      "objects-of-your-own                  ok\n"));
+        run_result_free(&r);
+    }
+}
+
+/* coinrow's connections trust no schema: a trigger of the database that
+ * calls a function SQLite does not call innocuous (fts3_tokenizer hands
+ * out a pointer to code) fails the write that fires it, and a --from-db
+ * view that calls one fails the read; neither gets to run. */
+static void test_check_db__a_schema_may_not_call_unsafe_functions_in_coinrows_connections(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "CREATE TABLE leak (p); CREATE TRIGGER peek AFTER INSERT ON solution BEGIN "
+                                    "INSERT INTO leak VALUES (fts3_tokenizer('simple')); END"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "unsafe use of fts3_tokenizer()"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM leak"), 0);
+
+    const char *other = tmp_path(f->dir, "other.db");
+    assert_int_equal(db_exec(other, "CREATE TABLE t (id, coins); INSERT INTO t VALUES ('a', '1 2 3');"
+                                    "CREATE VIEW v AS SELECT id, CASE WHEN fts3_tokenizer('simple') IS NOT NULL "
+                                    "THEN coins END AS coins FROM t"),
+                     0);
+    COINROW(&r, NULL, "ingest", "--from-db", other, "--table", "v", "--db", tmp_path(f->dir, "in.db"), "--quiet");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "unsafe use of fts3_tokenizer()"));
     run_result_free(&r);
 }
 
@@ -264,6 +394,10 @@ int main(void)
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),
         TEST(test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor),
+        TEST(test_check_db__a_trigger_planted_on_solution_fails_the_check),
+        TEST(test_check_db__coinrows_objects_as_defined_and_the_users_own_as_notes),
+        TEST(test_check_db__an_upgraded_database_has_coinrows_schema),
+        TEST(test_check_db__a_schema_may_not_call_unsafe_functions_in_coinrows_connections),
         TEST(test_check_db__usage_and_an_unreadable_database),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -609,11 +609,12 @@ static void upgrade_and_compare(const char *path, int version)
     free(after);
 }
 
-/* A cr_store_check_fn: a check that finds something fails the test. */
+/* A cr_store_check_fn: a check that finds something fails the test (the
+ * user's own objects, such as the view my_lines, are notes). */
 static void no_finding(void *ctx, const char *check, const char *finding)
 {
     (void)ctx;
-    if (finding)
+    if (finding && strcmp(check, CR_STORE_CHECK_OWN) != 0)
         fail_msg("%s: %s", check, finding);
 }
 

@@ -61,7 +61,7 @@ typedef struct table {
 static int open_table(table *t, const char *db_path, const char *name, const cr_source_opts *opts, cr_error *err)
 {
     char names[256];
-    if (sqlite3_open_v2(db_path, &t->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+    if (cr_db_open(&t->db, db_path, SQLITE_OPEN_READONLY) != SQLITE_OK ||
         sqlite3_exec(t->db, "SELECT 1 FROM sqlite_master LIMIT 1", NULL, NULL, NULL) != SQLITE_OK)
         return cr_errorf(err, CR_EIO, "cannot read the database %s: %s", db_path,
                          t->db ? sqlite3_errmsg(t->db) : "out of memory");
@@ -69,6 +69,15 @@ static int open_table(table *t, const char *db_path, const char *name, const cr_
         list_names(names, sizeof names, t->db, NULL);
         return cr_errorf(err, CR_EINVAL, "%s has no table '%s' (tables: %s)", db_path, name, names);
     }
+    /* a view SQLite cannot compute (one that calls a function the
+     * connection does not trust) has no columns to list: say why */
+    char *probe = sqlite3_mprintf("SELECT * FROM \"%w\" LIMIT 0", t->name);
+    sqlite3_stmt *st = NULL;
+    int readable = probe && sqlite3_prepare_v2(t->db, probe, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    sqlite3_free(probe);
+    if (!readable)
+        return cr_errorf(err, CR_EIO, "cannot read %s:%s: %s", db_path, t->name, sqlite3_errmsg(t->db));
     t->id_col = real_name(t->db, t->name, opts->id_col ? opts->id_col : "id");
     t->values_col = real_name(t->db, t->name, opts->values_col);
     if ((opts->id_col && !t->id_col) || !t->values_col) {

@@ -1,8 +1,10 @@
-/* Checking a database: SQLite's own checks of the file's structure, and
- * coinrow's invariants about runs and their results, one named query each. */
+/* Checking a database: SQLite's own checks of the file's structure, its
+ * schema against coinrow's own, and coinrow's invariants about runs and
+ * their results, one named query each. */
 #include "store/sql.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -155,18 +157,187 @@ int cr_store_quick_check(cr_store *store, cr_error *err)
     return rc;
 }
 
+/* ---- the schema against coinrow's own ---- */
+
+/* The checks of the schema, as check-db names them. */
+#define SCHEMA_CHECK "schema-is-coinrows"
+#define OWN_CHECK CR_STORE_CHECK_OWN
+
+/* One object of a schema (sqlite_master, SQLite's own left out). */
+typedef struct object {
+    char *type, *name, *table, *sql;
+} object;
+
+typedef struct objects {
+    object *v;
+    size_t count;
+} objects;
+
+static void objects_free(objects *o)
+{
+    for (size_t k = 0; k < o->count; k++)
+        free(o->v[k].type), free(o->v[k].name), free(o->v[k].table), free(o->v[k].sql);
+    free(o->v);
+}
+
+/* The objects of s's schema, sorted by name as memcmp sorts them. */
+static int objects_read(objects *out, cr_store *s, cr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int64_t count = 0;
+    sqlite3_stmt *st = NULL;
+    int step = SQLITE_DONE, rc = cr_store__exec(s, "BEGIN", "reading its schema", err); /* one snapshot */
+    if (rc)
+        return rc;
+    rc = cr_store__query_int(&count, s, "SELECT count(*) FROM sqlite_master", 0, 0, "reading its schema", err);
+    if (rc == 0 && !(out->v = calloc((size_t)count + 1, sizeof *out->v)))
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for a schema");
+    if (rc == 0)
+        rc = cr_store__prepare(&st, s,
+                               "SELECT type, name, tbl_name, sql FROM sqlite_master "
+                               "WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name",
+                               "reading its schema", err);
+    while (rc == 0 && (size_t)count > out->count && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        object *o = &out->v[out->count++];
+        const char *sql = (const char *)sqlite3_column_text(st, 3);
+        if (!(o->type = strdup((const char *)sqlite3_column_text(st, 0))) ||
+            !(o->name = strdup((const char *)sqlite3_column_text(st, 1))) ||
+            !(o->table = strdup((const char *)sqlite3_column_text(st, 2))) || !(o->sql = strdup(sql ? sql : "")))
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for a schema");
+    }
+    if (rc == 0 && step != SQLITE_DONE && step != SQLITE_ROW)
+        rc = cr_store__fail(s, "reading its schema", err);
+    sqlite3_finalize(st);
+    cr_store_rollback(s);
+    if (rc)
+        objects_free(out);
+    return rc;
+}
+
+static int by_name(const void *key, const void *o) { return strcmp(key, ((const object *)o)->name); }
+
+static const object *object_find(const objects *in, const char *name)
+{
+    return in->count ? bsearch(name, in->v, in->count, sizeof *in->v, by_name) : NULL;
+}
+
+/* "TYPE 'NAME'" (" on TABLE" for an index or a trigger) and what is said of it, then its SQL with its
+ * white space made single spaces, cut to a message. */
+static void describe(char *out, size_t cap, const object *o, const char *said)
+{
+    int on = strcmp(o->type, "index") == 0 || strcmp(o->type, "trigger") == 0;
+    int len = snprintf(out, cap, "%s '%s'%s%s: %s: ", o->type, o->name, on ? " on " : "", on ? o->table : "", said);
+    size_t k = len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
+    for (const char *c = o->sql; *c && k + 1 < cap; c++)
+        if (!strchr(" \t\r\n", *c))
+            out[k++] = *c;
+        else if (k > 0 && out[k - 1] != ' ')
+            out[k++] = ' ';
+    out[cr_utf8_cut(out, k)] = '\0';
+}
+
+/* Passes a finding of the schema's check to fn, up to SHOWN per check. */
+static void schema_finding(int *count, const char *check, const object *o, const char *said, cr_store_check_fn fn,
+                           void *ctx)
+{
+    if ((*count)++ < SHOWN) {
+        char line[CR_ERROR_MSG_MAX];
+        describe(line, sizeof line, o, said);
+        fn(ctx, check, line);
+    }
+}
+
+static void schema_more(int count, const char *check, cr_store_check_fn fn, void *ctx)
+{
+    if (count > SHOWN) {
+        char more[32];
+        snprintf(more, sizeof more, "... and %d more", count - SHOWN);
+        fn(ctx, check, more);
+    }
+    if (count == 0)
+        fn(ctx, check, NULL);
+}
+
+/* The file's schema against the one coinrow makes in a fresh database
+ * from the scripts it embeds (so it follows every schema version): each of
+ * coinrow's objects missing or defined otherwise, and a trigger on one of
+ * its objects that it does not define (a trigger runs with coinrow's own
+ * writes and can change what they store), is a finding of SCHEMA_CHECK;
+ * the user's own tables, views, indexes and triggers on them, which
+ * coinrow neither reads nor writes, are notes of OWN_CHECK, which does
+ * not fail.  *out_failed when SCHEMA_CHECK found something, *out_ours_ok
+ * when every table of coinrow's is as it defines it (the invariants, which
+ * read them, can be checked). */
+static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store_check_fn fn, void *ctx,
+                        cr_error *err)
+{
+    cr_store *fresh = NULL;
+    objects want = {0}, have = {0};
+    int rc = cr_store_new(&fresh, ":memory:", CR_STORE_WRITE_ONCE, err);
+    if (rc == 0)
+        rc = objects_read(&want, fresh, err);
+    if (rc == 0)
+        rc = objects_read(&have, s, err);
+    int failed = 0, own = 0, ours_ok = 1;
+    char *seen = rc == 0 ? calloc(want.count + 1, 1) : NULL;
+    if (rc == 0 && !seen)
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for a schema");
+    /* coinrow's objects first, then the user's */
+    for (size_t k = 0; rc == 0 && k < have.count; k++) {
+        const object *o = &have.v[k], *w = object_find(&want, o->name);
+        if (w) {
+            seen[w - want.v] = 1;
+            if (strcmp(o->type, w->type) != 0 || strcmp(o->sql, w->sql) != 0) {
+                schema_finding(&failed, SCHEMA_CHECK, o, "not as coinrow defines it", fn, ctx);
+                ours_ok &= strcmp(w->type, "table") != 0;
+            }
+        } else if (strcmp(o->type, "trigger") == 0 && object_find(&want, o->table)) {
+            schema_finding(&failed, SCHEMA_CHECK, o, "not coinrow's; it runs with coinrow's writes", fn, ctx);
+        }
+    }
+    for (size_t k = 0; rc == 0 && k < want.count; k++)
+        if (!seen[k]) {
+            schema_finding(&failed, SCHEMA_CHECK, &want.v[k], "missing", fn, ctx);
+            ours_ok &= strcmp(want.v[k].type, "table") != 0;
+        }
+    if (rc == 0)
+        schema_more(failed, SCHEMA_CHECK, fn, ctx);
+    for (size_t k = 0; rc == 0 && k < have.count; k++) {
+        const object *o = &have.v[k];
+        if (!object_find(&want, o->name) && !(strcmp(o->type, "trigger") == 0 && object_find(&want, o->table)))
+            schema_finding(&own, OWN_CHECK, o, "coinrow neither reads nor writes it", fn, ctx);
+    }
+    if (rc == 0)
+        schema_more(own, OWN_CHECK, fn, ctx);
+    *out_failed = failed > 0;
+    *out_ours_ok = ours_ok;
+    free(seen);
+    objects_free(&want);
+    objects_free(&have);
+    cr_store_free(fresh);
+    return rc;
+}
+
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
     int ok, rc = sqlite_check(&ok, store, "PRAGMA integrity_check", "integrity", fn, ctx, err);
     *out_failed = !ok;
     if (rc == 0 && ok)
         fn(ctx, "integrity", NULL);
+    int schema_failed = 0, ours_ok = 1;
+    if (rc == 0 && ok)
+        rc = schema_check(&schema_failed, &ours_ok, store, fn, ctx, err);
+    else if (rc == 0)
+        fn(ctx, SCHEMA_CHECK, "not checked: the file is damaged"), fn(ctx, OWN_CHECK, "not checked: the file is damaged");
+    *out_failed += (unsigned)schema_failed;
     for (size_t k = 0; rc == 0 && k < sizeof invariants / sizeof invariants[0]; k++) {
         const struct invariant *v = &invariants[k];
         sqlite3_stmt *st = NULL;
-        if (!ok) {
-            /* the queries would read damaged pages */
-            fn(ctx, v->name, "not checked: the file is damaged");
+        if (!ok || !ours_ok) {
+            /* the queries would read damaged pages, or tables that are not
+             * the ones they know */
+            fn(ctx, v->name, ok ? "not checked: coinrow's tables are not as it defines them"
+                              : "not checked: the file is damaged");
             continue;
         }
         if ((rc = cr_store__prepare(&st, store, v->sql, "checking it", err)) != 0)

@@ -169,10 +169,9 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
     int rc = 0;
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK)
+    if (cr_db_open(&s->db, path, flags) != SQLITE_OK)
         rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     else {
-        sqlite3_extended_result_codes(s->db, 1);
         sqlite3_busy_timeout(s->db, BUSY_MS);
         if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1)
             rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);

@@ -265,14 +265,22 @@ int cr_store_quick_check(cr_store *store, cr_error *err);
  * check that passed. */
 typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *finding);
 
-/* Checks the database in full: PRAGMA integrity_check ("integrity"), then
- * coinrow's invariants, each a named query: every result has its run and
- * an instance of the run's set; every instance a run solved has exactly
- * the run's variants; a done run has every instance of its set up to the
- * last it solved; no set or instance name is empty or holds a NUL (not
- * checked, and said so, when the file is damaged).  *out_failed counts the
- * checks that found something.  Returns 0, or the error that stopped the
- * checking. */
+/* The check of the user's own objects, whose findings are notes. */
+#define CR_STORE_CHECK_OWN "objects-of-your-own"
+
+/* Checks the database in full: PRAGMA integrity_check ("integrity"); the
+ * schema against the one this coinrow makes in a fresh database
+ * ("schema-is-coinrows": each object of coinrow's missing or defined
+ * otherwise, each trigger on one of them that coinrow does not define),
+ * and the objects coinrow does not define, which are notes
+ * (CR_STORE_CHECK_OWN); then coinrow's invariants, each a named query:
+ * every result has its run and an instance of the run's set; every
+ * instance a run solved has exactly the run's variants; a done run has
+ * every instance of its set up to the last it solved; no set or instance
+ * name is empty or holds a NUL (not checked, and said so, when the file is
+ * damaged or coinrow's tables are not as it defines them).  *out_failed
+ * counts the checks that found something, notes aside.  Returns 0, or the
+ * error that stopped the checking. */
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
 /* ---- reading, in pages: flat memory, no long read transaction ---- */

@@ -1,8 +1,12 @@
-/* coinrow check-db: SQLite's integrity check and coinrow's invariants. */
+/* coinrow check-db: SQLite's integrity check, the schema against coinrow's, and
+ * coinrow's invariants. */
 #include <stdio.h>
+
+#include <string.h>
 
 #include "cli/cli.h"
 #include "store/store.h"
+#include "util/util.h"
 
 typedef struct check_db_args {
     const char *db;
@@ -13,11 +17,14 @@ static const cli_option options[] = {
     {0},
 };
 
-/* One line per finding, and "ok" for a check that passed. */
+/* One line per finding (the database's names and SQL escaped), and "ok"
+ * for a check that passed. */
 static void print_finding(void *ctx, const char *check, const char *finding)
 {
     (void)ctx;
-    printf("%-36s %s\n", check, finding ? finding : "ok");
+    printf("%-36s ", check);
+    cr_text_put(stdout, finding ? finding : "ok", strlen(finding ? finding : "ok"));
+    putchar('\n');
 }
 
 static int cmd_check_db(const cli_command *self, int argc, char **argv)
@@ -45,10 +52,13 @@ static int cmd_check_db(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_check_db = {
     "check-db",
     cmd_check_db,
-    "check a database: SQLite's integrity check and coinrow's invariants",
+    "check a database: SQLite's integrity check, coinrow's schema and invariants",
     "check-db [--db PATH]",
-    "PRAGMA integrity_check, then coinrow's invariants, on the tables as stored: every\n"
-    "solution row has its run and an instance of the run's set, and exactly the run's\n"
+    "PRAGMA integrity_check; the schema against coinrow's own (every table, view,\n"
+    "index and trigger of coinrow's there and defined as a fresh database has it, no\n"
+    "trigger of anyone else's on them; your own objects are listed as notes, which\n"
+    "pass); then coinrow's invariants, on the tables as stored: every solution row\n"
+    "has its run and an instance of the run's set, and exactly the run's\n"
     "variants; its variants kept in result_extra are among them, each with its row\n"
     "there and every row there marked; it has the scores of each game a variant it\n"
     "gives reads, and lines of one L or R per coin of its instance; a done run has\n"
