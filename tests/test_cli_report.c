@@ -199,6 +199,29 @@ static void test_cli_report__shows_names_of_html_and_script_as_text(void **state
     free(page);
 }
 
+/* Bytes that are not UTF-8, controls and bidirectional overrides in a
+ * name reach the page as U+FFFD: an override would show the text after it
+ * reordered (issue 33). */
+static void test_cli_report__shows_bad_utf8_controls_and_bidi_overrides_as_replacements(void **state)
+{
+    (void)state;
+    const char *copy = copy_db("bidi.db");
+    assert_int_equal(db_exec(copy, "UPDATE instance SET ext_id = 'ab' || char(8238) || 'cd' || CAST(X'ff' AS TEXT) || "
+                                   "char(27) || '[2J' WHERE id = (SELECT min(id) FROM instance);"
+                                   "UPDATE run SET label = 'x' || char(8294) || 'y' || char(155) || 'z';"),
+                     0);
+    char *page = report(copy, "rows", tmp_path(dir, "bidi.html"), NULL, NULL, NULL, NULL);
+    assert_non_null(page);
+    assert_null(strchr(page, '\xff'));
+    assert_null(strstr(page, "\xe2\x80\xae")); /* U+202E */
+    assert_null(strstr(page, "\xe2\x81\xa6")); /* U+2066 */
+    assert_null(strstr(page, "\xc2\x9b"));     /* C1 CSI */
+    assert_null(strstr(page, "\x1b"));
+    assert_non_null(strstr(page, "ab&#xFFFD;cd&#xFFFD;&#xFFFD;[2J"));
+    assert_non_null(strstr(page, "x&#xFFFD;y&#xFFFD;z"));
+    free(page);
+}
+
 static void test_cli_report__folds_a_large_set_into_a_capped_matrix(void **state)
 {
     (void)state;
@@ -335,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_report__shows_the_set_its_runs_their_comparison_and_the_invocations),
         cmocka_unit_test(test_cli_report__shows_names_of_html_and_script_as_text),
+        cmocka_unit_test(test_cli_report__shows_bad_utf8_controls_and_bidi_overrides_as_replacements),
         cmocka_unit_test(test_cli_report__folds_a_large_set_into_a_capped_matrix),
         cmocka_unit_test(test_cli_report__compares_against_a_run_and_lists_what_differs),
         cmocka_unit_test(test_cli_report__says_what_a_set_without_runs_or_invocations_lacks),

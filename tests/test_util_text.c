@@ -168,9 +168,10 @@ static void test_text__put_writes_the_whole_text_escaped(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    cr_text_put(f, "id\x00\x1b\xc3\xa9", 6);
+    cr_text_put(f, "id\x1b\xc3\xa9\x9b");
+    cr_text_put(f, NULL);
     fclose(f);
-    assert_string_equal(buf, "id\\x00\\x1b\xc3\xa9");
+    assert_string_equal(buf, "id\\x1b\xc3\xa9\\x9b");
     free(buf);
 }
 

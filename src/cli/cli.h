@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "coinrow/contest.h"
 #include "coinrow/error.h"
@@ -74,7 +75,12 @@ int cli_parse_options(const cli_command *cmd, void *args, int argc, char **argv)
 /* Prints the command's --help to stdout. */
 void cli_print_help(const cli_command *cmd);
 
-/* "coinrow: <message>" on stderr. */
+/* A command for people to read and paste, written to f: its words as a
+ * shell reads them back, escaped for the terminal (cr_text_put_word). */
+void cli_print_command(FILE *f, char *const *argv);
+
+/* "coinrow: <message>" on stderr; what the message quotes of a file or a
+ * database is escaped for the terminal (cr_text_put). */
 void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A usage error: the message and a hint on stderr; returns CR_EXIT_USAGE. */

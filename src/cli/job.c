@@ -12,6 +12,7 @@
 #include "batch/batch.h"
 #include "source/source.h"
 #include "store/store.h"
+#include "util/util.h"
 
 /* --shard K/N with --out and a tag into *shard (its options are set later). */
 static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_job_args *a)
@@ -128,7 +129,9 @@ static void summary(const cli_progress *progress, const cli_job_args *a, int ste
                (unsigned long long)s->skipped, (unsigned long long)s->rejected);
     if (steps & CLI_JOB_SOLVE)
         printf("solved %llu, failed %llu, ", (unsigned long long)s->solved, (unsigned long long)s->failed);
-    printf("set '%s'", set_name);
+    printf("set '");
+    cr_text_put(stdout, set_name); /* a file's name, or the database's */
+    printf("'");
     if (run_id)
         printf(", run %lld", (long long)run_id);
     printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, cli_progress_seconds(progress));
@@ -148,8 +151,11 @@ static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run
                  run_id ? "; then finish the run with:" : "");
     else if (run_id)
         cli_fail("interrupted; finish the run with:");
-    if (run_id)
-        fprintf(stderr, "  coinrow solve --resume %lld --db %s\n", (long long)run_id, a->db);
+    if (run_id) {
+        fprintf(stderr, "  coinrow solve --resume %lld --db ", (long long)run_id);
+        cr_text_put_word(stderr, a->db);
+        fputc('\n', stderr);
+    }
 }
 
 int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
@@ -242,8 +248,11 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         if (rc && j.run_id)
             cr_store_run_set_status(j.store, j.run_id, CR_RUN_FAILED, err.msg, &ignored);
         cli_progress_clear(&j.progress);
-        if (rc == 0 && !a->quiet)
-            printf("shard %s of job '%s' is done already in %s\n", a->shard, j.shard.tag, a->out);
+        if (rc == 0 && !a->quiet) {
+            printf("shard %s of job '", a->shard);
+            cr_text_put(stdout, j.shard.tag); /* the input database's */
+            printf("' is done already in %s\n", a->out);
+        }
         cr_store_free(j.store);
         return rc ? cli_report(&err) : CR_EXIT_OK;
     }

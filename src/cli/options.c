@@ -2,15 +2,31 @@
  * of usage errors and failures. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/util.h"
 
+/* "coinrow: MESSAGE" and a line end; the message is one line, and what it
+ * quotes of a file, a database or the command line reaches the terminal
+ * escaped (cr_text_put): every message goes out here. */
 __attribute__((format(printf, 1, 0))) static void vfail(const char *fmt, va_list ap)
 {
+    char small[512], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    if (len >= (int)sizeof small && (text = malloc((size_t)len + 1)) != NULL)
+        vsnprintf(text, (size_t)len + 1, fmt, again);
+    else if (len >= (int)sizeof small)
+        text = small; /* no memory for all of it: its start */
+    va_end(again);
     fputs("coinrow: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    cr_text_put(stderr, len < 0 ? "" : text);
     fputc('\n', stderr);
+    if (text != small)
+        free(text);
 }
 
 void cli_fail(const char *fmt, ...)
@@ -19,6 +35,15 @@ void cli_fail(const char *fmt, ...)
     va_start(ap, fmt);
     vfail(fmt, ap);
     va_end(ap);
+}
+
+void cli_print_command(FILE *f, char *const *argv)
+{
+    for (char *const *a = argv; *a; a++) {
+        if (a != argv)
+            fputc(' ', f);
+        cr_text_put_word(f, *a);
+    }
 }
 
 int cli_usage_error(const cli_command *cmd, const char *fmt, ...)

@@ -706,8 +706,11 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
     int rc = cr_store_set_name(p->set_name, sizeof p->set_name, p->store, opts->set_id, err);
     if (rc == 0)
         rc = cr_store_set_size(&p->count, p->store, opts->set_id, err);
+    cr_gen_spec spec;
     if (rc == 0)
-        rc = cr_store_set_generator(&p->limits, NULL, 0, &p->generated, p->store, opts->set_id, err);
+        rc = cr_store_set_generator(&spec, &p->generated, p->store, opts->set_id, err);
+    if (rc == 0 && p->generated)
+        p->limits = spec.limits;
     if (rc == 0)
         rc = cr_store_run_refuse_unanswered(p->store, p->run_id, opts->variant, p->set_name, "exported", err);
     if (rc == 0 && opts->submissions)

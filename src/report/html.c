@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "report/model.h"
+#include "util/util.h"
 
 void cr_report__text(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
+    for (size_t len = s ? strlen(s) : 0, i = 0, n; i < len; i += n) {
+        cr_text_kind kind = cr_text_char(&n, s + i, len - i);
+        switch (kind == CR_TEXT_PLAIN ? s[i] : 0) {
         case '&':
             fputs("&amp;", f);
             break;
@@ -27,11 +28,13 @@ void cr_report__text(FILE *f, const char *s)
             fputs("&#39;", f);
             break;
         default:
-            /* a control character is not text a page may hold */
-            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-                fputs("&#xFFFD;", f);
+            /* a control character, a byte that is not UTF-8 or a
+             * bidirectional override is not text a page may hold: an
+             * override would show the text after it reordered */
+            if (kind == CR_TEXT_PLAIN || (kind == CR_TEXT_CONTROL && (s[i] == '\t' || s[i] == '\n')))
+                fwrite(s + i, 1, n, f);
             else
-                fputc(c, f);
+                fputs("&#xFFFD;", f);
         }
     }
 }

@@ -107,7 +107,9 @@ void cr_report__bars(FILE *f, const char *const *labels, const double *seconds, 
 /* ---- text (html.c) ---- */
 
 /* s as HTML text, safe inside an element or a quoted attribute: & < > " '
- * escaped, control characters (but tab and newline) shown as U+FFFD. */
+ * escaped; control characters (but tab and newline), bytes that are not
+ * UTF-8 and bidirectional embeddings, overrides and isolates shown as
+ * U+FFFD (cr_text_char tells them). */
 void cr_report__text(FILE *f, const char *s);
 
 /* An integer with thousands grouped: "1,000,000", into out (32 bytes). */

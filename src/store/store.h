@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "coinrow/compare.h"
 #include "coinrow/contest.h"
@@ -363,13 +364,18 @@ int cr_store_results_seek(const cr_stored_result **out, cr_store_results *it, in
 int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, const cr_gen_spec *spec,
                            cr_error *err);
 
-/* What the generator of set set_id kept: its constraints (n and value
- * ranges, even n, odd sum) into *out and, when command is not NULL, the
- * command line that makes the set again into command (cap bytes, cut to
- * fit); *out_found = 1.  *out_found = 0 when the set was not generated.
+/* What the generator of set set_id kept: its arguments into *out (count,
+ * seed, profile, and the constraints: n and value ranges, even n, odd
+ * sum), *out_found = 1; *out_found = 0 when the set was not generated.
  * CR_EDB when the stored arguments are unreadable. */
-int cr_store_set_generator(cr_constraints *out, char *command, size_t cap, int *out_found, cr_store *store,
-                           int64_t set_id, cr_error *err);
+int cr_store_set_generator(cr_gen_spec *out, int *out_found, cr_store *store, int64_t set_id, cr_error *err);
+
+/* The command line that makes a generated set again, for people to copy
+ * and run, written to f: the set's name quoted and escaped for the shell
+ * (cr_text_put_word), the rest numbers and names coinrow wrote itself.
+ * (The set's source column keeps it too, as text; what is printed is made
+ * from the arguments, never from that text.) */
+void cr_store_generator_command(FILE *f, const char *name, const cr_gen_spec *spec);
 
 /* ---- shards and comparisons (store/shards.c, store/comparisons.c) ---- */
 

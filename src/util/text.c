@@ -88,7 +88,8 @@ const char *cr_text_shown(char *out, size_t cap, const char *text)
     return out;
 }
 
-void cr_text_put(FILE *f, const char *text, size_t len)
+/* text[0..len) as cr_text_put writes it. */
+static void put_text(FILE *f, const char *text, size_t len)
 {
     for (size_t i = 0, n; i < len; i += n) {
         if (cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN) {
@@ -100,6 +101,8 @@ void cr_text_put(FILE *f, const char *text, size_t len)
         }
     }
 }
+
+void cr_text_put(FILE *f, const char *text) { put_text(f, text ? text : "", text ? strlen(text) : 0); }
 
 /* Bytes a shell takes as part of a word, anywhere in it. */
 static int bare(char c)
@@ -137,7 +140,7 @@ void cr_text_put_word(FILE *f, const char *word)
         else if (want == 1)
             fwrite(word + i, 1, n, f);
         else
-            cr_text_put(f, word + i, n);
+            put_text(f, word + i, n);
     }
     if (quoted || dollar)
         fputc('\'', f);

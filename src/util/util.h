@@ -119,8 +119,8 @@ cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len);
  * file or a database goes through it (or cr_text_put) before a terminal. */
 const char *cr_text_shown(char *out, size_t cap, const char *text);
 
-/* text[0..len) written to f as cr_text_shown shows it, whole. */
-void cr_text_put(FILE *f, const char *text, size_t len);
+/* text (NULL reads as "") written to f as cr_text_shown shows it, whole. */
+void cr_text_put(FILE *f, const char *text);
 
 /* word written to f so that a shell reads it back as it is, and a terminal
  * shows it safely, for a command people copy and run: as it is when it is

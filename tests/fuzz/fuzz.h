@@ -60,6 +60,24 @@ static inline int fuzz_utf8(const char *text, size_t len)
 
 static inline int fuzz_utf8_text(const char *s) { return fuzz_utf8(s, strlen(s)); }
 
+/* Whether s holds nothing a terminal would obey or that reorders a line:
+ * no C0 control but the line end, no DEL, no C1 control (U+0080..U+009F),
+ * no bidirectional embedding, override or isolate (U+202A..U+202E,
+ * U+2066..U+2069).  Text from the arguments, a file or a database is
+ * printed escaped (util/text.c); this is the contract's own reading. */
+static inline int fuzz_terminal_safe(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; s[i]; i++) {
+        if ((s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f || (s[i] == 0xC2 && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F))
+            return 0;
+        if (s[i] == 0xE2 && ((s[i + 1] == 0x80 && s[i + 2] >= 0xAA && s[i + 2] <= 0xAE) ||
+                             (s[i + 1] == 0x81 && s[i + 2] >= 0xA6 && s[i + 2] <= 0xA9)))
+            return 0;
+    }
+    return 1;
+}
+
 /* Checks that json[0..len) is how the coins parser writes v[0..n): the
  * parser reads it back to the same values and writes it the same. */
 static inline void fuzz_check_json(const char *json, size_t len, const int64_t *v, size_t n)

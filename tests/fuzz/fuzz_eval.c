@@ -6,8 +6,9 @@
  * usage and a hint; 1 says why in "coinrow: " lines; 0 prints results (or
  * the help), and on standard error at most "coinrow: " lines naming the
  * figures that do not fit in int64; with --json every line of a success is
- * a JSON object; whatever is printed is valid UTF-8 whenever the arguments
- * are. */
+ * a JSON object; whatever is printed is valid UTF-8 and holds nothing a
+ * terminal would obey, whatever the arguments hold (issue 33: what the
+ * arguments say is quoted escaped). */
 #define _GNU_SOURCE /* memmem */
 #include "cli/cli.h"
 #include "fuzz.h"
@@ -47,8 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_output_end(&io);
     fclose(in);
 
-    int utf8 = fuzz_utf8(text, size);
-    FUZZ_CHECK(!utf8 || (fuzz_utf8_text(io.out) && fuzz_utf8_text(io.err)), "output that is not UTF-8");
+    FUZZ_CHECK(fuzz_utf8_text(io.out) && fuzz_utf8_text(io.err), "output that is not UTF-8");
+    FUZZ_CHECK(fuzz_terminal_safe(io.out) && fuzz_terminal_safe(io.err), "a control character printed: '%s' '%s'",
+               io.out, io.err);
     switch (status) {
     case 0:
         FUZZ_CHECK(io.out[0] && lines_say(io.err, "coinrow: ") && (!io.err[0] || strstr(io.err, "fit in int64")),

@@ -2,8 +2,6 @@
  * coinrow's invariants. */
 #include <stdio.h>
 
-#include <string.h>
-
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -23,7 +21,7 @@ static void print_finding(void *ctx, const char *check, const char *finding)
 {
     (void)ctx;
     printf("%-36s ", check);
-    cr_text_put(stdout, finding ? finding : "ok", strlen(finding ? finding : "ok"));
+    cr_text_put(stdout, finding ? finding : "ok");
     putchar('\n');
 }
 

@@ -25,17 +25,24 @@ typedef struct listing {
     int64_t limit, listed;
 } listing;
 
+/* s as a JSON string: a control or bidirectional character as its \\u
+ * escape (the same character to a reader, none to a terminal), a byte that
+ * is not UTF-8 as U+FFFD (JSON has no bytes). */
 static void json_string(const char *s)
 {
     putchar('"');
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
+    for (size_t len = s ? strlen(s) : 0, i = 0, n; i < len; i += n) {
+        const unsigned char *c = (const unsigned char *)s + i;
+        cr_text_kind kind = cr_text_char(&n, s + i, len - i);
+        if (kind == CR_TEXT_INVALID)
+            printf("\\ufffd");
+        else if (kind != CR_TEXT_PLAIN) /* U+0000..U+009F, or U+202A..U+2069 */
+            printf("\\u%04x", n == 1 ? c[0] : n == 2 ? (c[0] & 0x1fu) << 6 | (c[1] & 0x3fu)
+                                                     : (c[0] & 0x0fu) << 12 | (c[1] & 0x3fu) << 6 | (c[2] & 0x3fu));
+        else if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
         else
-            putchar(c);
+            fwrite(c, 1, n, stdout);
     }
     putchar('"');
 }
@@ -63,8 +70,11 @@ static void list_finding(void *ctx, const cr_run_finding *f)
     if (l->listed++ >= l->limit)
         return;
     if (!l->json) {
-        printf("  %s (n %zu) %s: %s: %s\n", f->ext_id, f->n, cr_variant_name(f->variant),
-               cr_category_name(f->diff.category), f->diff.why);
+        printf("  ");
+        cr_text_put(stdout, f->ext_id);
+        printf(" (n %zu) %s: %s: ", f->n, cr_variant_name(f->variant), cr_category_name(f->diff.category));
+        cr_text_put(stdout, f->diff.why);
+        putchar('\n');
         return;
     }
     printf("%s\n    {\"ext_id\":", l->listed > 1 ? "," : "");
@@ -98,10 +108,12 @@ static void print_run(const char *name, const side *s, int json)
                per_second(s));
         return;
     }
-    printf("%s: run %" PRId64 " of set '%s' in %s (%s; %s, moves %s; coinrow %s): %" PRIu64
-           " instances in %.3f s, %.0f/s\n",
-           name, s->run.id, s->set, s->db, cr_store_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo),
-           cr_moves_name(s->run.opts.moves), s->run.solver_version, s->solved, s->run.seconds, per_second(s));
+    char set[CR_TEXT_SHOWN_CAP(sizeof s->set)], version[CR_TEXT_SHOWN_CAP(sizeof s->run.solver_version)];
+    printf("%s: run %" PRId64 " of set '%s' in ", name, s->run.id, cr_text_shown(set, sizeof set, s->set));
+    cr_text_put(stdout, s->db);
+    printf(" (%s; %s, moves %s; coinrow %s): %" PRIu64 " instances in %.3f s, %.0f/s\n",
+           cr_store_run_status_name(s->run.status), cr_algo_name(s->run.opts.algo), cr_moves_name(s->run.opts.moves),
+           cr_text_shown(version, sizeof version, s->run.solver_version), s->solved, s->run.seconds, per_second(s));
 }
 
 static void print_counts(const cr_run_comparison *c, int json)
@@ -210,10 +222,14 @@ static void list_change(void *ctx, const cr_verdict_change *c)
         printf("\nverdict changes:\n");
     if (l->listed > l->limit)
         return;
-    printf("  %s (n %zu): %s -> %s, %s", c->ext_id, c->n, c->judged_a ? cr_invoke_verdict_name(c->a) : "-",
+    printf("  ");
+    cr_text_put(stdout, c->ext_id);
+    printf(" (n %zu): %s -> %s, %s", c->n, c->judged_a ? cr_invoke_verdict_name(c->a) : "-",
            c->judged_b ? cr_invoke_verdict_name(c->b) : "-", what);
-    if (c->judged_b && c->b != CR_INVOKE_AC)
-        printf(": %s", c->message_b);
+    if (c->judged_b && c->b != CR_INVOKE_AC) {
+        printf(": ");
+        cr_text_put(stdout, c->message_b);
+    }
     printf("\n");
 }
 
@@ -227,13 +243,16 @@ static int print_invocation(const char *name, cr_store *store, const cr_invocati
         rc = cr_store_invocation_summary(&s, store, inv->id, CR_INVOKE_AC, err);
     if (rc)
         return rc;
-    printf("%s: invocation %lld of set '%s' (%s): ", name, (long long)inv->id, set, cr_store_run_status_name(inv->status));
+    char shown[CR_TEXT_SHOWN_CAP(sizeof set)];
+    printf("%s: invocation %lld of set '%s' (%s): ", name, (long long)inv->id, cr_text_shown(shown, sizeof shown, set),
+           cr_store_run_status_name(inv->status));
     if (inv->argv)
-        for (char *const *w = inv->argv; *w; w++)
-            printf(w == inv->argv ? "%s" : " %s", *w);
+        cli_print_command(stdout, inv->argv);
     else
         printf("--builtin %s", cr_strategy_name(inv->strategy));
-    printf("%s%s: %llu judged", inv->label[0] ? ", label " : "", inv->label, (unsigned long long)s.judged);
+    printf("%s", inv->label[0] ? ", label " : "");
+    cr_text_put(stdout, inv->label);
+    printf(": %llu judged", (unsigned long long)s.judged);
     for (int v = 0; v < CR_INVOKE_VERDICT_COUNT; v++)
         if (s.counts[v])
             printf(", %s %llu", cr_invoke_verdict_name((cr_invoke_verdict)v), (unsigned long long)s.counts[v]);
@@ -247,8 +266,11 @@ static void print_times(const cr_time_change *t, size_t count, uint64_t common, 
         return;
     printf("\nCPU time, b against a (times under %g s count as %g s; changes by %gx or more), slowest first:\n",
            TIME_FLOOR, TIME_FLOOR, CR_TIME_CHANGE);
-    for (size_t k = 0; k < count; k++)
-        printf("  %s (n %zu): %.3f s -> %.3f s, %.2fx\n", t[k].ext_id, t[k].n, t[k].cpu_a, t[k].cpu_b, t[k].ratio);
+    for (size_t k = 0; k < count; k++) {
+        printf("  ");
+        cr_text_put(stdout, t[k].ext_id);
+        printf(" (n %zu): %.3f s -> %.3f s, %.2fx\n", t[k].n, t[k].cpu_a, t[k].cpu_b, t[k].ratio);
+    }
     printf("  all %llu tests judged by both: %.3f s -> %.3f s, %.2fx\n", (unsigned long long)common, cpu_a, cpu_b,
            (cpu_b > TIME_FLOOR ? cpu_b : TIME_FLOOR) / (cpu_a > TIME_FLOOR ? cpu_a : TIME_FLOOR));
 }

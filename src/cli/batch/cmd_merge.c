@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "util/util.h"
 #include "batch/batch.h"
 
 typedef struct merge_args {
@@ -31,12 +32,14 @@ static int cmd_merge(const cli_command *self, int argc, char **argv)
         return cli_report(&err);
     if (a.quiet)
         return CR_EXIT_OK;
+    char tag[CR_TEXT_SHOWN_CAP(sizeof report.tag)]; /* the shards' */
+    cr_text_shown(tag, sizeof tag, report.tag);
     if (report.already)
-        printf("job '%s' is merged already, as run %" PRId64 " of %s: nothing to do\n", report.tag, report.run, a.db);
+        printf("job '%s' is merged already, as run %" PRId64 " of %s: nothing to do\n", tag, report.run, a.db);
     else
         printf("merged %u shards of job '%s' into run %" PRId64 " of %s: %" PRIu64 " instances, %" PRIu64
                " results\n",
-               report.shards, report.tag, report.run, a.db, report.instances, report.results);
+               report.shards, tag, report.run, a.db, report.instances, report.results);
     return CR_EXIT_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "cli/job.h"
 #include "cli/signals.h"
 #include "invoke/invoke.h"
+#include "util/util.h"
 
 /* The first weak tests, to list after the table. */
 typedef struct weak_list {
@@ -34,15 +35,20 @@ static void print_table(const cr_strength *s, const weak_list *weak)
         char count[48];
         snprintf(count, sizeof count, "%llu of %llu", (unsigned long long)of->broken, (unsigned long long)s->tests);
         printf("%-12s %-16s ", cr_strategy_name((cr_strategy)k), count);
-        if (of->broken)
-            printf("%s (%s: %s)\n", of->first, cr_invoke_verdict_name(of->first_verdict), of->first_message);
-        else
+        if (of->broken) { /* the ids and messages are the database's: escaped */
+            cr_text_put(stdout, of->first);
+            printf(" (%s: ", cr_invoke_verdict_name(of->first_verdict));
+            cr_text_put(stdout, of->first_message);
+            printf(")\n");
+        } else
             printf("none: it survives every test\n");
     }
     printf("\nweak tests (they break no strategy): %llu of %llu", (unsigned long long)s->weak,
            (unsigned long long)s->tests);
-    for (int64_t k = 0; k < weak->kept; k++)
-        printf("%s%s", k ? ", " : ": ", weak->ids[k]);
+    for (int64_t k = 0; k < weak->kept; k++) {
+        printf("%s", k ? ", " : ": ");
+        cr_text_put(stdout, weak->ids[k]);
+    }
     printf("%s\n", (uint64_t)weak->kept < s->weak ? ", ..." : "");
 }
 
