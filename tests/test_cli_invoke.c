@@ -91,12 +91,29 @@ static const char *program_path(program p, const char *ext)
     return out;
 }
 
+/* run_capture of argv (argv[0] coinrow's path as given) from folder `in`,
+ * by the binary's absolute path. */
+static void capture_in(run_result *r, const char *in, char **argv)
+{
+    char bin[8200], here[4096];
+    assert_non_null(getcwd(here, sizeof here));
+    const char *given = run_bin();
+    snprintf(bin, sizeof bin, "%s%s%s", given[0] == '/' ? "" : here, given[0] == '/' ? "" : "/", given);
+    argv[0] = bin;
+    assert_int_equal(chdir(in), 0);
+    int started = run_capture(r, argv, NULL);
+    assert_int_equal(chdir(here), 0);
+    assert_int_equal(started, 0);
+}
+
 /* coinrow invoke --db DB --set SET --variant diff OPTIONS... -- COMMAND,
  * where options and command are NULL-terminated lists in one: the words
- * up to the first NULL are options, those up to the second the command. */
+ * up to the first NULL are options, those up to the second the command;
+ * run from the folder of the test programs and sources (which export
+ * --submissions copies only from there). */
 static void invoke(run_result *r, const char *set, const char *const *words)
 {
-    char *argv[48] = {(char *)run_bin(), "invoke", "--db", db, "--set", (char *)set, "--variant", "diff"};
+    char *argv[48] = {NULL, "invoke", "--db", db, "--set", (char *)set, "--variant", "diff"};
     int argc = 8;
     for (; *words; words++)
         argv[argc++] = (char *)*words;
@@ -104,7 +121,7 @@ static void invoke(run_result *r, const char *set, const char *const *words)
     for (words++; *words; words++)
         argv[argc++] = (char *)*words;
     argv[argc] = NULL;
-    assert_int_equal(run_capture(r, argv, NULL), 0);
+    capture_in(r, dir, argv);
 }
 
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -631,7 +648,7 @@ static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instan
     assert_int_equal(db_int(d, "SELECT status = 'running' FROM invocation WHERE id = 1"), 1);
     int64_t judged = db_int(d, "SELECT count(*) FROM verdict");
     assert_true(judged > 0 && judged < 120);
-    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--", program_path(PROGRAM_SLOW, ""));
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "judged 120 of 120: AC 120\n"));
     run_result_free(&r);
@@ -643,9 +660,11 @@ static void test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instan
                      1);
     char *log = read_text(tmp_path(dir, "log.txt"));
     assert_non_null(log);
-    assert_non_null(strstr(log, "coinrow invoke --resume 2 --db "));
+    char hint[8400];
+    snprintf(hint, sizeof hint, "coinrow invoke --resume 2 --db %s -- %s\n", d, program_path(PROGRAM_SLOW, ""));
+    assert_non_null(strstr(log, hint));
     free(log);
-    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "2");
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "2", "--", program_path(PROGRAM_SLOW, ""));
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     assert_int_equal(db_int(d, "SELECT count(DISTINCT instance_id) = 120 AND count(*) = 120 FROM verdict "
@@ -668,30 +687,23 @@ static void generate_into(const char *d, const char *set, const char *count, con
     run_result_free(&r);
 }
 
-/* coinrow invoke ARGS... (NULL-terminated) run from folder `in`, by the
- * binary's absolute path. */
+/* coinrow invoke ARGS... (NULL-terminated) run from folder `in`. */
 static void invoke_in(run_result *r, const char *in, const char *const *args)
 {
-    char bin[8200], here[4096];
-    assert_non_null(getcwd(here, sizeof here));
-    const char *given = run_bin();
-    snprintf(bin, sizeof bin, "%s%s%s", given[0] == '/' ? "" : here, given[0] == '/' ? "" : "/", given);
-    char *argv[32] = {bin, "invoke"};
+    char *argv[32] = {NULL, "invoke"};
     int argc = 2;
     for (; *args; args++)
         argv[argc++] = (char *)*args;
     argv[argc] = NULL;
-    assert_int_equal(chdir(in), 0);
-    int started = run_capture(r, argv, NULL);
-    assert_int_equal(chdir(here), 0);
-    assert_int_equal(started, 0);
+    capture_in(r, in, argv);
 }
 
 /* A source named relative to the folder invoke ran in is built from that
- * folder again when the invocation is resumed from another; an instance
- * added to the set meanwhile has no answer in the invocation's run, and is
- * left unjudged, saying so. */
-static void test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait(void **state)
+ * folder again when the invocation is resumed, from there alone (elsewhere
+ * the same words could name another program); an instance added to the
+ * set meanwhile has no answer in the invocation's run, and is left
+ * unjudged, saying so. */
+static void test_invoke__a_source_in_its_folder_resumes_from_there_and_late_instances_wait(void **state)
 {
     (void)state;
     const char *d = tmp_path(dir, "relative.db");
@@ -711,7 +723,14 @@ static void test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
-    invoke_in(&r, "/", WORDS("--db", d, "--resume"));
+    invoke_in(&r, "/", WORDS("--db", d, "--resume", "--", source));
+    assert_int_equal(r.status, 2);
+    char refused[8400];
+    snprintf(refused, sizeof refused, "coinrow: invocation 1 ran its command in %s, not here (/): go on from there", dir);
+    assert_non_null(strstr(r.err, refused));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict"), 3);
+    invoke_in(&r, dir, WORDS("--db", d, "--resume", "--", source));
     assert_int_equal(r.status, 0);
     int64_t run = db_int(d, "SELECT answers_run FROM invocation");
     char expect[128];
@@ -1177,8 +1196,9 @@ static void test_sandbox__filling_tmp_stops_at_its_size(void **state)
         closedir(tmp);
 }
 
-/* Interrupted, an invocation resumes in its sandbox: the rest of the set
- * is judged there too (the peeking program still reads nothing). */
+/* Interrupted, an invocation resumes in its sandbox, which --resume must
+ * name (it cannot be turned off): the rest of the set is judged there too
+ * (the peeking program still reads nothing). */
 static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
 {
     (void)state;
@@ -1197,15 +1217,49 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     assert_true(judged > 0 && judged < 400);
     assert_int_equal(db_int(d, "SELECT sandbox FROM invocation"), 1);
 
-    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--sandbox");
-    assert_int_equal(r.status, 2); /* the invocation's own, not the command line's */
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--", program_path(PROGRAM_PEEK, ""), d);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "coinrow: invocation 1 runs its program in the sandbox: give --sandbox to go on"));
     run_result_free(&r);
-    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict"), judged);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--sandbox", "--", program_path(PROGRAM_PEEK, ""), d);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "; sandboxed)\n"));
     assert_non_null(strstr(r.out, "judged 400 of 400: AC 400\n"));
     run_result_free(&r);
     assert_false(run_alive(0, program_name(PROGRAM_PEEK)));
+}
+
+/* --resume --sandbox turns the sandbox on for an invocation that ran
+ * without it (its first verdicts, outside, stay as they were); from then
+ * on it is on, and a resume without --sandbox is refused. */
+static void test_sandbox__resume_turns_it_on_and_it_stays_on(void **state)
+{
+    (void)state;
+    need_sandbox();
+    const char *d = copy_of_db("sandbox-turned-on.db");
+    run_result r;
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "mix", "--variant", "diff", "--",
+                    (char *)program_path(PROGRAM_PEEK, ""), (char *)d, NULL};
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    assert_int_equal(r.status, 1); /* outside, it reads the database */
+    run_result_free(&r);
+    static const char interrupted[] = "UPDATE invocation SET status = 'interrupted' WHERE id = (SELECT max(id) FROM "
+                                      "invocation); DELETE FROM verdict WHERE invocation_id = (SELECT max(id) FROM "
+                                      "invocation) AND instance_id > (SELECT min(instance_id) FROM verdict WHERE "
+                                      "invocation_id = (SELECT max(id) FROM invocation))";
+    assert_int_equal(db_exec(d, interrupted), 0);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--sandbox", "--", program_path(PROGRAM_PEEK, ""), d);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "; sandboxed)\n"));
+    assert_non_null(strstr(r.out, "judged 3 of 3: AC 2, RE 1\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT sandbox FROM invocation WHERE id = (SELECT max(id) FROM invocation)"), 1);
+    assert_int_equal(db_exec(d, interrupted), 0);
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--", program_path(PROGRAM_PEEK, ""), d);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "runs its program in the sandbox: give --sandbox to go on"));
+    run_result_free(&r);
 }
 
 /* A database from before the sandbox (schema 5) is upgraded in place: its
@@ -1226,7 +1280,7 @@ static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void *
                                 "WHERE id = (SELECT max(id) FROM invocation);"
                                 "DELETE FROM verdict WHERE invocation_id = (SELECT max(id) FROM invocation)"),
                      0);
-    COINROW(&r, NULL, "invoke", "--db", d, "--resume");
+    COINROW(&r, NULL, "invoke", "--db", d, "--resume", "--", program_path(PROGRAM_PEEK, ""), d);
     assert_int_equal(r.status, 1);
     assert_null(strstr(r.out, "sandboxed"));
     assert_non_null(strstr(r.out, "escaped: read ")); /* it ran as it did: outside */
@@ -1339,7 +1393,7 @@ int main(void)
         cmocka_unit_test(test_invoke__python_sources_and_every_folder_go_into_the_package),
         cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
-        cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_elsewhere_and_late_instances_wait),
+        cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_there_and_late_instances_wait),
         cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
         cmocka_unit_test(test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment),
         cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),
@@ -1356,6 +1410,7 @@ int main(void)
         cmocka_unit_test(test_sandbox__a_fork_bomb_stops_at_the_sandboxs_processes_and_leaves_none),
         cmocka_unit_test(test_sandbox__filling_tmp_stops_at_its_size),
         cmocka_unit_test(test_sandbox__resume_judges_the_rest_in_the_sandbox),
+        cmocka_unit_test(test_sandbox__resume_turns_it_on_and_it_stays_on),
         cmocka_unit_test(test_sandbox__an_invocation_from_before_it_resumes_without_it),
         cmocka_unit_test(test_sandbox__without_bwrap_or_namespaces_it_says_which_and_changes_nothing),
         cmocka_unit_test(test_sandbox__a_bwrap_that_cannot_make_namespaces_is_refused_before_anything_is_judged),

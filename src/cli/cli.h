@@ -68,6 +68,11 @@ const cli_command *cli_command_find(const char *name);
  * after a usage error. */
 int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char **argv);
 
+/* cli_parse, also telling how many of the other arguments came after "--"
+ * (*out_ncommand, the last of them): for a command line that ends in a
+ * command to run. */
+int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, void *args, int argc, char **argv);
+
 /* cli_parse for a command that takes no positional argument: -1 to go on,
  * or the exit status to return (a usage error naming a stray argument). */
 int cli_parse_options(const cli_command *cmd, void *args, int argc, char **argv);

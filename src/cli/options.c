@@ -92,15 +92,16 @@ static const cli_option *find(const cli_option *opts, const char *name, size_t l
     return NULL;
 }
 
-int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char **argv)
+int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, void *args, int argc, char **argv)
 {
-    int npos = 0, options_done = 0;
+    int npos = 0, options_done = 0, ncommand = 0;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (options_done || a[0] != '-' || a[1] != '-') {
             if (!options_done && a[0] == '-' && a[1] != '\0')
                 return cli_usage_error(cmd, "unknown option '%s' (values that start with '-' go after '--')", a);
             argv[npos++] = a;
+            ncommand += options_done;
             continue;
         }
         if (a[2] == '\0') {
@@ -133,7 +134,14 @@ int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char 
             return cli_usage_error(cmd, "--%s takes %s, which cannot be empty", o->name, o->arg);
     }
     *out_npos = npos;
+    if (out_ncommand)
+        *out_ncommand = ncommand;
     return -1;
+}
+
+int cli_parse(int *out_npos, const cli_command *cmd, void *args, int argc, char **argv)
+{
+    return cli_parse_command(out_npos, NULL, cmd, args, argc, argv);
 }
 
 int cli_parse_options(const cli_command *cmd, void *args, int argc, char **argv)

@@ -190,17 +190,6 @@ static int has_entries(const char *path)
     return found;
 }
 
-/* 1 when path lies in the folder at dir (or is it). */
-static int lies_in(const char *path, const char *dir)
-{
-    char *p = realpath(path, NULL), *d = realpath(dir, NULL);
-    size_t len = d ? strlen(d) : 0;
-    int inside = p && d && strncmp(p, d, len) == 0 && (p[len] == '/' || p[len] == '\0' || len == 1);
-    free(p);
-    free(d);
-    return inside;
-}
-
 static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts, cr_error *err)
 {
     struct stat st;
@@ -214,10 +203,10 @@ static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts
             return cr_errorf(err, CR_EINVAL, "%s exists and is not a folder", d->dir);
         if (!opts->force && has_entries(d->dir))
             return cr_errorf(err, CR_EINVAL, "%s is not empty (--force replaces it)", d->dir);
-        if (lies_in(cr_store_path(store), d->dir))
+        if (cr_export__lies_in(cr_store_path(store), d->dir))
             return cr_errorf(err, CR_EINVAL, "%s holds the database %s: it cannot be replaced", d->dir,
                              cr_store_path(store));
-        if (lies_in(".", d->dir))
+        if (cr_export__lies_in(".", d->dir))
             return cr_errorf(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
     }
     if (opts->zip && !opts->force) {
@@ -720,6 +709,8 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
     out->submissions = p->sources.count;
     out->skipped = p->sources.skipped;
     memcpy(out->skipped_why, p->sources.skipped_why, sizeof out->skipped_why);
+    out->refused = p->sources.refused;
+    memcpy(out->refused_why, p->sources.refused_why, sizeof out->refused_why);
     if (!p->generated)
         p->limits = (cr_constraints){SIZE_MAX, 0, INT64_MAX, INT64_MIN, 0, 0};
     return 0;

@@ -88,6 +88,8 @@ typedef struct cr_export_stats {
     uint64_t submissions;      /* invocations' sources put in the package (--submissions) */
     uint64_t skipped;          /* labelled invocations left out (cr_submission_list_new) */
     char skipped_why[256];     /* why the first one was */
+    uint64_t refused;          /* sources not copied: not in their invocation's folder */
+    char refused_why[512];     /* which the first one was */
 } cr_export_stats;
 
 /* Checks as cr_export_check does, then writes the package of the set with

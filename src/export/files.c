@@ -1,7 +1,9 @@
 /* Writing a package's files (package.h): folders and files made new in the
  * temporary folder export fills, the judge programs built for the problem,
- * and text quoted for the metadata's YAML and XML.  Every format's writer
- * and export.c itself write through these. */
+ * text quoted for the metadata's YAML and XML, and whether a path lies in
+ * a folder.  Every format's writer and export.c itself write through
+ * these. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "export/package.h"
 
 #include <errno.h>
@@ -127,4 +129,14 @@ void cr_export__put_xml(FILE *f, const char *s)
             fputc((unsigned char)*s >= 0x20 || *s == '\t' ? *s : ' ', f);
         }
     }
+}
+
+int cr_export__lies_in(const char *path, const char *dir)
+{
+    char *p = realpath(path, NULL), *d = realpath(dir, NULL);
+    size_t len = d ? strlen(d) : 0;
+    int inside = p && d && strncmp(p, d, len) == 0 && (p[len] == '/' || p[len] == '\0' || len == 1);
+    free(p);
+    free(d);
+    return inside;
 }

@@ -105,6 +105,10 @@ enum { CR_EXPORT_KATTIS_ENTRIES = 20, CR_EXPORT_POLYGON_ENTRIES = 17, CR_EXPORT_
  * what to do. */
 int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err);
 
+/* 1 when path lies in the folder at dir (or is it), links followed in
+ * both (files.c). */
+int cr_export__lies_in(const char *path, const char *dir);
+
 /* ---- the sources of labelled invocations (submissions.c) ---- */
 
 /* The folders of a Kattis package's submissions/, which a setter gives an
@@ -127,6 +131,8 @@ typedef struct cr_submission_list {
     size_t count;
     uint64_t skipped;      /* labelled invocations left out */
     char skipped_why[256]; /* why the first one was */
+    uint64_t refused;      /* sources not copied: not in their invocation's folder */
+    char refused_why[512]; /* which the first one was */
 } cr_submission_list;
 
 /* The sources of the done invocations of set set_id for the variant that
@@ -139,7 +145,10 @@ typedef struct cr_submission_list {
  * package's checker would judge another answer); one whose verdicts do not
  * give its folder's, as a judge reads them (the first test that fails is
  * WA or PE for wrong_answer, TLE for time_limit_exceeded, RE or MLE for
- * run_time_error; none fails for accepted).  CR_EINVAL naming it when a
+ * run_time_error; none fails for accepted).  Refused, counted in refused:
+ * a source that is not in its invocation's folder (an absolute path or one
+ * with "..", or a link, that leads out of it): the database names both,
+ * and what it names outside is not copied.  CR_EINVAL naming it when a
  * source cannot be read. */
 int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
                            cr_check_moves moves, cr_error *err);

@@ -33,8 +33,9 @@ static void package_name(char out[CR_SUBMISSION_NAME_MAX], int64_t id, const cha
             *c = '_';
 }
 
-/* Adds inv's source unless the folder has it already: 0, or an error for a
- * source that cannot be read. */
+/* Adds inv's source unless the folder has it already, or counts it refused
+ * when it is not in the invocation's folder: 0, or an error for a source
+ * that cannot be read. */
 static int add_source(cr_submission_list *l, const cr_invocation *inv, const char *folder, cr_error *err)
 {
     const char *command = inv->argv[0];
@@ -53,6 +54,14 @@ static int add_source(cr_submission_list *l, const cr_invocation *inv, const cha
                            (long long)inv->id, folder, path);
         free(path);
         return rc;
+    }
+    /* the database names both: what it names outside is not copied */
+    if (!cr_export__lies_in(path, inv->directory)) {
+        if (l->refused++ == 0)
+            snprintf(l->refused_why, sizeof l->refused_why, "invocation %lld (label %s): %s is not in its folder %s",
+                     (long long)inv->id, folder, path, inv->directory);
+        free(path);
+        return 0;
     }
     cr_submission_source *bigger = realloc(l->v, (l->count + 1) * sizeof *bigger);
     if (!bigger) {

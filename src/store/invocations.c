@@ -95,7 +95,8 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
     return rc;
 }
 
-/* inv->argv from the stored JSON array. */
+/* inv->argv from the stored JSON array, each of its words a string
+ * without a NUL (a command's arguments can be nothing else). */
 static int load_command(cr_invocation *inv, cr_store *store, cr_error *err)
 {
     int64_t count = 0;
@@ -108,16 +109,21 @@ static int load_command(cr_invocation *inv, cr_store *store, cr_error *err)
         return cr_errorf(err, CR_ENOMEM, "no memory for a command");
     if (rc == 0)
         rc = cr_store__prepare(&st, store,
-                               "SELECT j.value FROM invocation AS u, json_each(u.command) AS j WHERE u.id = ? "
-                               "ORDER BY j.key",
+                               "SELECT j.value, j.type = 'text' FROM invocation AS u, json_each(u.command) AS j "
+                               "WHERE u.id = ? ORDER BY j.key",
                                "reading the invocation", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, inv->id);
     for (int64_t k = 0; rc == 0 && k < count; k++) {
+        const char *word;
         if (sqlite3_step(st) != SQLITE_ROW)
             rc = cr_store__fail(store, "reading the invocation", err);
-        else if (!(inv->argv[k] = strdup((const char *)sqlite3_column_text(st, 0))))
+        else if (!sqlite3_column_int(st, 1) || !(word = (const char *)sqlite3_column_text(st, 0)) ||
+                 strlen(word) != (size_t)sqlite3_column_bytes(st, 0))
+            rc = cr_errorf(err, CR_EDB, "%s: invocation %lld: word %lld of its command is not a string of text",
+                           store->path, (long long)inv->id, (long long)k + 1);
+        else if (!(inv->argv[k] = strdup(word)))
             rc = cr_errorf(err, CR_ENOMEM, "no memory for a command");
     }
     sqlite3_finalize(st);
@@ -145,6 +151,19 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
         cr_check_moves_parse(&out->moves, (const char *)sqlite3_column_text(st, 6), &bad) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
         return cr_errorf(err, CR_EDB, "%s: invocation %lld: %s", store->path, (long long)out->id, bad.msg);
+    /* the limits invoke's options allow, and no more: an edited row does
+     * not get to run a program a million times at once or without bounds */
+    int64_t memory = sqlite3_column_int64(st, 8), output = sqlite3_column_int64(st, 9);
+    const char *beyond = out->jobs < 1 || out->jobs > CR_INVOCATION_JOBS_MAX ? "jobs"
+                         : builtin                                         ? NULL
+                         : !(out->limits.cpu_seconds > 0 && out->limits.cpu_seconds <= CR_INVOCATION_SECONDS_MAX)
+                             ? "time_limit"
+                         : memory < 1 || memory > CR_INVOCATION_MEMORY_MIB_MAX ? "memory_limit"
+                         : output < 1 || output > CR_INVOCATION_OUTPUT_MIB_MAX ? "output_limit"
+                                                                               : NULL;
+    if (beyond)
+        return cr_errorf(err, CR_EDB, "%s: invocation %lld: its %s is beyond what invoke allows", store->path,
+                         (long long)out->id, beyond);
     return 0;
 }
 
@@ -173,6 +192,19 @@ int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status st
                                    cr_error *err)
 {
     return cr_store__set_status(store, "invocation", id, status, message, err);
+}
+
+int cr_store_invocation_sandbox_on(cr_store *store, int64_t id, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store, "UPDATE invocation SET sandbox = 1 WHERE id = ?", "recording the sandbox",
+                               err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    rc = cr_store__step_done(store, st, "recording the sandbox", err);
+    sqlite3_finalize(st);
+    return rc;
 }
 
 int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err)

@@ -467,6 +467,13 @@ typedef struct cr_verdict_row {
     char stderr_text[CR_VERDICT_STDERR_MAX]; /* the first bytes of standard error, as safe text */
 } cr_verdict_row;
 
+/* What invoke's options allow an invocation: a stored one beyond them is
+ * refused as damaged. */
+#define CR_INVOCATION_JOBS_MAX 256
+#define CR_INVOCATION_SECONDS_MAX 86400
+#define CR_INVOCATION_MEMORY_MIB_MAX (1 << 20)
+#define CR_INVOCATION_OUTPUT_MIB_MAX 4096
+
 typedef struct cr_invocation {
     int64_t id, set_id;
     cr_variant variant;       /* what the answers hold */
@@ -534,12 +541,18 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
 
 /* Reads invocation id (0: the latest one that matches pick) into *out (free
  * with cr_invocation_clear).  CR_EINVAL naming it when there is none or its
- * status does not match pick. */
+ * status does not match pick; CR_EDB when the row cannot be what invoke
+ * stored (a command that is not a list of strings, limits or jobs beyond
+ * invoke's). */
 int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
 
 /* Sets its status, as cr_store_run_set_status does for runs. */
 int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status status, const char *message,
                                    cr_error *err);
+
+/* Marks it as running its program in the sandbox from now on (invoke
+ * --resume --sandbox). */
+int cr_store_invocation_sandbox_on(cr_store *store, int64_t id, cr_error *err);
 
 /* Adds seconds to the time it spent judging. */
 int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err);

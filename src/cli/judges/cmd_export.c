@@ -122,6 +122,10 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (stats.skipped)
         cli_fail("%llu labelled invocation%s left out of the package; the first: %s", (unsigned long long)stats.skipped,
                  stats.skipped == 1 ? "" : "s", stats.skipped_why);
+    if (stats.refused) /* the database named a file outside the folder it says the program ran in */
+        cli_fail("%llu source%s not copied: a source is copied only from its invocation's folder; %s%s",
+                 (unsigned long long)stats.refused, stats.refused == 1 ? "" : "s", stats.refused == 1 ? "" : "the first: ",
+                 stats.refused_why);
     printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
            (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
     if (a.submissions)

@@ -25,20 +25,24 @@ typedef struct args {
     int resume, quiet, progress, sandbox;
 } args;
 
-/* A command for people: its words, quoted where a shell would need it. */
-static void print_command(FILE *f, char *const *argv)
+/* cli_print_command into a message: a string for the caller to free (NULL when
+ * there is no memory). */
+static char *command_text(char *const *argv)
 {
-    for (char *const *a = argv; *a; a++) {
-        int plain = **a && strspn(*a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-                                strlen(*a);
-        fprintf(f, a == argv ? "%s%s%s" : " %s%s%s", plain ? "" : "'", *a, plain ? "" : "'");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        cli_print_command(f, argv);
+        fclose(f);
     }
+    return text;
 }
 
 static void print_program(FILE *f, const cr_invocation *inv)
 {
     if (inv->argv)
-        print_command(f, inv->argv);
+        cli_print_command(f, inv->argv);
     else
         fprintf(f, "--builtin %s", cr_strategy_name(inv->strategy));
 }
@@ -63,16 +67,18 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     char *end = NULL;
     inv->limits.cpu_seconds = a->time_limit ? strtod(a->time_limit, &end) : 1;
     if (a->time_limit && (end == a->time_limit || *end || !(inv->limits.cpu_seconds > 0) ||
-                          inv->limits.cpu_seconds > 86400))
-        return cli_usage_error(self, "--time-limit takes seconds (more than 0, at most 86400), not '%s'",
-                               a->time_limit);
+                          inv->limits.cpu_seconds > CR_INVOCATION_SECONDS_MAX))
+        return cli_usage_error(self, "--time-limit takes seconds (more than 0, at most %d), not '%s'",
+                               CR_INVOCATION_SECONDS_MAX, a->time_limit);
     int64_t memory = 256, output = 64, jobs = 1;
-    if (a->memory_limit && cli_int_parse(&memory, a->memory_limit, 1, 1 << 20))
-        return cli_usage_error(self, "--memory-limit takes MiB from 1 to 1048576, not '%s'", a->memory_limit);
-    if (a->output_limit && cli_int_parse(&output, a->output_limit, 1, 4096))
-        return cli_usage_error(self, "--output-limit takes MiB from 1 to 4096, not '%s'", a->output_limit);
-    if (a->jobs && cli_int_parse(&jobs, a->jobs, 1, 256))
-        return cli_usage_error(self, "--jobs takes a number from 1 to 256, not '%s'", a->jobs);
+    if (a->memory_limit && cli_int_parse(&memory, a->memory_limit, 1, CR_INVOCATION_MEMORY_MIB_MAX))
+        return cli_usage_error(self, "--memory-limit takes MiB from 1 to %d, not '%s'", CR_INVOCATION_MEMORY_MIB_MAX,
+                               a->memory_limit);
+    if (a->output_limit && cli_int_parse(&output, a->output_limit, 1, CR_INVOCATION_OUTPUT_MIB_MAX))
+        return cli_usage_error(self, "--output-limit takes MiB from 1 to %d, not '%s'", CR_INVOCATION_OUTPUT_MIB_MAX,
+                               a->output_limit);
+    if (a->jobs && cli_int_parse(&jobs, a->jobs, 1, CR_INVOCATION_JOBS_MAX))
+        return cli_usage_error(self, "--jobs takes a number from 1 to %d, not '%s'", CR_INVOCATION_JOBS_MAX, a->jobs);
     inv->limits.memory_bytes = (uint64_t)memory << 20;
     inv->limits.output_bytes = (uint64_t)output << 20;
     inv->jobs = (int)jobs;
@@ -87,15 +93,74 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     return -1;
 }
 
-static int check_resume(int64_t *out_id, const cli_command *self, const args *a, int npos, char **pos)
+/* Reads --resume [ID] [-- COMMAND...]: the id into *out_id (0: the latest),
+ * the command given (NULL-terminated, borrowed from argv; NULL for none)
+ * into *out_command. */
+static int check_resume(int64_t *out_id, char ***out_command, const cli_command *self, const args *a, int npos,
+                        int ncommand, char **pos)
 {
     *out_id = 0;
-    if (npos > 1 || (npos == 1 && cli_int_parse(out_id, pos[0], 1, INT64_MAX)))
-        return cli_usage_error(self, "--resume takes one invocation id (a positive number), or none for the latest");
+    *out_command = NULL;
+    int nid = npos - ncommand;
+    if (nid > 1 || (nid == 1 && cli_int_parse(out_id, pos[0], 1, INT64_MAX)))
+        return cli_usage_error(self, "--resume takes one invocation id (a positive number), or none for the latest; "
+                                     "the program's command goes after '--'");
     if (a->set || a->variant || a->time_limit || a->memory_limit || a->output_limit || a->jobs || a->label ||
-        a->builtin || a->sandbox || strcmp(a->moves, "required") != 0)
-        return cli_usage_error(self, "--resume goes on with the invocation's own program, set and options");
+        a->builtin || strcmp(a->moves, "required") != 0)
+        return cli_usage_error(self, "--resume goes on with the invocation's own set and options");
+    if (ncommand) {
+        pos[npos] = NULL; /* cli_parse moved the command to the front of argv, after the id */
+        *out_command = pos + nid;
+    }
     return -1;
+}
+
+/* Whether the stored invocation may go on as the command line asks: the
+ * database says which command ran, in which folder and whether in the
+ * sandbox, but only what the person at the keyboard typed runs (a database
+ * from elsewhere could name any command, docs/trust.md).  A program goes
+ * on only when its command is given again after '--', word for word, from
+ * the folder it ran in, and in the sandbox when it ran there (--sandbox
+ * turns it on, never off); a built-in runs no command.  0, or CR_EINVAL
+ * saying what to give. */
+static int check_resumed(const cr_invocation *inv, char *const *command, int sandbox, cr_error *err)
+{
+    long long id = (long long)inv->id;
+    if (!inv->argv) {
+        if (sandbox)
+            return cr_errorf(err, CR_EINVAL, "invocation %lld judges the built-in %s, inside coinrow: --sandbox does "
+                                             "not apply", id, cr_strategy_name(inv->strategy));
+        if (command)
+            return cr_errorf(err, CR_EINVAL, "invocation %lld judges the built-in %s, which runs no command: leave "
+                                             "out the command after '--'", id, cr_strategy_name(inv->strategy));
+        return 0;
+    }
+    size_t k = 0;
+    while (command && inv->argv[k] && command[k] && strcmp(inv->argv[k], command[k]) == 0)
+        k++;
+    if (!command || inv->argv[k] || command[k]) {
+        char *stored = command_text(inv->argv), *given = command ? command_text(command) : NULL;
+        int rc = !command ? cr_errorf(err, CR_EINVAL, "invocation %lld ran the command %s: give it again after '--' "
+                                                      "to go on (coinrow runs only a command you type)",
+                                      id, stored ? stored : "")
+                          : cr_errorf(err, CR_EINVAL, "invocation %lld ran the command %s, not %s: give the same "
+                                                      "command after '--' to go on",
+                                      id, stored ? stored : "", given ? given : "");
+        free(stored);
+        free(given);
+        return rc;
+    }
+    char here[sizeof inv->directory];
+    if (!getcwd(here, sizeof here))
+        return cr_errorf(err, CR_EINVAL, "cannot tell the current folder");
+    if (strcmp(here, inv->directory) != 0)
+        return cr_errorf(err, CR_EINVAL, "invocation %lld ran its command in %s, not here (%s): go on from there, "
+                                         "where the command means what it meant",
+                         id, inv->directory, here);
+    if (inv->sandbox && !sandbox)
+        return cr_errorf(err, CR_EINVAL, "invocation %lld runs its program in the sandbox: give --sandbox to go on "
+                                         "(a resumed invocation cannot turn it off)", id);
+    return 0;
 }
 
 /* ---- the report ---- */
@@ -118,16 +183,22 @@ static void show_progress(void *ctx, const cr_invoke_stats *s)
     cli_progress_bar(&w->progress, w->before + s->judged, w->before + s->judged + s->left, tail);
 }
 
+/* The summary; every name and message in it comes from the database (or a
+ * file before it), escaped on its way out. */
 static void print_summary(const cr_invocation *inv, const cr_invocation_summary *s, uint64_t left,
                           const char *set_name, cr_invoke_verdict expect)
 {
-    printf("invocation %lld of set '%s': ", (long long)inv->id, set_name);
+    printf("invocation %lld of set '", (long long)inv->id);
+    cr_text_put(stdout, set_name);
+    printf("': ");
     print_program(stdout, inv);
     printf(" (%s, moves %s", cr_variant_name(inv->variant), cr_check_moves_name(inv->moves));
     if (inv->argv)
         printf("; %g s, %llu MiB, %llu MiB of output", inv->limits.cpu_seconds,
                (unsigned long long)(inv->limits.memory_bytes >> 20), (unsigned long long)(inv->limits.output_bytes >> 20));
-    printf("%s%s%s)\n", inv->sandbox ? "; sandboxed" : "", inv->label[0] ? "; label " : "", inv->label);
+    printf("%s%s", inv->sandbox ? "; sandboxed" : "", inv->label[0] ? "; label " : "");
+    cr_text_put(stdout, inv->label);
+    printf(")\n");
     printf("judged %llu of %llu", (unsigned long long)s->judged, (unsigned long long)(s->judged + left));
     const char *sep = ": ";
     for (int v = 0; v < CR_INVOKE_VERDICT_COUNT; v++)
@@ -139,21 +210,32 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
     if (s->slowest_count) {
         char t[32];
         printf("slowest (CPU):");
-        for (int k = 0; k < s->slowest_count; k++)
-            printf("%s %s %s (%s)", k ? "," : "", s->slowest[k].ext_id, cr_seconds_text(t, s->slowest[k].cpu_seconds),
+        for (int k = 0; k < s->slowest_count; k++) {
+            printf("%s ", k ? "," : "");
+            cr_text_put(stdout, s->slowest[k].ext_id);
+            printf(" %s (%s)", cr_seconds_text(t, s->slowest[k].cpu_seconds),
                    cr_invoke_verdict_name(s->slowest[k].verdict));
+        }
         printf("; %s in all\n", cr_seconds_text(t, s->cpu_seconds));
     }
-    if (s->peak_rss_kib > s->rss_floor_kib)
-        printf("peak memory: %.1f MiB (%s)\n", (double)s->peak_rss_kib / 1024, s->peak_ext_id);
-    else if (s->peak_rss_kib >= 0) /* invoke/invoke.h: wait4 counts coinrow's own size */
+    if (s->peak_rss_kib > s->rss_floor_kib) {
+        printf("peak memory: %.1f MiB (", (double)s->peak_rss_kib / 1024);
+        cr_text_put(stdout, s->peak_ext_id);
+        printf(")\n");
+    } else if (s->peak_rss_kib >= 0) /* invoke/invoke.h: wait4 counts coinrow's own size */
         printf("peak memory: at most %.1f MiB, coinrow's own size, which wait4 counts in every program's\n",
                (double)s->rss_floor_kib / 1024);
     if (s->has_failure) {
-        printf("first test not %s: %s: %s: %s\n", cr_invoke_verdict_name(expect), s->failure_ext_id,
-               cr_invoke_verdict_name(s->failure_verdict), s->failure_message);
-        if (s->failure_stderr[0])
-            printf("  its stderr: %s\n", s->failure_stderr);
+        printf("first test not %s: ", cr_invoke_verdict_name(expect));
+        cr_text_put(stdout, s->failure_ext_id);
+        printf(": %s: ", cr_invoke_verdict_name(s->failure_verdict));
+        cr_text_put(stdout, s->failure_message);
+        putchar('\n');
+        if (s->failure_stderr[0]) {
+            printf("  its stderr: ");
+            cr_text_put(stdout, s->failure_stderr);
+            putchar('\n');
+        }
     }
 }
 
@@ -186,17 +268,20 @@ static void runnable_free(runnable *r)
 }
 
 /* Finds or starts the invocation: -1 to go on with it in *inv, or the exit
- * status. */
+ * status.  A resumed one goes on with `command` (check_resumed). */
 static int open_invocation(cr_invocation *inv, runnable *program, const cli_command *self, cr_store *store,
-                           const args *a, int64_t resume_id, char *set_name, size_t cap)
+                           const args *a, int64_t resume_id, char *const *command, char *set_name, size_t cap)
 {
     cr_error err = {0};
     int rc;
     if (a->resume) {
-        if ((rc = cr_store_invocation_find(inv, store, resume_id, CR_PICK_UNFINISHED, &err)) == 0 &&
-            strcmp(inv->coinrow_version, cli_version()) != 0)
+        if ((rc = cr_store_invocation_find(inv, store, resume_id, CR_PICK_UNFINISHED, &err)) == 0)
+            rc = check_resumed(inv, command, a->sandbox, &err);
+        if (rc == 0 && strcmp(inv->coinrow_version, cli_version()) != 0)
             cli_fail("note: invocation %lld was started by coinrow %s; this is %s", (long long)inv->id,
                      inv->coinrow_version, cli_version());
+        if (rc == 0 && a->sandbox && !inv->sandbox) /* on from here, and for every resume after */
+            inv->sandbox = 1, rc = cr_store_invocation_sandbox_on(store, inv->id, &err);
     } else {
         rc = cr_store_set_find(&inv->set_id, store, a->set, 0, NULL, &err);
     }
@@ -236,7 +321,7 @@ static const cli_option options[] = {
     CLI_TEXT(args, expect, "expect", "VERDICT", "the verdict every instance should get (default AC)"),
     CLI_TEXT(args, builtin, "builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2"),
     CLI_FLAG(args, sandbox, "sandbox", "run each program inside bubblewrap: no network, nothing of yours in reach"),
-    CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest)"),
+    CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest) with its COMMAND"),
     CLI_FLAG(args, quiet, "quiet", "no progress and no summary"),
     CLI_FLAG(args, progress, "progress", "the progress bar even when stderr is not a terminal"),
     {0},
@@ -287,16 +372,18 @@ static int judge(cr_store *store, const cr_invocation *inv, const runnable *prog
 static int cmd_invoke(const cli_command *self, int argc, char **argv)
 {
     args a = {.db = "coinrow.db", .moves = "required", .expect = "AC"};
-    int npos, status = cli_parse(&npos, self, &a, argc, argv);
+    int npos, ncommand, status = cli_parse_command(&npos, &ncommand, self, &a, argc, argv);
     if (status >= 0)
         return status;
     cr_invocation inv = {0};
     cr_invoke_verdict expect;
     int64_t resume_id = 0;
+    char **command = NULL;
     cr_error err = {0};
     if (cr_invoke_verdict_parse(&expect, a.expect, &err))
         return cli_usage_error(self, "--expect: %s", err.msg);
-    if ((status = a.resume ? check_resume(&resume_id, self, &a, npos, argv) : check_new(&inv, self, &a, npos, argv)) >= 0)
+    if ((status = a.resume ? check_resume(&resume_id, &command, self, &a, npos, ncommand, argv)
+                           : check_new(&inv, self, &a, npos, argv)) >= 0)
         return status;
 
     /* a program that closes its standard input early is not our error */
@@ -310,7 +397,7 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
         runnable_free(&program);
         return cli_report_trouble(&err);
     }
-    status = open_invocation(&inv, &program, self, store, &a, resume_id, set_name, sizeof set_name);
+    status = open_invocation(&inv, &program, self, store, &a, resume_id, command, set_name, sizeof set_name);
     if (!a.resume)
         inv.argv = NULL; /* borrowed from argv; the stored copy is read back below */
     if (status < 0)
@@ -318,12 +405,20 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
                      ? cli_report_trouble(&err)
                      : judge(store, &inv, &program, &a, set_name, expect);
     runnable_free(&program);
-    cr_invocation_clear(&inv);
     cr_store_free(store);
     if (status == CR_EXIT_INTERRUPTED && inv.id) {
+        /* the command as it ran, which is the one given here */
         cli_fail("interrupted; finish the invocation with:");
-        fprintf(stderr, "  coinrow invoke --resume %lld --db %s\n", (long long)inv.id, a.db);
+        fprintf(stderr, "  coinrow invoke --resume %lld --db ", (long long)inv.id);
+        cr_text_put_word(stderr, a.db);
+        fputs(inv.sandbox ? " --sandbox" : "", stderr);
+        if (inv.argv) {
+            fputs(" -- ", stderr);
+            cli_print_command(stderr, inv.argv);
+        }
+        fputc('\n', stderr);
     }
+    cr_invocation_clear(&inv);
     return status;
 }
 
@@ -335,7 +430,7 @@ const cli_command cli_cmd_invoke = {
     "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
     "            [--label TEXT] [--expect VERDICT] [--sandbox] -- COMMAND [ARG...]\n"
     "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
-    "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT]",
+    "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT] [--sandbox] [-- COMMAND [ARG...]]",
     "COMMAND runs once per instance, the instance in the contest format on its\n"
     "standard input, in its own process group; its standard output is judged by the\n"
     "checker of 'coinrow check' against the answers of a done run of the variant\n"
@@ -356,8 +451,12 @@ const cli_command cli_cmd_invoke = {
     "read-only, its own executable, an empty working folder and /tmp of " MIB_TEXT(CR_SANDBOX_FILES_MIB) " MiB\n"
     "each, its own /proc, /dev/null, /dev/zero and /dev/urandom; not the database,\n"
     "the answers, this folder or any other process (docs/invoke.md, \"The sandbox\").\n"
-    "--resume keeps it.  Without it the program runs as you: only programs you trust.\n"
-    "Ctrl-C stops cleanly; --resume judges only what is left.\n"
+    "Without it the program runs as you: only programs you trust.\n"
+    "Ctrl-C stops cleanly; --resume judges only what is left, and runs only what you\n"
+    "type: give the invocation's COMMAND again after '--' (a built-in takes none),\n"
+    "from the folder it ran in, and --sandbox when it ran in the sandbox (--resume\n"
+    "--sandbox turns it on; it cannot be turned off).  A database from elsewhere\n"
+    "cannot make coinrow run a command (docs/trust.md).\n"
     "Exit status: 0 every verdict is --expect (default AC), 1 not, 2 usage or\n"
     "trouble (the program cannot be built or run, the database), 130 interrupted.",
     options,
