@@ -91,21 +91,6 @@ static const char *program_path(program p, const char *ext)
     return out;
 }
 
-/* run_capture of argv (argv[0] coinrow's path as given) from folder `in`,
- * by the binary's absolute path. */
-static void capture_in(run_result *r, const char *in, char **argv)
-{
-    char bin[8200], here[4096];
-    assert_non_null(getcwd(here, sizeof here));
-    const char *given = run_bin();
-    snprintf(bin, sizeof bin, "%s%s%s", given[0] == '/' ? "" : here, given[0] == '/' ? "" : "/", given);
-    argv[0] = bin;
-    assert_int_equal(chdir(in), 0);
-    int started = run_capture(r, argv, NULL);
-    assert_int_equal(chdir(here), 0);
-    assert_int_equal(started, 0);
-}
-
 /* coinrow invoke --db DB --set SET --variant diff OPTIONS... -- COMMAND,
  * where options and command are NULL-terminated lists in one: the words
  * up to the first NULL are options, those up to the second the command;
@@ -113,7 +98,7 @@ static void capture_in(run_result *r, const char *in, char **argv)
  * --submissions copies only from there). */
 static void invoke(run_result *r, const char *set, const char *const *words)
 {
-    char *argv[48] = {NULL, "invoke", "--db", db, "--set", (char *)set, "--variant", "diff"};
+    char *argv[48] = {(char *)run_bin(), "invoke", "--db", db, "--set", (char *)set, "--variant", "diff"};
     int argc = 8;
     for (; *words; words++)
         argv[argc++] = (char *)*words;
@@ -121,7 +106,7 @@ static void invoke(run_result *r, const char *set, const char *const *words)
     for (words++; *words; words++)
         argv[argc++] = (char *)*words;
     argv[argc] = NULL;
-    capture_in(r, dir, argv);
+    assert_int_equal(run_capture_in(r, dir, argv, NULL), 0);
 }
 
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -690,12 +675,12 @@ static void generate_into(const char *d, const char *set, const char *count, con
 /* coinrow invoke ARGS... (NULL-terminated) run from folder `in`. */
 static void invoke_in(run_result *r, const char *in, const char *const *args)
 {
-    char *argv[32] = {NULL, "invoke"};
+    char *argv[32] = {(char *)run_bin(), "invoke"};
     int argc = 2;
     for (; *args; args++)
         argv[argc++] = (char *)*args;
     argv[argc] = NULL;
-    capture_in(r, in, argv);
+    assert_int_equal(run_capture_in(r, in, argv, NULL), 0);
 }
 
 /* A source named relative to the folder invoke ran in is built from that

@@ -45,6 +45,17 @@ static int append(buffer *b, const char *data, size_t len)
 
 int run_capture(run_result *out, char *const argv[], const char *input)
 {
+    return run_capture_in(out, NULL, argv, input);
+}
+
+int run_capture_in(run_result *out, const char *dir, char *const argv[], const char *input)
+{
+    /* a program named relative to here, found from here */
+    char program[8192], here[4096];
+    int relative = dir && strchr(argv[0], '/') && argv[0][0] != '/';
+    if (relative && (!getcwd(here, sizeof here) ||
+                     (size_t)snprintf(program, sizeof program, "%s/%s", here, argv[0]) >= sizeof program))
+        return -1;
     int in[2], o[2], e[2];
     if (pipe(in) || pipe(o) || pipe(e))
         return -1;
@@ -56,7 +67,9 @@ int run_capture(run_result *out, char *const argv[], const char *input)
         dup2(o[1], 1);
         dup2(e[1], 2);
         close(in[0]), close(in[1]), close(o[0]), close(o[1]), close(e[0]), close(e[1]);
-        execvp(argv[0], argv);
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        execvp(relative ? program : argv[0], argv);
         _exit(127);
     }
     close(in[0]), close(o[1]), close(e[1]);

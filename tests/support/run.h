@@ -19,6 +19,10 @@ const char *run_bin(void);
  * when the program could not be started. */
 int run_capture(run_result *out, char *const argv[], const char *input);
 
+/* run_capture, the program started in folder dir (a program named with
+ * a relative path is found from here). */
+int run_capture_in(run_result *out, const char *dir, char *const argv[], const char *input);
+
 /* run_capture of `coinrow ARGS...` (NULL-terminated after input). */
 int run_coinrow(run_result *out, const char *input, ...);
 
