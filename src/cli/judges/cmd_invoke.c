@@ -280,8 +280,6 @@ static int open_invocation(cr_invocation *inv, runnable *program, const cli_comm
         if (rc == 0 && strcmp(inv->coinrow_version, cli_version()) != 0)
             cli_fail("note: invocation %lld was started by coinrow %s; this is %s", (long long)inv->id,
                      inv->coinrow_version, cli_version());
-        if (rc == 0 && a->sandbox && !inv->sandbox) /* on from here, and for every resume after */
-            inv->sandbox = 1, rc = cr_store_invocation_sandbox_on(store, inv->id, &err);
     } else {
         rc = cr_store_set_find(&inv->set_id, store, a->set, 0, NULL, &err);
     }
@@ -297,8 +295,12 @@ static int open_invocation(cr_invocation *inv, runnable *program, const cli_comm
         inv->answers_run = run.id;
     }
     rc = cr_store_run_refuse_unanswered(store, inv->answers_run, inv->variant, set_name, "judged", &err);
+    int sandbox_on = a->resume && a->sandbox && !inv->sandbox; /* on from here, and for every resume after */
+    inv->sandbox |= sandbox_on;
     if (rc == 0 && a->resume && inv->argv)
         rc = runnable_make(program, inv, &err);
+    if (rc == 0 && sandbox_on) /* once its sandbox could be made */
+        rc = cr_store_invocation_sandbox_on(store, inv->id, &err);
     if (rc == 0)
         rc = a->resume ? cr_store_invocation_set_status(store, inv->id, CR_RUN_RUNNING, NULL, &err)
                        : cr_store_invocation_new(inv, store, cli_version(), &err);
