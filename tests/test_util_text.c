@@ -108,6 +108,7 @@ static void test_text__a_word_is_quoted_as_ls_quotes_a_file_name(void **state)
         {"demo", "demo"},
         {"./sol-2.c", "./sol-2.c"},
         {"a=b,c:d@e%f+g", "a=b,c:d@e%f+g"},
+        {"=ls", "'=ls'"},
         {"", "''"},
         {"two words", "'two words'"},
         {"it's", "'it'\\''s'"},

@@ -115,7 +115,7 @@ void cr_text_put_word(FILE *f, const char *word)
     size_t len = strlen(word), i = 0, n;
     while (i < len && bare(word[i]))
         i++;
-    if (len > 0 && i == len) {
+    if (len > 0 && i == len && word[0] != '=') { /* zsh expands =NAME to NAME's path */
         fputs(word, f);
         return;
     }

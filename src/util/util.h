@@ -124,7 +124,8 @@ void cr_text_put(FILE *f, const char *text);
 
 /* word written to f so that a shell reads it back as it is, and a terminal
  * shows it safely, for a command people copy and run: as it is when it is
- * made only of letters, digits and _-./=:,+@%; else in single quotes ('\''
+ * made only of letters, digits and _-./=:,+@% (and does not begin with =,
+ * which zsh expands); else in single quotes ('\''
  * for a quote), with the characters cr_text_shown escapes as $'\xNN'
  * between them, as ls quotes a file name ('a'$'\x1b''[2J'). */
 void cr_text_put_word(FILE *f, const char *word);
