@@ -56,7 +56,13 @@ trap 'rm -rf "$tmp"' EXIT
 # saying what it found, and the copy passes once it is taken out.
 tree=$tmp/tree
 mkdir -p "$tree"
-git ls-files -z --cached --others --exclude-standard | xargs -0 cp -a --parents -t "$tree"
+# The tree is git's files where there is a .git; in a tree without one (a
+# release tarball, a `git archive`, a forge's zip) every file but the build.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp -a --parents -t "$tree"
+else
+    tar -c --exclude=./build . | tar -x -C "$tree"
+fi
 cp -a build "$tree/"
 rm -rf "$tree/build/san" "$tree/build/tsan" "$tree/build/cov" "$tree/build/fuzz"
 check_tree() { $make -s --no-print-directory -C "$tree" check >"$tmp/check.log" 2>&1; }

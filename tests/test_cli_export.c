@@ -180,9 +180,9 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
     char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--count", "400000", "--n", "2",
                     "--values", "1..99", "--seed", "5", "--progress", NULL};
     int held; /* held after its first commit (run_start_held) */
-    pid_t pid = run_start_held(argv, &held);
+    pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
-    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance") > 0);
+    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance", pid) > 0);
     kill(pid, SIGINT);
     char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);

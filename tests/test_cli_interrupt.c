@@ -74,11 +74,11 @@ static int stop_after_first_commit(const char *db, int64_t run_id, int sig, ...)
     va_end(ap);
     argv[argc++] = "--progress";
     int held;
-    pid_t pid = run_start_held(argv, &held);
+    pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM result WHERE run_id = %lld", (long long)run_id);
-    assert_true(db_wait_for(db, sql) > 0);
+    assert_true(db_wait_for(db, sql, pid) > 0);
     kill(pid, sig);
     free(run_release(held));
     return run_wait(pid);

@@ -371,9 +371,9 @@ static void test_shard__a_killed_shard_started_again_completes(void **state)
     char *argv[] = {(char *)run_bin(), "solve", "--db", (char *)slow, "--shard", "0/1", "--out", (char *)out,
                     "--run-tag", "job3", "--jobs", "1", "--progress", NULL};
     int held;
-    pid_t pid = run_start_held(argv, &held);
+    pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
-    assert_true(db_wait_for(out, "SELECT count(*) FROM result") > 0);
+    assert_true(db_wait_for(out, "SELECT count(*) FROM result", pid) > 0);
     kill(pid, SIGKILL);
     free(run_release(held));
     assert_int_equal(run_wait(pid), 128 + SIGKILL);

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/run.h"
+
 char *tmp_dir_new(void)
 {
     const char *base = getenv("TMPDIR");
@@ -203,16 +205,17 @@ int64_t db_int(const char *path, const char *sql)
     return v;
 }
 
-int64_t db_wait_for(const char *path, const char *sql)
+int64_t db_wait_for(const char *path, const char *sql, pid_t pid)
 {
     const struct timespec pause = {0, 2000000};
-    for (int tries = 0; tries < 30000; tries++) {
+    for (;;) {
         int64_t v = db_int(path, sql);
         if (v > 0)
             return v;
-        nanosleep(&pause, NULL);
+        if (run_ended(pid))
+            return (v = db_int(path, sql)) > 0 ? v : 0;
+        nanosleep(&pause, NULL); /* only how soon the event is seen, not whether */
     }
-    return 0;
 }
 
 int db_exec(const char *path, const char *sql)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* A new empty folder under $TMPDIR (or /tmp); remove it with tmp_dir_free,
  * which deletes everything in it. */
@@ -55,10 +56,11 @@ const char *fixture(const char *name);
  * integer (INT64_MIN when there is no row or the query fails). */
 int64_t db_int(const char *path, const char *sql);
 
-/* Polls db_int(path, sql) until it is above 0, for at most a minute: a
- * wait on an event, such as another process's first commit.  Returns the
- * value, or 0 when it never came. */
-int64_t db_wait_for(const char *path, const char *sql);
+/* Waits, however long it takes, until db_int(path, sql) is above 0 (an
+ * event, such as the first commit of process pid, a child of the caller)
+ * or pid has ended (it is left to run_wait).  Returns the value, or 0 when
+ * pid ended without it. */
+int64_t db_wait_for(const char *path, const char *sql, pid_t pid);
 
 /* The first column of the first row of sql on the database at path, as
  * text the caller frees ("" when NULL; NULL when there is no row or the

@@ -151,16 +151,31 @@ pid_t run_start(char *const argv[], const char *log)
     _exit(127);
 }
 
-pid_t run_start_held(char *const argv[], int *out_held)
+pid_t run_start_held(char *const argv[], size_t after, int *out_held)
 {
     int e[2];
     if (pipe(e))
         return -1;
-    /* fill the pipe without blocking, then let the child's writes block */
+    /* fill the pipe without blocking, whole pages; then, when the child is
+     * to write `after` bytes first, take a page back and put in what leaves
+     * that room in the last one (writes join the last page while they fit
+     * in it, else wait for a page of their own); then let writes block */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *filler = calloc(1, page);
+    if (!filler || after >= page) {
+        free(filler);
+        close(e[0]), close(e[1]);
+        return -1;
+    }
     fcntl(e[1], F_SETFL, O_NONBLOCK);
-    static const char filler[4096];
-    while (write(e[1], filler, sizeof filler) > 0 || write(e[1], filler, 1) > 0)
+    while (write(e[1], filler, page) > 0)
         ;
+    if (after && (read(e[0], filler, page) != (ssize_t)page || write(e[1], filler, page - after) != (ssize_t)(page - after))) {
+        free(filler);
+        close(e[0]), close(e[1]);
+        return -1;
+    }
+    free(filler);
     fcntl(e[1], F_SETFL, 0);
     pid_t pid = fork();
     if (pid == 0) {
@@ -175,6 +190,35 @@ pid_t run_start_held(char *const argv[], int *out_held)
     close(e[1]);
     *out_held = e[0];
     return pid;
+}
+
+long run_preamble(char *const argv[])
+{
+    int e[2];
+    if (pipe(e))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(e[1], 2);
+        close(e[0]), close(e[1]), close(null);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(e[1]);
+    long before = 0;
+    char c;
+    ssize_t got;
+    while ((got = read(e[0], &c, 1)) == 1 && c != '\r')
+        before++;
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        run_wait(pid);
+    }
+    close(e[0]);
+    return got == 1 ? before : -1;
 }
 
 char *run_release(int held)
@@ -206,6 +250,12 @@ int run_wait(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+int run_ended(pid_t pid)
+{
+    siginfo_t info = {0};
+    return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid;
+}
+
 /* Whether one process of /proc matches, now. */
 static int one_alive(pid_t group, const char *name)
 {
@@ -235,11 +285,14 @@ static int one_alive(pid_t group, const char *name)
 
 int run_alive(pid_t group, const char *name)
 {
-    for (int tries = 0; tries < 1000; tries++) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
         if (!one_alive(group, name))
             return 0;
         struct timespec pause = {0, 1000000};
         nanosleep(&pause, NULL);
-    }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (now.tv_sec - start.tv_sec < RUN_ALIVE_SECONDS);
     return 1;
 }

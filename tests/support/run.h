@@ -41,14 +41,21 @@ int run_coinrow_args(run_result *out, const char *input, const char *const *args
  * when it could not be started. */
 pid_t run_start(char *const argv[], const char *log);
 
-/* Starts argv without waiting, held at its first write to standard error:
- * standard input from /dev/null, standard output to /dev/null, standard
- * error into a pipe filled to the brim, so that the first write there
- * blocks until run_release.  coinrow's first write there, with --progress,
- * is the progress line its writer thread draws after the first commit: the
- * child is held right after that commit, however fast the machine.  Returns
- * the pid (-1 when it could not be started) and the pipe in *out_held. */
-pid_t run_start_held(char *const argv[], int *out_held);
+/* Starts argv without waiting, held at its first write to standard error
+ * once it has written `after` bytes there (less than a page): standard
+ * input from /dev/null, standard output to /dev/null, standard error into
+ * a pipe filled to the brim but for those bytes, so that the next write
+ * blocks until run_release.  coinrow's first write there after what it
+ * says first (run_preamble), with --progress, is the progress line drawn
+ * after its first commit: the child is held right after that commit,
+ * however fast the machine.  Returns the pid (-1 when it could not be
+ * started) and the pipe in *out_held. */
+pid_t run_start_held(char *const argv[], size_t after, int *out_held);
+
+/* How many bytes argv writes to standard error before its first progress
+ * line (its first '\r'), which it writes the same way every time: it runs
+ * until then, and is killed.  -1 when it ended first. */
+long run_preamble(char *const argv[]);
 
 /* Lets a held child go on: reads its standard error to the end (its exit)
  * and returns what it wrote there, NUL-terminated, for the caller to free. */
@@ -58,9 +65,17 @@ char *run_release(int held);
  * or 128 + signal. */
 int run_wait(pid_t pid);
 
+/* Whether child pid has ended (it stays there for run_wait). */
+int run_ended(pid_t pid);
+
+/* How long run_alive waits for the SIGKILLs sent to a process to land: a
+ * process going away takes milliseconds, ten times slower too; one left
+ * behind (the test programs sleep 60 s) outlives it. */
+#define RUN_ALIVE_SECONDS 10
+
 /* Whether a process is alive (not a zombie) that is in process group
- * `group` (0: any) and called `name` (its comm; NULL: any), waiting up to a
- * second for the SIGKILLs sent to it to land: what a run left behind. */
+ * `group` (0: any) and called `name` (its comm; NULL: any), once
+ * RUN_ALIVE_SECONDS have passed or none is: what a run left behind. */
 int run_alive(pid_t group, const char *name);
 
 #endif
