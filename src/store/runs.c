@@ -342,7 +342,7 @@ static void bind_game(sqlite3_stmt *st, int p, const cr_store_result *g)
     sqlite3_bind_int64(st, p, g->first_score);
     sqlite3_bind_int64(st, p + 1, g->second_score);
     if (g->moves)
-        sqlite3_bind_text(st, p + 2, g->moves, (int)g->moves_len, SQLITE_STATIC);
+        sqlite3_bind_text64(st, p + 2, g->moves, (sqlite3_uint64)g->moves_len, SQLITE_STATIC, SQLITE_UTF8);
     else
         sqlite3_bind_null(st, p + 2);
 }
@@ -401,7 +401,7 @@ static int add_extra(cr_store *store, int64_t run_id, const cr_store_result *r, 
     else
         sqlite3_bind_text(st, 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
     if (r->moves)
-        sqlite3_bind_text(st, 8, r->moves, (int)r->moves_len, SQLITE_STATIC);
+        sqlite3_bind_text64(st, 8, r->moves, (sqlite3_uint64)r->moves_len, SQLITE_STATIC, SQLITE_UTF8);
     else
         sqlite3_bind_null(st, 8);
     sqlite3_bind_text(st, 9, r->error, -1, SQLITE_STATIC);

@@ -183,11 +183,18 @@ typedef struct cr_store_instance {
 enum {
     CR_STORE_ADDED = 1, /* new to the set */
     CR_STORE_SAME,      /* the set has this ext_id with the same coins: nothing stored */
-    CR_STORE_CLASH      /* the set has this ext_id with other coins: nothing stored */
+    CR_STORE_CLASH,     /* the set has this ext_id with other coins: nothing stored */
+    CR_STORE_TOO_LONG   /* its ext_id and coins are longer than SQLite stores in a row
+                           (cr_store_length_max): nothing stored, id 0 */
 };
 
+/* The longest string or row SQLite stores on this connection, in bytes
+ * (SQLITE_MAX_LENGTH, 10^9 on Debian, unless lowered with sqlite3_limit). */
+uint64_t cr_store_length_max(cr_store *store);
+
 /* Adds rows[0..count) to set set_id in order, filling each row's id and
- * state.  A later row with the ext_id of an earlier one is SAME or CLASH. */
+ * state.  A later row with the ext_id of an earlier one is SAME or CLASH; a
+ * row too long to store is TOO_LONG, and the others are stored. */
 int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
                            cr_error *err);
 
