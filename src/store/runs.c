@@ -153,6 +153,12 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
     return rc;
 }
 
+int cr_store_run_latest_unfinished(int64_t *out, cr_store *store, int64_t set_id, cr_error *err)
+{
+    return cr_store__query_int(out, store, "SELECT coalesce(max(id), 0) FROM run WHERE set_id = ? AND status <> 'done'",
+                               set_id, 0, "reading the runs", err);
+}
+
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err)
 {

@@ -220,6 +220,68 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
     return cr_store__step_done(store, st, "recording a rejected row", err);
 }
 
+/* ---- ingests under way ----
+ * A row of ingest_error that no input row can be (CR_STORE__UNFINISHED):
+ * its source is the ingest's, raw the command that finishes the job.  The
+ * schema has no column for it; a row there needs no schema version. */
+
+int cr_store_ingest_begin(cr_store *store, int64_t set_id, const char *source, const char *finish, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "INSERT INTO ingest_error (set_id, source, line, reason, raw) "
+                               "VALUES (?, ?, 0, 'ingest unfinished', ?) ON CONFLICT DO NOTHING",
+                               "recording the ingest", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, finish, -1, SQLITE_STATIC);
+    rc = cr_store__step_done(store, st, "recording the ingest", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "DELETE FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR source = ?2) AND "
+                               CR_STORE__UNFINISHED,
+                               "recording the end of the ingest", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    rc = cr_store__step_done(store, st, "recording the end of the ingest", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
+                               cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *out_found = 0;
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT source, raw FROM ingest_error WHERE set_id = ? AND " CR_STORE__UNFINISHED
+                               " ORDER BY id DESC LIMIT 1",
+                               "reading the set's ingests", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *out_found = 1;
+        cr_store__column_text(out->source, sizeof out->source, st, 0);
+        cr_store__column_text(out->finish, sizeof out->finish, st, 1);
+    } else if (step != SQLITE_DONE) {
+        rc = cr_store__fail(store, "reading the set's ingests", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* ---- reading ---- */
 
 struct cr_store_instances {
