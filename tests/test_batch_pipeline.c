@@ -236,6 +236,29 @@ static void test_pipeline__a_row_too_big_for_its_line_fails_alone(void **state)
     assert_int_equal(check_run_against_core(f->path, run, "i.ext_id <> 'k5'"), 99 * CR_VARIANT_COUNT);
 }
 
+/* A row longer than SQLite stores (SQLITE_MAX_LENGTH, 10^9 bytes on Debian:
+ * a row of n < 2^32 coins can be longer) is that row's ingest_error, naming
+ * the limit, and every other row is stored and solved: here the limit is
+ * lowered to 100,000 bytes and the row (k5) has 70,000 coins. */
+static void test_pipeline__a_row_longer_than_sqlite_stores_is_its_own_ingest_error(void **state)
+{
+    fixture_state *f = *state;
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
+    int64_t run;
+    cr_error err = {0};
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
+    sqlite3_limit(f->store->db, SQLITE_LIMIT_LENGTH, 100000);
+    cr_pipeline_stats s = run_pipeline(f, run, &opts, 2, 100, 1, NULL);
+    assert_int_equal(s.ingested, 99);
+    assert_int_equal(s.rejected, 1);
+    assert_int_equal(s.solved, 99);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM ingest_error WHERE ext_id = 'k5' AND line = 6 AND "
+                                     "reason LIKE '%SQLite stores at most 100000 bytes%'"),
+                     1);
+    assert_int_equal(db_int(f->path, "SELECT count(*) FROM instance WHERE ext_id = 'k5'"), 0);
+    check_against_core(f, run, &opts);
+}
+
 static void test_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(void **state)
 {
     fixture_state *f = *state;
@@ -372,6 +395,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pipeline__rest_solves_only_what_the_run_lacks, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__a_row_too_big_for_its_line_fails_alone, store_fixture_setup,
                                         store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pipeline__a_row_longer_than_sqlite_stores_is_its_own_ingest_error,
+                                        store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes, store_fixture_setup,
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits, store_fixture_setup,

@@ -66,6 +66,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "solutions-have-their-scores          ok\n"
                                "lines-have-their-length              ok\n"
                                "done-runs-have-every-instance        ok\n"
+                               "ingests-are-finished                 ok\n"
                                "verdicts-have-their-instance         ok\n"
                                "done-invocations-have-every-instance ok\n"
                                "names-are-not-empty                  ok\n");
@@ -114,7 +115,10 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "INSERT INTO verdict (invocation_id, instance_id, verdict, cpu_seconds, wall_seconds, "
                              "message) VALUES (9, 3, 'AC', 0, 0, '');"
                              "DELETE FROM verdict WHERE instance_id = 5;"
-                             "UPDATE instance SET ext_id = '' WHERE id = 4;"),
+                             "UPDATE instance SET ext_id = '' WHERE id = 4;"
+                             /* an ingest that did not finish */
+                             "INSERT INTO ingest_error (set_id, source, line, reason, raw) VALUES "
+                             "(1, 'in.csv', 0, 'ingest unfinished', 'coinrow run --resume in.csv');"),
                      0);
     run_result r;
     COINROW(&r, NULL, "check-db", "--db", f->db);
@@ -138,6 +142,9 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "or R per coin of their instance (such as run 1, instance 7)\n"
                                "done-runs-have-every-instance        1 done runs that lack an instance of their set "
                                "older than the last they solved (such as run 1: 13 of 14)\n"
+                               "ingests-are-finished                 1 sets whose ingest did not finish: rows of their "
+                               "input are missing (such as set 1 (sample-data): the ingest of in.csv did not finish; finish "
+                               "the job with: coinrow run --resume in.csv)\n"
                                "verdicts-have-their-instance         1 verdicts whose invocation or instance is "
                                "missing, or whose instance is not of the invocation's set (such as invocation 9, "
                                "instance 3)\n"
@@ -145,7 +152,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
                                "a NUL byte (such as instance 4)\n");
-    assert_non_null(strstr(r.err, "t.db: 10 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 11 checks found problems\n"));
     run_result_free(&r);
 }
 

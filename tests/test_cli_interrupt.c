@@ -115,12 +115,9 @@ static void test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finishe
     assert_int_equal(db_int(db, "SELECT count(*) FROM result"),
                      2 * db_int(db, "SELECT count(DISTINCT instance_id) FROM result"));
 
-    /* as the hint says: ingest the rest, then resume */
+    /* as the hint says: the same input again, finishing the run */
     run_result r;
-    assert_int_equal(run_coinrow(&r, NULL, "ingest", csv, "--db", db, "--set", "big", (char *)NULL), 0);
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
-    assert_int_equal(run_coinrow(&r, NULL, "solve", "--resume", "--db", db, (char *)NULL), 0);
+    assert_int_equal(run_coinrow(&r, NULL, "run", "--resume", csv, "--db", db, "--set", "big", (char *)NULL), 0);
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     check_complete(db, 1, 2);
@@ -273,13 +270,15 @@ static int finish_ingest(char *const args[], const char *db)
 }
 
 /* What a killed run left holds every invariant: no result without its
- * instance, no instance with only some of its variants. */
+ * instance, no instance with only some of its variants.  A set whose ingest
+ * was killed says so (ingests-are-finished): that is the one finding. */
 static void check_consistent(const char *db)
 {
     run_result r;
     assert_int_equal(run_coinrow(&r, NULL, "check-db", "--db", db, (char *)NULL), 0);
-    if (r.status != 0)
-        fail_msg("check-db after a kill: %s%s", r.out, r.err);
+    for (const char *line = r.out, *end; r.status != 0 && (end = strchr(line, '\n')) != NULL; line = end + 1)
+        if (strncmp(end - 3, " ok", 3) != 0 && strncmp(line, "ingests-are-finished ", 21) != 0)
+            fail_msg("check-db after a kill: %s%s", r.out, r.err);
     run_result_free(&r);
 }
 

@@ -388,6 +388,15 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
             continue;
         }
         const cr_store_instance *in = &p->ins[rows++];
+        if (in->state == CR_STORE_TOO_LONG) {
+            char why[CR_ERROR_MSG_MAX];
+            snprintf(why, sizeof why,
+                     "its coins take %zu bytes as stored: SQLite stores at most %llu bytes in a row "
+                     "(SQLITE_MAX_LENGTH)",
+                     in->coins_json_len, (unsigned long long)cr_store_length_max(p->store));
+            rc = reject(p, b, e, why, err);
+            continue;
+        }
         if (in->state == CR_STORE_CLASH) {
             char why[CR_ERROR_MSG_MAX];
             snprintf(why, sizeof why, "id '%.*s' is already in set '%s' with other coins",

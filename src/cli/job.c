@@ -54,6 +54,8 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "%s", err.msg);
         src->id_col = a->id_col;
         src->values_col = a->values_col;
+        if (a->resume && (a->variant || a->moves || a->algo || a->label))
+            return cli_usage_error(cmd, "--resume goes on with the run's own options");
     } else if (a->resume) {
         int64_t id = 0;
         if (npos > 1 || (npos == 1 && cli_int_parse(&id, pos[0], 1, INT64_MAX)))
@@ -80,43 +82,135 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
 }
 
 /* The set the job works on: created by an ingest of inputs, found for a
- * solve or the rows a command makes. */
-static int find_set(int64_t *out, cr_store *store, const cli_job_args *a, int steps, int npos, char **pos,
-                    cr_error *err)
+ * solve or the rows a command makes; what its ingest reads, as the set's
+ * source names it, into source (cap bytes). */
+static int find_set(int64_t *out, char *source, size_t cap, cr_store *store, const cli_job_args *a, int steps,
+                    int npos, char **pos, cr_error *err)
 {
+    snprintf(source, cap, "%s", a->read ? "generated rows" : "");
     if (!(steps & CLI_JOB_INGEST) || a->read)
         return cr_store_set_find(out, store, a->set, 0, NULL, err);
-    char name[256], source[512];
+    char name[256];
     if (a->from_db) {
         snprintf(name, sizeof name, "%s", a->table);
-        snprintf(source, sizeof source, "%s:%s", a->from_db, a->table);
+        snprintf(source, cap, "%s:%s", a->from_db, a->table);
     } else {
         cr_source_set_name(name, sizeof name, pos[0]);
         size_t len = 0;
-        source[0] = '\0';
-        for (int i = 0; i < npos && len < sizeof source; i++)
-            len += (size_t)snprintf(source + len, sizeof source - len, "%s%s", i ? " " : "", pos[i]);
+        for (int i = 0; i < npos && len < cap; i++)
+            len += (size_t)snprintf(source + len, cap - len, "%s%s", i ? " " : "", pos[i]);
     }
     return cr_store_set_find(out, store, a->set ? a->set : name, 1, source, err);
 }
 
-/* The run results go to: a new one, or the unfinished one to resume. */
-static int open_run(int64_t *out, int64_t *set_id, cr_solve_opts *solve, cr_store *store, const cli_job_args *a,
-                    int64_t resume_id, cr_error *err)
+/* A job under way: what check_args found, and what starting it made. */
+typedef struct job {
+    const cli_job_args *a;
+    const cli_command *cmd;
+    int steps, npos;
+    char **pos;
+    int64_t resume_id, set_id, run_id;
+    cr_solve_opts solve;
+    cr_shard_spec shard;
+    int jobs, shard_done;
+    cli_progress progress;
+    const atomic_int *stop;
+    cr_store *store;
+    cr_pipeline *p;
+    char set_name[128];
+    char source[512];  /* what the ingest reads, as the set's source names it */
+    int ingesting;     /* its ingest is recorded as under way (cr_store_ingest_begin) */
+    int ran;           /* the pipeline was started */
+    char *finish;      /* the command that finishes the job, when it stops short; NULL */
+    cr_error *err;
+} job;
+
+/* The command that finishes the job should its ingest stop short: the same
+ * input into the same set again (the rows stored are skipped) and, for a
+ * run, --resume to finish that run.  NULL when there is no memory for it. */
+static char *finish_command(const job *j)
 {
-    if (!a->resume)
-        return cr_store_run_new(out, store, *set_id, solve, cli_version(), a->label, err);
+    const cli_job_args *a = j->a;
+    if (a->read)
+        return a->again ? strdup(a->again) : NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "coinrow %s%s", j->cmd->name, j->steps & CLI_JOB_SOLVE ? " --resume" : "");
+    const char *flags[][2] = {{"--from-db", a->from_db}, {"--table", a->table}, {"--id-col", a->id_col},
+                              {"--values-col", a->values_col}, {"--format", strcmp(a->format, "auto") ? a->format : NULL}};
+    for (int i = 0; !a->from_db && i < j->npos; i++) {
+        fputc(' ', f);
+        cr_text_put_word(f, j->pos[i]);
+    }
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
+        if (flags[k][1]) {
+            fprintf(f, " %s ", flags[k][0]);
+            cr_text_put_word(f, flags[k][1]);
+        }
+    }
+    fputs(" --db ", f);
+    cr_text_put_word(f, a->db);
+    fputs(" --set ", f);
+    cr_text_put_word(f, j->set_name);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Refuses to solve set set_id while its ingest is unfinished: the run would
+ * be done with part of the input.  The command that finishes the job goes
+ * to j->finish. */
+static int refuse_unfinished(job *j, int64_t set_id)
+{
+    cr_unfinished_ingest u;
+    int found;
+    int rc = cr_store_ingest_unfinished(&u, &found, j->store, set_id, j->err);
+    if (rc || !found)
+        return rc;
+    char name[128];
+    if ((rc = cr_store_set_name(name, sizeof name, j->store, set_id, j->err)) != 0)
+        return rc;
+    free(j->finish);
+    j->finish = strdup(u.finish);
+    return cr_errorf(j->err, CR_EINVAL, "%s: set '%s' lacks rows of its input: its ingest of %s did not finish, "
+                                        "and a run now would be done without them",
+                     j->a->db, name, u.source);
+}
+
+/* The run results go to: a new one, or the unfinished one to resume (for
+ * run --resume, the latest of the set the input goes to). */
+static int open_run(job *j)
+{
+    const cli_job_args *a = j->a;
+    int ingest = j->steps & CLI_JOB_INGEST;
+    int rc = 0;
+    if (!a->resume) {
+        if (!ingest && (rc = refuse_unfinished(j, j->set_id)) != 0)
+            return rc;
+        return cr_store_run_new(&j->run_id, j->store, j->set_id, &j->solve, cli_version(), a->label, j->err);
+    }
+    int64_t id = j->resume_id;
+    if (ingest && (rc = cr_store_run_latest_unfinished(&id, j->store, j->set_id, j->err)) == 0 && id == 0)
+        return cr_errorf(j->err, CR_EINVAL, "%s: set '%s' has no unfinished run to resume", a->db, j->set_name);
     cr_run run;
-    int rc = cr_store_run_find(&run, store, resume_id, CR_PICK_UNFINISHED, err);
+    if (rc == 0)
+        rc = cr_store_run_find(&run, j->store, id, CR_PICK_UNFINISHED, j->err);
+    if (rc == 0 && !ingest)
+        rc = refuse_unfinished(j, run.set_id);
     if (rc == 0 && strcmp(run.solver_version, cli_version()) != 0)
         cli_fail("note: run %lld was started by coinrow %s; this is %s", (long long)run.id, run.solver_version,
                  cli_version());
     if (rc == 0)
-        rc = cr_store_run_set_status(store, run.id, CR_RUN_RUNNING, NULL, err);
+        rc = cr_store_run_set_status(j->store, run.id, CR_RUN_RUNNING, NULL, j->err);
     if (rc == 0) {
-        *out = run.id;
-        *set_id = run.set_id;
-        *solve = run.opts;
+        j->run_id = run.id;
+        j->set_id = run.set_id;
+        j->solve = run.opts;
     }
     return rc;
 }
@@ -137,25 +231,51 @@ static void summary(const cli_progress *progress, const cli_job_args *a, int ste
     printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, cli_progress_seconds(progress));
 }
 
-/* After a clean stop: how to carry on. */
-static void resume_hint(const cli_job_args *a, const char *set_name, int64_t run_id, int input_done)
+/* The command that finishes the job, on standard error after what stopped
+ * it. */
+static void finish_hint(const job *j, const char *why)
 {
+    cli_fail("%s; finish the job with:", why);
+    fprintf(stderr, "  %s\n", j->finish ? j->finish : "(the same command again)");
+}
+
+/* After a clean stop: how to carry on. */
+static void resume_hint(const job *j)
+{
+    const cli_job_args *a = j->a;
     if (a->shard) {
         cli_fail("interrupted; run the same command again to finish shard %s into %s", a->shard, a->out);
         return;
     }
-    if (!input_done)
-        cli_fail("interrupted before the end of the input: %s set '%s' again adds the rest (stored rows are "
-                 "skipped)%s",
-                 a->read ? "the same command for" : "ingesting the same input into", set_name,
-                 run_id ? "; then finish the run with:" : "");
-    else if (run_id)
-        cli_fail("interrupted; finish the run with:");
-    if (run_id) {
-        fprintf(stderr, "  coinrow solve --resume %lld --db ", (long long)run_id);
-        cr_text_put_word(stderr, a->db);
+    if (j->ingesting) {
+        finish_hint(j, "interrupted before the end of the input");
+        return;
+    }
+    if (!j->run_id)
+        return;
+    cli_fail("interrupted; finish the run with:");
+    fprintf(stderr, "  coinrow solve --resume %lld --db ", (long long)j->run_id);
+    cr_text_put_word(stderr, a->db);
+    fputc('\n', stderr);
+}
+
+/* After a failure: the error, and how to finish the job when there is a
+ * way. */
+static int fail_hint(const job *j, const cr_error *err)
+{
+    int status = cli_report(err);
+    if (j->ingesting) {
+        finish_hint(j, "the input is not all stored");
+    } else if (j->finish && !(j->steps & CLI_JOB_INGEST)) {
+        finish_hint(j, "its set is not complete"); /* refuse_unfinished's */
+    } else if (j->ran && j->run_id && !j->a->shard && err->code != CR_EINVAL) {
+        /* a write that failed (disk, lock, memory): the rows are stored */
+        cli_fail("finish the run with:");
+        fprintf(stderr, "  coinrow solve --resume %lld --db ", (long long)j->run_id);
+        cr_text_put_word(stderr, j->a->db);
         fputc('\n', stderr);
     }
+    return status;
 }
 
 int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
@@ -165,22 +285,30 @@ int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
     return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
-/* A job under way: what check_args found, and what starting it made. */
-typedef struct job {
-    const cli_job_args *a;
-    int steps, npos;
-    char **pos;
-    int64_t resume_id, set_id, run_id;
-    cr_solve_opts solve;
-    cr_shard_spec shard;
-    int jobs, shard_done;
-    cli_progress progress;
-    const atomic_int *stop;
-    cr_store *store;
-    cr_pipeline *p;
-    char set_name[128];
-    cr_error *err;
-} job;
+/* Inside one transaction, so that a job refused here leaves nothing: finds
+ * or makes the set, records its ingest as under way, and opens the run. */
+static int job_open(job *j)
+{
+    const cli_job_args *a = j->a;
+    int ingest = j->steps & CLI_JOB_INGEST;
+    int rc = cr_store_begin(j->store, j->err);
+    if (rc == 0 && (!a->resume || ingest))
+        rc = find_set(&j->set_id, j->source, sizeof j->source, j->store, a, j->steps, j->npos, j->pos, j->err);
+    if (rc == 0 && ingest) {
+        rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
+        j->finish = rc ? NULL : finish_command(j);
+        if (rc == 0)
+            rc = cr_store_ingest_begin(j->store, j->set_id, j->source, j->finish, j->err);
+    }
+    if (rc == 0 && (j->steps & CLI_JOB_SOLVE))
+        rc = open_run(j);
+    if (rc == 0)
+        rc = cr_store_commit(j->store, j->err);
+    else
+        cr_store_rollback(j->store);
+    j->ingesting = rc == 0 && ingest;
+    return rc;
+}
 
 /* Opens the database, finds or makes the set and the run, and starts the
  * pipeline (or finds the shard done).  A job that ingests starts on its
@@ -194,11 +322,8 @@ static int job_start(job *j)
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, j->store, &j->shard, j->err);
         if (rc == 0 && !j->shard_done)
             rc = cr_store_run_set_status(j->store, j->run_id, CR_RUN_RUNNING, NULL, j->err);
-    } else {
-        if (rc == 0 && !a->resume)
-            rc = find_set(&j->set_id, j->store, a, j->steps, j->npos, j->pos, j->err);
-        if (rc == 0 && (j->steps & CLI_JOB_SOLVE))
-            rc = open_run(&j->run_id, &j->set_id, &j->solve, j->store, a, j->resume_id, j->err);
+    } else if (rc == 0) {
+        rc = job_open(j);
     }
     if (rc == 0)
         rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
@@ -221,7 +346,7 @@ static int job_row(void *ctx, const cr_row *row)
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
-    job j = {.a = a, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
+    job j = {.a = a, .cmd = cmd, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
     cr_source_opts src = {0};
     int status = check_args(&j.resume_id, &j.solve, &src, &j.jobs, &j.shard, cmd, a, steps, npos, pos);
     if (status >= 0)
@@ -254,15 +379,28 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
             printf("' is done already in %s\n", a->out);
         }
         cr_store_free(j.store);
-        return rc ? cli_report(&err) : CR_EXIT_OK;
+        status = rc ? fail_hint(&j, &err) : CR_EXIT_OK;
+        free(j.finish);
+        return status;
     }
+    j.ran = 1;
     if (rc == 0 && (steps & CLI_JOB_SOLVE))
         rc = cr_pipeline_queue_unsolved(j.p, &err);
     cr_error late = {0};
-    if (cr_pipeline_finish(j.p, &stats, &late) != 0)
+    int stored = cr_pipeline_finish(j.p, &stats, &late) == 0;
+    if (!stored)
         rc = late.code, err = late; /* the pipeline's own failure is the cause */
     cr_pipeline_free(j.p);
     cli_progress_clear(&j.progress);
+    /* every row of the input is committed: the ingest is over */
+    if (j.ingesting && input_done && stored) {
+        cr_error end_err = {0};
+        /* run --resume is told that this input is what the set lacks */
+        if (cr_store_ingest_end(j.store, j.set_id, a->resume ? NULL : j.source, &end_err) == 0)
+            j.ingesting = 0;
+        else if (rc == 0)
+            rc = end_err.code, err = end_err;
+    }
 
     int interrupted = cli_signals_caught() && (rc == 0 || rc == CR_EINTERRUPTED);
     if (j.run_id) {
@@ -281,13 +419,17 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
                  stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(j.store);
     if (interrupted) {
-        resume_hint(a, j.set_name, j.run_id, input_done);
-        return CR_EXIT_INTERRUPTED;
+        resume_hint(&j);
+        status = CR_EXIT_INTERRUPTED;
+    } else if (rc) {
+        status = fail_hint(&j, &err);
+    } else {
+        status = stats.rejected ? CR_EXIT_REJECTED : CR_EXIT_OK;
     }
-    if (rc)
-        return cli_report(&err);
-    return stats.rejected ? CR_EXIT_REJECTED : CR_EXIT_OK;
+    free(j.finish);
+    return status;
 }
+
 
 int cli_answers_run(cr_run *out, const cli_command *cmd, cr_store *store, const char *db, const char *set,
                     int64_t set_id, cr_variant variant, int lines)

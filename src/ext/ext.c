@@ -150,7 +150,7 @@ static void fn_moves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     const cr_result *r = solve(ctx, ws, variant, policy);
     if (r)
-        sqlite3_result_text(ctx, r->moves, (int)ws->coins.n, SQLITE_TRANSIENT);
+        sqlite3_result_text64(ctx, r->moves, (sqlite3_uint64)ws->coins.n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 static void fn_scores(sqlite3_context *ctx, int argc, sqlite3_value **argv)

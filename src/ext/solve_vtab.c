@@ -181,7 +181,7 @@ static int solve_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col
     else if (column == COL_WINNER && !(r->missing & CR_FIGURE_WINNER))
         sqlite3_result_text(ctx, cr_winner_name(r->winner), -1, SQLITE_STATIC);
     else if (column == COL_MOVES && r->moves)
-        sqlite3_result_text(ctx, r->moves, (int)c->coins.n, SQLITE_TRANSIENT);
+        sqlite3_result_text64(ctx, r->moves, (sqlite3_uint64)c->coins.n, SQLITE_TRANSIENT, SQLITE_UTF8);
     return SQLITE_OK; /* the error of a solved row, the hidden arguments: NULL */
 }
 

@@ -78,6 +78,12 @@ static const struct invariant {
      "OR s.remaining_moves GLOB '*[^LR]*')"},
     {"done-runs-have-every-instance", "done runs that lack an instance of their set older than the last they solved",
      DONE_HAVE_EVERY_INSTANCE(solution, run, run_id)},
+    /* an ingest under way (cr_store_ingest_begin) that no process is
+     * carrying on: a write failed, or coinrow was stopped or killed */
+    {"ingests-are-finished", "sets whose ingest did not finish: rows of their input are missing",
+     "SELECT count(*), min(printf('set %d (%s): the ingest of %s did not finish; finish the job with: %s', e.set_id, "
+     "s.name, e.source, e.raw)) FROM ingest_error AS e LEFT JOIN instance_set AS s ON s.id = e.set_id "
+     "WHERE " CR_STORE__UNFINISHED},
     {"verdicts-have-their-instance",
      "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",
      HAVE_THEIR_INSTANCE(verdict, invocation, invocation_id)},

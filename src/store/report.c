@@ -135,7 +135,7 @@ int cr_store_set_outline(cr_set_outline *out, cr_store *store, int64_t set_id, c
                       &p, read_outline, out, "reading the set", err);
     return rc ? rc
               : each_row(store,
-                         "SELECT source, created_at, (SELECT count(*) FROM ingest_error WHERE set_id = ?1) "
+                         "SELECT source, created_at, (SELECT count(*) FROM ingest_error WHERE set_id = ?1 AND NOT " CR_STORE__UNFINISHED ") "
                          "FROM instance_set WHERE id = ?1",
                          &p, read_outline, out, "reading the set", err);
 }
@@ -186,7 +186,8 @@ int cr_store_rejected_rows(cr_rejected_row *out, size_t cap, size_t *out_count, 
     list l = {out, sizeof *out, cap, 0, fill_rejected};
     params p = {.i = {set_id, (int64_t)cap}};
     int rc = each_row(store,
-                      "SELECT source, line, ext_id, reason, raw FROM ingest_error WHERE set_id = ?1 ORDER BY id "
+                      "SELECT source, line, ext_id, reason, raw FROM ingest_error WHERE set_id = ?1 AND NOT " CR_STORE__UNFINISHED
+                      " ORDER BY id "
                       "LIMIT ?2",
                       &p, list_row, &l, "reading the rejected rows", err);
     *out_count = l.count;

@@ -153,6 +153,12 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
     return rc;
 }
 
+int cr_store_run_latest_unfinished(int64_t *out, cr_store *store, int64_t set_id, cr_error *err)
+{
+    return cr_store__query_int(out, store, "SELECT coalesce(max(id), 0) FROM run WHERE set_id = ? AND status <> 'done'",
+                               set_id, 0, "reading the runs", err);
+}
+
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err)
 {
@@ -342,7 +348,7 @@ static void bind_game(sqlite3_stmt *st, int p, const cr_store_result *g)
     sqlite3_bind_int64(st, p, g->first_score);
     sqlite3_bind_int64(st, p + 1, g->second_score);
     if (g->moves)
-        sqlite3_bind_text(st, p + 2, g->moves, (int)g->moves_len, SQLITE_STATIC);
+        sqlite3_bind_text64(st, p + 2, g->moves, (sqlite3_uint64)g->moves_len, SQLITE_STATIC, SQLITE_UTF8);
     else
         sqlite3_bind_null(st, p + 2);
 }
@@ -401,7 +407,7 @@ static int add_extra(cr_store *store, int64_t run_id, const cr_store_result *r, 
     else
         sqlite3_bind_text(st, 7, cr_winner_name(r->winner), -1, SQLITE_STATIC);
     if (r->moves)
-        sqlite3_bind_text(st, 8, r->moves, (int)r->moves_len, SQLITE_STATIC);
+        sqlite3_bind_text64(st, 8, r->moves, (sqlite3_uint64)r->moves_len, SQLITE_STATIC, SQLITE_UTF8);
     else
         sqlite3_bind_null(st, 8);
     sqlite3_bind_text(st, 9, r->error, -1, SQLITE_STATIC);

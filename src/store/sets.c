@@ -107,8 +107,14 @@ static int settle_instances(cr_store *s, int64_t set_id, cr_store_instance *rows
     for (size_t i = 0; rc == 0 && i < count; i++) {
         cr_store_instance *r = &rows[i];
         sqlite3_bind_int64(st, 1, set_id);
-        sqlite3_bind_text(st, 2, r->ext_id, (int)r->ext_id_len, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_ROW) {
+        int step = sqlite3_bind_text64(st, 2, r->ext_id, (sqlite3_uint64)r->ext_id_len, SQLITE_STATIC, SQLITE_UTF8);
+        if (step == SQLITE_OK)
+            step = sqlite3_step(st);
+        if (step == SQLITE_DONE) {
+            /* the insert ignored the row for another reason than its id */
+            rc = cr_errorf(err, CR_EDB, "%s: instance '%.*s' was not stored, and the set has no row of that id",
+                           s->path, (int)cr_utf8_cut(r->ext_id, r->ext_id_len > 60 ? 60 : r->ext_id_len), r->ext_id);
+        } else if (step != SQLITE_ROW) {
             rc = cr_store__fail(s, "looking up an instance", err);
         } else if (sqlite3_column_int64(st, 0) != r->id) {
             const char *coins = (const char *)sqlite3_column_text(st, 1);
@@ -122,33 +128,62 @@ static int settle_instances(cr_store *s, int64_t set_id, cr_store_instance *rows
     return rc;
 }
 
+uint64_t cr_store_length_max(cr_store *store) { return (uint64_t)sqlite3_limit(store->db, SQLITE_LIMIT_LENGTH, -1); }
+
+/* What a row of instance takes beyond its ext_id and coins, at most: the
+ * record's header and its integers. */
+#define INSTANCE_ROW_OVERHEAD 64
+
+/* Whether r fits in a row (SQLITE_LIMIT_LENGTH): SQLite refuses a longer
+ * one, and an unchecked bind would store a NULL in its place. */
+static int instance_fits(const cr_store_instance *r, uint64_t max)
+{
+    return max > INSTANCE_ROW_OVERHEAD && r->coins_json_len <= max - INSTANCE_ROW_OVERHEAD &&
+           r->ext_id_len <= max - INSTANCE_ROW_OVERHEAD - r->coins_json_len;
+}
+
 int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count, cr_error *err)
 {
     int rc = 0;
+    uint64_t max = cr_store_length_max(store);
     for (size_t done = 0; rc == 0 && done < count;) {
-        size_t k = count - done >= CR_STORE__CHUNK ? CR_STORE__CHUNK : 1;
+        if (!instance_fits(&rows[done], max)) {
+            rows[done].id = 0;
+            rows[done++].state = CR_STORE_TOO_LONG;
+            continue;
+        }
+        size_t fit = 1;
+        while (fit < CR_STORE__CHUNK && done + fit < count && instance_fits(&rows[done + fit], max))
+            fit++;
+        size_t k = fit == CR_STORE__CHUNK ? CR_STORE__CHUNK : 1;
         sqlite3_stmt *st = NULL;
         rc = cr_store__kept_insert(&st, store, CR_STORE__INSTANCES_CHUNK,
                                    "instance (id, set_id, ext_id, n, coins, total)", "(?,?,?,?,?,?)", k, err);
         if (rc)
             break;
         cr_store_instance *chunk = rows + done;
-        for (size_t i = 0; i < k; i++) {
+        for (size_t i = 0; rc == 0 && i < k; i++) {
             cr_store_instance *r = &chunk[i];
             int p = (int)(6 * i);
             r->id = store->next_instance_id++;
             r->state = CR_STORE_ADDED;
             sqlite3_bind_int64(st, p + 1, r->id);
             sqlite3_bind_int64(st, p + 2, set_id);
-            sqlite3_bind_text(st, p + 3, r->ext_id, (int)r->ext_id_len, SQLITE_STATIC);
             sqlite3_bind_int64(st, p + 4, (sqlite3_int64)r->n);
-            sqlite3_bind_text(st, p + 5, r->coins_json, (int)r->coins_json_len, SQLITE_STATIC);
             if (r->total_fits)
                 sqlite3_bind_int64(st, p + 6, r->total);
             else
                 sqlite3_bind_null(st, p + 6);
+            if (sqlite3_bind_text64(st, p + 3, r->ext_id, (sqlite3_uint64)r->ext_id_len, SQLITE_STATIC,
+                                    SQLITE_UTF8) != SQLITE_OK ||
+                sqlite3_bind_text64(st, p + 5, r->coins_json, (sqlite3_uint64)r->coins_json_len, SQLITE_STATIC,
+                                    SQLITE_UTF8) != SQLITE_OK) {
+                rc = cr_store__fail(store, "writing instances", err);
+                sqlite3_clear_bindings(st);
+            }
         }
-        rc = cr_store__step_done(store, st, "writing instances", err);
+        if (rc == 0)
+            rc = cr_store__step_done(store, st, "writing instances", err);
         if (rc == 0 && (size_t)sqlite3_changes(store->db) < k)
             rc = settle_instances(store, set_id, chunk, k, err);
         done += k;
@@ -174,13 +209,77 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
     sqlite3_bind_int64(st, 1, set_id);
     sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, (sqlite3_int64)line);
-    if (ext_id)
-        sqlite3_bind_text(st, 4, ext_id, (int)ext_id_len, SQLITE_STATIC);
+    /* an id too long to store with the rest is left out: the line says
+     * where the row is */
+    if (ext_id && ext_id_len <= cr_store_length_max(store) / 2)
+        sqlite3_bind_text64(st, 4, ext_id, (sqlite3_uint64)ext_id_len, SQLITE_STATIC, SQLITE_UTF8);
     else
         sqlite3_bind_null(st, 4);
     sqlite3_bind_text(st, 5, reason, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 6, raw ? raw : "", (int)raw_len, SQLITE_STATIC);
+    sqlite3_bind_text64(st, 6, raw ? raw : "", (sqlite3_uint64)raw_len, SQLITE_STATIC, SQLITE_UTF8);
     return cr_store__step_done(store, st, "recording a rejected row", err);
+}
+
+/* ---- ingests under way ----
+ * A row of ingest_error that no input row can be (CR_STORE__UNFINISHED):
+ * its source is the ingest's, raw the command that finishes the job.  The
+ * schema has no column for it; a row there needs no schema version. */
+
+int cr_store_ingest_begin(cr_store *store, int64_t set_id, const char *source, const char *finish, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "INSERT INTO ingest_error (set_id, source, line, reason, raw) "
+                               "VALUES (?, ?, 0, 'ingest unfinished', ?) ON CONFLICT DO NOTHING",
+                               "recording the ingest", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, finish, -1, SQLITE_STATIC);
+    rc = cr_store__step_done(store, st, "recording the ingest", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "DELETE FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR source = ?2) AND "
+                               CR_STORE__UNFINISHED,
+                               "recording the end of the ingest", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    rc = cr_store__step_done(store, st, "recording the end of the ingest", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
+                               cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *out_found = 0;
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT source, raw FROM ingest_error WHERE set_id = ? AND " CR_STORE__UNFINISHED
+                               " ORDER BY id DESC LIMIT 1",
+                               "reading the set's ingests", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *out_found = 1;
+        cr_store__column_text(out->source, sizeof out->source, st, 0);
+        cr_store__column_text(out->finish, sizeof out->finish, st, 1);
+    } else if (step != SQLITE_DONE) {
+        rc = cr_store__fail(store, "reading the set's ingests", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* ---- reading ---- */

@@ -82,6 +82,10 @@ int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, c
  * statement's key parameters from the last row before each new page. */
 int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
 
+/* The rows of ingest_error that are not rejected rows but ingests under way
+ * (cr_store_ingest_begin): no input row has line 0. */
+#define CR_STORE__UNFINISHED "(line = 0 AND reason = 'ingest unfinished')"
+
 /* ---- lines of play packed one bit per turn, as schema versions 4 to 6
  * kept them (store/lines.c) ---- */
 

@@ -123,6 +123,10 @@ typedef enum cr_run_pick {
  * there is none or its status does not match pick. */
 int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err);
 
+/* The id of the latest run of set set_id that is not done into *out; 0
+ * when there is none. */
+int cr_store_run_latest_unfinished(int64_t *out, cr_store *store, int64_t set_id, cr_error *err);
+
 /* Sets a run's status; finished_at is set for done, interrupted and failed,
  * and cleared for running.  message (may be NULL) says why it failed. */
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
@@ -183,11 +187,18 @@ typedef struct cr_store_instance {
 enum {
     CR_STORE_ADDED = 1, /* new to the set */
     CR_STORE_SAME,      /* the set has this ext_id with the same coins: nothing stored */
-    CR_STORE_CLASH      /* the set has this ext_id with other coins: nothing stored */
+    CR_STORE_CLASH,     /* the set has this ext_id with other coins: nothing stored */
+    CR_STORE_TOO_LONG   /* its ext_id and coins are longer than SQLite stores in a row
+                           (cr_store_length_max): nothing stored, id 0 */
 };
 
+/* The longest string or row SQLite stores on this connection, in bytes
+ * (SQLITE_MAX_LENGTH, 10^9 on Debian, unless lowered with sqlite3_limit). */
+uint64_t cr_store_length_max(cr_store *store);
+
 /* Adds rows[0..count) to set set_id in order, filling each row's id and
- * state.  A later row with the ext_id of an earlier one is SAME or CLASH. */
+ * state.  A later row with the ext_id of an earlier one is SAME or CLASH; a
+ * row too long to store is TOO_LONG, and the others are stored. */
 int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
                            cr_error *err);
 
@@ -220,6 +231,33 @@ int cr_store_add_results(size_t *out_added, cr_store *store, int64_t run_id, con
 int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *source, uint64_t line,
                               const char *ext_id, size_t ext_id_len, const char *reason, const char *raw,
                               size_t raw_len, cr_error *err);
+
+/* ---- ingests that did not finish ----
+ * A write that fails (a full disk, a lock held by another process, no
+ * memory) or a stop in the middle of the input leaves a set with the rows
+ * stored so far: coinrow records each ingest as under way before its first
+ * row, in the transaction that makes its set (and run), and as ended once
+ * every row is committed, so that such a set says so. */
+
+/* Records an ingest of `source` (the inputs, as the set's source names
+ * them) into set set_id as under way; `finish` is the command that finishes
+ * the job, as people type it (shown, never run). */
+int cr_store_ingest_begin(cr_store *store, int64_t set_id, const char *source, const char *finish, cr_error *err);
+
+/* Records every ingest of `source` into set set_id as ended (source NULL:
+ * every ingest into the set). */
+int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_error *err);
+
+/* An ingest under way, or that did not finish. */
+typedef struct cr_unfinished_ingest {
+    char source[1024];
+    char finish[4096]; /* the command that finishes the job */
+} cr_unfinished_ingest;
+
+/* The latest ingest into set set_id that did not finish into *out, with
+ * *out_found = 1; 0 when every ingest of the set ended. */
+int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
+                               cr_error *err);
 
 /* ---- checkpoints ---- */
 
@@ -277,7 +315,8 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * (CR_STORE_CHECK_OWN); then coinrow's invariants, each a named query:
  * every result has its run and an instance of the run's set; every
  * instance a run solved has exactly the run's variants; a done run has
- * every instance of its set up to the last it solved; no set or instance
+ * every instance of its set up to the last it solved; every ingest finished
+ * (cr_store_ingest_begin); no set or instance
  * name is empty or holds a NUL (not checked, and said so, when the file is
  * damaged or coinrow's tables are not as it defines them).  *out_failed
  * counts the checks that found something, notes aside.  Returns 0, or the
@@ -624,7 +663,7 @@ typedef struct cr_set_outline {
     int64_t id_min, id_max; /* the instances' ids: the order they were stored in */
     char source[1024];      /* the inputs of the ingest that made it, or the generate command; "" */
     char created_at[32];
-    uint64_t rejected;      /* rows rejected at ingest (ingest_error) */
+    uint64_t rejected;      /* rows rejected at ingest (ingest_error, unfinished ingests aside) */
 } cr_set_outline;
 
 int cr_store_set_outline(cr_set_outline *out, cr_store *store, int64_t set_id, cr_error *err);

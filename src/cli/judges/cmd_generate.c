@@ -7,6 +7,7 @@
  * write_row, one CSV line each. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/job.h"
@@ -81,7 +82,20 @@ static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec
         return cli_report(&err);
     a->read = read_generated;
     a->read_ctx = (void *)spec;
-    return cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
+    /* should it stop short, the same command finishes the set */
+    char *again = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&again, &len);
+    if (f) {
+        cr_store_generator_command(f, a->set, spec);
+        fputs(" --db ", f);
+        cr_text_put_word(f, a->db);
+        if (fclose(f) == 0)
+            a->again = again;
+    }
+    int status = cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
+    free(again);
+    return status;
 }
 
 /* A job's arguments first (cli_job_args' option lines hold for it), then

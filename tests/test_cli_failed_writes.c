@@ -1,0 +1,214 @@
+/* Runs whose writes fail in the middle of the input: a lock held by
+ * another process, a full disk.  What was committed is whole; the set says
+ * that its ingest did not finish (show, check-db, the run's status), solve
+ * refuses to finish the run with part of the input, and the one command the
+ * failure names stores every row and solves each exactly once. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "support/files.h"
+#include "support/run.h"
+
+/* More than a commit (10,000 instances), and more than a few MiB stored. */
+enum { ROWS = 120000, COINS = 8 };
+
+static char *dir;
+static char csv[4096];
+
+static int make_input(void **state)
+{
+    (void)state;
+    dir = tmp_dir_new();
+    if (!dir)
+        return -1;
+    snprintf(csv, sizeof csv, "%s", tmp_path(dir, "big.csv"));
+    FILE *f = fopen(csv, "w");
+    if (!f)
+        return -1;
+    uint64_t x = 11;
+    fputs("id,values\n", f);
+    for (int i = 0; i < ROWS; i++) {
+        fprintf(f, "r%d,", i);
+        for (int k = 0; k < COINS; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            fprintf(f, "%s%llu", k ? " " : "", (unsigned long long)(x % 1000000));
+        }
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
+static int remove_input(void **state)
+{
+    (void)state;
+    tmp_dir_free(dir);
+    return 0;
+}
+
+/* What the job left once its write failed, and the one command that
+ * finishes it: `stderr_text` is what the failed run wrote. */
+static void check_unfinished_then_finish(const char *db, const char *stderr_text)
+{
+    char finish[8192];
+    snprintf(finish, sizeof finish, "finish the job with:\n  coinrow run --resume %s --db %s --set big\n", csv, db);
+    if (!strstr(stderr_text, finish))
+        fail_msg("the failure does not name the command that finishes the job:\n%s", stderr_text);
+    int64_t stored = db_int(db, "SELECT count(*) FROM instance");
+    assert_true(stored < ROWS);
+    assert_int_equal(db_exec(db, "PRAGMA integrity_check"), 0);
+
+    /* the set, its run and check-db say so */
+    run_result r;
+    COINROW(&r, NULL, "show", "--db", db, "--limit", "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ", ingest unfinished): "));
+    assert_non_null(strstr(r.out, "set 'big' lacks rows of its input: its ingest of "));
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "ingests-are-finished"));
+    run_result_free(&r);
+
+    /* the obvious recovery is refused, naming the same command: it would
+     * mark the run done with part of the input */
+    COINROW(&r, NULL, "solve", "--resume", "--db", db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, finish));
+    run_result_free(&r);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM run WHERE status = 'done'"), 0);
+
+    /* the command named */
+    COINROW(&r, NULL, "run", "--resume", csv, "--db", db, "--set", "big", "--jobs", "2");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM run"), 1);
+    assert_int_equal(db_int(db, "SELECT status = 'done' FROM run WHERE id = 1"), 1);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM instance"), ROWS);
+    assert_int_equal(db_int(db, "SELECT count(DISTINCT ext_id) FROM instance"), ROWS);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM solution WHERE run_id = 1"), ROWS);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM result WHERE run_id = 1"), 4 * (int64_t)ROWS);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM ingest_error"), 0);
+    COINROW(&r, NULL, "check-db", "--db", db);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+/* A process that holds the database's write lock from when the test says
+ * until it says again: it writes 'L' once it holds it, and lets go at the
+ * first byte (or the end) it reads.  Its pid; the pipes in *out_said and
+ * *out_release. */
+static pid_t start_locker(const char *db, int *out_said, int *out_release)
+{
+    int said[2], release[2];
+    if (pipe(said) || pipe(release))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(said[0]), close(release[1]);
+        sqlite3 *conn = NULL;
+        char c = 'L';
+        if (sqlite3_open_v2(db, &conn, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+            sqlite3_busy_timeout(conn, 600000) != SQLITE_OK ||
+            sqlite3_exec(conn, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK || write(said[1], &c, 1) != 1) {
+            fprintf(stderr, "locker: %s\n", conn ? sqlite3_errmsg(conn) : "no memory");
+            _exit(1);
+        }
+        ssize_t got = read(release[0], &c, 1);
+        sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_close(conn);
+        _exit(got < 0);
+    }
+    close(said[1]), close(release[0]);
+    *out_said = said[0];
+    *out_release = release[1];
+    return pid;
+}
+
+static void test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it(
+    void **state)
+{
+    (void)state;
+    const char *db = tmp_path(dir, "locked.db");
+    char dbp[4096];
+    snprintf(dbp, sizeof dbp, "%s", db);
+    char *argv[] = {(char *)run_bin(), "run", csv, "--db", dbp, "--set", "big", "--jobs", "2", "--progress", NULL};
+    int held;
+    pid_t pid = run_start_held(argv, &held); /* held at its progress line, after its first commit */
+    assert_true(pid > 0);
+    assert_true(db_wait_for(dbp, "SELECT count(*) FROM instance") > 0);
+    int said = -1, release = -1;
+    pid_t locker = start_locker(dbp, &said, &release);
+    assert_true(locker > 0);
+    char c;
+    assert_int_equal(read(said, &c, 1), 1); /* the lock is the locker's */
+    char *err = run_release(held);            /* coinrow goes on, to its end */
+    int status = run_wait(pid);
+    assert_int_equal(write(release, "x", 1), 1);
+    close(release), close(said);
+    int locker_status;
+    assert_int_equal(waitpid(locker, &locker_status, 0), locker);
+    assert_true(WIFEXITED(locker_status) && WEXITSTATUS(locker_status) == 0);
+
+    assert_int_equal(status, 1);
+    assert_non_null(strstr(err, "locked by another writer"));
+    check_unfinished_then_finish(dbp, err);
+    free(err);
+}
+
+static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it(
+    void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("skipped: mounting a small tmpfs needs root\n");
+        skip();
+    }
+    char mnt[4096];
+    snprintf(mnt, sizeof mnt, "%s", tmp_path(dir, "small"));
+    assert_int_equal(mkdir(mnt, 0700), 0);
+    if (mount("tmpfs", mnt, "tmpfs", 0, "size=2m") != 0) {
+        print_message("skipped: cannot mount a tmpfs (%s)\n", strerror(errno));
+        rmdir(mnt);
+        skip();
+    }
+    char db[4200];
+    snprintf(db, sizeof db, "%s/full.db", mnt);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", db, "--set", "big", "--jobs", "2", "--quiet");
+    int status = r.status;
+    char *err = strdup(r.err);
+    run_result_free(&r);
+    /* room again, as when the user frees some */
+    int grown = mount(NULL, mnt, NULL, MS_REMOUNT, "size=256m");
+    if (grown == 0) {
+        assert_int_equal(status, 1);
+        assert_non_null(strstr(err, "the disk is full"));
+        check_unfinished_then_finish(db, err);
+    }
+    free(err);
+    umount2(mnt, MNT_DETACH);
+    rmdir(mnt);
+    assert_int_equal(grown, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
+        cmocka_unit_test(test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
+    };
+    return cmocka_run_group_tests(tests, make_input, remove_input);
+}
