@@ -58,6 +58,12 @@ char *run_release(int held);
  * or 128 + signal. */
 int run_wait(pid_t pid);
 
+/* Waits until process pid (a child run_start started) has the file at
+ * path open: an event, such as its opening of a --from-db input after its
+ * signal handlers are in place.  Polls /proc for at most a minute; 0, or -1
+ * when it never came or the child ended (it is then reaped). */
+int run_wait_open(pid_t pid, const char *path);
+
 /* Whether a process is alive (not a zombie) that is in process group
  * `group` (0: any) and called `name` (its comm; NULL: any), waiting up to a
  * second for the SIGKILLs sent to it to land: what a run left behind. */
