@@ -358,12 +358,82 @@ static void test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run(
                   (long long)ROWS * 4);
 }
 
+/* A lost terminal stops a run as SIGINT does: SIGHUP (ssh dropped) and a
+ * reader of its output that is gone (`| head -1`: SIGPIPE, EPIPE) leave
+ * what was committed, the run 'interrupted' and the hint to finish it. */
+static void test_cli_interrupt__sighup_stops_a_run_cleanly(void **state)
+{
+    (void)state;
+    const char *db = tmp_path(dir, "hup.db");
+    int status = stop_after_first_commit(db, 1, SIGHUP, "run", csv, "--db", db, "--set", "big", "--variant", "total",
+                                         "--jobs", "2", (char *)NULL);
+    assert_int_equal(status, 130);
+    assert_int_equal(db_int(db, "SELECT status = 'interrupted' AND finished_at IS NOT NULL FROM run"), 1);
+    assert_true(db_int(db, "SELECT count(*) FROM result") > 0);
+}
+
+static void test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly(void **state)
+{
+    (void)state;
+    const char *db = tmp_path(dir, "pipe.db");
+    char *argv[] = {(char *)run_bin(), "run", csv, "--db", (char *)db, "--set", "big", "--variant", "total",
+                    "--jobs", "2", "--progress", NULL};
+    int held;
+    pid_t pid = run_start_held(argv, &held);
+    assert_true(pid > 0);
+    assert_true(db_wait_for(db, "SELECT count(*) FROM result WHERE run_id = 1") > 0);
+    close(held); /* the reader is gone: the held write fails */
+    assert_int_equal(run_wait(pid), 130);
+    assert_int_equal(db_int(db, "SELECT status = 'interrupted' AND finished_at IS NOT NULL FROM run"), 1);
+    int64_t solved = db_int(db, "SELECT count(*) FROM result");
+    assert_true(solved > 0 && solved < ROWS);
+
+    /* what the hint says finishes it */
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, "ingest", csv, "--db", db, "--set", "big", "--quiet", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, "solve", "--resume", "--db", db, "--quiet", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    check_complete(db, 1, 1);
+}
+
+/* A --from-db view that never yields a row: the first SIGINT stops the
+ * statement under way (exit 130), and nothing is created. */
+static void test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing(void **state)
+{
+    (void)state;
+    const char *src = tmp_path(dir, "forever.db");
+    assert_int_equal(db_exec(src, "CREATE VIEW forever AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                                  "FROM c) SELECT x AS id, '1 2' AS \"values\" FROM c WHERE x < 0"),
+                     0);
+    char out[4096], log[4096];
+    snprintf(out, sizeof out, "%s", tmp_path(dir, "forever-out.db"));
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "forever.log"));
+    char *argv[] = {(char *)run_bin(), "ingest", "--from-db", (char *)src, "--table", "forever", "--db", out, NULL};
+    pid_t pid = run_start(argv, log);
+    assert_true(pid > 0);
+    /* its handlers are in place before it opens the input */
+    assert_int_equal(run_wait_open(pid, src), 0);
+    kill(pid, SIGINT);
+    assert_int_equal(run_wait(pid), 130);
+    char *said = read_text(log);
+    assert_non_null(said);
+    assert_non_null(strstr(said, "interrupted"));
+    free(said);
+    assert_int_equal(access(out, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finished),
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
         cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
+        cmocka_unit_test(test_cli_interrupt__sighup_stops_a_run_cleanly),
+        cmocka_unit_test(test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly),
+        cmocka_unit_test(test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

@@ -1,5 +1,6 @@
 /* coinrow's entry point: a command from the table (commands.c), and the
  * help around them. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,11 @@ static int help(int argc, char **argv)
     return cmd->run(cmd, 2, help_argv);
 }
 
-int main(int argc, char **argv)
+/* Runs the command of argv; its exit status, and the command in *out_cmd
+ * (NULL for help and --version). */
+static int run(const cli_command **out_cmd, int argc, char **argv)
 {
+    *out_cmd = NULL;
     if (argc < 2) {
         print_overview(stderr);
         return CR_EXIT_USAGE;
@@ -52,5 +56,37 @@ int main(int argc, char **argv)
         cli_fail("no command '%s'; 'coinrow help' lists them", name);
         return CR_EXIT_USAGE;
     }
+    *out_cmd = cmd;
     return cmd->run(cmd, argc - 1, argv + 1);
+}
+
+/* Whether what was written to standard output reached it (a full disk, a
+ * closed pipe): a command whose output is lost has failed, as ls says. */
+static int stdout_written(void)
+{
+    int failed = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0)
+        failed = 1;
+    else if (failed)
+        errno = 0; /* the cause went by with an earlier write */
+    int why = errno;
+    if (fclose(stdout) != 0 && errno != EBADF) /* EBADF: closed, and nothing written */
+        failed = 1, why = why ? why : errno;
+    if (failed)
+        cli_fail("cannot write to standard output%s%s", why ? ": " : "", why ? strerror(why) : "");
+    return !failed;
+}
+
+int main(int argc, char **argv)
+{
+    const cli_command *cmd;
+    int status = run(&cmd, argc, argv);
+    if (stdout_written())
+        return status;
+    /* its output lost, a command that succeeded has failed; a comparison's
+     * 0 and 1 both promised its whole output */
+    if (cmd == &cli_cmd_compare || cmd == &cli_cmd_stress)
+        return CR_EXIT_TROUBLE;
+    return status == CR_EXIT_OK || status == CR_EXIT_REJECTED ? CR_EXIT_FATAL : status;
 }

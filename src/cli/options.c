@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 #include "util/util.h"
 
 /* "coinrow: MESSAGE" and a line end; the message is one line, and what it
@@ -24,7 +25,7 @@ __attribute__((format(printf, 1, 0))) static void vfail(const char *fmt, va_list
     va_end(again);
     fputs("coinrow: ", stderr);
     cr_text_put(stderr, len < 0 ? "" : text);
-    fputc('\n', stderr);
+    cli_signals_check_write(fputc('\n', stderr) == EOF ? -1 : 0); /* the reader gone: a stop */
     if (text != small)
         free(text);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 
 #define REDRAW_SECONDS 0.25
 
@@ -25,7 +26,7 @@ double cli_progress_seconds(const cli_progress *p) { return seconds_since(&p->st
 void cli_progress_clear(cli_progress *p)
 {
     if (p->shown)
-        fputs("\r\033[K", stderr);
+        cli_signals_check_write(fputs("\r\033[K", stderr));
     p->shown = 0;
 }
 
@@ -72,7 +73,7 @@ void cli_progress_update(void *ctx, const cr_pipeline_stats *s)
     len += snprintf(line + len, sizeof line - (size_t)len, "%.0f/s", t > 0 ? (double)done / t : 0.0);
     if (fraction > 0 && fraction < 1)
         eta(line + len, sizeof line - (size_t)len, t, fraction);
-    fprintf(stderr, "\r%s\033[K", line);
+    cli_signals_check_write(fprintf(stderr, "\r%s\033[K", line)); /* the reader gone: a stop */
     p->shown = 1;
 }
 
@@ -92,7 +93,7 @@ void cli_progress_bar(cli_progress *p, uint64_t done, uint64_t total, const char
     if (fraction > 0 && fraction < 1)
         len += eta(line + len, sizeof line - (size_t)len, t, fraction);
     snprintf(line + len, sizeof line - (size_t)len, "%s%s", tail && *tail ? "  " : "", tail ? tail : "");
-    fprintf(stderr, "\r%s\033[K", line);
+    cli_signals_check_write(fprintf(stderr, "\r%s\033[K", line)); /* the reader gone: a stop */
     p->shown = 1;
 }
 

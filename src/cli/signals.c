@@ -1,6 +1,9 @@
-/* SIGINT and SIGTERM: a clean stop first, then the default action. */
+/* SIGINT, SIGTERM and SIGHUP: a clean stop first, then the default action.
+ * A reader of our output that is gone (SIGPIPE, a lost terminal) stops the
+ * job the same way. */
 #include "cli/signals.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 
@@ -13,7 +16,10 @@ static void on_signal(int sig)
 }
 
 /* SA_RESETHAND: the handler takes one signal, the next one kills.  No
- * SA_RESTART: a read waiting for input returns, so that the stop is seen. */
+ * SA_RESTART: a read waiting for input returns, so that the stop is seen.
+ * SIGPIPE is ignored: a write to a closed pipe fails with EPIPE, which
+ * cli_signals_check_write turns into a stop, instead of killing the job
+ * between two commits with its run left 'running'. */
 const atomic_int *cli_signals_catch(void)
 {
     struct sigaction sa;
@@ -23,7 +29,17 @@ const atomic_int *cli_signals_catch(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sa.sa_flags = 0;
+    sigaction(SIGPIPE, &sa, NULL);
     return &stop_requested;
 }
 
 int cli_signals_caught(void) { return atomic_load(&stop_requested); }
+
+void cli_signals_check_write(int written)
+{
+    if (written < 0 && (errno == EPIPE || errno == EIO))
+        atomic_store(&stop_requested, 1);
+}

@@ -89,6 +89,11 @@ static int open_table(table *t, const char *db_path, const char *name, const cr_
     return 0;
 }
 
+/* SQLite's progress handler: a stop asked for (a signal) interrupts the
+ * statement under way, such as a view that runs long before its first row
+ * or never yields one. */
+static int stop_asked(void *stop) { return atomic_load((const atomic_int *)stop) != 0; }
+
 /* The room a row's id and reasons are written in while it is handed on. */
 typedef struct row_text {
     char numbered[24], why[64];
@@ -157,13 +162,18 @@ int cr_source_table_read(const char *db_path, const char *name, const cr_source_
         rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", source, sqlite3_errmsg(t.db));
         goto done;
     }
+    if (opts->stop)
+        sqlite3_progress_handler(t.db, 1000, stop_asked, (void *)opts->stop);
     for (uint64_t number = 1; rc == 0; number++) {
         int step = sqlite3_step(st);
         if (step == SQLITE_DONE)
             break;
         cr_row row;
         row_text text;
-        if (step != SQLITE_ROW)
+        if ((step & 0xff) == SQLITE_INTERRUPT && opts->stop && atomic_load(opts->stop))
+            rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted while reading %s row %llu", source,
+                           (unsigned long long)number);
+        else if (step != SQLITE_ROW)
             rc = cr_errorf(err, CR_EIO, "cannot read %s row %llu: %s", source, (unsigned long long)number,
                            sqlite3_errmsg(t.db));
         else if ((rc = take_row(&row, &text, &coins, st, !t.id_col, number, source, err)) == 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -295,4 +296,38 @@ int run_alive(pid_t group, const char *name)
         clock_gettime(CLOCK_MONOTONIC, &now);
     } while (now.tv_sec - start.tv_sec < RUN_ALIVE_SECONDS);
     return 1;
+}
+
+/* Whether process pid has the file `want` open, now. */
+static int has_open(pid_t pid, const struct stat *want)
+{
+    char fds[64];
+    snprintf(fds, sizeof fds, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(fds);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d)) != NULL;) {
+        char link[384];
+        struct stat st;
+        snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+        found = e->d_name[0] != '.' && stat(link, &st) == 0 && st.st_dev == want->st_dev && st.st_ino == want->st_ino;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+int run_wait_open(pid_t pid, const char *path)
+{
+    struct stat want;
+    if (stat(path, &want) != 0)
+        return -1;
+    const struct timespec pause = {0, 2000000};
+    for (int tries = 0; tries < 30000; tries++) {
+        if (has_open(pid, &want))
+            return 0;
+        if (waitpid(pid, NULL, WNOHANG) != 0)
+            return -1; /* it ended (or is not our child) */
+        nanosleep(&pause, NULL);
+    }
+    return -1;
 }

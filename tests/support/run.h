@@ -73,6 +73,12 @@ int run_ended(pid_t pid);
  * behind (the test programs sleep 60 s) outlives it. */
 #define RUN_ALIVE_SECONDS 10
 
+/* Waits until process pid (a child run_start started) has the file at
+ * path open: an event, such as its opening of a --from-db input after its
+ * signal handlers are in place.  Polls /proc for at most a minute; 0, or -1
+ * when it never came or the child ended (it is then reaped). */
+int run_wait_open(pid_t pid, const char *path);
+
 /* Whether a process is alive (not a zombie) that is in process group
  * `group` (0: any) and called `name` (its comm; NULL: any), once
  * RUN_ALIVE_SECONDS have passed or none is: what a run left behind. */
