@@ -146,9 +146,9 @@ static void test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_an
     snprintf(dbp, sizeof dbp, "%s", db);
     char *argv[] = {(char *)run_bin(), "run", csv, "--db", dbp, "--set", "big", "--jobs", "2", "--progress", NULL};
     int held;
-    pid_t pid = run_start_held(argv, &held); /* held at its progress line, after its first commit */
+    pid_t pid = run_start_held(argv, 0, &held); /* held at its progress line, after its first commit */
     assert_true(pid > 0);
-    assert_true(db_wait_for(dbp, "SELECT count(*) FROM instance") > 0);
+    assert_true(db_wait_for(dbp, "SELECT count(*) FROM instance", pid) > 0);
     int said = -1, release = -1;
     pid_t locker = start_locker(dbp, &said, &release);
     assert_true(locker > 0);

@@ -379,9 +379,9 @@ static void test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly(void **
     char *argv[] = {(char *)run_bin(), "run", csv, "--db", (char *)db, "--set", "big", "--variant", "total",
                     "--jobs", "2", "--progress", NULL};
     int held;
-    pid_t pid = run_start_held(argv, &held);
+    pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
-    assert_true(db_wait_for(db, "SELECT count(*) FROM result WHERE run_id = 1") > 0);
+    assert_true(db_wait_for(db, "SELECT count(*) FROM result WHERE run_id = 1", pid) > 0);
     close(held); /* the reader is gone: the held write fails */
     assert_int_equal(run_wait(pid), 130);
     assert_int_equal(db_int(db, "SELECT status = 'interrupted' AND finished_at IS NOT NULL FROM run"), 1);
