@@ -18,7 +18,7 @@
 #   make bench             the benchmarks (docs/performance.md)
 #   make bench-check       only checking lines of 10^6 moves (BENCH_CHECK_ARGS="--n N --rows R")
 #   make bench-pipeline    only the batch pipeline's (BENCH_ARGS="--reps R --against OLD-COINROW ...")
-#   make bench-read        only its reading back: the views against plain tables (BENCH_ARGS="--reps R ...")
+#   make bench-read        its writing, size and reading back against plain tables (BENCH_ARGS="--rows N ...")
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
 #                          --sandbox-instances K --reps R")
@@ -428,11 +428,13 @@ bench-pipeline: $(BIN) $(BUILD)/bench/bench_pipeline
 	@sh scripts/deps.sh install sqlite3:sqlite3
 	$(BUILD)/bench/bench_pipeline $(BIN) $(BENCH_ARGS)
 
-# Queries through result and result_view against the same rows in plain
-# tables (docs/performance.md, "Reading results back"): the last part of
-# bench-pipeline, alone.
+# What issue 34 measures (docs/performance.md, "Reading results back"):
+# coinrow run --variant all against .import, the database's bytes by table
+# and index, and queries through result and result_view against the same
+# rows in plain tables; medians of 5.
 bench-read: $(BIN) $(BUILD)/bench/bench_pipeline
-	$(BUILD)/bench/bench_pipeline $(BIN) --read-back $(BENCH_ARGS)
+	@sh scripts/deps.sh install sqlite3:sqlite3
+	$(BUILD)/bench/bench_pipeline $(BIN) --read-back --reps 5 $(BENCH_ARGS)
 
 # SUM(coinrow_value(coins, 'diff')) against SUM over json_each on the same
 # rows (docs/sql.md, "Speed"); BENCH_EXT_ARGS="--rows N --reps R".

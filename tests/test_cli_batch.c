@@ -447,6 +447,8 @@ static void readers_refuse_then_upgrade(tmp_db *f, int version)
         {"check-db", "--db", f->db},
         {"export", "--db", f->db, "--set", "gen", "--variant", "diff", "--format", "plain", "--out",
          tmp_path(out, "p")},
+        {"report", "--db", f->db, "--set", "mix", "--out", tmp_path(out, "r.html")},
+        {"compare", "--db", f->db, "--against", f->db, "--run-a", "1", "--run-b", "2"},
     };
     run_result r;
     for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
@@ -504,6 +506,12 @@ static void test_cli_batch__readers_refuse_a_version_5_database_and_upgrade_brin
 static void test_cli_batch__readers_refuse_a_version_6_database_and_upgrade_brings_it_up_to_date(void **state)
 {
     readers_refuse_then_upgrade(*state, 6);
+}
+
+/* tests/fixtures/schema7: made by coinrow at 4e16f53 (tests/test_store_results.c). */
+static void test_cli_batch__readers_refuse_a_version_7_database_and_upgrade_brings_it_up_to_date(void **state)
+{
+    readers_refuse_then_upgrade(*state, 7);
 }
 
 /* upgrade creates nothing and changes nothing it refuses: a missing file,
@@ -604,6 +612,7 @@ int main(void)
         TEST(test_cli_batch__readers_refuse_a_version_3_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__readers_refuse_a_version_5_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__readers_refuse_a_version_6_database_and_upgrade_brings_it_up_to_date),
+        TEST(test_cli_batch__readers_refuse_a_version_7_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),

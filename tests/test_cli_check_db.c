@@ -65,6 +65,10 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "extra-rows-match-extra-bits          ok\n"
                                "solutions-have-their-scores          ok\n"
                                "lines-have-their-length              ok\n"
+                               "solutions-copy-their-set             ok\n"
+                               "solutions-copy-their-ext-id          ok\n"
+                               "solutions-copy-their-n               ok\n"
+                               "outcome-is-the-winner                ok\n"
                                "done-runs-have-every-instance        ok\n"
                                "ingests-are-finished                 ok\n"
                                "verdicts-have-their-instance         ok\n"
@@ -96,10 +100,11 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
     tmp_db *f = *state;
     sample_run(f->db);
     assert_int_equal(db_exec(f->db, /* a run that does not exist */
-                             "INSERT INTO solution (run_id, instance_id, variants, extra, first_score, second_score) "
-                             "VALUES (77, 10, 2, 0, 5, 4);"
+                             "INSERT INTO solution (run_id, instance_id, set_id, ext_id, n, variants, extra, outcome, "
+                             "first_score, second_score) SELECT 77, id, set_id, ext_id, n, 2, 0, 4, 5, 4 "
+                             "FROM instance WHERE id = 10;"
                              /* no diff */
-                             "UPDATE solution SET variants = 13 WHERE instance_id = 1;"
+                             "UPDATE solution SET variants = 13, outcome = outcome & ~12 WHERE instance_id = 1;"
                              /* a bit of no variant the row solves */
                              "UPDATE solution SET extra = 16 WHERE instance_id = 3;"
                              /* winner marked without its row, total's row without its mark */
@@ -115,7 +120,14 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "INSERT INTO verdict (invocation_id, instance_id, verdict, cpu_seconds, wall_seconds, "
                              "message) VALUES (9, 3, 'AC', 0, 0, '');"
                              "DELETE FROM verdict WHERE instance_id = 5;"
-                             "UPDATE instance SET ext_id = '' WHERE id = 4;"
+                             "UPDATE instance SET ext_id = '' WHERE id = 2;"
+                             /* copies that are not their instance's */
+                             "UPDATE solution SET set_id = 9 WHERE instance_id = 11;"
+                             "UPDATE solution SET ext_id = 'other' WHERE instance_id = 12;"
+                             "UPDATE solution SET n = 99 WHERE instance_id = 13;"
+                             /* a draw where the first player wins the diff */
+                             "UPDATE solution SET outcome = outcome | 12 WHERE instance_id = 14 AND first_score > "
+                             "second_score;"
                              /* an ingest that did not finish */
                              "INSERT INTO ingest_error (set_id, source, line, reason, raw) VALUES "
                              "(1, 'in.csv', 0, 'ingest unfinished', 'coinrow run --resume in.csv');"),
@@ -140,6 +152,14 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "variant they give reads (such as run 1, instance 6)\n"
                                "lines-have-their-length              1 solutions with a line of play that is not one L "
                                "or R per coin of their instance (such as run 1, instance 7)\n"
+                               "solutions-copy-their-set             1 solutions whose set_id is not their instance's "
+                               "(such as run 1, instance 11)\n"
+                               "solutions-copy-their-ext-id          1 solutions whose ext_id is not their instance's "
+                               "(such as run 1, instance 12)\n"
+                               "solutions-copy-their-n               1 solutions whose n is not their instance's (such "
+                               "as run 1, instance 13)\n"
+                               "outcome-is-the-winner                1 solutions whose outcome is not the winner of "
+                               "each variant they give (such as run 1, instance 14, diff)\n"
                                "done-runs-have-every-instance        1 done runs that lack an instance of their set "
                                "older than the last they solved (such as run 1: 13 of 14)\n"
                                "ingests-are-finished                 1 sets whose ingest did not finish: rows of their "
@@ -151,8 +171,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "done-invocations-have-every-instance 1 done invocations that lack an instance of "
                                "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
-                               "a NUL byte (such as instance 4)\n");
-    assert_non_null(strstr(r.err, "t.db: 11 checks found problems\n"));
+                               "a NUL byte (such as instance 2)\n");
+    assert_non_null(strstr(r.err, "t.db: 15 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -222,17 +242,16 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
     index_missing_rows(f, "30");
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
-    /* 33 findings: the page referred to twice, the index's own page no
-     * longer used, the 30 rows, the count */
+    /* 32 findings: the page referred to twice, the 30 rows, the count */
     const char *rows = strstr(r.out, "integrity                            row 1 missing from index "
                                      "sqlite_autoindex_instance_1\n");
     assert_non_null(rows);
-    assert_non_null(strstr(rows, "row 8 missing from index sqlite_autoindex_instance_1\n"
-                                 "integrity                            ... and 23 more\n"
+    assert_non_null(strstr(rows, "row 9 missing from index sqlite_autoindex_instance_1\n"
+                                 "integrity                            ... and 22 more\n"
                                  "schema-is-coinrows                   not checked: the file is damaged\n"
                                  "objects-of-your-own                  not checked: the file is damaged\n"
                                  "results-have-their-instance          not checked: the file is damaged\n"));
-    assert_null(strstr(r.out, "row 9 missing"));
+    assert_null(strstr(r.out, "row 10 missing"));
     assert_non_null(strstr(r.err, ": 1 check found problems"));
     run_result_free(&r);
 }
@@ -272,7 +291,10 @@ static void test_check_db__a_trigger_planted_on_solution_fails_the_check(void **
                                   "UPDATE solution SET first_score = 999 WHERE"));
     assert_non_null(strstr(r.out, "objects-of-your-own                  ok\n"));
     assert_non_null(strstr(r.out, "results-have-their-instance          ok\n")); /* the tables are coinrow's */
-    assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
+    /* and the winners stored before the trigger changed the scores are not theirs */
+    assert_non_null(strstr(r.out, "outcome-is-the-winner                3 solutions whose outcome is not the winner "
+                                  "of each variant they give (such as run 2, instance 2, diff)\n"));
+    assert_non_null(strstr(r.err, "t.db: 2 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -327,7 +349,8 @@ static void test_check_db__coinrows_objects_as_defined_and_the_users_own_as_note
 static void test_check_db__an_upgraded_database_has_coinrows_schema(void **state)
 {
     tmp_db *f = *state;
-    static const char *const fixtures[] = {"schema3/coinrow.db", "schema5/coinrow.db", "schema6/coinrow.db"};
+    static const char *const fixtures[] = {"schema3/coinrow.db", "schema5/coinrow.db", "schema6/coinrow.db",
+                                           "schema7/coinrow.db"};
     for (size_t k = 0; k < sizeof fixtures / sizeof fixtures[0]; k++) {
         char name[64];
         snprintf(name, sizeof name, "upgraded-%zu.db", k);

@@ -458,23 +458,51 @@ static void test_store_results__a_run_and_variant_are_searched_by_key_not_scanne
     assert_plans(f->path, queries, has, lacks);
 }
 
-/* One instance by its ext_id: from the set's (set_id, ext_id) index, in each
- * of the few sets, to its solution rows by their key, in each of the few
- * runs, not a scan of every solution (schema/007_lines_as_text.sql, the
- * planner's figures). */
+/* One instance by its ext_id: through result_view, from solution's own
+ * ext_id index to its rows, in each of the few runs; through result joined
+ * to instance, from the set's (set_id, ext_id) index, in each of the few
+ * sets, to its solution rows by their key.  Not a scan of every solution
+ * either way (schema/007_lines_as_text.sql, the planner's figures;
+ * 008_copies_in_solution.sql, the index). */
 static void test_store_results__one_instance_is_found_by_its_ext_id_through_the_keys(void **state)
 {
     fixture_state *f = *state;
-    static const char *const queries[] = {
+    static const char *const through_view[] = {
         "SELECT variant, value, moves FROM result_view WHERE ext_id = 'e7'",
+        "SELECT * FROM result_view WHERE set_name = 's' AND ext_id = 'e7' AND variant = 'diff'",
+        NULL,
+    };
+    static const char *const by_copy[] = {"SEARCH s USING INDEX solution_ext_id (ext_id=?)", NULL},
+                             *const by_copy_lacks[] = {"SCAN s\n", " i ", "TEMP", "AUTOMATIC", NULL};
+    assert_plans(f->path, through_view, by_copy, by_copy_lacks);
+    static const char *const through_result[] = {
         "SELECT r.variant, r.value, r.moves FROM result AS r JOIN instance AS i ON i.id = r.instance_id "
         "WHERE i.ext_id = 'e7'",
-        "SELECT * FROM result_view WHERE set_name = 's' AND ext_id = 'e7' AND variant = 'diff'",
         NULL,
     };
     static const char *const has[] = {"INDEX sqlite_autoindex_instance_1 (", "ext_id=?)",
                                       "SEARCH s USING PRIMARY KEY (", "instance_id=?)", NULL},
                              *const lacks[] = {"SCAN i\n", "SCAN s\n", "TEMP", "AUTOMATIC", NULL};
+    assert_plans(f->path, through_result, has, lacks);
+}
+
+/* result_view reads no instance: its set, ext_id and n are solution's
+ * copies (schema/008_copies_in_solution.sql), so that a query over a whole
+ * run reads solution alone, and a GROUP BY winner sorts the winner and
+ * solution's outcome, not the scores it comes from. */
+static void test_store_results__result_view_reads_solution_alone(void **state)
+{
+    fixture_state *f = *state;
+    static const char *const queries[] = {
+        "SELECT winner, count(*) FROM result_view WHERE variant = 'diff' GROUP BY winner",
+        "SELECT set_name, winner, count(*) FROM result_view WHERE variant = 'winner' GROUP BY set_name, winner",
+        "SELECT * FROM result_view WHERE run_id = 1",
+        "SELECT count(*) FROM result_view WHERE variant = 'total' AND n BETWEEN 2 AND 9",
+        "SELECT ext_id, value FROM result_view WHERE run_id = 1 AND variant = 'diff' ORDER BY value DESC LIMIT 100",
+        NULL,
+    };
+    static const char *const has[] = {"s USING PRIMARY KEY", NULL},
+                             *const lacks[] = {" i ", "AUTOMATIC", "MATERIALIZE", NULL};
     assert_plans(f->path, queries, has, lacks);
 }
 
@@ -533,7 +561,7 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
     assert_int_equal(db_int(f->path, "SELECT count(*) FROM solution"), 0);
 }
 
-/* ---- the upgrades from schema versions 3, 5 and 6 ----
+/* ---- the upgrades from schema versions 3, 5, 6 and 7 ----
  *
  * tests/fixtures/schema3/coinrow.db was made by coinrow at commit 22b5fee
  * (schema version 3), in tests/fixtures/schema3:
@@ -559,7 +587,11 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
  * the same commands, and one more before the edit:
  *   coinrow invoke --db coinrow.db --set gen --variant total --sandbox -- true
  * so it holds a sandboxed invocation too (its directory then set to
- * tests/fixtures/schema6, not the folder it was made in). */
+ * tests/fixtures/schema6, not the folder it was made in).
+ *
+ * tests/fixtures/schema7/coinrow.db was made by coinrow at commit 4e16f53
+ * (schema version 7, lines as text) with the same commands as schema6's,
+ * its sandboxed invocation's directory then set to tests/fixtures/schema7. */
 
 #define EVERY_VIEW_ROW                                                                                                 \
     "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
@@ -610,24 +642,63 @@ static void upgrade_and_compare(const char *path, int version)
 }
 
 /* A cr_store_check_fn: a check that finds something fails the test (the
- * user's own objects, such as the view my_lines, are notes). */
+ * user's own objects, such as the view my_lines, are notes); when ctx is a
+ * check's name, only that check. */
 static void no_finding(void *ctx, const char *check, const char *finding)
 {
-    (void)ctx;
-    if (finding && strcmp(check, CR_STORE_CHECK_OWN) != 0)
+    if (finding && strcmp(check, CR_STORE_CHECK_OWN) != 0 && (!ctx || strcmp(check, ctx) == 0))
         fail_msg("%s: %s", check, finding);
 }
 
-/* The database at path holds check-db's invariants. */
-static void assert_invariants_hold(const char *path)
+/* The database at path holds check-db's invariant `name` (NULL: every one). */
+static void assert_invariant_holds(const char *path, const char *name)
 {
     cr_store *store = NULL;
     cr_error err = {0};
     unsigned failed = 0;
     assert_int_equal(cr_store_new(&store, path, CR_STORE_READ, &err), 0);
-    assert_int_equal(cr_store_check(&failed, store, no_finding, NULL, &err), 0);
-    assert_int_equal(failed, 0);
+    assert_int_equal(cr_store_check(&failed, store, no_finding, (void *)name, &err), 0);
+    if (!name)
+        assert_int_equal(failed, 0);
     cr_store_free(store);
+}
+
+/* The database at path holds check-db's invariants. */
+static void assert_invariants_hold(const char *path) { assert_invariant_holds(path, NULL); }
+
+/* A winner edited through result is the one the views show, and the one
+ * solution's outcome keeps (schema/008_copies_in_solution.sql): first,
+ * second and draw in its bits, anything else read from result_extra; a
+ * deleted variant leaves no bits. */
+static void test_store_results__editing_a_winner_keeps_the_stored_outcome(void **state)
+{
+    fixture_state *f = *state;
+    int64_t run = start_run(f, 1, CR_VARIANT_BIT(CR_TOTAL) | CR_VARIANT_BIT(CR_DIFF), CR_MOVES_FAST);
+    cr_store_result rows[2] = {row_from_game(1, CR_TOTAL, 5, 3, "LR", 2), row_from_game(1, CR_DIFF, 5, 3, "LR", 2)};
+    assert_int_equal(write_results(f, run, rows, 2), 1);
+    const char *winners = "SELECT group_concat(variant || ' ' || coalesce(winner, '-'), '; ') FROM "
+                          "(SELECT * FROM result_view ORDER BY variant DESC)";
+    static const struct {
+        const char *edit, *shown;
+        int outcome;
+    } edits[] = {
+        {NULL, "total first; diff first", 1 | 1 << 2},
+        {"UPDATE result SET winner = 'draw' WHERE variant = 'diff'", "total first; diff draw", 1 | 3 << 2},
+        {"UPDATE result SET winner = 'nobody' WHERE variant = 'total'", "total nobody; diff draw", 3 << 2},
+        {"UPDATE result SET winner = NULL WHERE variant = 'diff'", "total nobody; diff -", 0},
+        {"UPDATE result SET winner = 'second' WHERE variant = 'total'", "total second; diff -", 2},
+        {"UPDATE result SET winner = 'first' WHERE variant = 'diff'", "total second; diff first", 2 | 1 << 2},
+        {"DELETE FROM result WHERE variant = 'total'", "diff first", 1 << 2},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        if (edits[k].edit)
+            assert_int_equal(db_exec(f->path, edits[k].edit), 0);
+        char *got = db_text(f->path, winners);
+        assert_string_equal(got, edits[k].shown);
+        free(got);
+        assert_int_equal(db_int(f->path, "SELECT outcome FROM solution"), edits[k].outcome);
+        assert_invariant_holds(f->path, "outcome-is-the-winner");
+    }
 }
 
 static void test_store_results__a_version_3_database_upgrades_without_changing_a_row(void **state)
@@ -693,6 +764,27 @@ static void test_store_results__a_version_6_database_upgrades_without_changing_a
     fixture_state *f = *state;
     /* the sandboxed invocation is still one */
     assert_int_equal(db_int(tmp_path(f->dir, "packed.db"), "SELECT count(*) FROM invocation WHERE sandbox = 1"), 1);
+}
+
+/* Version 7 (lines as text) gains solution's copies of its instance's
+ * set, ext_id and n, and the winners in outcome, the row edited by hand
+ * (kept whole in result_extra) counted as it reads there. */
+static void test_store_results__a_version_7_database_upgrades_without_changing_a_row(void **state)
+{
+    fixture_state *f = *state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", tmp_path(f->dir, "v7.db"));
+    copy_fixture(path, 7);
+    /* a view of the user's own over solution reads the new table */
+    assert_int_equal(db_exec(path, "CREATE VIEW my_lines AS SELECT run_id, instance_id, moves FROM solution"), 0);
+    upgrade_and_compare(path, 7);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 19);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM solution AS s JOIN instance AS i ON i.id = s.instance_id "
+                                  "WHERE (s.set_id, s.ext_id, s.n) IS (i.set_id, i.ext_id, i.n)"),
+                     42);
+    assert_int_equal(db_int(path, "SELECT count(*) FROM my_lines WHERE run_id = 4"), 6);
+    assert_invariants_hold(path);
 }
 
 /* A copy of the fixture of `version` changed by `change` (then by `then`,
@@ -771,6 +863,16 @@ static void test_store_results__a_failed_upgrade_from_version_6_leaves_the_file_
     packed_lines_upgrade_fails_leaving_the_file(*state, 6);
 }
 
+/* At its first step (the old table's new name is taken); and a result
+ * whose instance is gone is not upgraded (it would have no copies), rather
+ * than lost. */
+static void test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_unchanged(void **state)
+{
+    upgrade_fails_leaving_the_file(*state, 7, "CREATE TABLE solution_v7 (x)", NULL, "applying schema script 8");
+    upgrade_fails_leaving_the_file(*state, 7, "DELETE FROM instance WHERE id = 3", NULL,
+                                   "solution rows without their instance: see coinrow check-db");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,6 +884,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_results__an_instance_already_solved_keeps_its_rows,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__a_run_and_variant_are_searched_by_key_not_scanned,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__editing_a_winner_keeps_the_stored_outcome,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__result_view_reads_solution_alone,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__one_instance_is_found_by_its_ext_id_through_the_keys,
                                         store_fixture_setup, store_fixture_teardown),
@@ -804,6 +910,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_results__a_version_6_database_upgrades_without_changing_a_row,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_6_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_version_7_database_upgrades_without_changing_a_row,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_unchanged,
                                         store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

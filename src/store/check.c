@@ -31,7 +31,13 @@
     "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
     "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
 
-/* coinrow's invariants, on the tables as they are stored (schema/007_lines_as_text.sql,
+/* A solution's copy of its instance's column `col` (schema/008_copies_in_solution.sql). */
+#define COPIES_ITS_INSTANCE(name, col)                                                                                 \
+    {"solutions-copy-their-" name, "solutions whose " #col " is not their instance's",                                \
+     "SELECT count(*), min(printf('run %d, instance %d', s.run_id, s.instance_id)) FROM solution AS s "               \
+     "JOIN instance AS i ON i.id = s.instance_id WHERE s." #col " IS NOT i." #col}
+
+/* coinrow's invariants, on the tables as they are stored (schema/008_copies_in_solution.sql,
  * 005_invoke.sql): each is one pass over a table at most, with lookups by
  * key, so that a database of millions of results is checked in seconds.
  * Each query returns how many rows break it and a description of one of
@@ -76,6 +82,26 @@ static const struct invariant {
      "WHERE s.moves IS NOT NULL AND (length(s.moves) IS NOT i.n OR s.moves GLOB '*[^LR]*') "
      "OR s.remaining_moves IS NOT NULL AND (length(s.remaining_moves) IS NOT i.n "
      "OR s.remaining_moves GLOB '*[^LR]*')"},
+    COPIES_ITS_INSTANCE("set", set_id),
+    COPIES_ITS_INSTANCE("ext-id", ext_id),
+    COPIES_ITS_INSTANCE("n", n),
+    /* two bits per variant: 1 first, 2 second, 3 draw, 0 what else result_extra holds; a game
+     * without its scores or a mark without its row is another invariant's */
+    {"outcome-is-the-winner", "solutions whose outcome is not the winner of each variant they give",
+     "SELECT count(*), min(what) FROM ("
+     "SELECT printf('run %d, instance %d, %s', s.run_id, s.instance_id, v.name) AS what "
+     "FROM solution AS s JOIN variant AS v "
+     "WHERE s.outcome >> 2 * v.code & 3 <> CASE WHEN NOT s.variants >> v.code & 1 THEN 0 "
+     "WHEN s.extra >> v.code & 1 THEN (SELECT CASE x.winner WHEN 'first' THEN 1 WHEN 'second' THEN 2 "
+     "WHEN 'draw' THEN 3 ELSE 0 END FROM result_extra AS x WHERE x.run_id = s.run_id "
+     "AND x.instance_id = s.instance_id AND x.variant = v.name) "
+     "WHEN v.code = 2 THEN CASE WHEN s.remaining_first_score > s.remaining_second_score THEN 1 "
+     "WHEN s.remaining_first_score < s.remaining_second_score THEN 2 "
+     "WHEN s.remaining_first_score = s.remaining_second_score THEN 3 END "
+     "ELSE CASE WHEN s.first_score > s.second_score THEN 1 WHEN s.first_score < s.second_score THEN 2 "
+     "WHEN s.first_score = s.second_score THEN 3 END END "
+     "UNION ALL SELECT printf('run %d, instance %d: bits beyond the variants', run_id, instance_id) "
+     "FROM solution WHERE outcome >> 8 <> 0)"},
     {"done-runs-have-every-instance", "done runs that lack an instance of their set older than the last they solved",
      DONE_HAVE_EVERY_INSTANCE(solution, run, run_id)},
     /* an ingest under way (cr_store_ingest_begin) that no process is

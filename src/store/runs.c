@@ -275,7 +275,8 @@ int cr_store_run_of_job(int64_t *out, cr_store *store, const char *tag, cr_error
 
 /* ---- results: one solution row per instance, result_extra for the rest ---- */
 
-/* The two games behind the variants (schema/004_results.sql, 007_lines_as_text.sql). */
+/* The two games behind the variants (schema/004_results.sql, 007_lines_as_text.sql,
+ * 008_copies_in_solution.sql). */
 enum { STANDARD, REMAINING, GAMES };
 
 static int game_of(cr_variant v) { return v == CR_REMAINING ? REMAINING : STANDARD; }
@@ -353,18 +354,36 @@ static void bind_game(sqlite3_stmt *st, int p, const cr_store_result *g)
         sqlite3_bind_null(st, p + 2);
 }
 
-#define SOLUTION_COLUMNS 10
+/* The winners of an instance's rows as solution.outcome keeps them: two
+ * bits per variant (schema/008_copies_in_solution.sql). */
+static int64_t outcome_of(const gathered *s)
+{
+    int64_t outcome = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const cr_store_result *r = &s->rows[i];
+        int code = r->missing & CR_FIGURE_WINNER ? 0 : r->winner > 0 ? 1 : r->winner < 0 ? 2 : 3;
+        outcome |= (int64_t)code << (2 * r->variant);
+    }
+    return outcome;
+}
 
-/* Adds the solution rows of rows[0..count) (CR_STORE__CHUNK or 1 of them);
- * how many were new is added to *added. */
+#define SOLUTION_COLUMNS 11
+
+/* Adds the solution rows of rows[0..count) (CR_STORE__CHUNK or 1 of them),
+ * with the copies of their instance's set, ext_id and n read from it; how
+ * many were new is added to *added. */
 static int add_solutions(size_t *added, cr_store *store, int64_t run_id, const gathered *rows, size_t count,
                          cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = cr_store__kept_insert(&st, store, CR_STORE__SOLUTIONS_CHUNK,
-                                   "solution (run_id, instance_id, variants, extra, first_score, second_score, moves, "
-                                   "remaining_first_score, remaining_second_score, remaining_moves)",
-                                   "(?,?,?,?,?,?,?,?,?,?)", count, err);
+                                   "solution (run_id, instance_id, set_id, ext_id, n, variants, extra, outcome, "
+                                   "first_score, second_score, moves, remaining_first_score, remaining_second_score, "
+                                   "remaining_moves) SELECT v.column1, v.column2, i.set_id, i.ext_id, i.n, v.column3, "
+                                   "v.column4, v.column5, v.column6, v.column7, v.column8, v.column9, v.column10, "
+                                   "v.column11 FROM (",
+                                   "(?,?,?,?,?,?,?,?,?,?,?)", count, ") AS v JOIN instance AS i ON i.id = v.column2",
+                                   err);
     if (rc)
         return rc;
     for (size_t i = 0; i < count; i++) {
@@ -374,8 +393,9 @@ static int add_solutions(size_t *added, cr_store *store, int64_t run_id, const g
         sqlite3_bind_int64(st, p + 2, s->instance_id);
         sqlite3_bind_int(st, p + 3, (int)s->variants);
         sqlite3_bind_int(st, p + 4, (int)s->extra);
-        bind_game(st, p + 5, s->game[STANDARD]);
-        bind_game(st, p + 8, s->game[REMAINING]);
+        sqlite3_bind_int64(st, p + 5, outcome_of(s));
+        bind_game(st, p + 6, s->game[STANDARD]);
+        bind_game(st, p + 9, s->game[REMAINING]);
     }
     if ((rc = cr_store__step_done(store, st, "writing results", err)) == 0)
         *added += (size_t)sqlite3_changes(store->db);

@@ -158,7 +158,7 @@ int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *r
         size_t k = fit == CR_STORE__CHUNK ? CR_STORE__CHUNK : 1;
         sqlite3_stmt *st = NULL;
         rc = cr_store__kept_insert(&st, store, CR_STORE__INSTANCES_CHUNK,
-                                   "instance (id, set_id, ext_id, n, coins, total)", "(?,?,?,?,?,?)", k, err);
+                                   "instance (id, set_id, ext_id, n, coins, total)", "(?,?,?,?,?,?)", k, "", err);
         if (rc)
             break;
         cr_store_instance *chunk = rows + done;

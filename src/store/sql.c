@@ -98,30 +98,32 @@ int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, i
 /* ---- multi-row inserts ---- */
 
 /* "INSERT OR IGNORE INTO table (cols) VALUES (row),(row),..." with `rows`
- * copies of row; NULL when out of memory.  Free with sqlite3_free.
+ * copies of row, then tail; NULL when out of memory.  Free with
+ * sqlite3_free.
  *
  * OR IGNORE rather than ON CONFLICT DO NOTHING: a statement that cannot
  * abort half-way (its NOT NULL checks ignore too) needs no statement
  * journal, and copying the pages each chunk touches into one cost the
  * writer over a tenth of its time.  The rows bound are never NULL where
  * the schema says NOT NULL, so only the unique keys ever ignore a row. */
-static char *multi_insert(const char *head, const char *row, int rows)
+static char *multi_insert(const char *head, const char *row, int rows, const char *tail)
 {
     sqlite3_str *sql = sqlite3_str_new(NULL);
     sqlite3_str_appendf(sql, "INSERT OR IGNORE INTO %s", head);
     for (int i = 0; i < rows; i++)
         sqlite3_str_appendf(sql, "%s%s", i ? "," : " VALUES ", row);
+    sqlite3_str_appendall(sql, tail);
     return sqlite3_str_finish(sql);
 }
 
 int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char *head, const char *row,
-                          size_t rows, cr_error *err)
+                          size_t rows, const char *tail, cr_error *err)
 {
     if (rows != CR_STORE__CHUNK)
         which++;
     if (s->kept[which])
         return cr_store__kept(out, s, which, NULL, err);
-    char *sql = multi_insert(head, row, (int)rows);
+    char *sql = multi_insert(head, row, (int)rows, tail);
     if (!sql)
         return cr_errorf(err, CR_ENOMEM, "no memory for a statement");
     int rc = cr_store__kept(out, s, which, sql, err);

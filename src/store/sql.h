@@ -54,10 +54,12 @@ int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const ch
 /* The kept statement `which`, prepared from sql on first use. */
 int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, cr_error *err);
 
-/* The kept statement "INSERT OR IGNORE INTO head VALUES row,row,..." for
- * `rows` rows: the CHUNK-row one (which) or, for a single row, which + 1. */
+/* The kept statement "INSERT OR IGNORE INTO head VALUES row,row,... tail"
+ * for `rows` rows: the CHUNK-row one (which) or, for a single row, which + 1.
+ * tail ("" for none) lets head select from the rows: "t (a, b) SELECT ...
+ * FROM (" and ") AS v JOIN ...". */
 int cr_store__kept_insert(sqlite3_stmt **out, cr_store *s, int which, const char *head, const char *row,
-                          size_t rows, cr_error *err);
+                          size_t rows, const char *tail, cr_error *err);
 
 /* Steps a statement that returns no row, then resets it. */
 int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err);
