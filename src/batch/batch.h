@@ -98,12 +98,17 @@ void cr_pipeline_free(cr_pipeline *p);
  * One part of a set solved in a database of its own, and the merge of a
  * job's shards back into one run.
  *
- * The partition is stable: instance (set name S, external id E) belongs to
- * shard FNV-1a-64(S, a zero byte, E) mod N, whatever machine computes it and
- * whatever order the set was ingested in. */
+ * Shard K of N holds the instances at positions floor(K * size / N) up to
+ * floor((K + 1) * size / N) - 1 of the set in ext_id order (SQLite's BINARY
+ * order): a range of ids, one range scan of the set's index, the same
+ * whatever machine computes it and whatever order the set was ingested in. */
 
-/* The shard, 0 <= k < n, that an instance belongs to. */
-uint32_t cr_shard_of(const char *set_name, const char *ext_id, size_t ext_id_len, uint32_t n);
+/* The first position of shard k of n (0 <= k <= n; n: the set's end) in a
+ * set of `size` instances: floor(k * size / n). */
+uint64_t cr_shard_first(uint64_t size, uint32_t k, uint32_t n);
+
+/* Whether the shard holds the instance of id ext_id: its range does. */
+int cr_shard_holds(const cr_store_shard *shard, const char *ext_id);
 
 /* What a shard task is asked to do. */
 typedef struct cr_shard_spec {
