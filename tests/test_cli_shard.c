@@ -117,6 +117,115 @@ static void test_shard__partition_is_stable_and_even(void **state)
     assert_int_equal(db_int(path("job1-3.db"), "SELECT hi IS NULL FROM shard"), 1);
 }
 
+/* Every shard K/N of the set at db holds its instances and no others:
+ * each instance once, in the shard cr_shard_holds names, and as many as
+ * cr_shard_first says. */
+static void check_partition(cr_store *store, int64_t set, uint32_t n, uint64_t size)
+{
+    char *seen = calloc(size + 1, 1);
+    assert_non_null(seen);
+    cr_error err = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        cr_store_shard row = {0};
+        cr_store_instances *it = NULL;
+        assert_int_equal(cr_shard_bounds(&row, store, set, k, n, &err), 0);
+        assert_int_equal(row.set_size, size);
+        uint64_t held = 0;
+        if (k == 0 || row.lo) { /* else it starts at the end: empty */
+            assert_int_equal(cr_store_instances_range_new(&it, store, set, row.lo, row.hi, &err), 0);
+            const cr_instance *in;
+            int rc;
+            while ((rc = cr_store_instances_next(&in, it, &err)) == 1) {
+                if (!cr_shard_holds(&row, in->ext_id))
+                    fail_msg("shard %u/%u: '%s' is outside its range", k, n, in->ext_id);
+                assert_true(in->id >= 1 && (uint64_t)in->id <= size);
+                if (seen[in->id]++)
+                    fail_msg("shard %u/%u: '%s' is in two shards", k, n, in->ext_id);
+                held++;
+            }
+            assert_int_equal(rc, 0);
+            cr_store_instances_free(it);
+        }
+        if (held != cr_shard_first(size, k + 1, n) - cr_shard_first(size, k, n))
+            fail_msg("shard %u/%u holds %llu instances", k, n, (unsigned long long)held);
+        cr_store_shard_clear(&row);
+    }
+    for (uint64_t i = 1; i <= size; i++)
+        if (!seen[i])
+            fail_msg("of %u shards, none holds instance %llu", n, (unsigned long long)i);
+    free(seen);
+}
+
+/* The shards K/N of a set partition it exactly, for many N: 1, 1,000, as
+ * many shards as instances and more.  Its ids are of every length, some
+ * the start of others, some beyond ASCII, in no order; once with the set's
+ * marks, once with them stale (each bound counted from the first id). */
+static void test_shard__k_of_n_partitions_the_set_exactly_for_every_n(void **state)
+{
+    (void)state;
+    enum { SIZE = 3000 };
+    static const char *const parts[] = {"a", "ab", "\xc3\xa9", "Z", "0", "9", "-", "~", ""};
+    cr_store *store = NULL;
+    cr_error err = {0};
+    int64_t set;
+    assert_int_equal(cr_store_new(&store, path("partition.db"), CR_STORE_WRITE, &err), 0);
+    assert_int_equal(cr_store_begin(store, &err), 0);
+    assert_int_equal(cr_store_set_find(&set, store, "ids", 1, "test", &err), 0);
+    uint64_t x = 12345;
+    for (int i = 0; i < SIZE; i++) {
+        char id[64];
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        snprintf(id, sizeof id, "%s%s%d", parts[(x >> 33) % 9], parts[(x >> 45) % 9], (int)((x >> 20) % 1000) * SIZE + i);
+        cr_store_instance row = {id, strlen(id), "[1]", 3, 1, 1, 1, 0, 0};
+        assert_int_equal(cr_store_add_instances(store, set, &row, 1, &err), 0);
+        assert_int_equal(row.state, CR_STORE_ADDED);
+        assert_int_equal(row.id, i + 1);
+    }
+    assert_int_equal(cr_store_set_mark(store, set, &err), 0);
+    assert_int_equal(cr_store_commit(store, &err), 0);
+    assert_int_equal(db_int(path("partition.db"), "SELECT count(*) FROM set_mark"), (SIZE + 1023) / 1024);
+    static const uint32_t many[] = {1, 2, 3, 7, 10, 64, 100, 999, 1000, 1024, 2999, SIZE, SIZE + 1, 5000};
+    for (size_t i = 0; i < sizeof many / sizeof *many; i++)
+        check_partition(store, set, many[i], SIZE);
+    cr_store_free(store);
+
+    assert_int_equal(db_exec(path("partition.db"), "UPDATE instance_set SET marked = NULL"), 0);
+    assert_int_equal(cr_store_new(&store, path("partition.db"), CR_STORE_READ, &err), 0);
+    static const uint32_t some[] = {1, 3, 100, 1000};
+    for (size_t i = 0; i < sizeof some / sizeof *some; i++)
+        check_partition(store, set, some[i], SIZE);
+    cr_store_free(store);
+}
+
+/* A shard reads its own instances and no others (issue 35: each shard
+ * read, hashed and fingerprinted the whole set).  In a copy of the input,
+ * every instance outside shard 1/4 has coins that cannot be read: the shard
+ * is made and solved all the same, and merges with the others into the
+ * single-process run. */
+static void test_shard__a_shard_reads_only_its_own_instances(void **state)
+{
+    (void)state;
+    char err[1024], sparse[4096], sql[9000];
+    snprintf(sparse, sizeof sparse, "%s", path("sparse.db"));
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", sparse);
+    assert_int_equal(db_exec(input, sql), 0);
+    snprintf(sql, sizeof sql,
+             "ATTACH '%s' AS shard; UPDATE main.instance SET coins = 'unreadable' "
+             "WHERE ext_id < (SELECT lo FROM shard.shard) OR ext_id >= (SELECT hi FROM shard.shard)",
+             path("job1-1.db"));
+    assert_int_equal(db_exec(sparse, sql), 0);
+    assert_int_equal(db_int(sparse, "SELECT count(*) FROM instance WHERE coins = 'unreadable'"), 4500);
+    int status = coinrow(err, sizeof err, "solve", "--db", sparse, "--shard", "1/4", "--out", path("sparse-1.db"),
+                         "--run-tag", "job1", "--moves", "canonical", "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("shard 1/4 of the sparse input: exit %d: %s", status, err);
+    const char *into = path("sparse-merged.db");
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("sparse-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), "--quiet", (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+}
+
 static void test_shard__merged_run_equals_the_single_process_run(void **state)
 {
     (void)state;
@@ -401,6 +510,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shard__partition_is_stable_and_even),
+        cmocka_unit_test(test_shard__k_of_n_partitions_the_set_exactly_for_every_n),
+        cmocka_unit_test(test_shard__a_shard_reads_only_its_own_instances),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),

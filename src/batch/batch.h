@@ -107,6 +107,11 @@ void cr_pipeline_free(cr_pipeline *p);
  * set of `size` instances: floor(k * size / n). */
 uint64_t cr_shard_first(uint64_t size, uint32_t k, uint32_t n);
 
+/* Shard k of n of set set_id of the input store: fills out's k, n, the
+ * set's size and digest, and the shard's range of ids (lo and hi, which
+ * cr_store_shard_clear frees). */
+int cr_shard_bounds(cr_store_shard *out, cr_store *input, int64_t set_id, uint32_t k, uint32_t n, cr_error *err);
+
 /* Whether the shard holds the instance of id ext_id: its range does. */
 int cr_shard_holds(const cr_store_shard *shard, const char *ext_id);
 

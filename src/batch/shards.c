@@ -35,6 +35,21 @@ static int shard_bound(char **out, cr_store *input, int64_t set_id, uint64_t siz
     return j == 0 || at >= size ? 0 : cr_store_set_id_at(out, input, set_id, at, err);
 }
 
+int cr_shard_bounds(cr_store_shard *out, cr_store *input, int64_t set_id, uint32_t k, uint32_t n, cr_error *err)
+{
+    out->k = k;
+    out->n = n;
+    out->lo = out->hi = NULL;
+    int rc = cr_store_set_fingerprint(&out->set_size, &out->set_digest, input, set_id, err);
+    if (rc == 0)
+        rc = shard_bound(&out->lo, input, set_id, out->set_size, k, n, err);
+    if (rc == 0)
+        rc = shard_bound(&out->hi, input, set_id, out->set_size, k + 1, n, err);
+    if (rc)
+        cr_store_shard_clear(out);
+    return rc;
+}
+
 int cr_shard_holds(const cr_store_shard *shard, const char *ext_id)
 {
     /* strcmp's order is SQLite's BINARY one; a shard after the first with
@@ -217,16 +232,12 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_st
 {
     int64_t input_set, shard_set, run;
     char set_name[256], source[PATH_MAX + 32];
-    cr_store_shard row = {.k = spec->k, .n = spec->n};
+    cr_store_shard row = {0};
     int rc = cr_store_set_find(&input_set, input, spec->set, 0, NULL, err);
     if (rc == 0)
         rc = cr_store_set_name(set_name, sizeof set_name, input, input_set, err);
     if (rc == 0)
-        rc = cr_store_set_fingerprint(&row.set_size, &row.set_digest, input, input_set, err);
-    if (rc == 0)
-        rc = shard_bound(&row.lo, input, input_set, row.set_size, spec->k, spec->n, err);
-    if (rc == 0)
-        rc = shard_bound(&row.hi, input, input_set, row.set_size, spec->k + 1, spec->n, err);
+        rc = cr_shard_bounds(&row, input, input_set, spec->k, spec->n, err);
     snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
     snprintf(row.input, sizeof row.input, "%s", spec->input);
     if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
