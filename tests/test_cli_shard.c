@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -455,6 +456,67 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
 }
 
 /* K/N is two plain numbers, 0 <= K < N: no sign, no blank, nothing else. */
+/* Shards made by an older coinrow (schema 3 to 7, the modulus split) are
+ * refused by name, whether still of their version or upgraded since; and a
+ * shard task finds one in its --out and refuses it too. */
+static void test_shard__shards_of_the_old_form_are_refused_by_name(void **state)
+{
+    (void)state;
+    char upgraded[4096]; /* path()'s buffers are used in turn */
+    snprintf(upgraded, sizeof upgraded, "%s",
+             altered_copy(path("job1-2.db"), "modulus-2.db", "UPDATE shard SET split = 'modulus'"));
+    merge_refused("m10.db", 2, upgraded,
+                  "modulus-2.db holds shard 2/4 of job 'job1' split by an older coinrow's rule (FNV-1a mod N");
+    const char *old = altered_copy(path("job1-2.db"), "v7-2.db", "PRAGMA user_version = 7");
+    merge_refused("m11.db", 2, old, "v7-2.db is of schema version 7, an older coinrow's");
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "2/4", "--out", upgraded,
+                             "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
+                     1);
+    if (!strstr(err, "split by an older coinrow's rule"))
+        fail_msg("%s", err);
+}
+
+/* merge --shards DIR takes every *.db of the folder, --shards FILE the
+ * paths it lists, one a line (blank lines and CRLF endings allowed): for
+ * more shards than a command line holds. */
+static void test_shard__merge_reads_the_shards_from_a_folder_or_a_list(void **state)
+{
+    (void)state;
+    char err[1024], folder[4096];
+    snprintf(folder, sizeof folder, "%s", path("listed"));
+    assert_int_equal(mkdir(folder, 0700), 0);
+    FILE *list = fopen(path("shards.txt"), "w");
+    assert_non_null(list);
+    for (int k = 0; k < 4; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "listed/job1-%d.db", k);
+        altered_copy(path(name + 7), name, NULL);
+        fprintf(list, "%s\r\n\n", path(name + 7));
+    }
+    fclose(list);
+    assert_int_equal(db_exec(path("listed/notes.txt.db-not"), "CREATE TABLE x (y)"), 0); /* not *.db: left out */
+    const char *into = path("from-folder.db");
+    int status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", folder, "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("merge --shards %s: exit %d: %s", folder, status, err);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    into = path("from-list.db");
+    status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", path("shards.txt"), "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("merge --shards shards.txt: exit %d: %s", status, err);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    /* a list short of one shard is refused, naming it */
+    list = fopen(path("three.txt"), "w");
+    assert_non_null(list);
+    fprintf(list, "%s\n%s\n%s\n", path("job1-0.db"), path("job1-1.db"), path("job1-3.db"));
+    fclose(list);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", path("m12.db"), "--shards", path("three.txt"),
+                             (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "shard 2/4 of job 'job1' is missing"));
+}
+
 static void test_shard__k_of_n_is_read_strictly(void **state)
 {
     (void)state;
@@ -518,6 +580,8 @@ int main(void)
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
         cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
+        cmocka_unit_test(test_shard__shards_of_the_old_form_are_refused_by_name),
+        cmocka_unit_test(test_shard__merge_reads_the_shards_from_a_folder_or_a_list),
         cmocka_unit_test(test_shard__k_of_n_is_read_strictly),
         cmocka_unit_test(test_shard__a_killed_shard_started_again_completes),
     };
