@@ -429,10 +429,9 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
     return 0;
 }
 
-/* Copies one shard's results (and instances) into the target's run,
- * adding its instances' digests to *digest. */
-static int merge_shard(cr_merge_report *out, uint64_t *digest, stage *b, cr_store *into, int64_t set_id, int64_t run,
-                       const shard_info *s, cr_error *err)
+/* Copies one shard's results (and instances) into the target's run. */
+static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t set_id, int64_t run, const shard_info *s,
+                       cr_error *err)
 {
     cr_store *store = NULL;
     cr_store_results *it = NULL;
@@ -452,10 +451,8 @@ static int merge_shard(cr_merge_report *out, uint64_t *digest, stage *b, cr_stor
                                s->row.k, s->row.n);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
                 cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
-                if ((rc = stage_instance(b, &in, err)) == 0) {
+                if ((rc = stage_instance(b, &in, err)) == 0)
                     out->instances++;
-                    *digest += cr_instance_digest(r->ext_id, strlen(r->ext_id), coins.json, coins.json_len);
-                }
             }
         }
         if (rc == 0 && r->moves && r->moves[strspn(r->moves, "LR")] != '\0')
@@ -527,18 +524,20 @@ static int write_merge(cr_merge_report *out, stage *b, const char *into_path, co
         rc = cr_store_run_set_tag(into, out->run, out->tag, err);
     /* in k order, each shard in ext_id order: the set's instances come in
      * ext_id order, and take their ids (and their solutions' keys) in it */
-    uint64_t digest = 0, size = 0, set_digest = 0;
+    uint64_t size = 0, digest = 0;
     for (size_t i = 0; rc == 0 && i < count; i++)
-        rc = merge_shard(out, &digest, b, into, set_id, out->run, &shards[i], err);
+        rc = merge_shard(out, b, into, set_id, out->run, &shards[i], err);
     if (rc == 0)
         rc = stage_flush(b, into, set_id, out->run, err);
-    /* what was merged is the set, each instance once: what the shards
-     * recorded may have been altered by hand */
+    /* what was merged is the set, each instance once (what the shards
+     * recorded may have been altered by hand): as many instances, in ranges
+     * that do not meet, and the target's set (made by them, or found the
+     * same data before, and each of them found in it with its coins) has
+     * the set's size and digest */
     const cr_store_shard *f = &shards[0].row;
     if (rc == 0)
-        rc = cr_store_set_fingerprint(&size, &set_digest, into, set_id, err);
-    if (rc == 0 && (out->instances != f->set_size || digest != f->set_digest || size != f->set_size ||
-                    set_digest != f->set_digest))
+        rc = cr_store_set_fingerprint(&size, &digest, into, set_id, err);
+    if (rc == 0 && (out->instances != f->set_size || size != f->set_size || digest != f->set_digest))
         rc = cr_errorf(err, CR_EINVAL,
                        "the shards of job '%s' hold %" PRIu64 " instances, which are not set '%s' of %" PRIu64
                        " instances they were made from: a shard was altered",
