@@ -151,10 +151,11 @@ typedef struct cr_merge_report {
  * every shard 0..N-1 is there once and done, and together they cover the set
  * exactly once; then, when the target holds the set already, that it is the
  * data the shards were made from.  A missing shard, a duplicate or a
- * stranger is CR_EINVAL naming it, a damaged database (SQLite's quick
- * check of every shard and of the target) CR_EDB, and the target is not
- * touched.  A job
- * merged before is not merged again (out->already). */
+ * stranger is CR_EINVAL naming it, a damaged shard (SQLite's quick check
+ * of every shard) CR_EDB, and the target is not touched; so with what shows
+ * while it writes (an instance outside its shard's range, other coins than
+ * the target's, a sum that is not the set's).  A job merged before is not
+ * merged again (out->already). */
 int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
                    cr_error *err);
 

@@ -240,6 +240,19 @@ static int marks_fresh(int *out, cr_store *s, int64_t set_id, cr_error *err)
     return rc;
 }
 
+/* Runs sql, which returns no row, with ? bound to set_id. */
+static int exec_on_set(cr_store *s, const char *sql, int64_t set_id, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, "marking a set", err);
+    if (rc == 0) {
+        sqlite3_bind_int64(st, 1, set_id);
+        rc = cr_store__step_done(s, st, "marking a set", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int cr_store_set_mark(cr_store *store, int64_t set_id, cr_error *err)
 {
     int fresh, rc = cr_store__sets_settle(store, err); /* its digest as it is now */
@@ -247,24 +260,34 @@ int cr_store_set_mark(cr_store *store, int64_t set_id, cr_error *err)
         rc = marks_fresh(&fresh, store, set_id, err);
     if (rc || fresh)
         return rc;
-    sqlite3_stmt *st = NULL;
-    static const char *const sql[] = {
-        "DELETE FROM set_mark WHERE set_id = ?1",
-        "INSERT INTO set_mark (set_id, position, ext_id) SELECT ?1, position, ext_id FROM "
-        "(SELECT ext_id, row_number() OVER (ORDER BY ext_id) - 1 AS position FROM instance WHERE set_id = ?1) "
-        "WHERE position % ?2 = 0",
-        "UPDATE instance_set SET marked = digest WHERE id = ?1",
-    };
-    for (size_t i = 0; rc == 0 && i < sizeof sql / sizeof *sql; i++) {
-        rc = cr_store__prepare(&st, store, sql[i], "marking a set", err);
-        if (rc == 0) {
-            sqlite3_bind_int64(st, 1, set_id);
-            if (sqlite3_bind_parameter_count(st) > 1)
-                sqlite3_bind_int(st, 2, MARK_STRIDE);
-            rc = cr_store__step_done(store, st, "marking a set", err);
-        }
-        sqlite3_finalize(st);
+    /* one pass over the set's index in id order, a row every MARK_STRIDE
+     * (a window function over it sorts the whole set first) */
+    sqlite3_stmt *ids = NULL, *mark = NULL;
+    if (rc == 0)
+        rc = exec_on_set(store, "DELETE FROM set_mark WHERE set_id = ?", set_id, err);
+    if (rc == 0)
+        rc = cr_store__prepare(&ids, store, "SELECT ext_id FROM instance WHERE set_id = ? ORDER BY ext_id",
+                               "marking a set", err);
+    if (rc == 0)
+        rc = cr_store__prepare(&mark, store, "INSERT INTO set_mark (set_id, position, ext_id) VALUES (?, ?, ?)",
+                               "marking a set", err);
+    if (rc == 0)
+        sqlite3_bind_int64(ids, 1, set_id);
+    int step = SQLITE_DONE;
+    for (int64_t position = 0; rc == 0 && (step = sqlite3_step(ids)) == SQLITE_ROW; position++) {
+        if (position % MARK_STRIDE)
+            continue;
+        sqlite3_bind_int64(mark, 1, set_id);
+        sqlite3_bind_int64(mark, 2, position);
+        sqlite3_bind_value(mark, 3, sqlite3_column_value(ids, 0));
+        rc = cr_store__step_done(store, mark, "marking a set", err);
     }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "marking a set", err);
+    sqlite3_finalize(ids);
+    sqlite3_finalize(mark);
+    if (rc == 0)
+        rc = exec_on_set(store, "UPDATE instance_set SET marked = digest WHERE id = ?", set_id, err);
     return rc;
 }
 
