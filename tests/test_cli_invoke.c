@@ -1261,6 +1261,10 @@ static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void *
     run_result_free(&r);
     /* as schema 5 had it: no column, a running invocation */
     assert_int_equal(db_exec(d, "ALTER TABLE invocation DROP COLUMN sandbox; PRAGMA user_version = 5;"
+                                "DROP TABLE set_mark; ALTER TABLE instance_set DROP COLUMN size;"
+                                "ALTER TABLE instance_set DROP COLUMN digest; ALTER TABLE instance_set DROP COLUMN marked;"
+                                "ALTER TABLE shard DROP COLUMN split; ALTER TABLE shard DROP COLUMN lo;"
+                                "ALTER TABLE shard DROP COLUMN hi;"
                                 "UPDATE invocation SET status = 'running', finished_at = NULL "
                                 "WHERE id = (SELECT max(id) FROM invocation);"
                                 "DELETE FROM verdict WHERE invocation_id = (SELECT max(id) FROM invocation)"),
