@@ -24,6 +24,8 @@
 #                          --sandbox-instances K --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
+#   make bench-scale       shards and merge of 10^6 instances against the single run, for 10, 100 and 1,000
+#                          shards (BENCH_SCALE_ARGS="--instances N --reps R --shards \"10 100\"")
 #   make fuzz              the libFuzzer targets of tests/fuzz/ in build/fuzz (clang; installed as root)
 #   make fuzz-smoke        each of them for FUZZ_SECONDS (default 30) on its corpus
 #   make demo              the main job on sample-data/; installs the build's missing packages
@@ -143,7 +145,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report fuzz fuzz-smoke \
+        bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report bench-scale fuzz fuzz-smoke \
         fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
@@ -454,6 +456,12 @@ bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
 # BENCH_REPORT_ARGS="--instances N --reps R".
 bench-report: $(BIN)
 	bash bench/bench_report.sh $(BIN) $(BENCH_REPORT_ARGS)
+
+# Shards and their merge against the single run (bench/bench_scale.sh): the
+# figures of docs/scaling.md and issue 35's targets.  Not in make bench: it
+# takes a quiet machine about ten minutes.
+bench-scale: $(BIN)
+	bash bench/bench_scale.sh $(BIN) $(BENCH_SCALE_ARGS)
 
 # A run's peak WAL beside no reader, two sqlite3 query loops and one held read
 # transaction (docs/batch.md, "What a long reader costs").

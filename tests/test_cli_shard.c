@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -99,20 +100,131 @@ static void test_shard__partition_is_stable_and_even(void **state)
 {
     (void)state;
     /* pinned: the partition is part of the documented contract */
-    assert_int_equal(cr_shard_of("jobset", "00001", 5, 4), cr_shard_of("jobset", "00001", 5, 4));
-    assert_int_equal(cr_shard_of("s", "a", 1, 1000003), 576589);
-    assert_int_equal(cr_shard_of("s", "b", 1, 1000003), 587531);
-    unsigned count[4] = {0};
-    char id[16];
-    for (int i = 0; i < 40000; i++)
-        count[cr_shard_of("jobset", id, (size_t)snprintf(id, sizeof id, "%05d", i), 4)]++;
-    for (int k = 0; k < 4; k++)
-        assert_true(count[k] > 9500 && count[k] < 10500);
-    assert_int_equal(db_int(path("job1-0.db"), "SELECT count(*) FROM instance") +
-                         db_int(path("job1-1.db"), "SELECT count(*) FROM instance") +
-                         db_int(path("job1-2.db"), "SELECT count(*) FROM instance") +
-                         db_int(path("job1-3.db"), "SELECT count(*) FROM instance"),
-                     6000);
+    assert_int_equal(cr_shard_first(6000, 1, 4), 1500);
+    assert_int_equal(cr_shard_first(10, 3, 4), 7);
+    assert_int_equal(cr_shard_first(UINT64_MAX, 1, 2), UINT64_MAX / 2);
+    assert_int_equal(cr_shard_first(UINT64_MAX, 0xffffffffu, 0xffffffffu), UINT64_MAX);
+    int64_t counted = 0;
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        int64_t held = db_int(path(name), "SELECT count(*) FROM instance");
+        assert_int_equal(held, 1500);
+        counted += held;
+    }
+    assert_int_equal(counted, 6000);
+    /* the ranges of ids follow each other */
+    assert_int_equal(db_int(path("job1-0.db"), "SELECT lo IS NULL FROM shard"), 1);
+    assert_int_equal(db_int(path("job1-3.db"), "SELECT hi IS NULL FROM shard"), 1);
+}
+
+/* Every shard K/N of the set at db holds its instances and no others:
+ * each instance once, in the shard cr_shard_holds names, and as many as
+ * cr_shard_first says. */
+static void check_partition(cr_store *store, int64_t set, uint32_t n, uint64_t size)
+{
+    char *seen = calloc(size + 1, 1);
+    assert_non_null(seen);
+    cr_error err = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        cr_store_shard row = {0};
+        cr_store_instances *it = NULL;
+        assert_int_equal(cr_shard_bounds(&row, store, set, k, n, &err), 0);
+        assert_int_equal(row.set_size, size);
+        uint64_t held = 0;
+        if (k == 0 || row.lo) { /* else it starts at the end: empty */
+            assert_int_equal(cr_store_instances_range_new(&it, store, set, row.lo, row.hi, &err), 0);
+            const cr_instance *in;
+            int rc;
+            while ((rc = cr_store_instances_next(&in, it, &err)) == 1) {
+                if (!cr_shard_holds(&row, in->ext_id))
+                    fail_msg("shard %u/%u: '%s' is outside its range", k, n, in->ext_id);
+                assert_true(in->id >= 1 && (uint64_t)in->id <= size);
+                if (seen[in->id]++)
+                    fail_msg("shard %u/%u: '%s' is in two shards", k, n, in->ext_id);
+                held++;
+            }
+            assert_int_equal(rc, 0);
+            cr_store_instances_free(it);
+        }
+        if (held != cr_shard_first(size, k + 1, n) - cr_shard_first(size, k, n))
+            fail_msg("shard %u/%u holds %llu instances", k, n, (unsigned long long)held);
+        cr_store_shard_clear(&row);
+    }
+    for (uint64_t i = 1; i <= size; i++)
+        if (!seen[i])
+            fail_msg("of %u shards, none holds instance %llu", n, (unsigned long long)i);
+    free(seen);
+}
+
+/* The shards K/N of a set partition it exactly, for many N: 1, 1,000, as
+ * many shards as instances and more.  Its ids are of every length, some
+ * the start of others, some beyond ASCII, in no order; once with the set's
+ * marks, once with them stale (each bound counted from the first id). */
+static void test_shard__k_of_n_partitions_the_set_exactly_for_every_n(void **state)
+{
+    (void)state;
+    enum { SIZE = 3000 };
+    static const char *const parts[] = {"a", "ab", "\xc3\xa9", "Z", "0", "9", "-", "~", ""};
+    cr_store *store = NULL;
+    cr_error err = {0};
+    int64_t set;
+    assert_int_equal(cr_store_new(&store, path("partition.db"), CR_STORE_WRITE, &err), 0);
+    assert_int_equal(cr_store_begin(store, &err), 0);
+    assert_int_equal(cr_store_set_find(&set, store, "ids", 1, "test", &err), 0);
+    uint64_t x = 12345;
+    for (int i = 0; i < SIZE; i++) {
+        char id[64];
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        snprintf(id, sizeof id, "%s%s%d", parts[(x >> 33) % 9], parts[(x >> 45) % 9], (int)((x >> 20) % 1000) * SIZE + i);
+        cr_store_instance row = {id, strlen(id), "[1]", 3, 1, 1, 1, 0, 0};
+        assert_int_equal(cr_store_add_instances(store, set, &row, 1, &err), 0);
+        assert_int_equal(row.state, CR_STORE_ADDED);
+        assert_int_equal(row.id, i + 1);
+    }
+    assert_int_equal(cr_store_set_mark(store, set, &err), 0);
+    assert_int_equal(cr_store_commit(store, &err), 0);
+    assert_int_equal(db_int(path("partition.db"), "SELECT count(*) FROM set_mark"), (SIZE + 1023) / 1024);
+    static const uint32_t many[] = {1, 2, 3, 7, 10, 64, 100, 999, 1000, 1024, 2999, SIZE, SIZE + 1, 5000};
+    for (size_t i = 0; i < sizeof many / sizeof *many; i++)
+        check_partition(store, set, many[i], SIZE);
+    cr_store_free(store);
+
+    assert_int_equal(db_exec(path("partition.db"), "UPDATE instance_set SET marked = NULL"), 0);
+    assert_int_equal(cr_store_new(&store, path("partition.db"), CR_STORE_READ, &err), 0);
+    static const uint32_t some[] = {1, 3, 100, 1000};
+    for (size_t i = 0; i < sizeof some / sizeof *some; i++)
+        check_partition(store, set, some[i], SIZE);
+    cr_store_free(store);
+}
+
+/* A shard reads its own instances and no others (issue 35: each shard
+ * read, hashed and fingerprinted the whole set).  In a copy of the input,
+ * every instance outside shard 1/4 has coins that cannot be read: the shard
+ * is made and solved all the same, and merges with the others into the
+ * single-process run. */
+static void test_shard__a_shard_reads_only_its_own_instances(void **state)
+{
+    (void)state;
+    char err[1024], sparse[4096], sql[9000];
+    snprintf(sparse, sizeof sparse, "%s", path("sparse.db"));
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", sparse);
+    assert_int_equal(db_exec(input, sql), 0);
+    snprintf(sql, sizeof sql,
+             "ATTACH '%s' AS shard; UPDATE main.instance SET coins = 'unreadable' "
+             "WHERE ext_id < (SELECT lo FROM shard.shard) OR ext_id >= (SELECT hi FROM shard.shard)",
+             path("job1-1.db"));
+    assert_int_equal(db_exec(sparse, sql), 0);
+    assert_int_equal(db_int(sparse, "SELECT count(*) FROM instance WHERE coins = 'unreadable'"), 4500);
+    int status = coinrow(err, sizeof err, "solve", "--db", sparse, "--shard", "1/4", "--out", path("sparse-1.db"),
+                         "--run-tag", "job1", "--moves", "canonical", "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("shard 1/4 of the sparse input: exit %d: %s", status, err);
+    const char *into = path("sparse-merged.db");
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("sparse-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), "--quiet", (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
 }
 
 static void test_shard__merged_run_equals_the_single_process_run(void **state)
@@ -190,7 +302,17 @@ static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **s
                                     "DELETE FROM run WHERE tag = 'job1';"
                                     "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE ext_id = '0042'"),
                      0);
+    /* edited by hand, its recorded fingerprint is the shards': the clash
+     * shows while the merge writes, and is rolled back */
     uint64_t before = file_sum(other);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", other, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "instance '0042' has other coins than the shards'"));
+    assert_int_equal(file_sum(other), before);
+    /* a set recorded as other data is refused before anything is written */
+    assert_int_equal(db_exec(other, "UPDATE instance_set SET size = size + 1"), 0);
+    before = file_sum(other);
     assert_int_equal(coinrow(err, sizeof err, "merge", "--db", other, path("job1-0.db"), path("job1-1.db"),
                              path("job1-2.db"), path("job1-3.db"), (char *)NULL),
                      1);
@@ -291,12 +413,9 @@ static void test_shard__shards_that_do_not_fit_together_are_refused(void **state
 static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(void **state)
 {
     (void)state;
-    char stray[32], sql[256];
-    for (int i = 0; ; i++) {
-        snprintf(stray, sizeof stray, "stray%d", i);
-        if (cr_shard_of("jobset", stray, strlen(stray), 4) != 0)
-            break;
-    }
+    /* 'zzz' sorts after every generated id: past shard 0's range */
+    const char *stray = "zzz";
+    char sql[256];
     snprintf(sql, sizeof sql, "UPDATE instance SET ext_id = '%s' WHERE id = (SELECT min(id) FROM instance)", stray);
     const char *moved = altered_copy(path("job1-0.db"), "moved-0.db", sql);
     char want[256];
@@ -307,7 +426,7 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     const char *relined = altered_copy(path("job1-0.db"), "relined-0.db",
                                        "UPDATE result SET moves = 'LXR' "
                                        "WHERE instance_id = (SELECT min(instance_id) FROM result)");
-    merge_refused("m9.db", 0, relined, "relined-0.db: instance '0004': its diff line holds a letter other than L and R");
+    merge_refused("m9.db", 0, relined, "relined-0.db: instance '0001': its diff line holds a letter other than L and R");
 
     const char *recoined = altered_copy(path("job1-0.db"), "recoined-0.db",
                                         "UPDATE instance SET coins = '[1,2,3]', n = 3 "
@@ -337,6 +456,67 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
 }
 
 /* K/N is two plain numbers, 0 <= K < N: no sign, no blank, nothing else. */
+/* Shards made by an older coinrow (schema 3 to 7, the modulus split) are
+ * refused by name, whether still of their version or upgraded since; and a
+ * shard task finds one in its --out and refuses it too. */
+static void test_shard__shards_of_the_old_form_are_refused_by_name(void **state)
+{
+    (void)state;
+    char upgraded[4096]; /* path()'s buffers are used in turn */
+    snprintf(upgraded, sizeof upgraded, "%s",
+             altered_copy(path("job1-2.db"), "modulus-2.db", "UPDATE shard SET split = 'modulus'"));
+    merge_refused("m10.db", 2, upgraded,
+                  "modulus-2.db holds shard 2/4 of job 'job1' split by an older coinrow's rule (FNV-1a mod N");
+    const char *old = altered_copy(path("job1-2.db"), "v7-2.db", "PRAGMA user_version = 7");
+    merge_refused("m11.db", 2, old, "v7-2.db is of schema version 7, an older coinrow's");
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "2/4", "--out", upgraded,
+                             "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
+                     1);
+    if (!strstr(err, "split by an older coinrow's rule"))
+        fail_msg("%s", err);
+}
+
+/* merge --shards DIR takes every *.db of the folder, --shards FILE the
+ * paths it lists, one a line (blank lines and CRLF endings allowed): for
+ * more shards than a command line holds. */
+static void test_shard__merge_reads_the_shards_from_a_folder_or_a_list(void **state)
+{
+    (void)state;
+    char err[1024], folder[4096];
+    snprintf(folder, sizeof folder, "%s", path("listed"));
+    assert_int_equal(mkdir(folder, 0700), 0);
+    FILE *list = fopen(path("shards.txt"), "w");
+    assert_non_null(list);
+    for (int k = 0; k < 4; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "listed/job1-%d.db", k);
+        altered_copy(path(name + 7), name, NULL);
+        fprintf(list, "%s\r\n\n", path(name + 7));
+    }
+    fclose(list);
+    assert_int_equal(db_exec(path("listed/notes.txt.db-not"), "CREATE TABLE x (y)"), 0); /* not *.db: left out */
+    const char *into = path("from-folder.db");
+    int status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", folder, "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("merge --shards %s: exit %d: %s", folder, status, err);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    into = path("from-list.db");
+    status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", path("shards.txt"), "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("merge --shards shards.txt: exit %d: %s", status, err);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    /* a list short of one shard is refused, naming it */
+    list = fopen(path("three.txt"), "w");
+    assert_non_null(list);
+    fprintf(list, "%s\n%s\n%s\n", path("job1-0.db"), path("job1-1.db"), path("job1-3.db"));
+    fclose(list);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", path("m12.db"), "--shards", path("three.txt"),
+                             (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "shard 2/4 of job 'job1' is missing"));
+}
+
 static void test_shard__k_of_n_is_read_strictly(void **state)
 {
     (void)state;
@@ -392,12 +572,16 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shard__partition_is_stable_and_even),
+        cmocka_unit_test(test_shard__k_of_n_partitions_the_set_exactly_for_every_n),
+        cmocka_unit_test(test_shard__a_shard_reads_only_its_own_instances),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
         cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
+        cmocka_unit_test(test_shard__shards_of_the_old_form_are_refused_by_name),
+        cmocka_unit_test(test_shard__merge_reads_the_shards_from_a_folder_or_a_list),
         cmocka_unit_test(test_shard__k_of_n_is_read_strictly),
         cmocka_unit_test(test_shard__a_killed_shard_started_again_completes),
     };

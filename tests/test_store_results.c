@@ -873,6 +873,70 @@ static void test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_
                                    "solution rows without their instance: see coinrow check-db");
 }
 
+/* The upgrade to version 9 fails like the others: at its first step (the
+ * new table's name is taken), from every older version. */
+static void test_store_results__a_failed_upgrade_to_version_9_leaves_the_file_unchanged(void **state)
+{
+    static const int versions[] = {3, 5, 6, 7};
+    for (size_t v = 0; v < sizeof versions / sizeof *versions; v++)
+        upgrade_fails_leaving_the_file(*state, versions[v], "CREATE TABLE set_mark (x)", NULL,
+                                       "applying schema script 9");
+}
+
+/* The upgrade to version 9 counts and fingerprints every set as the store does when it
+ * adds instances, and marks it: the set copied instance by instance into a
+ * new database has the same size and digest, from every older version. */
+static void test_store_results__the_upgrade_to_version_9_counts_every_set_as_adding_does(void **state)
+{
+    const fixture_state *f = *state;
+    static const int versions[] = {3, 5, 6, 7};
+    for (size_t v = 0; v < sizeof versions / sizeof *versions; v++) {
+        char path[4096], copy[4096];
+        snprintf(path, sizeof path, "%s", tmp_path(f->dir, "old8.db"));
+        snprintf(copy, sizeof copy, "%s", tmp_path(f->dir, "copy8.db"));
+        copy_fixture(path, versions[v]);
+        remove(copy);
+        cr_store *old = NULL, *fresh = NULL;
+        cr_error err = {0};
+        assert_int_equal(cr_store_new(&old, path, CR_STORE_WRITE, &err), 0);
+        assert_int_equal(cr_store_new(&fresh, copy, CR_STORE_WRITE, &err), 0);
+        int64_t sets = db_int(path, "SELECT max(id) FROM instance_set");
+        assert_true(sets > 0);
+        for (int64_t set_old = 1; set_old <= sets; set_old++) {
+            cr_store_instances *it = NULL;
+            int64_t set_fresh;
+            char name[32];
+            snprintf(name, sizeof name, "copied%d", (int)set_old);
+            assert_int_equal(cr_store_begin(fresh, &err), 0);
+            assert_int_equal(cr_store_set_find(&set_fresh, fresh, name, 1, "test", &err), 0);
+            assert_int_equal(cr_store_instances_new(&it, old, set_old, 0, &err), 0);
+            const cr_instance *in;
+            int rc;
+            while ((rc = cr_store_instances_next(&in, it, &err)) == 1) {
+                cr_store_instance row = {in->ext_id, strlen(in->ext_id), in->coins_json, in->coins_json_len, in->n,
+                                         0, 0, 0, 0};
+                assert_int_equal(cr_store_add_instances(fresh, set_fresh, &row, 1, &err), 0);
+            }
+            assert_int_equal(rc, 0);
+            cr_store_instances_free(it);
+            assert_int_equal(cr_store_commit(fresh, &err), 0);
+            uint64_t size_old, digest_old, size_fresh, digest_fresh;
+            assert_int_equal(cr_store_set_fingerprint(&size_old, &digest_old, old, set_old, &err), 0);
+            assert_int_equal(cr_store_set_fingerprint(&size_fresh, &digest_fresh, fresh, set_fresh, &err), 0);
+            assert_true(size_old > 0);
+            assert_int_equal(size_old, size_fresh);
+            assert_true(digest_old == digest_fresh);
+        }
+        cr_store_free(old);
+        cr_store_free(fresh);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM instance_set WHERE marked IS NOT digest OR size IS NOT "
+                                      "(SELECT count(*) FROM instance WHERE set_id = instance_set.id)"),
+                         0);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM set_mark"), db_int(path, "SELECT count(*) FROM instance_set "
+                                                                                    "WHERE size > 0"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -914,6 +978,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_results__a_version_7_database_upgrades_without_changing_a_row,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_to_version_9_leaves_the_file_unchanged,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__the_upgrade_to_version_9_counts_every_set_as_adding_does,
                                         store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,7 @@
 #   parallel --jobs J --retries R [--sshlogin HOSTS] --quote \
 #       coinrow solve --shard {}/N --out SHARD_DIR/TAG/shard-{}-of-N.db \
 #           --db INPUT.db --set SET ... --run-tag TAG ::: 0 1 ... N-1
-#   coinrow merge --db MERGE_DB SHARD_DIR/TAG/shard-*-of-N.db
+#   coinrow merge --db MERGE_DB --shards SHARD_DIR/TAG/shards-of-N.txt   (the N paths)
 #
 #   COINROW_DB=/shared/sets.db COINROW_SET=night COINROW_SHARD_DIR=/shared/shards \
 #   COINROW_SHARDS=16 COINROW_SSHLOGIN=8/node1,8/node2 contrib/parallel/run-shards.sh
@@ -74,11 +74,14 @@ if [ "$status" != 0 ]; then
     exit 1
 fi
 
-set --
+# The shards' paths in a list, not on merge's command line: a job of
+# thousands of shards would not fit in one.
+list=$dir/shards-of-$n.txt
 k=0
+: > "$list"
 while [ "$k" -lt "$n" ]; do
-    set -- "$@" "$dir/shard-$k-of-$n.db"
+    printf '%s\n' "$dir/shard-$k-of-$n.db" >> "$list"
     k=$((k + 1))
 done
-"$COINROW" merge --db "$COINROW_MERGE_DB" "$@"
+"$COINROW" merge --db "$COINROW_MERGE_DB" --shards "$list"
 echo "run-shards: merged $n shards of job $COINROW_RUN_TAG into $COINROW_MERGE_DB" >&2

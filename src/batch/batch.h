@@ -98,12 +98,22 @@ void cr_pipeline_free(cr_pipeline *p);
  * One part of a set solved in a database of its own, and the merge of a
  * job's shards back into one run.
  *
- * The partition is stable: instance (set name S, external id E) belongs to
- * shard FNV-1a-64(S, a zero byte, E) mod N, whatever machine computes it and
- * whatever order the set was ingested in. */
+ * Shard K of N holds the instances at positions floor(K * size / N) up to
+ * floor((K + 1) * size / N) - 1 of the set in ext_id order (SQLite's BINARY
+ * order): a range of ids, one range scan of the set's index, the same
+ * whatever machine computes it and whatever order the set was ingested in. */
 
-/* The shard, 0 <= k < n, that an instance belongs to. */
-uint32_t cr_shard_of(const char *set_name, const char *ext_id, size_t ext_id_len, uint32_t n);
+/* The first position of shard k of n (0 <= k <= n; n: the set's end) in a
+ * set of `size` instances: floor(k * size / n). */
+uint64_t cr_shard_first(uint64_t size, uint32_t k, uint32_t n);
+
+/* Shard k of n of set set_id of the input store: fills out's k, n, the
+ * set's size and digest, and the shard's range of ids (lo and hi, which
+ * cr_store_shard_clear frees). */
+int cr_shard_bounds(cr_store_shard *out, cr_store *input, int64_t set_id, uint32_t k, uint32_t n, cr_error *err);
+
+/* Whether the shard holds the instance of id ext_id: its range does. */
+int cr_shard_holds(const cr_store_shard *shard, const char *ext_id);
 
 /* What a shard task is asked to do. */
 typedef struct cr_shard_spec {
@@ -141,10 +151,11 @@ typedef struct cr_merge_report {
  * every shard 0..N-1 is there once and done, and together they cover the set
  * exactly once; then, when the target holds the set already, that it is the
  * data the shards were made from.  A missing shard, a duplicate or a
- * stranger is CR_EINVAL naming it, a damaged database (SQLite's quick
- * check of every shard and of the target) CR_EDB, and the target is not
- * touched.  A job
- * merged before is not merged again (out->already). */
+ * stranger is CR_EINVAL naming it, a damaged shard (SQLite's quick check
+ * of every shard) CR_EDB, and the target is not touched; so with what shows
+ * while it writes (an instance outside its shard's range, other coins than
+ * the target's, a sum that is not the set's).  A job merged before is not
+ * merged again (out->already). */
 int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
                    cr_error *err);
 

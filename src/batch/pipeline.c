@@ -742,6 +742,18 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     return 0;
 }
 
+static int mark_set(cr_pipeline *p, cr_error *err)
+{
+    int rc = cr_store_begin(p->store, err);
+    if (rc == 0)
+        rc = cr_store_set_mark(p->store, p->opts.set_id, err);
+    if (rc == 0)
+        rc = cr_store_commit(p->store, err);
+    else
+        cr_store_rollback(p->store);
+    return rc;
+}
+
 int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
 {
     if (!p->finished) {
@@ -763,6 +775,9 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
         tell_wal_held(p, 1);
         cr_store_wal_limit(p->store, 0);
         p->finished = 1;
+        /* the set's marks, so that its shards find their bounds at once */
+        if (!atomic_load(&p->failed) && p->stats.ingested > 0 && mark_set(p, &p->error) != 0)
+            atomic_store(&p->failed, 1);
     }
     if (out)
         *out = p->stats;

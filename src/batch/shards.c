@@ -1,5 +1,4 @@
 /* Shard databases: making one from an input database, merging a job's. */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include "batch/batch.h"
 
 #include <inttypes.h>
@@ -7,32 +6,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
 
 #define STAGED 256 /* instances per write */
 
-/* ---- hashing ---- */
+/* ---- where a shard's instances are ---- */
 
-uint32_t cr_shard_of(const char *set_name, const char *ext_id, size_t ext_id_len, uint32_t n)
+uint64_t cr_shard_first(uint64_t size, uint32_t k, uint32_t n)
 {
-    uint64_t h = cr_fnv1a(CR_FNV1A_BASIS, set_name, strlen(set_name) + 1); /* with its NUL: the zero byte */
-    return (uint32_t)(cr_fnv1a(h, ext_id, ext_id_len) % n);
+    /* floor(k * size / n) without the product: k * (size / n) is at most
+     * size, and k and size % n are below 2^32 */
+    uint64_t q = size / n, r = size % n;
+    return k * q + (uint64_t)k * r / n;
 }
 
-/* A set's fingerprint: the sum (mod 2^64) of every instance's FNV-1a of
- * (ext_id, a zero byte, its coins as JSON), so that the order of the rows
- * does not matter. */
-typedef struct fingerprint {
-    uint64_t size, digest;
-} fingerprint;
-
-static void fingerprint_add(fingerprint *f, const cr_instance *in)
+/* Bound j (0 <= j <= n) of the shards of set_id into *out: the id at
+ * shard j's first position, or NULL for the first shard's start and for
+ * the end of the set (the last shard's end, and the start of any shard
+ * that starts there, which is empty). */
+static int shard_bound(char **out, cr_store *input, int64_t set_id, uint64_t size, uint32_t j, uint32_t n,
+                       cr_error *err)
 {
-    f->size++;
-    f->digest +=
-        cr_fnv1a(cr_fnv1a(CR_FNV1A_BASIS, in->ext_id, strlen(in->ext_id) + 1), in->coins_json, in->coins_json_len);
+    *out = NULL;
+    uint64_t at = cr_shard_first(size, j, n);
+    return j == 0 || at >= size ? 0 : cr_store_set_id_at(out, input, set_id, at, err);
+}
+
+int cr_shard_bounds(cr_store_shard *out, cr_store *input, int64_t set_id, uint32_t k, uint32_t n, cr_error *err)
+{
+    out->k = k;
+    out->n = n;
+    out->lo = out->hi = NULL;
+    int rc = cr_store_set_fingerprint(&out->set_size, &out->set_digest, input, set_id, err);
+    if (rc == 0)
+        rc = shard_bound(&out->lo, input, set_id, out->set_size, k, n, err);
+    if (rc == 0)
+        rc = shard_bound(&out->hi, input, set_id, out->set_size, k + 1, n, err);
+    if (rc)
+        cr_store_shard_clear(out);
+    return rc;
+}
+
+int cr_shard_holds(const cr_store_shard *shard, const char *ext_id)
+{
+    /* strcmp's order is SQLite's BINARY one; a shard after the first with
+     * no lower bound starts at the end of the set and holds nothing */
+    if (shard->k > 0 && (!shard->lo || strcmp(ext_id, shard->lo) < 0))
+        return 0;
+    return !shard->hi || strcmp(ext_id, shard->hi) < 0;
 }
 
 /* ---- instances (and their results) staged on their way to a store ---- */
@@ -119,8 +143,9 @@ static int stage_flush(stage *b, cr_store *store, int64_t set_id, int64_t run, c
 /* ---- one shard ---- */
 
 typedef struct shard_info {
-    char path[PATH_MAX]; /* as given */
-    char real[PATH_MAX]; /* resolved, to find a file given twice */
+    char *path;       /* as given */
+    dev_t dev;        /* the file, to find one given twice */
+    ino_t ino;
     cr_store_shard row;
     cr_run run_row;
     uint64_t solved;
@@ -144,20 +169,27 @@ static int same_opts(const cr_solve_opts *a, const cr_solve_opts *b)
     return a->variants == b->variants && a->algo == b->algo && a->moves == b->moves;
 }
 
-/* Copies the input's instances of shard k/n into the shard store, in the
- * open transaction, and fingerprints the whole set on the way. */
-static int copy_shard(fingerprint *out, cr_store *shard, int64_t shard_set, cr_store *input, int64_t input_set,
-                      const char *set_name, const cr_shard_spec *spec, cr_error *err)
+/* The refusal of a shard split by versions 3 to 7's rule, which no range
+ * describes. */
+static int old_split(const char *path, const cr_store_shard *row, const char *tag, cr_error *err)
+{
+    return cr_errorf(err, CR_EINVAL,
+                     "%s holds shard %u/%u of job '%s' split by an older coinrow's rule (FNV-1a mod N, schema "
+                     "versions 3 to 7), which this coinrow does not merge: solve the job's shards again",
+                     path, row->k, row->n, tag);
+}
+
+/* Copies the input's instances of the shard (a range of ids) into the shard
+ * store, in the open transaction. */
+static int copy_shard(cr_store *shard, int64_t shard_set, cr_store *input, int64_t input_set, const char *lo,
+                      const char *hi, cr_error *err)
 {
     cr_store_instances *it = NULL;
     stage *b = calloc(1, sizeof *b);
-    int rc = b ? cr_store_instances_new(&it, input, input_set, 0, err) : cr_errorf(err, CR_ENOMEM, "no memory");
+    int rc = b ? cr_store_instances_range_new(&it, input, input_set, lo, hi, err)
+               : cr_errorf(err, CR_ENOMEM, "no memory");
     const cr_instance *in;
     while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
-        rc = 0;
-        fingerprint_add(out, in);
-        if (cr_shard_of(set_name, in->ext_id, strlen(in->ext_id), spec->n) != spec->k)
-            continue;
         rc = stage_instance(b, in, err);
         if (rc == 0 && b->count == STAGED)
             rc = stage_flush(b, shard, shard_set, 0, err);
@@ -180,6 +212,8 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
         return cr_errorf(err, CR_EINVAL, "%s holds shard %u/%u of job '%s' (set '%s'), not shard %u/%u of job '%s'",
                          cr_store_path(shard), row->k, row->n, have->run_row.tag, row->set_name, spec->k, spec->n,
                          spec->tag);
+    if (!row->ranged)
+        return old_split(cr_store_path(shard), row, have->run_row.tag, err);
     if (!same_opts(&have->run_row.opts, &spec->opts)) {
         char variants[CR_VARIANTS_TEXT_MAX];
         cr_variants_format(variants, have->run_row.opts.variants);
@@ -189,6 +223,45 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
                          cr_algo_name(have->run_row.opts.algo), cr_moves_name(have->run_row.opts.moves));
     }
     return 0;
+}
+
+/* Writes the shard into the shard store, in one transaction: the input's
+ * instances of its range, its run and its row. */
+static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_store *input, const cr_shard_spec *spec,
+                      cr_error *err)
+{
+    int64_t input_set, shard_set, run;
+    char set_name[256], source[PATH_MAX + 32];
+    cr_store_shard row = {0};
+    int rc = cr_store_set_find(&input_set, input, spec->set, 0, NULL, err);
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, sizeof set_name, input, input_set, err);
+    if (rc == 0)
+        rc = cr_shard_bounds(&row, input, input_set, spec->k, spec->n, err);
+    snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
+    snprintf(row.input, sizeof row.input, "%s", spec->input);
+    if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
+        rc = cr_store_set_find(&shard_set, shard, set_name, 1, source, err);
+        if (rc == 0 && (spec->k == 0 || row.lo)) /* else it starts at the set's end: empty */
+            rc = copy_shard(shard, shard_set, input, input_set, row.lo, row.hi, err);
+        if (rc == 0)
+            rc = cr_store_run_new(&run, shard, shard_set, &spec->opts, spec->solver_version, spec->label, err);
+        if (rc == 0)
+            rc = cr_store_run_set_tag(shard, run, spec->tag, err);
+        row.run_id = run;
+        if (rc == 0)
+            rc = cr_store_shard_add(shard, &row, err);
+        if (rc == 0)
+            rc = cr_store_commit(shard, err);
+        else
+            cr_store_rollback(shard);
+    }
+    cr_store_shard_clear(&row);
+    if (rc == 0) {
+        *out_set = shard_set;
+        *out_run = run;
+    }
+    return rc;
 }
 
 int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store *shard, const cr_shard_spec *spec,
@@ -205,144 +278,155 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
             *out_run = have->row.run_id;
             *out_done = have->run_row.status == CR_RUN_DONE;
         }
-        free(have);
-        return rc;
-    }
-    free(have);
-    if (rc)
-        return rc;
-
-    cr_store *input = NULL;
-    int64_t input_set, shard_set, run;
-    char set_name[256], source[PATH_MAX + 32];
-    fingerprint set = {0, 0};
-    rc = cr_store_new(&input, spec->input, CR_STORE_READ, err);
-    if (rc == 0)
-        rc = cr_store_set_find(&input_set, input, spec->set, 0, NULL, err);
-    if (rc == 0)
-        rc = cr_store_set_name(set_name, sizeof set_name, input, input_set, err);
-    snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
-    if (rc == 0)
-        rc = cr_store_begin(shard, err);
-    if (rc == 0) {
-        rc = cr_store_set_find(&shard_set, shard, set_name, 1, source, err);
+    } else if (rc == 0) {
+        /* read-only and, unless a writer may be at work, immutable: a
+         * thousand tasks reading it at once take no lock and write nothing */
+        cr_store *input = NULL;
+        rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
         if (rc == 0)
-            rc = copy_shard(&set, shard, shard_set, input, input_set, set_name, spec, err);
-        if (rc == 0)
-            rc = cr_store_run_new(&run, shard, shard_set, &spec->opts, spec->solver_version, spec->label, err);
-        if (rc == 0)
-            rc = cr_store_run_set_tag(shard, run, spec->tag, err);
-        if (rc == 0) {
-            cr_store_shard row = {.run_id = run, .k = spec->k, .n = spec->n, .set_size = set.size,
-                                  .set_digest = set.digest};
-            snprintf(row.input, sizeof row.input, "%s", spec->input);
-            rc = cr_store_shard_add(shard, &row, err);
-        }
-        if (rc == 0)
-            rc = cr_store_commit(shard, err);
-        else
-            cr_store_rollback(shard);
-    }
-    cr_store_free(input);
-    if (rc == 0) {
-        *out_set = shard_set;
-        *out_run = run;
+            rc = make_shard(out_set, out_run, shard, input, spec, err);
+        cr_store_free(input);
         *out_done = 0;
     }
+    cr_store_shard_clear(&have->row);
+    free(have);
     return rc;
 }
 
 /* ---- merging ---- */
 
-/* Opens and reads every shard, dropping files given twice. */
+static void shards_free(shard_info *shards, size_t count)
+{
+    for (size_t i = 0; shards && i < count; i++) {
+        free(shards[i].path);
+        cr_store_shard_clear(&shards[i].row);
+    }
+    free(shards);
+}
+
+/* Reads one shard into s: CR_EINVAL naming it when it is no shard of this
+ * coinrow's. */
+static int read_one(shard_info *s, const char *path, cr_error *err)
+{
+    int version, rc = cr_store_file_version(&version, path, err);
+    if (rc == 0 && version > 0 && version < cr_store_schema_version())
+        return cr_errorf(err, CR_EINVAL,
+                         "%s is of schema version %d, an older coinrow's: a shard of it was split by the older "
+                         "rule (FNV-1a mod N), which this coinrow does not merge; solve the job's shards again",
+                         path, version);
+    cr_store *store = NULL;
+    if (rc == 0)
+        rc = cr_store_new(&store, path, CR_STORE_READ, err);
+    if (rc == 0)
+        rc = cr_store_quick_check(store, err);
+    int found = rc == 0 ? read_shard(s, store, err) : rc;
+    cr_store_free(store);
+    if (found == 0)
+        return cr_errorf(err, CR_EINVAL, "%s is not a shard database (coinrow solve --shard makes them)", path);
+    if (found < 0)
+        return found;
+    return s->row.ranged ? 0 : old_split(path, &s->row, s->run_row.tag, err);
+}
+
+static int by_k(const void *a, const void *b)
+{
+    const shard_info *x = a, *y = b;
+    return x->row.k < y->row.k ? -1 : x->row.k > y->row.k;
+}
+
+/* Opens and reads every shard, one at a time, dropping files given twice,
+ * and sorts them by k. */
 static int read_shards(shard_info *shards, size_t *count, const char *const *paths, cr_error *err)
 {
     size_t kept = 0;
     int rc = 0;
     for (size_t i = 0; i < *count && rc == 0; i++) {
         shard_info *s = &shards[kept];
-        if (!realpath(paths[i], s->real)) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
             rc = cr_errorf(err, CR_EIO, "cannot open shard %s", paths[i]);
             break;
         }
         int seen = 0;
-        for (size_t j = 0; j < kept && !seen; j++)
-            seen = strcmp(shards[j].real, s->real) == 0;
+        for (size_t j = 0; j < kept && !seen; j++) /* files are few beside their contents */
+            seen = shards[j].dev == st.st_dev && shards[j].ino == st.st_ino;
         if (seen)
             continue; /* the same file twice is merged once */
-        cr_store *store = NULL;
-        rc = cr_store_new(&store, paths[i], CR_STORE_READ, err);
-        if (rc == 0)
-            rc = cr_store_quick_check(store, err);
-        int found = rc == 0 ? read_shard(s, store, err) : rc;
-        cr_store_free(store);
-        if (found == 0)
-            rc = cr_errorf(err, CR_EINVAL, "%s is not a shard database (coinrow solve --shard makes them)", paths[i]);
-        else if (found < 0)
-            rc = found;
-        snprintf(s->path, sizeof s->path, "%s", paths[i]);
+        s->dev = st.st_dev;
+        s->ino = st.st_ino;
+        if (!(s->path = strdup(paths[i])))
+            rc = cr_errorf(err, CR_ENOMEM, "no memory");
         kept++;
+        if (rc == 0)
+            rc = read_one(s, paths[i], err);
     }
     *count = kept;
+    if (rc == 0)
+        qsort(shards, kept, sizeof *shards, by_k);
     return rc;
 }
 
-/* The shards must be one job's, all of it, each once and done. */
+/* Whether two bounds are the same (NULL: the set's end). */
+static int same_bound(const char *a, const char *b) { return a && b ? strcmp(a, b) == 0 : a == b; }
+
+/* The shards, sorted by k, must be one job's, all of it, each once and
+ * done, and their ranges must meet end to end. */
 static int check_job(const shard_info *shards, size_t count, cr_error *err)
 {
     const shard_info *first = &shards[0];
+    const cr_store_shard *f = &first->row;
     for (size_t i = 1; i < count; i++) {
         const shard_info *s = &shards[i];
         if (strcmp(s->run_row.tag, first->run_row.tag) != 0)
             return cr_errorf(err, CR_EINVAL, "%s is shard %u/%u of job '%s', but %s is of job '%s': a stranger",
                              s->path, s->row.k, s->row.n, s->run_row.tag, first->path, first->run_row.tag);
-        if (s->row.n != first->row.n || strcmp(s->row.set_name, first->row.set_name) != 0 || s->row.set_size != first->row.set_size ||
-            s->row.set_digest != first->row.set_digest || !same_opts(&s->run_row.opts, &first->run_row.opts))
+        if (s->row.n != f->n || strcmp(s->row.set_name, f->set_name) != 0 || s->row.set_size != f->set_size ||
+            s->row.set_digest != f->set_digest || !same_opts(&s->run_row.opts, &first->run_row.opts))
             return cr_errorf(err, CR_EINVAL,
                              "%s and %s are of job '%s' but differ (shard count, set, its data or the options): "
                              "made from different inputs",
                              s->path, first->path, s->run_row.tag);
     }
-    uint64_t covered = 0;
-    for (uint32_t k = 0; k < first->row.n; k++) {
-        const shard_info *found = NULL;
-        for (size_t i = 0; i < count; i++) {
-            if (shards[i].row.k != k)
-                continue;
-            if (found)
-                return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is given twice: %s and %s", k, first->row.n,
-                                 first->run_row.tag, found->path, shards[i].path);
-            found = &shards[i];
-        }
-        if (!found)
-            return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is missing (%zu of %u shards given)", k,
-                             first->row.n, first->run_row.tag, count, first->row.n);
-        if (found->run_row.status != CR_RUN_DONE)
+    size_t i = 0;
+    for (uint32_t k = 0; k < f->n; k++, i++) {
+        if (i >= count || shards[i].row.k != k)
+            return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is missing (%zu of %u shards given)", k, f->n,
+                             first->run_row.tag, count, f->n);
+        const shard_info *s = &shards[i];
+        if (i + 1 < count && shards[i + 1].row.k == k)
+            return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' is given twice: %s and %s", k, f->n,
+                             first->run_row.tag, s->path, shards[i + 1].path);
+        if (s->run_row.status != CR_RUN_DONE)
             return cr_errorf(err, CR_EINVAL,
                              "shard %u/%u of job '%s' (%s) is not done: %s, %" PRIu64 " of %" PRIu64
                              " instances solved; run its task again",
-                             k, first->row.n, first->run_row.tag, found->path, cr_store_run_status_name(found->run_row.status),
-                             found->solved, found->row.instances);
-        covered += found->row.instances;
+                             k, f->n, first->run_row.tag, s->path, cr_store_run_status_name(s->run_row.status),
+                             s->solved, s->row.instances);
     }
-    if (covered != first->row.set_size)
-        return cr_errorf(err, CR_EINVAL, "the %u shards of job '%s' hold %" PRIu64 " instances; set '%s' had %" PRIu64,
-                         first->row.n, first->run_row.tag, covered, first->row.set_name, first->row.set_size);
+    if (i < count) /* a k beyond n: sorted last */
+        return cr_errorf(err, CR_EINVAL, "%s claims to be shard %u of %u", shards[i].path, shards[i].row.k, f->n);
+    /* now shards[k] is shard k: ranges that meet end to end cover the ids
+     * once, and each instance is checked to be in its shard's as it is
+     * merged */
+    uint64_t covered = 0, digest = 0;
+    for (uint32_t k = 0; k < f->n; k++) {
+        const cr_store_shard *s = &shards[k].row;
+        const char *next_lo = k + 1 < f->n ? shards[k + 1].row.lo : NULL;
+        if ((k == 0 && s->lo) || !same_bound(s->hi, next_lo) || (s->lo && s->hi && strcmp(s->lo, s->hi) > 0) ||
+            (k > 0 && !s->lo && s->hi))
+            return cr_errorf(err, CR_EINVAL, "shard %u/%u of job '%s' (%s) does not end where shard %u begins: "
+                             "the shards were made from different inputs",
+                             k, f->n, first->run_row.tag, shards[k].path, k + 1);
+        covered += s->instances;
+        digest += s->digest;
+    }
+    if (covered != f->set_size || digest != f->set_digest)
+        return cr_errorf(err, CR_EINVAL,
+                         "the %u shards of job '%s' hold %" PRIu64 " instances; set '%s' had %" PRIu64
+                         "%s",
+                         f->n, first->run_row.tag, covered, f->set_name, f->set_size,
+                         covered == f->set_size ? ", but not the same ones" : "");
     return 0;
-}
-
-/* The fingerprint of a set already in the target. */
-static int fingerprint_set(fingerprint *out, cr_store *store, int64_t set_id, cr_error *err)
-{
-    cr_store_instances *it = NULL;
-    const cr_instance *in;
-    int rc = cr_store_instances_new(&it, store, set_id, 0, err);
-    while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
-        rc = 0;
-        fingerprint_add(out, in);
-    }
-    cr_store_instances_free(it);
-    return rc;
 }
 
 /* Copies one shard's results (and instances) into the target's run. */
@@ -358,12 +442,11 @@ static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t s
         rc = cr_store_results_new(&it, store, s->row.run_id, CR_BY_EXT_ID, err);
     while (rc == 0 && (rc = cr_store_results_next(&r, it, err)) == 1) {
         rc = 0;
-        size_t ext_len = strlen(r->ext_id);
         int new_instance = b->count == 0 || strcmp(b->rows[b->count - 1].ext_id, r->ext_id) != 0;
         if (new_instance && b->count == STAGED)
             rc = stage_flush(b, into, set_id, run, err);
         if (rc == 0 && new_instance) {
-            if (cr_shard_of(s->row.set_name, r->ext_id, ext_len, s->row.n) != s->row.k)
+            if (!cr_shard_holds(&s->row, r->ext_id))
                 rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                s->row.k, s->row.n);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
@@ -397,19 +480,20 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
     cr_store *into = NULL;
     int64_t set_id;
     cr_error missing;
-    fingerprint have = {0, 0};
+    uint64_t size, digest;
+    /* no quick check of the target: it would read all of it (hours at 10^9
+     * instances) for a merge that writes at its end; damage in what the
+     * merge reads or writes fails it, and it rolls back */
     rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
-    if (rc == 0)
-        rc = cr_store_quick_check(into, err);
     if (rc == 0)
         rc = cr_store_run_of_job(out_run, into, shard->run_row.tag, err);
     if (rc == 0 && !*out_run && cr_store_set_find(&set_id, into, shard->row.set_name, 0, NULL, &missing) == 0) {
-        rc = fingerprint_set(&have, into, set_id, err);
-        if (rc == 0 && (have.size != shard->row.set_size || have.digest != shard->row.set_digest))
+        rc = cr_store_set_fingerprint(&size, &digest, into, set_id, err);
+        if (rc == 0 && (size != shard->row.set_size || digest != shard->row.set_digest))
             rc = cr_errorf(err, CR_EINVAL,
                            "%s: set '%s' (%" PRIu64 " instances) is not the data the shards of job '%s' were made "
                            "from (%" PRIu64 " instances)",
-                           into_path, shard->row.set_name, have.size, shard->run_row.tag, shard->row.set_size);
+                           into_path, shard->row.set_name, size, shard->run_row.tag, shard->row.set_size);
     }
     cr_store_free(into);
     return rc;
@@ -439,10 +523,28 @@ static int write_merge(cr_merge_report *out, stage *b, const char *into_path, co
                               err);
     if (rc == 0)
         rc = cr_store_run_set_tag(into, out->run, out->tag, err);
+    /* in k order, each shard in ext_id order: the set's instances come in
+     * ext_id order, and take their ids (and their solutions' keys) in it */
+    uint64_t size = 0, digest = 0;
     for (size_t i = 0; rc == 0 && i < count; i++)
         rc = merge_shard(out, b, into, set_id, out->run, &shards[i], err);
     if (rc == 0)
         rc = stage_flush(b, into, set_id, out->run, err);
+    /* what was merged is the set, each instance once (what the shards
+     * recorded may have been altered by hand): as many instances, in ranges
+     * that do not meet, and the target's set (made by them, or found the
+     * same data before, and each of them found in it with its coins) has
+     * the set's size and digest */
+    const cr_store_shard *f = &shards[0].row;
+    if (rc == 0)
+        rc = cr_store_set_fingerprint(&size, &digest, into, set_id, err);
+    if (rc == 0 && (out->instances != f->set_size || size != f->set_size || digest != f->set_digest))
+        rc = cr_errorf(err, CR_EINVAL,
+                       "the shards of job '%s' hold %" PRIu64 " instances, which are not set '%s' of %" PRIu64
+                       " instances they were made from: a shard was altered",
+                       out->tag, out->instances, f->set_name, f->set_size);
+    if (rc == 0)
+        rc = cr_store_set_mark(into, set_id, err);
     if (rc == 0)
         rc = cr_store_run_add_seconds(into, out->run, seconds, err);
     if (rc == 0)
@@ -481,6 +583,6 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (b)
         stage_clear(b);
     free(b);
-    free(shards);
+    shards_free(shards, count);
     return rc;
 }

@@ -2,6 +2,7 @@
  * instances and rejected rows, reading a set back in pages. */
 #include "store/sql.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,9 +187,211 @@ int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *r
             rc = cr_store__step_done(store, st, "writing instances", err);
         if (rc == 0 && (size_t)sqlite3_changes(store->db) < k)
             rc = settle_instances(store, set_id, chunk, k, err);
+        if (rc == 0 && store->added_set != set_id)
+            rc = cr_store__sets_settle(store, err);
+        for (size_t i = 0; rc == 0 && i < k; i++)
+            if (chunk[i].state == CR_STORE_ADDED) {
+                store->added_set = set_id;
+                store->added_size++;
+                store->added_digest += cr_instance_digest(chunk[i].ext_id, chunk[i].ext_id_len, chunk[i].coins_json,
+                                                          chunk[i].coins_json_len);
+            }
         done += k;
     }
     return rc;
+}
+
+/* The digest as the schema keeps it: 16 hex digits. */
+static void digest_text(char out[17], uint64_t digest) { snprintf(out, 17, "%016" PRIx64, digest); }
+
+static uint64_t digest_parse(const unsigned char *text) { return text ? strtoull((const char *)text, NULL, 16) : 0; }
+
+int cr_store__sets_settle(cr_store *s, cr_error *err)
+{
+    if (!s->added_set)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, "SELECT size, digest FROM instance_set WHERE id = ?", "counting a set", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, s->added_set);
+    uint64_t size = 0, digest = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        size = (uint64_t)sqlite3_column_int64(st, 0);
+        digest = digest_parse(sqlite3_column_text(st, 1));
+    } else {
+        rc = cr_store__fail(s, "counting a set", err);
+    }
+    sqlite3_finalize(st);
+    if (rc)
+        return rc;
+    char text[17];
+    digest_text(text, digest + s->added_digest);
+    rc = cr_store__prepare(&st, s, "UPDATE instance_set SET size = ?, digest = ? WHERE id = ?", "counting a set", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, (int64_t)(size + s->added_size));
+    sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, s->added_set);
+    rc = cr_store__step_done(s, st, "counting a set", err);
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        s->added_set = 0;
+        s->added_size = s->added_digest = 0;
+    }
+    return rc;
+}
+
+int cr_store_set_fingerprint(uint64_t *out_size, uint64_t *out_digest, cr_store *store, int64_t set_id,
+                             cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store, "SELECT size, digest FROM instance_set WHERE id = ?", "reading a set", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        int pending = store->added_set == set_id;
+        *out_size = (uint64_t)sqlite3_column_int64(st, 0) + (pending ? store->added_size : 0);
+        *out_digest = digest_parse(sqlite3_column_text(st, 1)) + (pending ? store->added_digest : 0);
+    } else {
+        rc = cr_errorf(err, CR_EINVAL, "%s has no instance set %lld", store->path, (long long)set_id);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- marks: every MARK_STRIDE-th ext_id of a set (schema/009_shard_ranges.sql) ---- */
+
+#define MARK_STRIDE 1024
+
+/* Whether set_id's marks were taken at its present digest. */
+static int marks_fresh(int *out, cr_store *s, int64_t set_id, cr_error *err)
+{
+    int64_t fresh = 0;
+    int rc = cr_store__query_int(&fresh, s, "SELECT coalesce(marked = digest, 0) FROM instance_set WHERE id = ?",
+                                 set_id, 0, "reading a set's marks", err);
+    *out = fresh != 0;
+    return rc;
+}
+
+/* Runs sql, which returns no row, with ? bound to set_id. */
+static int exec_on_set(cr_store *s, const char *sql, int64_t set_id, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, "marking a set", err);
+    if (rc == 0) {
+        sqlite3_bind_int64(st, 1, set_id);
+        rc = cr_store__step_done(s, st, "marking a set", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int cr_store_set_mark(cr_store *store, int64_t set_id, cr_error *err)
+{
+    int fresh, rc = cr_store__sets_settle(store, err); /* its digest as it is now */
+    if (rc == 0)
+        rc = marks_fresh(&fresh, store, set_id, err);
+    if (rc || fresh)
+        return rc;
+    /* one pass over the set's index in id order, a row every MARK_STRIDE
+     * (a window function over it sorts the whole set first) */
+    sqlite3_stmt *ids = NULL, *mark = NULL;
+    if (rc == 0)
+        rc = exec_on_set(store, "DELETE FROM set_mark WHERE set_id = ?", set_id, err);
+    if (rc == 0)
+        rc = cr_store__prepare(&ids, store, "SELECT ext_id FROM instance WHERE set_id = ? ORDER BY ext_id",
+                               "marking a set", err);
+    if (rc == 0)
+        rc = cr_store__prepare(&mark, store, "INSERT INTO set_mark (set_id, position, ext_id) VALUES (?, ?, ?)",
+                               "marking a set", err);
+    if (rc == 0)
+        sqlite3_bind_int64(ids, 1, set_id);
+    int step = SQLITE_DONE;
+    for (int64_t position = 0; rc == 0 && (step = sqlite3_step(ids)) == SQLITE_ROW; position++) {
+        if (position % MARK_STRIDE)
+            continue;
+        sqlite3_bind_int64(mark, 1, set_id);
+        sqlite3_bind_int64(mark, 2, position);
+        sqlite3_bind_value(mark, 3, sqlite3_column_value(ids, 0));
+        rc = cr_store__step_done(store, mark, "marking a set", err);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "marking a set", err);
+    sqlite3_finalize(ids);
+    sqlite3_finalize(mark);
+    if (rc == 0)
+        rc = exec_on_set(store, "UPDATE instance_set SET marked = digest WHERE id = ?", set_id, err);
+    return rc;
+}
+
+int cr_store_set_id_at(char **out, cr_store *store, int64_t set_id, uint64_t position, cr_error *err)
+{
+    *out = NULL;
+    int fresh, rc = marks_fresh(&fresh, store, set_id, err);
+    if (rc)
+        return rc;
+    /* from the mark before it, or else from the set's first id */
+    sqlite3_stmt *st = NULL;
+    rc = cr_store__prepare(&st, store,
+                           fresh ? "SELECT ext_id FROM instance WHERE set_id = ?1 AND ext_id >= "
+                                   "(SELECT ext_id FROM set_mark WHERE set_id = ?1 AND position = ?2) "
+                                   "ORDER BY ext_id LIMIT 1 OFFSET ?3"
+                                 : "SELECT ext_id FROM instance WHERE set_id = ?1 ORDER BY ext_id LIMIT 1 OFFSET ?3",
+                           "finding a shard's bounds", err);
+    if (rc)
+        return rc;
+    uint64_t from = fresh ? position / MARK_STRIDE * MARK_STRIDE : 0;
+    sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_int64(st, 2, (int64_t)from);
+    sqlite3_bind_int64(st, 3, (int64_t)(position - from));
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        *out = strdup((const char *)sqlite3_column_text(st, 0));
+        if (!*out)
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for an id");
+    } else if (step == SQLITE_DONE) {
+        rc = cr_errorf(err, CR_EINVAL, "%s: set %lld has no instance at position %llu", store->path,
+                       (long long)set_id, (unsigned long long)position);
+    } else {
+        rc = cr_store__fail(store, "finding a shard's bounds", err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- the upgrade's functions ---- */
+
+static void set_digest_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    uint64_t *sum = sqlite3_aggregate_context(ctx, sizeof *sum);
+    const char *ext_id = (const char *)sqlite3_value_text(argv[0]);
+    size_t ext_id_len = (size_t)sqlite3_value_bytes(argv[0]);
+    const char *coins = (const char *)sqlite3_value_text(argv[1]);
+    if (!sum)
+        sqlite3_result_error_nomem(ctx);
+    else if (ext_id && coins)
+        *sum += cr_instance_digest(ext_id, ext_id_len, coins, (size_t)sqlite3_value_bytes(argv[1]));
+}
+
+static void set_digest_final(sqlite3_context *ctx)
+{
+    uint64_t *sum = sqlite3_aggregate_context(ctx, 0);
+    char text[17];
+    digest_text(text, sum ? *sum : 0);
+    sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
+}
+
+int cr_store__sets_register(cr_store *s, cr_error *err)
+{
+    /* direct only: coinrow's own statements call them, never the schema */
+    int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
+    if (sqlite3_create_function(s->db, "coinrow_set_digest", 2, flags, NULL, NULL, set_digest_step,
+                                set_digest_final) != SQLITE_OK)
+        return cr_store__fail(s, "setting it up", err);
+    return 0;
 }
 
 int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *source, uint64_t line,
@@ -287,6 +490,8 @@ int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_sto
 struct cr_store_instances {
     cr_store__pager pager;
     int64_t set_id, key, last_id; /* key: the run (or invocation) whose instances are left out */
+    int ranged, started;          /* a range of ext_ids, from lo (or the first) to hi (or the end) */
+    char *lo, *hi;
     cr_instance row;
     cr_coins coins;
     char *ext_id;
@@ -300,6 +505,14 @@ static void bind_instances(void *ctx, sqlite3_stmt *st)
     sqlite3_bind_int64(st, 2, it->last_id);
     sqlite3_bind_int64(st, 3, it->key);
     sqlite3_bind_int(st, 4, CR_STORE__PAGE);
+    if (it->ranged) { /* from the last page's last id, past it */
+        const char *from = it->started ? it->ext_id : it->lo ? it->lo : "";
+        /* copies: the last id's buffer may move while the page is read */
+        sqlite3_bind_text(st, 5, from, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 6, it->hi, -1, SQLITE_STATIC);
+        if (it->started)
+            sqlite3_bind_text(st, 7, it->ext_id, -1, SQLITE_TRANSIENT);
+    }
 }
 
 /* An iterator over the instances of set_id that `sql` selects, with ?3
@@ -347,6 +560,30 @@ int cr_store_instances_unjudged_new(cr_store_instances **out, cr_store *store, i
                           err);
 }
 
+int cr_store_instances_range_new(cr_store_instances **out, cr_store *store, int64_t set_id, const char *lo,
+                                 const char *hi, cr_error *err)
+{
+    /* ext_id is unique in a set: a page goes on from the last one's last */
+    int rc = instances_open(out, store, set_id, 0,
+                            hi ? "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE i.set_id = ?1 "
+                                 "AND i.ext_id >= ?5 AND i.ext_id IS NOT ?7 AND i.ext_id < ?6 ORDER BY i.ext_id LIMIT ?4"
+                               : "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE i.set_id = ?1 "
+                                 "AND i.ext_id >= ?5 AND i.ext_id IS NOT ?7 ORDER BY i.ext_id LIMIT ?4",
+                            err);
+    if (rc)
+        return rc;
+    cr_store_instances *it = *out;
+    it->ranged = 1;
+    it->lo = lo ? strdup(lo) : NULL;
+    it->hi = hi ? strdup(hi) : NULL;
+    if ((lo && !it->lo) || (hi && !it->hi)) {
+        cr_store_instances_free(it);
+        *out = NULL;
+        return cr_errorf(err, CR_ENOMEM, "no memory to read instances");
+    }
+    return 0;
+}
+
 int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_error *err)
 {
     int rc = cr_store__pager_step(&it->pager, bind_instances, it, err);
@@ -356,10 +593,11 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
     it->last_id = sqlite3_column_int64(st, 0);
     if ((rc = cr_store__keep_text(&it->ext_id, &it->ext_id_cap, st, 1, err)) != 0)
         return rc;
+    it->started = 1;
     cr_error bad = {0};
     const char *coins = (const char *)sqlite3_column_text(st, 2);
     if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
-        return cr_errorf(err, rc, "%s: instance %lld ('%s'): coins: %s", cr_store_path(it->pager.store),
+        return cr_errorf(err, rc, "%s: instance %lld ('%s'): coins: %s", it->pager.store->path,
                             (long long)it->last_id, it->ext_id, bad.msg);
     it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len};
     *out = &it->row;
@@ -373,5 +611,7 @@ void cr_store_instances_free(cr_store_instances *it)
     sqlite3_finalize(it->pager.st);
     cr_coins_free(&it->coins);
     free(it->ext_id);
+    free(it->lo);
+    free(it->hi);
     free(it);
 }

@@ -31,6 +31,10 @@ struct cr_store {
     sqlite3 *db;
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
+    /* instances added to set added_set in this transaction, not yet in its
+     * size and digest (cr_store__sets_settle writes them) */
+    int64_t added_set;
+    uint64_t added_size, added_digest;
     int writing;                              /* opened for writing: in WAL mode until freed */
     int opened_version;                       /* the schema version the file had */
     /* bounding the WAL (cr_store_wal_limit), in frames */
@@ -111,6 +115,17 @@ void cr_store__line_unpack(char *out, const unsigned char *bits, size_t n);
  * nor R), for the upgrade to schema version 4; coinrow_line_text(blob), a
  * packed line as text, for the upgrade to version 7. */
 int cr_store__lines_register(cr_store *s, cr_error *err);
+
+/* ---- sets (store/sets.c) ---- */
+
+/* Registers coinrow_shard_key(ext_id) and the aggregate
+ * coinrow_set_digest(ext_id, coins) (16 hex digits) on the connection, for
+ * the upgrade to schema version 9. */
+int cr_store__sets_register(cr_store *s, cr_error *err);
+
+/* Adds the instances added in this transaction to their set's size and
+ * digest; before a commit. */
+int cr_store__sets_settle(cr_store *s, cr_error *err);
 
 /* Copies the text of column col of the current row into *buf (grown as
  * needed to *cap bytes): the iterators keep a row's key past the next step. */

@@ -6,6 +6,7 @@
  * lines.c; the checks of check-db, in check.c. */
 #include "store/sql.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,47 @@ static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 /* Whether mode makes a database where there is none (or an empty one). */
 static int creates(cr_store_mode mode) { return mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE; }
 
+/* Whether mode only reads. */
+static int reads(cr_store_mode mode) { return mode == CR_STORE_READ || mode == CR_STORE_READ_SHARED; }
+
+/* The URI that opens path immutable, into a new string (NULL: no memory):
+ * '%', '?' and '#' are escaped, and an absolute path gets an empty
+ * authority, so that no path reads as something else. */
+static char *immutable_uri(const char *path)
+{
+    size_t len = strlen(path), escaped = 0;
+    for (size_t i = 0; i < len; i++)
+        escaped += path[i] == '%' || path[i] == '?' || path[i] == '#';
+    static const char head[] = "file://", tail[] = "?immutable=1";
+    char *uri = malloc(sizeof head + len + 2 * escaped + sizeof tail);
+    if (!uri)
+        return NULL;
+    size_t at = path[0] == '/' ? sizeof head - 1 : sizeof "file:" - 1;
+    memcpy(uri, head, at);
+    for (size_t i = 0; i < len; i++) {
+        const char *hex = path[i] == '%' ? "25" : path[i] == '?' ? "3F" : path[i] == '#' ? "23" : NULL;
+        if (hex) {
+            uri[at++] = '%';
+            uri[at++] = hex[0];
+            uri[at++] = hex[1];
+        } else {
+            uri[at++] = path[i];
+        }
+    }
+    memcpy(uri + at, tail, sizeof tail);
+    return uri;
+}
+
+/* Whether path, read as CR_STORE_READ_SHARED, may be opened immutable: no
+ * -wal file beside it (a writer at work, or one that crashed, whose commits
+ * an immutable reader would not see). */
+static int immutable_safe(const char *path)
+{
+    char wal[PATH_MAX];
+    int n = snprintf(wal, sizeof wal, "%s-wal", path);
+    return n > 0 && (size_t)n < sizeof wal && access(wal, F_OK) != 0;
+}
+
 /* Opens path for mode into *out and checks what it holds, by reading
  * alone (inspect); its version is then the store's opened_version. */
 static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
@@ -169,11 +211,16 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
     int rc = 0;
-    if (cr_db_open(&s->db, path, flags) != SQLITE_OK)
+    char *uri = mode == CR_STORE_READ_SHARED && immutable_safe(path) ? immutable_uri(path) : NULL;
+    if (uri)
+        flags |= SQLITE_OPEN_URI;
+    int opened = cr_db_open(&s->db, uri ? uri : path, flags);
+    free(uri);
+    if (opened != SQLITE_OK)
         rc = s->db ? cr_store__fail(s, "opening it", err) : cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     else {
         sqlite3_busy_timeout(s->db, BUSY_MS);
-        if (mode != CR_STORE_READ && sqlite3_db_readonly(s->db, "main") == 1)
+        if (!reads(mode) && sqlite3_db_readonly(s->db, "main") == 1)
             rc = cr_errorf(err, CR_EIO, "%s: the file is read-only; coinrow needs to write to it", path);
         if (rc == 0)
             rc = inspect(&s->opened_version, s, err);
@@ -193,7 +240,7 @@ static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
     int version = s->opened_version;
     if (version == 0 && !creates(mode))
         return cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", s->path);
-    if (mode != CR_STORE_READ)
+    if (!reads(mode))
         return prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
     if (version != cr_schema_count)
         return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
@@ -208,6 +255,8 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
     int rc = store_open(&s, path, mode, err);
     if (rc == 0)
         rc = cr_store__lines_register(s, err);
+    if (rc == 0)
+        rc = cr_store__sets_register(s, err);
     if (rc == 0)
         rc = ready(s, mode, err);
     if (rc) {
@@ -226,6 +275,19 @@ int cr_store_blank(int *out, const char *path, cr_error *err)
     cr_store *s = NULL;
     int rc = store_open(&s, path, CR_STORE_READ, err);
     *out = rc == 0 && s->opened_version == 0;
+    cr_store_free(s);
+    return rc;
+}
+
+int cr_store_file_version(int *out, const char *path, cr_error *err)
+{
+    *out = 0;
+    if (access(path, F_OK) != 0)
+        return 0;
+    cr_store *s = NULL;
+    int rc = store_open(&s, path, CR_STORE_READ, err);
+    if (rc == 0)
+        *out = s->opened_version;
     cr_store_free(s);
     return rc;
 }
@@ -260,12 +322,16 @@ int cr_store_begin(cr_store *store, cr_error *err)
                                              "starting a write", err)) != 0)
         cr_store_rollback(store);
     store->next_instance_id = max_id + 1;
+    store->added_set = 0;
+    store->added_size = store->added_digest = 0;
     return rc;
 }
 
 int cr_store_commit(cr_store *store, cr_error *err)
 {
-    int rc = cr_store__exec(store, "COMMIT", "committing", err);
+    int rc = cr_store__sets_settle(store, err);
+    if (rc == 0)
+        rc = cr_store__exec(store, "COMMIT", "committing", err);
     if (rc)
         cr_store_rollback(store);
     return rc;
@@ -273,6 +339,8 @@ int cr_store_commit(cr_store *store, cr_error *err)
 
 void cr_store_rollback(cr_store *store)
 {
+    store->added_set = 0;
+    store->added_size = store->added_digest = 0;
     if (!sqlite3_get_autocommit(store->db))
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 }

@@ -33,10 +33,14 @@ typedef enum cr_store_mode {
     CR_STORE_READ,   /* an existing database of this schema version, never changed */
     CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
     CR_STORE_UPGRADE, /* an existing coinrow database, its schema brought up to date; never created */
-    CR_STORE_WRITE_ONCE /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
-                           the file keeps its journal mode (rollback mode, at rest), so that a rollback
-                           leaves it byte for byte as it was, its header too; no reader sees the
-                           transaction under way */
+    CR_STORE_WRITE_ONCE, /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
+                            the file keeps its journal mode (rollback mode, at rest), so that a rollback
+                            leaves it byte for byte as it was, its header too; no reader sees the
+                            transaction under way */
+    CR_STORE_READ_SHARED /* as CR_STORE_READ, for an input that many processes read at once, on shared
+                            storage (a job's shards): opened immutable (SQLite's immutable=1: no lock, no
+                            -shm, no journal looked for), which is safe only while nothing writes to it;
+                            when a -wal file beside it says a writer may be at work, as CR_STORE_READ */
 } cr_store_mode;
 
 /* Opens the database at path into *out; free it with cr_store_free.  The
@@ -68,6 +72,11 @@ int cr_store_opened_version(const cr_store *store);
  * or the refusal of a file that is not a coinrow database. */
 int cr_store_blank(int *out, const char *path, cr_error *err);
 
+/* The schema version of the database at path into *out (0: none or empty),
+ * found by reading alone; or the refusal of a file that is not a coinrow
+ * database, or of a newer coinrow. */
+int cr_store_file_version(int *out, const char *path, cr_error *err);
+
 /* The schema version this coinrow writes (the number of files in schema/). */
 int cr_store_schema_version(void);
 
@@ -85,6 +94,25 @@ int cr_store_set_name(char *out, size_t cap, cr_store *store, int64_t set_id, cr
 
 /* How many instances set set_id holds. */
 int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *err);
+
+/* The ext_id at 0-based `position` of set set_id in ext_id order, into
+ * *out (the caller frees it): a look at the set's marks and a step of at
+ * most 1023 ids when they are fresh, else a count from the set's first id.
+ * CR_EINVAL when the set is not that large. */
+int cr_store_set_id_at(char **out, cr_store *store, int64_t set_id, uint64_t position, cr_error *err);
+
+/* Takes set set_id's marks (schema/009_shard_ranges.sql) again, unless they are of its
+ * present content: one pass over its ids.  In a write transaction; whatever
+ * adds instances calls it before it ends, so that shards of the set find
+ * their bounds at once. */
+int cr_store_set_mark(cr_store *store, int64_t set_id, cr_error *err);
+
+/* Set set_id's size and fingerprint as stored (instance_set.size and
+ * .digest, kept by whatever adds its instances; see cr_instance_digest),
+ * with what this store's open transaction added: read without reading its
+ * instances. */
+int cr_store_set_fingerprint(uint64_t *out_size, uint64_t *out_digest, cr_store *store, int64_t set_id,
+                             cr_error *err);
 
 /* ---- runs ---- */
 
@@ -348,6 +376,13 @@ int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t se
 int cr_store_instances_unjudged_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t invocation_id,
                                     cr_error *err);
 
+/* The same over the instances of set set_id whose ext_id is at least lo
+ * (NULL: from the first) and below hi (NULL: to the last), in ext_id order
+ * (SQLite's BINARY, memcmp's): one range of the set's index, whatever the
+ * set's size. */
+int cr_store_instances_range_new(cr_store_instances **out, cr_store *store, int64_t set_id, const char *lo,
+                                 const char *hi, cr_error *err);
+
 /* The next instance in *out (valid until the next call): returns 1, or 0 at
  * the end, or a negative code (also for coins that are not a JSON array of
  * integers, naming the instance). */
@@ -425,13 +460,20 @@ typedef struct cr_store_shard {
     uint64_t set_size;   /* the whole set when it was split: its size ... */
     uint64_t set_digest; /* ... and the digest of its (ext_id, coins) */
     char input[PATH_MAX]; /* the input database, as given */
+    int ranged;          /* 1: split by ranges of ids (schema 9 on); 0: by the modulus of versions 3 to 8 */
+    char *lo, *hi;       /* its ids: from lo (NULL: the set's first) up to, not including, hi (NULL: the end);
+                          * cr_store_shard_read allocates them, cr_store_shard_clear frees them */
     char set_name[256];  /* read only: the shard's set ... */
-    uint64_t instances;  /* ... and how many instances it holds */
+    uint64_t instances;  /* ... how many instances it holds ... */
+    uint64_t digest;     /* ... and their digest, as recorded */
 } cr_store_shard;
 
 /* Reads the shard row of a shard database: 1 with *out filled, 0 when the
  * database holds no shard, or a negative code. */
 int cr_store_shard_read(cr_store_shard *out, cr_store *store, cr_error *err);
+
+/* Frees what cr_store_shard_read allocated in shard (not shard). */
+void cr_store_shard_clear(cr_store_shard *shard);
 
 /* Records that the database holds shard->run_id as shard k of n. */
 int cr_store_shard_add(cr_store *store, const cr_store_shard *shard, cr_error *err);

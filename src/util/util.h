@@ -42,9 +42,15 @@ int cr_name_parse(int *out, const char *const names[], int count, const char *wh
                   cr_error *err);
 
 /* FNV-1a, 64 bits: h (CR_FNV1A_BASIS to begin with) extended by
- * bytes[0..len).  The shards' partition is made of it: it never changes. */
+ * bytes[0..len).  Sets' fingerprints are made of it: it never
+ * changes. */
 #define CR_FNV1A_BASIS 0xcbf29ce484222325u
 uint64_t cr_fnv1a(uint64_t h, const void *bytes, size_t len);
+
+/* An instance's part of its set's fingerprint: FNV-1a-64 of its external
+ * id, a zero byte and its coins as JSON.  A set's digest is the sum (mod
+ * 2^64) of its instances', so that the order of rows does not matter. */
+uint64_t cr_instance_digest(const char *ext_id, size_t ext_id_len, const char *coins_json, size_t coins_json_len);
 
 /* --- a time as people read it (seconds.c) --- */
 

@@ -15,6 +15,9 @@
 #     another job (refused), leaving the database as it was; merges twice;
 #   - runs contrib/parallel/run-shards.sh, kills one shard mid-way (parallel
 #     retries it, it resumes) and compares again.
+#   - runs a job of 100 shards and one of 1,000 through run-shards.sh, with
+#     at most 64 files open, compares each merged run with a single run, and
+#     merges the 1,000 without one shard and with one given twice (refused).
 # It stops every daemon it started, by process id, and removes its folder,
 # whatever happens (CLUSTER_KEEP=1 keeps the folder).
 #
@@ -435,6 +438,44 @@ parallel_scenario() {
     check "parallel: merged run equals the single-process run (coinrow compare)" cr_compare "$DATA/parallel.db"
 }
 
+# many_shards_scenario: a job of 100 shards through run-shards.sh, and one
+# of 1,000 tiny shards, each merged through a list (no command line holds
+# 1,000 paths) with only 64 files open at most, equal to a single-process
+# run; then merges of the 1,000 without one shard and with one given twice
+# under another name, refused naming it.
+many_shards_scenario() {
+    local t0 n status tag dir input=$DATA/many-input.db single=$DATA/many-single.db
+    t0=$(now)
+    "$COINROW" generate --db "$input" --set many --count "$MANY_COUNT" --n 10..40 --values 1..1000 --seed 7 \
+        --quiet || die "coinrow generate (many) failed"
+    cp "$input" "$single"
+    "$COINROW" solve --db "$single" --set many --variant all --quiet || die "coinrow solve (many) failed"
+    for n in 100 1000; do
+        tag=many-$n-$$
+        status=0
+        (ulimit -n 64
+            COINROW="$COINROW" COINROW_DB="$input" COINROW_SET=many COINROW_SHARD_DIR="$T/many-$n" \
+                COINROW_SHARDS=$n COINROW_MERGE_DB="$DATA/many-$n.db" COINROW_RUN_TAG=$tag \
+                COINROW_SOLVE_OPTS="--variant all" COINROW_JOBS=2 COINROW_RETRIES=0 \
+                contrib/parallel/run-shards.sh) >"$T/many-$n.out" 2>&1 || status=$?
+        [ "$status" = 0 ] || tail -n 5 "$T/many-$n.out"
+        check "many: $n shards through run-shards.sh solved and merged, 64 files open at most (exit $status)" \
+            test "$status" = 0
+        check "many: the $n shards' merged run equals the single-process run (coinrow compare)" \
+            "$COINROW" compare --db "$DATA/many-$n.db" --against "$single" --limit 3
+    done
+    dir=$T/many-1000/many-1000-$$
+    grep -v -- '/shard-500-of-1000\.db$' "$dir/shards-of-1000.txt" >"$T/without-500.txt"
+    check "many: 1,000 shards without shard 500, refused naming it (exit 1), database untouched" \
+        cr_merge_refused "without shard 500" "shard 500/1000 .*is missing" "$DATA/many-100.db" \
+        --shards "$T/without-500.txt"
+    cp "$dir/shard-7-of-1000.db" "$dir/again-7.db"
+    check "many: 1,000 shards with shard 7 twice, refused naming both files (exit 1), database untouched" \
+        cr_merge_refused "with shard 7 twice" "shard 7/1000 .*given twice: .*(again-7|shard-7-of-1000)\.db and" \
+        "$DATA/many-100.db" --shards "$dir"
+    say "many shards took $(since "$t0")"
+}
+
 # ------------------------------------------------------------------- main
 
 trap cleanup EXIT
@@ -448,6 +489,8 @@ case $COINROW in /*) ;; */*) COINROW=$ROOT/$COINROW ;; esac
 : "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=200000..300000}" "${CLUSTER_VALUES:=1..1000000000}"
 : "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
 : "${CLUSTER_KILL_AFTER:=1}" "${CLUSTER_WAIT:=180}"
+# The job of 1,000 shards: tiny instances, a few per shard.
+: "${MANY_COUNT:=3000}"
 
 T0=$(now)
 install_packages
@@ -470,4 +513,5 @@ say "reference: $CLUSTER_COUNT instances solved in one process in $(since "$t")"
 slurm_scenario
 merge_faults
 parallel_scenario
+many_shards_scenario
 say "total $(since "$T0")"

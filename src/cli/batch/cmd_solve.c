@@ -36,8 +36,9 @@ const cli_command cli_cmd_solve = {
     "--resume finishes the named run, or the latest one that is not done, with its own\n"
     "options: instances it has solved are not solved or written again.\n"
     "--shard K/N solves the instances of shard K (0-based) of N of the set, read from\n"
-    "--db (never written), into SHARD.db: instance (set S, id E) is in shard\n"
-    "FNV-1a-64(S, a zero byte, E) mod N.  Run again after a kill, it goes on where it\n"
-    "stopped.  'coinrow merge' puts a job's shards (same TAG) back together.\n" CLI_JOB_EXIT_HELP,
+    "--db (never written, opened immutable), into SHARD.db: the set's instances at\n"
+    "positions floor(K*size/N) to floor((K+1)*size/N)-1 in id order, one range of its\n"
+    "index.  Run again after a kill, it goes on where it stopped.  'coinrow merge'\n"
+    "puts a job's shards (same TAG) back together.\n" CLI_JOB_EXIT_HELP,
     options,
 };
