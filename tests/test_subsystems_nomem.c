@@ -367,7 +367,7 @@ typedef struct exporting {
     const char *db;
     char *parent; /* a folder of its own, empty but for a package written in full */
     char out[4200];
-    cr_export_format format;
+    const cr_export_format *format;
     int zip;
     char *package; /* the first package written (dir_snapshot): every other one is the same */
 } exporting;
@@ -426,17 +426,14 @@ static void test_nomem__export_fails_cleanly_at_every_allocation_leaving_nothing
     (void)state;
     char *db = path_of("export.db");
     stored_set(db, "exp");
-    static const struct {
-        cr_export_format format;
-        const char *name;
-        int zip;
-    } formats[] = {{CR_EXPORT_KATTIS, "kattis", 1}, {CR_EXPORT_POLYGON, "polygon", 0}, {CR_EXPORT_CMS, "cms", 0},
-                   {CR_EXPORT_PLAIN, "plain", 0}};
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        exporting x = {db, path_of(formats[i].name), "", formats[i].format, formats[i].zip, NULL};
+    /* every format of export's table; the first one zipped too */
+    const cr_export_format *format;
+    for (size_t i = 0; (format = cr_export_format_at(i)) != NULL; i++) {
+        const char *name = cr_export_format_name(format);
+        exporting x = {db, path_of(name), "", format, i == 0, NULL};
         assert_int_equal(mkdir(x.parent, 0755), 0);
         snprintf(x.out, sizeof x.out, "%s/problem", x.parent);
-        entry_point e = {formats[i].name, export_package, nothing_exported, &x, 0};
+        entry_point e = {name, export_package, nothing_exported, &x, 0};
         assert_true(fail_each_allocation(&e) >= 5);
         free(x.parent), free(x.package);
     }

@@ -1,16 +1,21 @@
-/* A CMS (italy_yaml) package's files besides the tests: task.yaml, the
- * checker's source and the checker built from it (CMS's loader uses a
- * checker only when check/checker is there, and runs it in its sandbox:
- * statically linked where the toolchain allows), and the statement. */
+/* The cms format (CMS's italy_yaml loader): task.yaml, input/inputK.txt
+ * and output/outputK.txt (K counts from 0), the checker's source
+ * check/checker.c and the checker built from it, check/checker (CMS's
+ * loader uses a checker only when check/checker is there, and runs it in
+ * its sandbox: statically linked where the toolchain allows), and the
+ * statement, statement/statement.pdf. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "export/package.h"
+#include "export/format.h"
 #include "export/statement.h"
 #include "util/util.h"
 
-int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err)
+/* Before anything is written: without opts->no_build, a C compiler ($CC,
+ * else cc) must be there to build the checker; CR_EINVAL saying so and
+ * what to do. */
+static int check_compiler(const cr_export_opts *opts, const char *dir, cr_error *err)
 {
     const char *compiler = cr_submission_compiler(CR_LANG_C);
     char *path = NULL;
@@ -63,7 +68,7 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
-int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err)
+static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     int rc = cr_export__mkdir(p, "check", err);
     if (rc == 0)
@@ -78,3 +83,26 @@ int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err)
         rc = build_checker(p, err);
     return rc;
 }
+
+static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_PATH_MAX], cr_package *p,
+                      const cr_export_test *t, cr_error *err)
+{
+    (void)p, (void)err;
+    snprintf(in, CR_EXPORT_TEST_PATH_MAX, "input/input%" PRIu64 ".txt", t->k);
+    snprintf(ans, CR_EXPORT_TEST_PATH_MAX, "output/output%" PRIu64 ".txt", t->k);
+    return 0;
+}
+
+const cr_export_format cr_export__cms = {
+    .name = "cms",
+    .summary = "CMS (italy_yaml): task.yaml, input/, output/, check/checker.c and check/checker built from it, "
+               "statement/statement.pdf",
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_BUILD,
+    .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
+    .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
+    .folders = {"input", "output"},
+    .test_paths = test_paths,
+    .write = write_files,
+    .entries = 8,
+    .check_tools = check_compiler,
+};

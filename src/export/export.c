@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,56 +15,18 @@
 #include "coinrow/contest.h"
 #include "coinrow/gen.h"
 #include "util/util.h"
+#include "export/format.h"
 #include "export/package.h"
 #include "invoke/invoke.h"
 #include "export/findings.h"
 #include "export/zip.h"
 #include "export/program.h"
-
-/* Longest instance id plain turns into a file name (NAME.ans stays far
- * below the usual 255-byte limit). */
-#define PLAIN_NAME_MAX 200
 /* The memory limit written into the metadata; the setter edits it for the
  * problem. */
 #define MEMORY_LIMIT_MIB 256
 /* A test from this size on keeps the brute-force solution (2^n lines of
  * play) far beyond any time limit. */
 #define BRUTE_FORCE_N 40
-
-static const char *const format_names[CR_EXPORT_FORMAT_COUNT] = {"kattis", "polygon", "cms", "plain"};
-
-int cr_export_format_parse(cr_export_format *out, const char *name, cr_error *err)
-{
-    int k, rc = cr_name_parse(&k, format_names, CR_EXPORT_FORMAT_COUNT, "format", name, err);
-    if (rc == 0)
-        *out = (cr_export_format)k;
-    return rc;
-}
-
-/* name, a licence problem.yaml knows, with rights_owner (NULL: none) as
- * problemtools takes them. */
-static int check_license(const char *name, const char *rights_owner, cr_error *err)
-{
-    static const char *const licenses[] = {"public domain", "cc0", "cc by", "cc by-sa", "educational", "permission"};
-    size_t k = 0, count = sizeof licenses / sizeof licenses[0];
-    while (k < count && strcmp(name, licenses[k]) != 0)
-        k++;
-    if (k == count)
-        return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
-                                            "permission)",
-                            name);
-    /* problemtools' rule: nobody owns a public-domain problem, and every other
-     * licence names who does (or an author or a source, which export does not
-     * write) */
-    if (k == 0 && rights_owner)
-        return cr_errorf(err, CR_EINVAL, "a problem in the public domain has no rights owner: leave out --rights-owner "
-                                            "(Kattis refuses the package)");
-    if (k > 0 && !rights_owner)
-        return cr_errorf(err, CR_EINVAL, "license '%s' needs --rights-owner TEXT, who holds the rights (Kattis refuses "
-                                            "the package without one)",
-                            name);
-    return 0;
-}
 
 /* Whether the code point c is blank as Python's str.strip() takes it:
  * problemtools refuses a name made of them alone. */
@@ -123,8 +84,8 @@ int cr_export_opts_check(const cr_export_opts *opts, cr_error *err)
         rc = check_text("--title", opts->title, err);
     if (rc == 0 && opts->rights_owner)
         rc = check_text("--rights-owner", opts->rights_owner, err);
-    if (rc == 0 && opts->license)
-        rc = check_license(opts->license, opts->rights_owner, err);
+    if (rc == 0 && opts->format->check_opts)
+        rc = opts->format->check_opts(opts, err);
     return rc;
 }
 
@@ -161,20 +122,17 @@ static int dest_split(dest *d, const char *dir, cr_error *err)
     return 0;
 }
 
-/* The short name rules: kattis, lowercase letters and digits; polygon and
- * cms, letters, digits, '-' and '_'; plain, any folder name. */
-static int check_name(const dest *d, cr_export_format format, cr_error *err)
+/* The folder's name is the problem's short name, of the bytes the format
+ * allows (any, for a format without one). */
+static int check_name(const dest *d, const cr_export_format *format, cr_error *err)
 {
     if (strcmp(d->base, ".") == 0 || strcmp(d->base, "..") == 0 || strcmp(d->base, "/") == 0 || !*d->base)
         return cr_errorf(err, CR_EINVAL, "--out '%s' must name the package's own folder", d->dir);
-    const char *allowed = format == CR_EXPORT_KATTIS ? "abcdefghijklmnopqrstuvwxyz0123456789"
-                                                     : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
-    if (format == CR_EXPORT_PLAIN || strspn(d->base, allowed) == strlen(d->base))
+    const char *allowed = format->short_name_chars;
+    if (!allowed || strspn(d->base, allowed) == strlen(d->base))
         return 0;
     return cr_errorf(err, CR_EINVAL, "the folder name '%s' is the problem's short name, so it may hold only %s",
-                     d->base,
-                     format == CR_EXPORT_KATTIS ? "lowercase letters and digits (Kattis, DOMjudge)"
-                                                   : "letters, digits, '-' and '_'");
+                     d->base, format->short_name_rule);
 }
 
 /* 1 when the folder at path has entries, 0 when it is empty. */
@@ -224,55 +182,6 @@ static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts
 
 /* ---- the package ---- */
 
-/* Plain's file names, each kept with the id it came from, in an
- * open-addressing hash table of "key\0id" strings. */
-typedef struct name_set {
-    char **slots;
-    size_t cap, count;
-} name_set;
-
-/* Adds key with its id: 0, or 1 with the id already holding key in
- * *out_other, or -1 when out of memory. */
-static int name_set_add(name_set *s, const char *key, const char *id, const char **out_other)
-{
-    if (2 * (s->count + 1) > s->cap) {
-        name_set bigger = {calloc(s->cap ? 2 * s->cap : 256, sizeof(char *)), s->cap ? 2 * s->cap : 256, 0};
-        if (!bigger.slots)
-            return -1;
-        for (size_t i = 0; i < s->cap; i++) {
-            if (!s->slots[i])
-                continue;
-            size_t k = cr_fnv1a(CR_FNV1A_BASIS, s->slots[i], strlen(s->slots[i])) & (bigger.cap - 1);
-            while (bigger.slots[k])
-                k = (k + 1) & (bigger.cap - 1);
-            bigger.slots[k] = s->slots[i];
-            bigger.count++;
-        }
-        free(s->slots);
-        *s = bigger;
-    }
-    size_t k = cr_fnv1a(CR_FNV1A_BASIS, key, strlen(key)) & (s->cap - 1);
-    for (; s->slots[k]; k = (k + 1) & (s->cap - 1))
-        if (strcmp(s->slots[k], key) == 0) {
-            *out_other = s->slots[k] + strlen(key) + 1;
-            return 1;
-        }
-    size_t key_len = strlen(key), id_len = strlen(id);
-    if (!(s->slots[k] = malloc(key_len + id_len + 2)))
-        return -1;
-    memcpy(s->slots[k], key, key_len + 1);
-    memcpy(s->slots[k] + key_len + 1, id, id_len + 1);
-    s->count++;
-    return 0;
-}
-
-static void name_set_free(name_set *s)
-{
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->slots[i]);
-    free(s->slots);
-}
-
 /* One file's contents, built in memory. */
 typedef struct buffer {
     char *text;
@@ -317,74 +226,8 @@ typedef struct package {
     int generated;
     buffer input, answer;  /* one test's files */
     cr_findings findings;    /* what the tests show */
-    name_set names;        /* plain */
     cr_submission_list sources; /* --submissions */
 } package;
-
-/* Plain's names: the id with every byte but letters, digits, '.', '_' and
- * '-' turned into '_', and a leading '.' too; two ids whose names differ
- * only in letter case would clash on many file systems, so they clash here. */
-static int plain_name(package *p, char *out, const cr_instance *in, cr_error *err)
-{
-    const char *ext_id = in->ext_id;
-    size_t len = strlen(ext_id);
-    if (len == 0)
-        return cr_errorf(err, CR_EINVAL, "set '%s': instance %lld has an empty id, which names no file",
-                         p->set_name, (long long)in->id);
-    if (len > PLAIN_NAME_MAX)
-        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.*s...' is longer than %d bytes, too long "
-                                            "for a file name",
-                         p->set_name, (int)cr_utf8_cut(ext_id, 40), ext_id, PLAIN_NAME_MAX);
-    char key[PLAIN_NAME_MAX + 1];
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)ext_id[i];
-        int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                   c == '-' || (c == '.' && i > 0);
-        out[i] = keep ? (char)c : '_';
-        key[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : out[i]);
-    }
-    out[len] = key[len] = '\0';
-    const char *other = NULL;
-    int rc = name_set_add(&p->names, key, ext_id, &other);
-    if (rc < 0)
-        return cr_errorf(err, CR_ENOMEM, "no memory for the file names");
-    if (rc > 0)
-        return cr_errorf(err, CR_EINVAL, "set '%s': the ids '%s' and '%s' both become the file %s.in (plain "
-                                            "names keep letters, digits, '.', '_' and '-', and letter case does "
-                                            "not tell files apart everywhere)",
-                         p->set_name, other, ext_id, out);
-    return 0;
-}
-
-/* The paths of test k (0-based) within the package. */
-static int test_paths(package *p, char in[], char ans[], size_t cap, uint64_t k, const cr_instance *instance,
-                      cr_error *err)
-{
-    char num[CR_GEN_ID_MAX], name[PLAIN_NAME_MAX + 1];
-    cr_gen_id(num, p->count, k);
-    switch (p->opts->format) {
-    case CR_EXPORT_KATTIS: {
-        const char *group = k < p->opts->samples ? "sample" : "secret";
-        snprintf(in, cap, "data/%s/%s.in", group, num);
-        snprintf(ans, cap, "data/%s/%s.ans", group, num);
-        return 0;
-    }
-    case CR_EXPORT_POLYGON: /* Polygon's own names: tests/%02d, 100 is "100" */
-        snprintf(in, cap, "tests/%02" PRIu64, k + 1);
-        snprintf(ans, cap, "tests/%02" PRIu64 ".a", k + 1);
-        return 0;
-    case CR_EXPORT_CMS:
-        snprintf(in, cap, "input/input%" PRIu64 ".txt", k);
-        snprintf(ans, cap, "output/output%" PRIu64 ".txt", k);
-        return 0;
-    default: {
-        int rc = plain_name(p, name, instance, err);
-        snprintf(in, cap, "%s.in", name);
-        snprintf(ans, cap, "%s.ans", name);
-        return rc;
-    }
-    }
-}
 
 /* Widens the constraints an ingested set's data spans to take `in`. */
 static void span(cr_constraints *l, const cr_instance *in)
@@ -459,19 +302,20 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
     for (uint64_t k = 0; rc == 0; k++) {
         if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
-        char in_path[PLAIN_NAME_MAX + 64], ans_path[PLAIN_NAME_MAX + 64];
+        char in_path[CR_EXPORT_TEST_PATH_MAX], ans_path[CR_EXPORT_TEST_PATH_MAX];
+        cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name};
         rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
-            rc = test_paths(p, in_path, ans_path, sizeof in_path, k, in, err);
+            rc = p->opts->format->test_paths(in_path, ans_path, &p->files, &test, err);
         if (rc == 0)
             rc = write_input(p, in_path, in, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
-        if (rc == 0 && p->opts->format != CR_EXPORT_PLAIN)
+        if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
         stats->tests++;
-        stats->samples += p->opts->format != CR_EXPORT_PLAIN && k < p->opts->samples;
+        stats->samples += cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
     }
     cr_store_results_free(answers);
     cr_store_instances_free(instances);
@@ -480,24 +324,14 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 
 /* ---- metadata, statement and programs ---- */
 
-/* Each format's folders for the tests, its other files and how many files
- * and folders it adds besides the tests (at most). */
-static const struct {
-    const char *folders[4];
-    int (*write)(cr_package *p, const cr_problem *pb, cr_error *err);
-    unsigned entries;
-} layouts[CR_EXPORT_FORMAT_COUNT] = {
-    [CR_EXPORT_KATTIS] = {{"data", "data/sample", "data/secret"}, cr_export__kattis, CR_EXPORT_KATTIS_ENTRIES},
-    [CR_EXPORT_POLYGON] = {{"tests"}, cr_export__polygon, CR_EXPORT_POLYGON_ENTRIES},
-    [CR_EXPORT_CMS] = {{"input", "output"}, cr_export__cms, CR_EXPORT_CMS_ENTRIES},
-    /* plain: no folders, no other files (the zero default) */
-};
-
+/* The format's folders for the tests. */
 static int make_folders(package *p, cr_error *err)
 {
+    const cr_export_format *format = p->opts->format;
+    size_t count = sizeof format->folders / sizeof format->folders[0];
     int rc = 0;
-    for (int i = 0; rc == 0 && i < 4 && layouts[p->opts->format].folders[i]; i++)
-        rc = cr_export__mkdir(&p->files, layouts[p->opts->format].folders[i], err);
+    for (size_t i = 0; rc == 0 && i < count && format->folders[i]; i++)
+        rc = cr_export__mkdir(&p->files, format->folders[i], err);
     return rc;
 }
 
@@ -543,7 +377,7 @@ static int solutions_of(cr_problem_solution **out, size_t *out_count, const pack
 /* The format's files besides the tests, for the problem the tests showed. */
 static int write_others(package *p, cr_export_stats *stats, cr_error *err)
 {
-    if (!layouts[p->opts->format].write)
+    if (!p->opts->format->write)
         return 0;
     cr_problem pb = {.name = p->dest->base,
                      .title = p->opts->title ? p->opts->title : p->set_name,
@@ -566,7 +400,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
     cr_findings_uuid(pb.uuid, &p->findings);
     stats->time_limit_ms = pb.time_limit_ms;
     if (rc == 0)
-        rc = layouts[p->opts->format].write(&p->files, &pb, err);
+        rc = p->opts->format->write(&p->files, &pb, err);
     free(solutions);
     return rc;
 }
@@ -578,10 +412,10 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
 static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
                        cr_error *err)
 {
-    uint64_t entries = 2 * count + layouts[opts->format].entries + (sources ? sources + 1 : 0);
+    uint64_t entries = 2 * count + opts->format->entries + (sources ? sources + 1 : 0);
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
-    if (opts->format != CR_EXPORT_PLAIN && opts->samples >= count)
+    if (cr_export_format_supports(opts->format, CR_EXPORT_SAMPLES) && opts->samples >= count)
         return cr_errorf(err, CR_EINVAL, "set '%s' has %llu instance%s: %llu sample%s would leave no secret test",
                          set_name, (unsigned long long)count, count == 1 ? "" : "s",
                          (unsigned long long)opts->samples, opts->samples == 1 ? "" : "s");
@@ -614,14 +448,14 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
         rc = submissions_of(&sources, store, opts, err);
     if (rc == 0)
         rc = cr_export_opts_check(opts, err);
-    if (rc == 0 && !opts->title && opts->format != CR_EXPORT_PLAIN)
+    if (rc == 0 && !opts->title && cr_export_format_supports(opts->format, CR_EXPORT_METADATA))
         rc = check_text("the set's name (the problem's name without --title)", set_name, err);
     if (rc == 0)
         rc = check_tests(set_name, count, sources.count, opts, err);
     if (rc == 0)
         rc = check_dest(&d, store, opts, err);
-    if (rc == 0 && opts->format == CR_EXPORT_CMS)
-        rc = cr_export__cms_check(opts, d.dir, err);
+    if (rc == 0 && opts->format->check_tools)
+        rc = opts->format->check_tools(opts, d.dir, err);
     cr_submission_list_free(&sources);
     dest_free(&d);
     return rc;
@@ -723,7 +557,7 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
     const cr_export_opts *opts = p->opts;
     cr_package *files = &p->files;
     files->root = temp_name(p->dest, "");
-    files->path_cap = (files->root ? strlen(files->root) : 0) + PLAIN_NAME_MAX + 64;
+    files->path_cap = (files->root ? strlen(files->root) : 0) + CR_EXPORT_TEST_PATH_MAX + 64;
     files->path = malloc(files->path_cap);
     if (!files->root || !files->path)
         return cr_errorf(err, CR_ENOMEM, "no memory for the paths of %s", p->dest->dir);
@@ -734,8 +568,10 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
     if (!mkdtemp(files->root) || chmod(files->root, 0777 & ~mask) != 0)
         return cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", p->dest->dir, strerror(errno));
     cr_findings_init(&p->findings, opts->variant, opts->lines, opts->samples);
-    p->findings.timed = opts->format != CR_EXPORT_PLAIN && !opts->time_limit_ms;
-    p->findings.greedy = opts->format == CR_EXPORT_KATTIS || opts->format == CR_EXPORT_POLYGON;
+    /* the time limit comes of the slowest test, and the greedy solution goes
+     * with the others when a test catches it */
+    p->findings.timed = cr_export_format_supports(opts->format, CR_EXPORT_METADATA) && !opts->time_limit_ms;
+    p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS);
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);
@@ -776,13 +612,13 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         if (tmp_zip)
             remove(tmp_zip);
     }
+    if (rc == 0 && !opts->license)
+        out->advice = opts->format->unlicensed;
     free(tmp_zip);
-    free(p.files.root);
-    free(p.files.path);
+    cr_export__package_free(&p.files);
     free(p.input.text);
     free(p.answer.text);
     cr_findings_free(&p.findings);
-    name_set_free(&p.names);
     cr_submission_list_free(&p.sources);
     dest_free(&d);
     return rc;

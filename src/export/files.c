@@ -1,8 +1,8 @@
 /* Writing a package's files (package.h): folders and files made new in the
  * temporary folder export fills, the judge programs built for the problem,
- * text quoted for the metadata's YAML and XML, and whether a path lies in
- * a folder.  Every format's writer and export.c itself write through
- * these. */
+ * text quoted for the metadata's YAML and XML, the names claimed so far, and
+ * whether a path lies in a folder.  Every format's writer and export.c
+ * itself write through these. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "export/package.h"
 
@@ -139,4 +139,47 @@ int cr_export__lies_in(const char *path, const char *dir)
     free(p);
     free(d);
     return inside;
+}
+
+int cr_export__claim(cr_package *p, const char *name, const char *owner, const char **out_other)
+{
+    if (2 * (p->names_count + 1) > p->names_cap) {
+        size_t cap = p->names_cap ? 2 * p->names_cap : 256, count = 0;
+        char **bigger = calloc(cap, sizeof(char *));
+        if (!bigger)
+            return CR_ENOMEM;
+        for (size_t i = 0; i < p->names_cap; i++) {
+            if (!p->names[i])
+                continue;
+            size_t k = cr_fnv1a(CR_FNV1A_BASIS, p->names[i], strlen(p->names[i])) & (cap - 1);
+            while (bigger[k])
+                k = (k + 1) & (cap - 1);
+            bigger[k] = p->names[i];
+            count++;
+        }
+        free(p->names);
+        p->names = bigger, p->names_cap = cap, p->names_count = count;
+    }
+    size_t k = cr_fnv1a(CR_FNV1A_BASIS, name, strlen(name)) & (p->names_cap - 1);
+    for (; p->names[k]; k = (k + 1) & (p->names_cap - 1))
+        if (strcmp(p->names[k], name) == 0) {
+            *out_other = p->names[k] + strlen(name) + 1;
+            return 1;
+        }
+    size_t name_len = strlen(name), owner_len = strlen(owner);
+    if (!(p->names[k] = malloc(name_len + owner_len + 2)))
+        return CR_ENOMEM;
+    memcpy(p->names[k], name, name_len + 1);
+    memcpy(p->names[k] + name_len + 1, owner, owner_len + 1);
+    p->names_count++;
+    return 0;
+}
+
+void cr_export__package_free(cr_package *p)
+{
+    for (size_t i = 0; i < p->names_cap; i++)
+        free(p->names[i]);
+    free(p->names);
+    free(p->root);
+    free(p->path);
 }

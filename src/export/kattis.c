@@ -1,11 +1,20 @@
-/* A Kattis (and DOMjudge) package's files besides the tests: problem.yaml,
- * .timelimit, the statement, the validator and the checker, and the
- * submissions that show the tests are strong. */
+/* The kattis format (Kattis problemtools, DOMjudge): problem.yaml,
+ * .timelimit, problem_statement/problem.en.tex, data/sample/NN.{in,ans},
+ * data/secret/NN.{in,ans}, input_validators/validator/validator.c,
+ * output_validators/checker/checker.c, submissions/accepted/reference.c,
+ * and when the tests catch them submissions/wrong_answer/greedy.c and
+ * submissions/time_limit_exceeded/brute_force.c; with --submissions also
+ * submissions/LABEL/invID-SOURCE.  NN is the test's number from 1,
+ * zero-padded to the width of the count and to at least 2 digits (the ids
+ * generate gives). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "export/package.h"
+#include "coinrow/gen.h"
+#include "export/format.h"
 #include "export/statement.h"
+#include "util/util.h"
 
 /* A time limit in seconds, as judges read it: "1", "2.500". */
 static void put_seconds(FILE *f, unsigned ms)
@@ -67,7 +76,7 @@ static int write_submissions(cr_package *p, const cr_problem *pb, cr_error *err)
     return rc;
 }
 
-int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err)
+static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     static const char *const folders[] = {"problem_statement", "input_validators", "input_validators/validator",
                                           "output_validators", "output_validators/checker"};
@@ -88,3 +97,58 @@ int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err)
         rc = write_submissions(p, pb, err);
     return rc;
 }
+
+static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_PATH_MAX], cr_package *p,
+                      const cr_export_test *t, cr_error *err)
+{
+    (void)p, (void)err;
+    char num[CR_GEN_ID_MAX];
+    cr_gen_id(num, t->count, t->k);
+    const char *group = t->k < t->samples ? "sample" : "secret";
+    snprintf(in, CR_EXPORT_TEST_PATH_MAX, "data/%s/%s.in", group, num);
+    snprintf(ans, CR_EXPORT_TEST_PATH_MAX, "data/%s/%s.ans", group, num);
+    return 0;
+}
+
+/* The license, one problem.yaml knows, with the rights owner (NULL: none)
+ * as problemtools takes them. */
+static int check_license(const cr_export_opts *opts, cr_error *err)
+{
+    static const char *const licenses[] = {"public domain", "cc0", "cc by", "cc by-sa", "educational", "permission"};
+    const char *name = opts->license;
+    size_t k = 0, count = sizeof licenses / sizeof licenses[0];
+    if (!name)
+        return 0;
+    while (k < count && strcmp(name, licenses[k]) != 0)
+        k++;
+    if (k == count)
+        return cr_errorf(err, CR_EINVAL, "unknown license '%s' (public domain, cc0, cc by, cc by-sa, educational or "
+                                            "permission)",
+                            name);
+    /* problemtools' rule: nobody owns a public-domain problem, and every other
+     * licence names who does (or an author or a source, which export does not
+     * write) */
+    if (k == 0 && opts->rights_owner)
+        return cr_errorf(err, CR_EINVAL, "a problem in the public domain has no rights owner: leave out --rights-owner "
+                                            "(Kattis refuses the package)");
+    if (k > 0 && !opts->rights_owner)
+        return cr_errorf(err, CR_EINVAL, "license '%s' needs --rights-owner TEXT, who holds the rights (Kattis refuses "
+                                            "the package without one)",
+                            name);
+    return 0;
+}
+
+const cr_export_format cr_export__kattis = {
+    .name = "kattis",
+    .summary = "Kattis problemtools, DOMjudge: problem.yaml, .timelimit, the statement, data/sample, data/secret, "
+               "the validator, the checker, submissions/LABEL/ (DIR's name: lowercase letters and digits)",
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_LICENSE | CR_EXPORT_SUBMISSIONS,
+    .short_name_chars = "abcdefghijklmnopqrstuvwxyz0123456789",
+    .short_name_rule = "lowercase letters and digits (Kattis, DOMjudge)",
+    .folders = {"data", "data/sample", "data/secret"},
+    .test_paths = test_paths,
+    .write = write_files,
+    .entries = 20,
+    .check_opts = check_license,
+    .unlicensed = "problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner",
+};

@@ -1,7 +1,7 @@
 /* Inside export (export/export.h): the problem a package holds and the calls
  * that write its files, shared by export.c, which writes the tests and puts
- * the package in place, and the writers of each format's other files
- * (kattis.c, polygon.c, cms.c) and of the statement (statement.c). */
+ * the package in place, the formats' writers of their other files (each
+ * format's file, format.h) and the statement's (statement.c). */
 #ifndef CR_EXPORT_PACKAGE_H
 #define CR_EXPORT_PACKAGE_H
 
@@ -43,7 +43,7 @@ typedef struct cr_problem {
     size_t solution_count;
     unsigned time_limit_ms, memory_mib;
     char uuid[40];         /* derived from the set's tests, the variant and the lines */
-    const char *license, *rights_owner; /* kattis; NULL when not given */
+    const char *license, *rights_owner; /* CR_EXPORT_LICENSE; NULL when not given */
 } cr_problem;
 
 /* ---- writing the package's files (files.c) ---- */
@@ -56,7 +56,17 @@ typedef struct cr_package {
     char *root;                 /* the temporary folder being filled */
     char *path;                 /* root/relative, for one file at a time */
     size_t path_cap;
+    char **names;               /* the names claimed (cr_export__claim): "name\0owner" in an */
+    size_t names_cap, names_count; /* open-addressing hash table */
 } cr_package;
+
+/* Frees what cr_package holds (not the folder at root); accepts a zeroed one. */
+void cr_export__package_free(cr_package *p);
+
+/* Claims name for owner (say, a test's file name for the id it is made
+ * of): 0, or 1 with the owner that claimed it first in *out_other (valid
+ * while p is), or CR_ENOMEM. */
+int cr_export__claim(cr_package *p, const char *name, const char *owner, const char **out_other);
 
 /* The path of rel (relative to the package's root) as it is written now, in
  * a buffer valid until the next call. */
@@ -91,19 +101,6 @@ int cr_export__solution(cr_package *p, const char *rel, const cr_problem_solutio
 /* s as a double-quoted YAML scalar; as XML attribute text. */
 void cr_export__put_yaml(FILE *f, const char *s);
 void cr_export__put_xml(FILE *f, const char *s);
-
-/* Each format's files besides the tests; how many files and folders (at
- * most) they add to the package, for the zip's limit, besides the
- * invocations' sources and the folder they may add. */
-int cr_export__kattis(cr_package *p, const cr_problem *pb, cr_error *err);
-int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err);
-int cr_export__cms(cr_package *p, const cr_problem *pb, cr_error *err);
-enum { CR_EXPORT_KATTIS_ENTRIES = 20, CR_EXPORT_POLYGON_ENTRIES = 17, CR_EXPORT_CMS_ENTRIES = 8 };
-
-/* Before anything is written: without opts->no_build, a C compiler ($CC,
- * else cc) must be there to build the CMS checker; CR_EINVAL saying so and
- * what to do. */
-int cr_export__cms_check(const cr_export_opts *opts, const char *dir, cr_error *err);
 
 /* 1 when path lies in the folder at dir (or is it), links followed in
  * both (files.c). */

@@ -1,10 +1,15 @@
-/* A Polygon package's files besides the tests: problem.xml, the testlib
- * checker and validator with testlib.h, the statement (LaTeX and PDF, which
- * converters carry over) and the solutions with their tags. */
+/* The polygon format (Codeforces' Polygon, and DOMjudge through
+ * Polygon2DOMjudge): problem.xml, tests/%02d and tests/%02d.a (Polygon's
+ * own names, test 100 is "100"), the testlib checker and validator
+ * files/check.cpp and files/val.cpp with files/testlib.h and its licence,
+ * the statement (statements/english/problem.tex, and
+ * statements/.pdf/english/problem.pdf, which converters carry over), and
+ * solutions/ as for kattis, tagged in problem.xml. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "export/package.h"
+#include "export/format.h"
 #include "export/statement.h"
 
 /* Polygon's tag for a solution: "main" for the reference one (the first),
@@ -70,7 +75,7 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
-int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
+static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     static const char *const folders[] = {"files", "solutions", "statements", "statements/english",
                                           "statements/.pdf", "statements/.pdf/english"};
@@ -98,3 +103,25 @@ int cr_export__polygon(cr_package *p, const cr_problem *pb, cr_error *err)
     }
     return rc;
 }
+
+static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_PATH_MAX], cr_package *p,
+                      const cr_export_test *t, cr_error *err)
+{
+    (void)p, (void)err;
+    snprintf(in, CR_EXPORT_TEST_PATH_MAX, "tests/%02" PRIu64, t->k + 1);
+    snprintf(ans, CR_EXPORT_TEST_PATH_MAX, "tests/%02" PRIu64 ".a", t->k + 1);
+    return 0;
+}
+
+const cr_export_format cr_export__polygon = {
+    .name = "polygon",
+    .summary = "Polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with testlib.h, the statement (LaTeX "
+               "and PDF), solutions/ tagged in problem.xml",
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_SUBMISSIONS,
+    .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
+    .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
+    .folders = {"tests"},
+    .test_paths = test_paths,
+    .write = write_files,
+    .entries = 17,
+};

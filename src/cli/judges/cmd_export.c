@@ -33,6 +33,54 @@ static int parse_seconds(unsigned *out, const char *text, cr_error *err)
     return 0;
 }
 
+/* The formats that have feature, into out: "kattis, polygon or cms". */
+static void formats_with(char *out, size_t cap, unsigned feature)
+{
+    size_t len = 0, count = 0, seen = 0;
+    const cr_export_format *f;
+    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL; k++)
+        count += (size_t)cr_export_format_supports(f, feature);
+    out[0] = '\0';
+    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL && len < cap; k++) {
+        if (!cr_export_format_supports(f, feature))
+            continue;
+        seen++;
+        int wrote = snprintf(out + len, cap - len, "%s%s", seen == 1 ? "" : seen == count ? " or " : ", ",
+                             cr_export_format_name(f));
+        len += wrote > 0 ? (size_t)wrote : 0;
+    }
+}
+
+/* A usage error for each option given that means nothing to the format:
+ * the option, the format, and the formats it is for; -1 when there is none. */
+static int refuse_unsupported(const cli_command *self, const export_args *a, const cr_export_format *format)
+{
+    const struct {
+        int given;
+        const char *option;
+        unsigned feature;
+        const char *what; /* what a package of a format without the feature lacks */
+    } needs[] = {
+        {a->samples != NULL, "--samples", CR_EXPORT_SAMPLES, "samples"},
+        {a->title != NULL, "--title", CR_EXPORT_METADATA, "problem name"},
+        {a->time_limit != NULL, "--time-limit", CR_EXPORT_METADATA, "time limit"},
+        {a->license != NULL, "--license", CR_EXPORT_LICENSE, "licence"},
+        {a->rights_owner != NULL, "--rights-owner", CR_EXPORT_LICENSE, "licence"},
+        {a->no_build, "--no-build", CR_EXPORT_BUILD, "program to build"},
+        {a->submissions, "--submissions", CR_EXPORT_SUBMISSIONS, "solutions"},
+    };
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        if (!needs[i].given || cr_export_format_supports(format, needs[i].feature))
+            continue;
+        char takers[256];
+        formats_with(takers, sizeof takers, needs[i].feature);
+        return cli_usage_error(self, "%s has no meaning for --format %s, whose packages hold no %s (it is for "
+                                     "--format %s)",
+                               needs[i].option, cr_export_format_name(format), needs[i].what, takers);
+    }
+    return -1;
+}
+
 static const cli_option options[] = {
     CLI_TEXT(export_args, db, "db", "PATH", "the database (default coinrow.db)"),
     CLI_TEXT(export_args, set, "set", "NAME", "the instance set (required)"),
@@ -76,24 +124,15 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
         return cli_usage_error(self, "%s", err.msg);
-    if ((a.license || a.rights_owner) && o.format != CR_EXPORT_KATTIS)
-        return cli_usage_error(self, "--license and --rights-owner are for --format kattis (its problem.yaml)");
-    if (a.no_build && o.format != CR_EXPORT_CMS)
-        return cli_usage_error(self, "--no-build is for --format cms (its checker)");
-    if ((a.title || a.time_limit) && o.format == CR_EXPORT_PLAIN)
-        return cli_usage_error(self, "--title and --time-limit have no meaning for --format plain");
+    if ((status = refuse_unsupported(self, &a, o.format)) >= 0)
+        return status;
+    if (!cr_export_format_supports(o.format, CR_EXPORT_SAMPLES))
+        o.samples = 0;
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
     if (cr_export_opts_check(&o, &err)) /* before the store is opened: nothing is written */
         return cli_usage_error(self, "%s", err.msg);
-    if (a.submissions && o.format != CR_EXPORT_KATTIS && o.format != CR_EXPORT_POLYGON)
-        return cli_usage_error(self, "--submissions is for --format kattis or polygon");
-    if (o.format == CR_EXPORT_PLAIN) {
-        if (a.samples)
-            return cli_usage_error(self, "--samples has no meaning for --format plain (it has no samples)");
-        o.samples = 0;
-    }
 
     /* read only: a set solved already is exported without a write (a
      * missing run is solved by a job of its own) */
@@ -134,8 +173,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (stats.time_limit_ms)
         printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
     printf("\n");
-    if (o.format == CR_EXPORT_KATTIS && !a.license)
-        cli_fail("problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner");
+    if (stats.advice)
+        cli_fail("%s", stats.advice);
     return CR_EXIT_OK;
 }
 
