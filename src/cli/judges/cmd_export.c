@@ -51,6 +51,17 @@ static void formats_with(char *out, size_t cap, unsigned feature)
     }
 }
 
+/* The formats, for --help, the man page and the completion: the k-th's
+ * name and what its package holds. */
+static const char *format_at(size_t k, const char **out_line)
+{
+    const cr_export_format *f = cr_export_format_at(k);
+    if (!f)
+        return NULL;
+    *out_line = cr_export_format_summary(f);
+    return cr_export_format_name(f);
+}
+
 /* A usage error for each option given that means nothing to the format:
  * the option, the format, and the formats it is for; -1 when there is none. */
 static int refuse_unsupported(const cli_command *self, const export_args *a, const cr_export_format *format)
@@ -86,26 +97,26 @@ static const cli_option options[] = {
     CLI_TEXT(export_args, set, "set", "NAME", "the instance set (required)"),
     CLI_TEXT(export_args, variant, "variant", "V",
              "total, diff, remaining or winner: the value the answers hold (required)"),
-    CLI_TEXT(export_args, format, "format", "FMT", "kattis, polygon, cms or plain (required)"),
+    CLI_CHOICE(export_args, format, "format", "FMT", "the judging system's format, listed below (required)", format_at),
     CLI_TEXT(export_args, out, "out", "DIR", "the package's folder, made beside it and renamed into place (required)"),
     CLI_TEXT(export_args, moves, "moves", "POLICY",
              "none (default): answers hold the value; canonical: and the canonical line"),
-    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
+    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; for formats with samples)"),
     CLI_TEXT(export_args, title, "title", "TEXT",
              "the problem's name in the statement and metadata, one line of UTF-8 text (default: the set's name)"),
     CLI_TEXT(export_args, time_limit, "time-limit", "SECONDS",
              "the time limit (default: the reference solution's time on the slowest test, times 3, in whole seconds, "
              "at least 1)"),
     CLI_TEXT(export_args, license, "license", "NAME",
-             "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, permission; default "
+             "the package's licence (public domain, cc0, cc by, cc by-sa, educational, permission; default "
              "unknown); all but public domain need --rights-owner"),
     CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT",
-             "kattis: problem.yaml's rights_owner, who holds the rights (not with public domain)"),
-    CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
+             "who holds the rights to the package (not with public domain)"),
+    CLI_FLAG(export_args, no_build, "no-build", "write the checker's source without building it (for formats that build one)"),
     CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
     CLI_FLAG(export_args, submissions, "submissions",
-             "kattis, polygon: the sources of invocations labelled accepted, wrong_answer, ..."),
+             "the sources of invocations labelled accepted, wrong_answer, ... (for formats with submissions)"),
     {0},
 };
 
@@ -181,23 +192,20 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_export = {
     "export",
     cmd_export,
-    "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
-    "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+    "write a set's tests and answers as a package a judging system takes",
+    "export [--db PATH] --set NAME --variant V --format FMT --out DIR\n"
     "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
     "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]",
     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
     "the canonical line of play) from the latest done run of the set that has them for\n"
-    "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
-    "problem.yaml, .timelimit, the statement, data/sample, data/secret, the validator,\n"
-    "the checker and the submissions (DIR's name is the short name: lowercase letters\n"
-    "and digits); polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with\n"
-    "testlib.h, the statement (LaTeX and PDF), solutions/; cms: task.yaml, input/,\n"
-    "output/, check/checker built, statement/statement.pdf; plain: ID.in and ID.ans.\n"
-    "The package is written beside DIR and renamed into place.\n"
+    "every instance, else from a new run solved first; stderr names the run.  DIR's\n"
+    "name is the problem's short name, of the characters its format takes.  An option\n"
+    "a format has no use for is refused, naming the formats that take it.  The\n"
+    "package is written beside DIR and renamed into place.\n"
     "--submissions adds the sources of the set's done invocations of V labelled\n"
     "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
-    "source file, as invID-NAME beside coinrow's own: kattis submissions/LABEL/,\n"
-    "polygon solutions/ (tagged in problem.xml).\n"
+    "source file, as invID-NAME beside coinrow's own, where the format keeps\n"
+    "submissions.\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,
