@@ -33,24 +33,6 @@ static int parse_seconds(unsigned *out, const char *text, cr_error *err)
     return 0;
 }
 
-/* The formats that have feature, into out: "kattis, polygon or cms". */
-static void formats_with(char *out, size_t cap, unsigned feature)
-{
-    size_t len = 0, count = 0, seen = 0;
-    const cr_export_format *f;
-    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL; k++)
-        count += (size_t)cr_export_format_supports(f, feature);
-    out[0] = '\0';
-    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL && len < cap; k++) {
-        if (!cr_export_format_supports(f, feature))
-            continue;
-        seen++;
-        int wrote = snprintf(out + len, cap - len, "%s%s", seen == 1 ? "" : seen == count ? " or " : ", ",
-                             cr_export_format_name(f));
-        len += wrote > 0 ? (size_t)wrote : 0;
-    }
-}
-
 /* The formats, for --help, the man page and the completion: the k-th's
  * name and what its package holds. */
 static const char *format_at(size_t k, const char **out_line)
@@ -60,36 +42,6 @@ static const char *format_at(size_t k, const char **out_line)
         return NULL;
     *out_line = cr_export_format_summary(f);
     return cr_export_format_name(f);
-}
-
-/* A usage error for each option given that means nothing to the format:
- * the option, the format, and the formats it is for; -1 when there is none. */
-static int refuse_unsupported(const cli_command *self, const export_args *a, const cr_export_format *format)
-{
-    const struct {
-        int given;
-        const char *option;
-        unsigned feature;
-        const char *what; /* what a package of a format without the feature lacks */
-    } needs[] = {
-        {a->samples != NULL, "--samples", CR_EXPORT_SAMPLES, "samples"},
-        {a->title != NULL, "--title", CR_EXPORT_METADATA, "problem name"},
-        {a->time_limit != NULL, "--time-limit", CR_EXPORT_METADATA, "time limit"},
-        {a->license != NULL, "--license", CR_EXPORT_LICENSE, "licence"},
-        {a->rights_owner != NULL, "--rights-owner", CR_EXPORT_LICENSE, "licence"},
-        {a->no_build, "--no-build", CR_EXPORT_BUILD, "program to build"},
-        {a->submissions, "--submissions", CR_EXPORT_SUBMISSIONS, "solutions"},
-    };
-    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
-        if (!needs[i].given || cr_export_format_supports(format, needs[i].feature))
-            continue;
-        char takers[256];
-        formats_with(takers, sizeof takers, needs[i].feature);
-        return cli_usage_error(self, "%s has no meaning for --format %s, whose packages hold no %s (it is for "
-                                     "--format %s)",
-                               needs[i].option, cr_export_format_name(format), needs[i].what, takers);
-    }
-    return -1;
 }
 
 static const cli_option options[] = {
@@ -129,16 +81,14 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (!a.set || !a.variant || !a.format || !a.out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
+    cr_export_opts o = {.zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
                         .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
         return cli_usage_error(self, "%s", err.msg);
-    if ((status = refuse_unsupported(self, &a, o.format)) >= 0)
-        return status;
-    if (!cr_export_format_supports(o.format, CR_EXPORT_SAMPLES))
-        o.samples = 0;
+    if (!a.samples) /* one sample where the format shows samples */
+        o.samples = (uint64_t)cr_export_format_supports(o.format, CR_EXPORT_SAMPLES);
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
