@@ -1,6 +1,7 @@
-/* Errors that coinrow must not swallow (issue 33, item 7): output written
- * to a full disk (/dev/full) fails the command with a message, as
- * `ls > /dev/full` does, instead of exiting 0. */
+/* Errors that coinrow must not swallow or misname (issue 33, item 7):
+ * output written to a full disk (/dev/full) fails the command with a
+ * message, as `ls > /dev/full` does, instead of exiting 0; a limit on open
+ * files too low for a job names itself and leaves the folder as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,10 +63,64 @@ static void test_errors__output_into_a_full_disk_fails_the_command(void **state)
     }
 }
 
+/* coinrow ARGS... under `ulimit -n limit`. */
+static void under_file_limit(run_result *r, int limit, const char *const *args)
+{
+    char script[64];
+    snprintf(script, sizeof script, "ulimit -n %d && exec \"$0\" \"$@\"", limit);
+    char *argv[40] = {"sh", "-c", script, (char *)run_bin()};
+    int argc = 4;
+    for (; *args && argc < 38; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    assert_int_equal(run_capture(r, argv, NULL), 0);
+}
+
+static void test_errors__too_many_open_files_is_named_and_writes_nothing(void **state)
+{
+    tmp_db *t = *state;
+    const char *csv = tmp_path(t->dir, "rows.csv");
+    assert_int_equal(write_file(csv, "id,values\na,1 2 3\nb,4 5\n"), 0);
+    run_result r;
+    /* a new database: none is made */
+    char *before = dir_snapshot(t->dir);
+    under_file_limit(&r, 8, WORDS("run", csv, "--db", t->db, "--quiet"));
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "too many open files"))
+        fail_msg("said: %s", r.err);
+    run_result_free(&r);
+    char *after = dir_snapshot(t->dir);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+
+    /* an existing one: no failed run row, attempt after attempt */
+    COINROW(&r, NULL, "run", csv, "--db", t->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    before = dir_snapshot(t->dir);
+    const char *const *jobs[] = {WORDS("run", csv, "--db", t->db, "--set", "other", "--quiet"),
+                                 WORDS("solve", "--set", "rows", "--db", t->db, "--quiet"),
+                                 WORDS("solve", "--set", "rows", "--db", t->db, "--quiet")};
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        under_file_limit(&r, 8, jobs[i]);
+        if (r.status != 1 || !strstr(r.err, "too many open files"))
+            fail_msg("coinrow %s: exit %d, said: %s", jobs[i][0], r.status, r.err);
+        run_result_free(&r);
+    }
+    after = dir_snapshot(t->dir);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    assert_int_equal(db_int(t->db, "SELECT count(*) FROM run"), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_errors__output_into_a_full_disk_fails_the_command, tmp_db_setup,
+                                        tmp_db_teardown),
+        cmocka_unit_test_setup_teardown(test_errors__too_many_open_files_is_named_and_writes_nothing, tmp_db_setup,
                                         tmp_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

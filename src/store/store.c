@@ -21,6 +21,9 @@
 /* How long a checkpoint that starts the WAL again waits for readers to
  * leave it: time for a short query to end, a cost paid now and then. */
 #define RESTART_WAIT_MS 100
+/* The files a writer holds open at once: the database, its WAL and shared
+ * memory. */
+#define STORE_FILES 3
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
@@ -207,6 +210,14 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
+    /* a writer holds the database, its WAL and shared memory (or journal)
+     * open at once: a limit too low for them refuses it before the file is
+     * made, rather than leave a new empty one */
+    if (!reads(mode) && !cr_files_spare(STORE_FILES)) {
+        free(s);
+        return cr_errorf(err, CR_EIO, "%s: too many open files: writing to it needs %d more at once (raise the "
+                                      "limit, ulimit -n)", path, STORE_FILES);
+    }
     int flags = SQLITE_OPEN_NOMUTEX | (creates(mode)              ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                        : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);

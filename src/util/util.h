@@ -34,6 +34,12 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);
 
+/* Whether this process may open `count` more file descriptors now (they
+ * are opened and closed again to find out): a command that needs several
+ * at once asks before it creates or writes anything, so that a limit
+ * (ulimit -n) too low for it refuses it whole rather than midway. */
+int cr_files_spare(int count);
+
 /* --- names and hashes (names.c, hash.c) --- */
 
 /* Finds text (may be NULL) in names[0..count): 0 with its index in *out, or
