@@ -43,6 +43,8 @@ static void add_instances(cr_store *store, int64_t set_id, int first, int count)
     free(json);
 }
 
+/* The fixture's store made the schema and committed a set: WAL mode from
+ * that commit on, until the last writer closes. */
 static void test_store__creates_the_schema_once_in_wal_mode(void **state)
 {
     fixture_state *f = *state;

@@ -712,8 +712,10 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
         if (rc == 0)
             rc = cr_store_run_solved(&p->run_before, store, opts->run_id, err);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        cr_store_wal_now(store); /* the checkpointer and readers work beside the writer */
         rc = cr_store_new(&p->checkpoints, cr_store_path(store), CR_STORE_WRITE, err);
+    }
     if (rc == 0) {
         p->finished = 0;
         cr_store_wal_limit(store, WAL_LIMIT);

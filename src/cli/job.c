@@ -323,7 +323,10 @@ static int job_start(job *j)
     if (!cr_files_spare(CR_PIPELINE_FILES))
         return cr_errorf(j->err, CR_EIO, "%s: too many open files: the job needs %d more at once (raise the limit, "
                                          "ulimit -n)", db, CR_PIPELINE_FILES);
-    int rc = cr_store_new(&j->store, db, CR_STORE_WRITE, j->err);
+    /* solve needs a set in a database that is there: a mistyped path
+     * creates none */
+    int creates = (j->steps & CLI_JOB_INGEST) || a->shard;
+    int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
     if (rc == 0 && a->shard) {
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, j->store, &j->shard, j->err);
         if (rc == 0 && !j->shard_done)

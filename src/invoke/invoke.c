@@ -332,6 +332,7 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
         goto done;
     }
     rc = cr_store_invocation_progress(&judged, &out->left, store, inv, err);
+    cr_store_wal_now(store); /* its commits go on while the reader reads */
     if (rc == 0)
         rc = cr_store_new(&reader, cr_store_path(store), CR_STORE_READ, err);
     /* coinrow's size is part of every program's peak memory: kept small */

@@ -395,7 +395,7 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
     char set_name[256] = "";
     /* a new program is made ready first (its sandbox checked): one that
      * cannot run leaves the database as it was */
-    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
+    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err)) {
         runnable_free(&program);
         return cli_report_trouble(&err);
     }
