@@ -5,11 +5,13 @@
  * the program runs in the runner's box, started at its first run (bwrap
  * and coinrow's init, sandbox.h), and its end and resources come from the
  * init's records. */
-#define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork */
+#define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork, struct dirent64 */
 #include "invoke/invoke.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -192,6 +194,48 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* Marks every descriptor from `first` on close-on-exec, in the child
+ * between vfork and exec (system calls only): close_range does it in one
+ * call from Linux 5.11; before, each descriptor /proc/self/fd lists, else
+ * each one below the limit of open files.  0, or -1 with errno: the program
+ * is then not run, rather than given coinrow's descriptors. */
+static int close_on_exec_from(int first)
+{
+    if (close_range((unsigned)first, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return 0;
+    int listing = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (listing >= 0) {
+        _Alignas(struct dirent64) char entries[4096];
+        long got = 0;
+        int failed = 0;
+        while (!failed && (got = syscall(SYS_getdents64, listing, entries, sizeof entries)) > 0) {
+            for (long at = 0; at < got;) {
+                const struct dirent64 *d = (const struct dirent64 *)(entries + at);
+                int fd = 0, digits = 0;
+                for (const char *c = d->d_name; *c >= '0' && *c <= '9' && fd < 1 << 24; c++, digits++)
+                    fd = fd * 10 + (*c - '0');
+                if (digits && fd >= first && fd != listing && fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 && errno != EBADF)
+                    failed = 1;
+                at += d->d_reclen;
+            }
+        }
+        int e = errno;
+        close(listing);
+        errno = e;
+        if (failed)
+            return -1;
+        if (got == 0)
+            return 0;
+    }
+    struct rlimit open_files;
+    if (getrlimit(RLIMIT_NOFILE, &open_files) != 0)
+        return -1;
+    for (rlim_t fd = (rlim_t)first; fd < open_files.rlim_cur && fd <= INT_MAX; fd++)
+        if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 && errno != EBADF)
+            return -1;
+    return 0;
+}
+
 /* In the child, between vfork and exec: only system calls, on this frame
  * and the spec (the parent waits, its memory shared).  On failure errno
  * goes back through status_fd. */
@@ -224,7 +268,8 @@ static void start_program(const cr_child__spec *s, int status_fd, pid_t parent)
         if (dup2(moved[k], k) != k)
             goto failed;
     /* whatever else is open (the database, other children's pipes) stays here */
-    close_range((unsigned)s->nfds, ~0U, CLOSE_RANGE_CLOEXEC);
+    if (close_on_exec_from(s->nfds) != 0)
+        goto failed;
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
