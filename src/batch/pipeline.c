@@ -692,15 +692,11 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     p->ring_size = 2 * (size_t)jobs + 4;
     p->ring = calloc(p->ring_size, sizeof *p->ring);
     p->solvers = calloc((size_t)jobs, sizeof *p->solvers);
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->to_solve, NULL);
-    pthread_cond_init(&p->to_write, &attr); /* its waits time out, on the monotonic clock */
+    cr_cond_init_monotonic(&p->to_write); /* its waits time out */
     pthread_cond_init(&p->to_fill, NULL);
     pthread_cond_init(&p->to_checkpoint, NULL);
-    pthread_condattr_destroy(&attr);
     p->finished = 1; /* until the threads run */
     int rc = p->ring && p->solvers ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for the pipeline");
     for (size_t i = 0; rc == 0 && i < p->ring_size; i++)

@@ -187,13 +187,6 @@ int64_t cr_child__reset_peak(void)
     return resident < 0 ? -1 : (int64_t)resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Marks every descriptor from `first` on close-on-exec, in the child
  * between vfork and exec (system calls only): close_range does it in one
  * call from Linux 5.11; before, each descriptor /proc/self/fd lists, else
@@ -450,7 +443,7 @@ static void kill_group(watch *w, cr_child_end why)
     if (!w->sandbox)
         kill(-w->pid, SIGKILL);
     else if (!w->killed && box_ask(&w->child->box, CR_SANDBOX__KILL, NULL) == 0)
-        w->killed_at = now_seconds();
+        w->killed_at = cr_seconds_now();
     else if (!w->killed) /* the box cannot be asked: it goes */
         kill(-w->pid, SIGKILL);
     w->killed = 1;
@@ -543,8 +536,8 @@ static int take_records(watch *w)
 static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_error *err)
 {
     int rc = 0;
-    while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && now_seconds() < deadline))) {
-        double left = deadline - now_seconds();
+    while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && cr_seconds_now() < deadline))) {
+        double left = deadline - cr_seconds_now();
         if (!w->killed && left <= 0)
             kill_group(w, CR_CHILD_WALL_KILLED);
         struct timespec cpu;
@@ -556,7 +549,7 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             w->interrupted = 1;
         }
         if (w->sandbox && w->killed && !w->exited && w->killed_at > 0 &&
-            now_seconds() > w->killed_at + KILL_GRACE_SECONDS) { /* the init did not: the box goes */
+            cr_seconds_now() > w->killed_at + KILL_GRACE_SECONDS) { /* the init did not: the box goes */
             kill(-w->pid, SIGKILL);
             w->killed_at = 0;
         }
@@ -722,7 +715,7 @@ static int collect(watch *w, double start)
         while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
             ;
     }
-    out->wall_seconds = now_seconds() - start;
+    out->wall_seconds = cr_seconds_now() - start;
     if (w->child->out)
         w->child->out[out->out_len] = '\0';
     out->out = w->child->out ? w->child->out : "";
@@ -791,7 +784,7 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
                .pid = -1};
     for (int k = 0; k < WATCHED; k++)
         w.fds[k] = (struct pollfd){.fd = -1};
-    double start = now_seconds();
+    double start = cr_seconds_now();
     /* what the program leaves behind becomes ours when it exits, to reap */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     int rc = launch(&w, path, argv, dir, err);

@@ -67,13 +67,6 @@ typedef struct engine {
     cr_error error;            /* the first worker's error */
 } engine;
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* ---- workers ---- */
 
 static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const task *t, cr_error *err)
@@ -250,7 +243,7 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
     cr_verdict_row *batch = NULL;
     size_t batch_count = 0, batch_cap = 0;
     int rc = 0, ended = 0;
-    double last_commit = now_seconds();
+    double last_commit = cr_seconds_now();
     pthread_mutex_lock(&e->mu);
     for (;;) {
         int stopping = o->stop && atomic_load(o->stop);
@@ -282,7 +275,7 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
                 e->rows_count = 0;
             }
         }
-        double now = now_seconds();
+        double now = cr_seconds_now();
         if (rc == 0 && batch_count && (finished || batch_count >= COMMIT_ROWS || now - last_commit >= COMMIT_SECONDS)) {
             pthread_mutex_unlock(&e->mu);
             rc = commit_rows(store, e->inv, batch, batch_count, stats, err);
@@ -296,10 +289,7 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
         if (finished)
             break;
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += WAIT_NS;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
+        cr_deadline_in(&until, WAIT_NS);
         pthread_cond_timedwait(&e->done, &e->mu, &until);
     }
     if (rc == 0 && e->failed) {
@@ -348,7 +338,7 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
         goto done;
     pthread_mutex_init(&e.mu, NULL);
     pthread_cond_init(&e.work, NULL);
-    pthread_cond_init(&e.done, NULL);
+    cr_cond_init_monotonic(&e.done); /* its waits time out */
     for (; started < jobs; started++)
         if (pthread_create(&threads[started], NULL, worker, &e) != 0)
             break;
