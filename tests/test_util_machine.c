@@ -1,10 +1,12 @@
-/* What util asks of the machine (util/memory.c, util/seconds.c): the file
- * descriptors a command may still open, and the monotonic clock that
- * durations and timed waits count on. */
+/* What util asks of the machine (util/memory.c, util/seconds.c): arrays
+ * that grow by doubling, checked for overflow; the file descriptors a
+ * command may still open; the monotonic clock that durations and timed
+ * waits count on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,6 +17,48 @@
 #include <cmocka.h>
 
 #include "util/util.h"
+
+/* From `first`, doubled until the need fits, the contents kept; no change
+ * when it fits already. */
+static void test_machine__grow_doubles_from_first_and_keeps_the_contents(void **state)
+{
+    (void)state;
+    int64_t *v = NULL;
+    size_t cap = 0;
+    assert_int_equal(cr_grow((void **)&v, &cap, 1, sizeof *v, 4), 0);
+    assert_int_equal(cap, 4);
+    for (int i = 0; i < 4; i++)
+        v[i] = i;
+    assert_int_equal(cr_grow((void **)&v, &cap, 4, sizeof *v, 4), 0);
+    assert_int_equal(cap, 4);
+    assert_int_equal(cr_grow((void **)&v, &cap, 9, sizeof *v, 4), 0);
+    assert_int_equal(cap, 16);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(v[i], i);
+    free(v);
+    char *bytes = NULL;
+    size_t bytes_cap = 0;
+    assert_int_equal(cr_grow((void **)&bytes, &bytes_cap, 5, 1, 0), 0); /* no first: from 1 */
+    assert_int_equal(bytes_cap, 8);
+    free(bytes);
+}
+
+/* A size in bytes that would wrap around size_t is refused as no memory,
+ * the array left as it was: unchecked, cap * size wrapped to a small
+ * allocation that the caller then wrote past. */
+static void test_machine__grow_refuses_a_size_that_would_overflow(void **state)
+{
+    (void)state;
+    int64_t *v = NULL;
+    size_t cap = 0;
+    assert_int_equal(cr_grow((void **)&v, &cap, 8, sizeof *v, 8), 0);
+    int64_t *was = v;
+    assert_int_equal(cr_grow((void **)&v, &cap, SIZE_MAX / sizeof *v + 1, sizeof *v, 8), CR_ENOMEM);
+    assert_int_equal(cr_grow((void **)&v, &cap, SIZE_MAX, sizeof *v, 8), CR_ENOMEM);
+    assert_ptr_equal(v, was);
+    assert_int_equal(cap, 8);
+    free(v);
+}
 
 /* As many descriptors as are free under the limit, and not one more; none
  * is left open. */
@@ -72,6 +116,8 @@ static void test_machine__timed_waits_count_on_the_monotonic_clock(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_machine__grow_doubles_from_first_and_keeps_the_contents),
+        cmocka_unit_test(test_machine__grow_refuses_a_size_that_would_overflow),
         cmocka_unit_test(test_machine__files_spare_counts_what_may_still_be_opened),
         cmocka_unit_test(test_machine__timed_waits_count_on_the_monotonic_clock),
     };

@@ -128,25 +128,10 @@ static int64_t elapsed_ns(const struct timespec *since)
 
 /* ---- batches ---- */
 
-static int grow(void **buf, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 64;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *bigger = realloc(*buf, cap2 * size);
-    if (!bigger)
-        return -1;
-    *buf = bigger;
-    *cap = cap2;
-    return 0;
-}
-
 /* Copies len bytes and a NUL into the batch's text; their offset in *out. */
 static int put_text(size_t *out, batch *b, const char *s, size_t len)
 {
-    if (grow((void **)&b->text, &b->text_cap, b->text_len + len + 1, 1))
+    if (cr_grow((void **)&b->text, &b->text_cap, b->text_len + len + 1, 1, 64))
         return -1;
     memcpy(b->text + b->text_len, s, len);
     b->text[b->text_len + len] = '\0';
@@ -337,7 +322,7 @@ static int queue_results(cr_pipeline *p, size_t *count, const batch *b, const en
     for (int v = 0; v < CR_VARIANT_COUNT; v++) {
         if (!(p->opts.solve.variants & CR_VARIANT_BIT(v)))
             continue;
-        if (grow((void **)&p->res, &p->res_cap, *count + 1, sizeof *p->res))
+        if (cr_grow((void **)&p->res, &p->res_cap, *count + 1, sizeof *p->res, 64))
             return -1;
         const answer *a = &e->answers[v];
         p->res[(*count)++] = (cr_store_result){id,
@@ -365,7 +350,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         const entry *e = &b->entries[i];
         if (e->kind != ENTRY_ROW)
             continue;
-        if ((rc = grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins)) != 0)
+        if ((rc = cr_grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins, 64)) != 0)
             return cr_errorf(err, CR_ENOMEM, "no memory to write instances");
         p->ins[rows++] = (cr_store_instance){text_at(b, e->ext_id), e->ext_id_len, text_at(b, e->json), e->json_len,
                                              e->n, e->total, e->total_fits, 0, 0};
@@ -581,8 +566,8 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
     batch *b = batch_for(p, row->n);
     if (!b)
         return p->error.code ? p->error.code : CR_EDB;
-    if (grow((void **)&b->entries, &b->cap, b->count + 1, sizeof *b->entries) ||
-        grow((void **)&b->coins, &b->coins_cap, b->coins_len + row->n, sizeof *b->coins))
+    if (cr_grow((void **)&b->entries, &b->cap, b->count + 1, sizeof *b->entries, 64) ||
+        cr_grow((void **)&b->coins, &b->coins_cap, b->coins_len + row->n, sizeof *b->coins, 64))
         goto no_memory;
     entry *e = &b->entries[b->count];
     memset(e, 0, sizeof *e);

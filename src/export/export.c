@@ -190,15 +190,8 @@ typedef struct buffer {
 
 static int append(buffer *b, const char *s, size_t len)
 {
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len)
-            cap *= 2;
-        char *bigger = realloc(b->text, cap);
-        if (!bigger)
-            return -1;
-        b->text = bigger, b->cap = cap;
-    }
+    if (cr_grow((void **)&b->text, &b->cap, b->len + len, 1, 4096))
+        return -1;
     memcpy(b->text + b->len, s, len);
     b->len += len;
     return 0;

@@ -468,16 +468,8 @@ static void feed(watch *w)
 static int take_output(watch *w, cr_error *err)
 {
     cr_child *c = w->child;
-    size_t want = w->r->out_len + CHUNK + 1;
-    if (want > c->cap) {
-        size_t cap = c->cap ? c->cap : CHUNK + 1;
-        while (cap < want)
-            cap *= 2;
-        char *bigger = realloc(c->out, cap);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
-        c->out = bigger, c->cap = cap;
-    }
+    if (cr_grow((void **)&c->out, &c->cap, w->r->out_len + CHUNK + 1, 1, CHUNK + 1))
+        return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
     ssize_t n = read(w->fds[OUT].fd, c->out + w->r->out_len, CHUNK);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return 0;

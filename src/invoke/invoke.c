@@ -88,14 +88,8 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
 /* Adds a verdict for the caller's thread; under the lock. */
 static int keep_row(engine *e, const cr_verdict_row *row, cr_error *err)
 {
-    if (e->rows_count == e->rows_cap) {
-        size_t cap = e->rows_cap ? 2 * e->rows_cap : 64;
-        cr_verdict_row *bigger = realloc(e->rows, cap * sizeof *bigger);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
-        e->rows = bigger;
-        e->rows_cap = cap;
-    }
+    if (cr_grow((void **)&e->rows, &e->rows_cap, e->rows_count + 1, sizeof *e->rows, 64))
+        return cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
     e->rows[e->rows_count++] = *row;
     return 0;
 }
@@ -259,16 +253,8 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
             e->closing = 1, pthread_cond_broadcast(&e->work);
         /* take what the workers judged */
         if (e->rows_count) {
-            if (batch_count + e->rows_count > batch_cap) {
-                size_t cap = batch_cap ? batch_cap : 64;
-                while (cap < batch_count + e->rows_count)
-                    cap *= 2;
-                cr_verdict_row *bigger = realloc(batch, cap * sizeof *bigger);
-                if (!bigger && rc == 0)
-                    rc = cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
-                if (bigger)
-                    batch = bigger, batch_cap = cap;
-            }
+            if (cr_grow((void **)&batch, &batch_cap, batch_count + e->rows_count, sizeof *batch, 64) && rc == 0)
+                rc = cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
             if (batch_count + e->rows_count <= batch_cap) {
                 memcpy(batch + batch_count, e->rows, e->rows_count * sizeof *batch);
                 batch_count += e->rows_count;

@@ -1,9 +1,28 @@
-/* The machine's memory and the descriptors a process may still open,
- * asked of the system. */
+/* Memory: arrays that grow, and the machine's memory and the descriptors
+ * a process may still open, asked of the system. */
 #include "util/util.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+int cr_grow(void **buf, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t most = size ? SIZE_MAX / size : SIZE_MAX; /* elements whose bytes a size_t counts */
+    if (need > most)
+        return CR_ENOMEM;
+    size_t grown = *cap ? *cap : first ? first : 1;
+    while (grown < need)
+        grown = grown > most / 2 ? most : 2 * grown;
+    void *bigger = realloc(*buf, grown * size);
+    if (!bigger)
+        return CR_ENOMEM;
+    *buf = bigger;
+    *cap = grown;
+    return 0;
+}
 
 size_t cr_physical_memory(void)
 {

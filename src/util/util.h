@@ -36,6 +36,14 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);
 
+/* Makes the array *buf (of *cap elements of `size` bytes) hold at least
+ * `need`: *cap doubled (from `first` when 0) until it does, then the array
+ * reallocated.  Every array or buffer above the core grows through it.
+ * Returns 0, or CR_ENOMEM (*buf and *cap as they were) when there is no
+ * memory or when the size in bytes would not fit in a size_t, where a
+ * product unchecked would wrap and make it smaller than asked. */
+int cr_grow(void **buf, size_t *cap, size_t need, size_t size, size_t first);
+
 /* Whether this process may open `count` more file descriptors now (they
  * are opened and closed again to find out): a command that needs several
  * at once asks before it creates or writes anything, so that a limit
