@@ -19,10 +19,11 @@
 #include "support/files.h"
 #include "support/run.h"
 
-/* coinrow ARGS... with its standard output on /dev/full. */
-static void into_full(run_result *r, const char *const *args)
+/* coinrow ARGS... run by `sh -c script`, as "$0" "$@": script sets its
+ * standard output or its limits, then execs it. */
+static void coinrow_by(run_result *r, const char *script, const char *const *args)
 {
-    char *argv[40] = {"sh", "-c", "exec \"$0\" \"$@\" > /dev/full", (char *)run_bin()};
+    char *argv[40] = {"sh", "-c", (char *)script, (char *)run_bin()};
     int argc = 4;
     for (; *args && argc < 38; args++)
         argv[argc++] = (char *)*args;
@@ -30,27 +31,43 @@ static void into_full(run_result *r, const char *const *args)
     assert_int_equal(run_capture(r, argv, NULL), 0);
 }
 
+/* coinrow ARGS... with its standard output on /dev/full. */
+#define INTO_FULL "exec \"$0\" \"$@\" > /dev/full"
+/* coinrow ARGS... under a limit of 8 open files. */
+#define EIGHT_FILES "ulimit -n 8 && exec \"$0\" \"$@\""
+
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static void test_errors__output_into_a_full_disk_fails_the_command(void **state)
+/* A command line and the exit status it must end with. */
+typedef struct command_case {
+    const char *const *args;
+    int status;
+} command_case;
+
+/* t->dir/rows.csv, of two rows, run into t->db: its path. */
+static const char *rows_run(const tmp_db *t)
 {
-    tmp_db *t = *state;
-    if (access("/dev/full", W_OK) != 0)
-        skip();
     const char *csv = tmp_path(t->dir, "rows.csv");
     assert_int_equal(write_file(csv, "id,values\na,1 2 3\nb,4 5\n"), 0);
     run_result r;
     COINROW(&r, NULL, "run", csv, "--db", t->db, "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
+    return csv;
+}
+
+static void test_errors__output_into_a_full_disk_fails_the_command(void **state)
+{
+    tmp_db *t = *state;
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    const char *csv = rows_run(t);
+    run_result r;
     COINROW(&r, NULL, "solve", "--db", t->db, "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
-    const struct {
-        const char *const *args;
-        int status;
-    } cases[] = {
+    const command_case cases[] = {
         {WORDS("eval", "1", "2", "3"), 1},
         {WORDS("show", "--db", t->db), 1},
         {WORDS("check-db", "--db", t->db), 1},
@@ -59,24 +76,11 @@ static void test_errors__output_into_a_full_disk_fails_the_command(void **state)
         {WORDS("run", csv, "--db", t->db, "--set", "again"), 1}, /* its summary */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        into_full(&r, cases[i].args);
+        coinrow_by(&r, INTO_FULL, cases[i].args);
         if (r.status != cases[i].status || !strstr(r.err, "cannot write to standard output"))
             fail_msg("coinrow %s: exit %d, said: %s", cases[i].args[0], r.status, r.err);
         run_result_free(&r);
     }
-}
-
-/* coinrow ARGS... under `ulimit -n limit`. */
-static void under_file_limit(run_result *r, int limit, const char *const *args)
-{
-    char script[64];
-    snprintf(script, sizeof script, "ulimit -n %d && exec \"$0\" \"$@\"", limit);
-    char *argv[40] = {"sh", "-c", script, (char *)run_bin()};
-    int argc = 4;
-    for (; *args && argc < 38; args++)
-        argv[argc++] = (char *)*args;
-    argv[argc] = NULL;
-    assert_int_equal(run_capture(r, argv, NULL), 0);
 }
 
 static void test_errors__too_many_open_files_is_named_and_writes_nothing(void **state)
@@ -87,7 +91,7 @@ static void test_errors__too_many_open_files_is_named_and_writes_nothing(void **
     run_result r;
     /* a new database: none is made */
     char *before = dir_snapshot(t->dir);
-    under_file_limit(&r, 8, WORDS("run", csv, "--db", t->db, "--quiet"));
+    coinrow_by(&r, EIGHT_FILES, WORDS("run", csv, "--db", t->db, "--quiet"));
     assert_int_equal(r.status, 1);
     if (!strstr(r.err, "too many open files"))
         fail_msg("said: %s", r.err);
@@ -98,15 +102,13 @@ static void test_errors__too_many_open_files_is_named_and_writes_nothing(void **
     free(after);
 
     /* an existing one: no failed run row, attempt after attempt */
-    COINROW(&r, NULL, "run", csv, "--db", t->db, "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    rows_run(t);
     before = dir_snapshot(t->dir);
     const char *const *jobs[] = {WORDS("run", csv, "--db", t->db, "--set", "other", "--quiet"),
                                  WORDS("solve", "--set", "rows", "--db", t->db, "--quiet"),
                                  WORDS("solve", "--set", "rows", "--db", t->db, "--quiet")};
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
-        under_file_limit(&r, 8, jobs[i]);
+        coinrow_by(&r, EIGHT_FILES, jobs[i]);
         if (r.status != 1 || !strstr(r.err, "too many open files"))
             fail_msg("coinrow %s: exit %d, said: %s", jobs[i][0], r.status, r.err);
         run_result_free(&r);
@@ -135,21 +137,14 @@ static char *dir_and_time(const tmp_db *t)
 static void test_errors__a_refusal_leaves_the_database_byte_for_byte(void **state)
 {
     tmp_db *t = *state;
-    const char *csv = tmp_path(t->dir, "rows.csv");
-    assert_int_equal(write_file(csv, "id,values\na,1 2 3\nb,4 5\n"), 0);
+    rows_run(t);
     run_result r;
-    COINROW(&r, NULL, "run", csv, "--db", t->db, "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
     COINROW(&r, NULL, "generate", "--set", "g", "--count", "3", "--n", "2..5", "--values", "1..9", "--seed", "1",
             "--db", t->db);
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 
-    const struct {
-        const char *const *args;
-        int status;
-    } cases[] = {
+    const command_case cases[] = {
         {WORDS("solve", "--set", "nosuch", "--db", t->db), 1},
         {WORDS("solve", "--resume", "99", "--db", t->db), 1},
         {WORDS("invoke", "--set", "nosuch", "--variant", "diff", "--builtin", "greedy", "--db", t->db), 2},
