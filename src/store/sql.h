@@ -31,6 +31,7 @@ struct cr_store {
     sqlite3 *db;
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
+    int64_t changes_at_begin;                 /* rows changed before it (sqlite3_total_changes64) */
     /* instances added to set added_set in this transaction, not yet in its
      * size and digest (cr_store__sets_settle writes them) */
     int64_t added_set;

@@ -351,6 +351,7 @@ void cr_store_free(cr_store *store)
 int cr_store_begin(cr_store *store, cr_error *err)
 {
     int rc = cr_store__exec(store, "BEGIN IMMEDIATE", "starting a write", err);
+    store->changes_at_begin = sqlite3_total_changes64(store->db);
     int64_t max_id = 0;
     /* the write lock is ours until commit: ids from here on are free */
     if (rc == 0 && (rc = cr_store__query_int(&max_id, store, "SELECT coalesce(max(id), 0) FROM instance", 0, 0,
@@ -365,11 +366,12 @@ int cr_store_begin(cr_store *store, cr_error *err)
 int cr_store_commit(cr_store *store, cr_error *err)
 {
     int rc = cr_store__sets_settle(store, err);
+    int changed = sqlite3_total_changes64(store->db) != store->changes_at_begin;
     if (rc == 0)
         rc = cr_store__exec(store, "COMMIT", "committing", err);
     if (rc)
         cr_store_rollback(store);
-    else
+    else if (changed) /* a transaction that changed nothing wrote nothing: the file stays as it was */
         start_wal(store);
     return rc;
 }
