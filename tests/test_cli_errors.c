@@ -33,8 +33,9 @@ static void coinrow_by(run_result *r, const char *script, const char *const *arg
 
 /* coinrow ARGS... with its standard output on /dev/full. */
 #define INTO_FULL "exec \"$0\" \"$@\" > /dev/full"
-/* coinrow ARGS... under a limit of 8 open files. */
+/* coinrow ARGS... under a limit of 8 open files, or 7. */
 #define EIGHT_FILES "ulimit -n 8 && exec \"$0\" \"$@\""
+#define SEVEN_FILES "ulimit -n 7 && exec \"$0\" \"$@\""
 
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -101,23 +102,35 @@ static void test_errors__too_many_open_files_is_named_and_writes_nothing(void **
     free(before);
     free(after);
 
-    /* an existing one: no failed run row, attempt after attempt */
+    /* an existing one: no failed run or invocation, attempt after attempt
+     * (a built-in's invocation needs four files beside the database) */
     rows_run(t);
+    COINROW(&r, NULL, "solve", "--set", "rows", "--variant", "diff", "--db", t->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
     before = dir_snapshot(t->dir);
-    const char *const *jobs[] = {WORDS("run", csv, "--db", t->db, "--set", "other", "--quiet"),
-                                 WORDS("solve", "--set", "rows", "--db", t->db, "--quiet"),
-                                 WORDS("solve", "--set", "rows", "--db", t->db, "--quiet")};
+    const struct {
+        const char *script;
+        command_case c;
+    } jobs[] = {
+        {EIGHT_FILES, {WORDS("run", csv, "--db", t->db, "--set", "other", "--quiet"), 1}},
+        {EIGHT_FILES, {WORDS("solve", "--set", "rows", "--db", t->db, "--quiet"), 1}},
+        {EIGHT_FILES, {WORDS("solve", "--set", "rows", "--db", t->db, "--quiet"), 1}},
+        {SEVEN_FILES, {WORDS("invoke", "--set", "rows", "--variant", "diff", "--builtin", "greedy", "--db", t->db), 2}},
+        {SEVEN_FILES, {WORDS("invoke", "--set", "rows", "--variant", "diff", "--builtin", "greedy", "--db", t->db), 2}},
+    };
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
-        coinrow_by(&r, EIGHT_FILES, jobs[i]);
-        if (r.status != 1 || !strstr(r.err, "too many open files"))
-            fail_msg("coinrow %s: exit %d, said: %s", jobs[i][0], r.status, r.err);
+        coinrow_by(&r, jobs[i].script, jobs[i].c.args);
+        if (r.status != jobs[i].c.status || !strstr(r.err, "too many open files"))
+            fail_msg("coinrow %s: exit %d, said: %s", jobs[i].c.args[0], r.status, r.err);
         run_result_free(&r);
     }
     after = dir_snapshot(t->dir);
     assert_string_equal(after, before);
     free(before);
     free(after);
-    assert_int_equal(db_int(t->db, "SELECT count(*) FROM run"), 1);
+    assert_int_equal(db_int(t->db, "SELECT count(*) FROM run"), 2);
+    assert_int_equal(db_int(t->db, "SELECT count(*) FROM invocation"), 0);
 }
 
 /* The folder's files and bytes, and the database's modification time. */
