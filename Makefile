@@ -245,7 +245,7 @@ $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
 # error formatter it uses, built under $(BUILD)/pic/ with hidden symbols
 # (calls inside the library stay direct); exports.map exports the entry
 # point alone, and -z defs refuses a symbol left undefined.
-EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/util/coins.c src/util/errorf.c)
+EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/util/coins.c src/util/errorf.c src/util/memory.c)
 PIC_CORE := $(BUILD)/pic/libcoinrow.a
 EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
 $(BUILD)/pic/%.o: %.c | deps-check

@@ -687,6 +687,39 @@ static void test_export__the_library_refuses_an_option_its_format_lacks(void **s
     assert_int_equal(cr_export_opts_check(&o, &err), 0);
 }
 
+/* A rename that fails (the zip's, onto a folder) leaves the previous
+ * package as it was, folder and zip, and no temporary folder beside it. */
+static void test_export__a_failed_rename_puts_the_previous_package_back(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "4");
+    char pkg[4200], zip[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "coins"));
+    snprintf(zip, sizeof zip, "%s.zip", pkg);
+    run_result r;
+    /* the diff answers solved first, so that the database stays as it is */
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "plain", "--out", tmp_path(f->dir, "first")));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "plain", "--out", pkg));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(mkdir(zip, 0755), 0); /* a zip cannot replace a folder that holds a file */
+    assert_int_equal(write_file(tmp_path(zip, "keep"), "mine\n"), 0);
+    char *before = dir_snapshot(f->dir);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "plain", "--out", pkg, "--zip", "--force"));
+    assert_int_equal(r.status, 1);
+    char says[8600];
+    snprintf(says, sizeof says, "coinrow: cannot create %s: ", zip);
+    if (!strstr(r.err, says) || strstr(r.err, "kept as"))
+        fail_msg("said: %s", r.err);
+    run_result_free(&r);
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
 static void test_export__refusals_name_what_and_leave_everything_as_it_was(void **state)
 {
     tmp_db *f = *state;
@@ -1282,6 +1315,7 @@ int main(void)
         TEST(test_export__help_lists_every_format_of_the_table),
         TEST(test_export__the_library_refuses_an_option_its_format_lacks),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
+        TEST(test_export__a_failed_rename_puts_the_previous_package_back),
         TEST(test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused),
         TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),
         TEST(test_export__a_set_that_does_not_read_back_is_refused_naming_the_row),

@@ -15,7 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -209,6 +214,68 @@ static void test_child__a_stop_kills_the_program_and_says_so(void **state)
                      CR_EINTERRUPTED);
     assert_true(r.wall_seconds < 0.3);
     nothing_to_reap();
+}
+
+/* Makes close_range fail with ENOSYS in this process and its children, as
+ * on a kernel before 5.9. */
+static int without_close_range(void)
+{
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog fprog = {sizeof filter / sizeof filter[0], filter};
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) == 0
+               ? 0
+               : -1;
+}
+
+/* Whether a program run now finds descriptor 57 (open here, not
+ * close-on-exec) open: 'inherited' or 'closed' on its output. */
+static int program_sees_fd_57(char *out, size_t cap)
+{
+    char *argv[] = {"sh", "-c", "if [ -e /proc/$$/fd/57 ]; then echo inherited; else echo closed; fi", NULL};
+    char *sh = NULL;
+    cr_child_report r;
+    if (cr_child_resolve(&sh, "sh", dir, NULL) != 0)
+        return -1;
+    int rc = cr_child_run(&r, child, sh, argv, dir, NULL, "", 0, &limits, NULL, NULL);
+    free(sh);
+    snprintf(out, cap, "%.*s", (int)r.out_len, r.out ? r.out : "");
+    return rc;
+}
+
+/* close_range (Linux 5.11) is checked, and without it each descriptor is
+ * marked close-on-exec one by one: the program gets none of coinrow's. */
+static void test_child__no_descriptor_of_coinrow_reaches_a_program_without_close_range(void **state)
+{
+    (void)state;
+    char seen[64] = "";
+    assert_int_equal(dup2(open("/dev/null", O_RDONLY), 57), 57);
+    assert_int_equal(program_sees_fd_57(seen, sizeof seen), 0);
+    assert_string_equal(seen, "closed\n");
+    int pipe_fds[2];
+    assert_int_equal(pipe(pipe_fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) { /* the filter stays with this process */
+        close(pipe_fds[0]);
+        int rc = without_close_range() == 0 ? program_sees_fd_57(seen, sizeof seen) : -1;
+        if (rc != 0)
+            snprintf(seen, sizeof seen, "cannot run (%d)\n", rc);
+        ssize_t ignored = write(pipe_fds[1], seen, strlen(seen));
+        (void)ignored;
+        _exit(0);
+    }
+    close(pipe_fds[1]);
+    char got[64] = "";
+    ssize_t len = read(pipe_fds[0], got, sizeof got - 1);
+    close(pipe_fds[0]);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    close(57);
+    assert_true(len > 0);
+    assert_string_equal(got, "closed\n");
 }
 
 static void test_child__programs_that_cannot_run_are_named(void **state)
@@ -549,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_child__what_a_program_leaves_running_is_killed_with_its_group),
         cmocka_unit_test(test_child__a_stop_kills_the_program_and_says_so),
         cmocka_unit_test(test_child__programs_that_cannot_run_are_named),
+        cmocka_unit_test(test_child__no_descriptor_of_coinrow_reaches_a_program_without_close_range),
         cmocka_unit_test(test_sandbox__a_program_sees_its_own_namespaces_and_folders_only),
         cmocka_unit_test(test_sandbox__a_signal_and_an_exit_status_of_128_plus_n_are_told_apart),
         cmocka_unit_test(test_sandbox__limits_end_programs_as_they_do_outside),

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -43,6 +45,8 @@ static void add_instances(cr_store *store, int64_t set_id, int first, int count)
     free(json);
 }
 
+/* The fixture's store made the schema and committed a set: WAL mode from
+ * that commit on, until the last writer closes. */
 static void test_store__creates_the_schema_once_in_wal_mode(void **state)
 {
     fixture_state *f = *state;
@@ -540,6 +544,30 @@ static void test_store__a_second_writer_is_told_the_database_is_locked(void **st
     cr_store_rollback(f->store);
 }
 
+/* With no file descriptor left, the open names the cause (EMFILE), not a
+ * missing file or a permission. */
+static void test_store__too_many_open_files_is_named(void **state)
+{
+    fixture_state *f = *state;
+    struct rlimit saved, low;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    low = saved;
+    low.rlim_cur = 64;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    int held[64], count = 0;
+    while (count < 64 && (held[count] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+        count++;
+    cr_store *reader = NULL;
+    cr_error err = {0};
+    int rc = cr_store_new(&reader, f->path, CR_STORE_READ, &err);
+    while (count > 0)
+        close(held[--count]);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+    assert_int_equal(rc, CR_EIO);
+    if (!strstr(err.msg, "store.db: too many open files (the limit, ulimit -n, is reached) while opening it"))
+        fail_msg("said: %s", err.msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -559,6 +587,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__disk_full_keeps_what_was_committed, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__the_wal_starts_again_once_a_long_reader_is_done,
                                         store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store__too_many_open_files_is_named, store_fixture_setup,
+                                        store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__a_second_writer_is_told_the_database_is_locked, store_fixture_setup,
                                         store_fixture_teardown),
     };

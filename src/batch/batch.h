@@ -36,6 +36,12 @@
 
 typedef struct cr_pipeline cr_pipeline;
 
+/* The file descriptors a pipeline's job holds open at once: its store's
+ * (the database, its WAL and shared memory, a journal while it switches
+ * mode), the checkpointer's connection and a reader's (the database and
+ * the WAL each).  A job asks for them (cr_files_spare) before it writes. */
+#define CR_PIPELINE_FILES 7
+
 /* Counts of what has been committed so far. */
 typedef struct cr_pipeline_stats {
     uint64_t ingested; /* input rows stored as new instances */

@@ -128,25 +128,10 @@ static int64_t elapsed_ns(const struct timespec *since)
 
 /* ---- batches ---- */
 
-static int grow(void **buf, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 64;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *bigger = realloc(*buf, cap2 * size);
-    if (!bigger)
-        return -1;
-    *buf = bigger;
-    *cap = cap2;
-    return 0;
-}
-
 /* Copies len bytes and a NUL into the batch's text; their offset in *out. */
 static int put_text(size_t *out, batch *b, const char *s, size_t len)
 {
-    if (grow((void **)&b->text, &b->text_cap, b->text_len + len + 1, 1))
+    if (cr_grow((void **)&b->text, &b->text_cap, b->text_len + len + 1, 1, 64))
         return -1;
     memcpy(b->text + b->text_len, s, len);
     b->text[b->text_len + len] = '\0';
@@ -337,7 +322,7 @@ static int queue_results(cr_pipeline *p, size_t *count, const batch *b, const en
     for (int v = 0; v < CR_VARIANT_COUNT; v++) {
         if (!(p->opts.solve.variants & CR_VARIANT_BIT(v)))
             continue;
-        if (grow((void **)&p->res, &p->res_cap, *count + 1, sizeof *p->res))
+        if (cr_grow((void **)&p->res, &p->res_cap, *count + 1, sizeof *p->res, 64))
             return -1;
         const answer *a = &e->answers[v];
         p->res[(*count)++] = (cr_store_result){id,
@@ -365,7 +350,7 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
         const entry *e = &b->entries[i];
         if (e->kind != ENTRY_ROW)
             continue;
-        if ((rc = grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins)) != 0)
+        if ((rc = cr_grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins, 64)) != 0)
             return cr_errorf(err, CR_ENOMEM, "no memory to write instances");
         p->ins[rows++] = (cr_store_instance){text_at(b, e->ext_id), e->ext_id_len, text_at(b, e->json), e->json_len,
                                              e->n, e->total, e->total_fits, 0, 0};
@@ -581,8 +566,8 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
     batch *b = batch_for(p, row->n);
     if (!b)
         return p->error.code ? p->error.code : CR_EDB;
-    if (grow((void **)&b->entries, &b->cap, b->count + 1, sizeof *b->entries) ||
-        grow((void **)&b->coins, &b->coins_cap, b->coins_len + row->n, sizeof *b->coins))
+    if (cr_grow((void **)&b->entries, &b->cap, b->count + 1, sizeof *b->entries, 64) ||
+        cr_grow((void **)&b->coins, &b->coins_cap, b->coins_len + row->n, sizeof *b->coins, 64))
         goto no_memory;
     entry *e = &b->entries[b->count];
     memset(e, 0, sizeof *e);
@@ -692,15 +677,11 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
     p->ring_size = 2 * (size_t)jobs + 4;
     p->ring = calloc(p->ring_size, sizeof *p->ring);
     p->solvers = calloc((size_t)jobs, sizeof *p->solvers);
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->to_solve, NULL);
-    pthread_cond_init(&p->to_write, &attr); /* its waits time out, on the monotonic clock */
+    cr_cond_init_monotonic(&p->to_write); /* its waits time out */
     pthread_cond_init(&p->to_fill, NULL);
     pthread_cond_init(&p->to_checkpoint, NULL);
-    pthread_condattr_destroy(&attr);
     p->finished = 1; /* until the threads run */
     int rc = p->ring && p->solvers ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for the pipeline");
     for (size_t i = 0; rc == 0 && i < p->ring_size; i++)
@@ -712,8 +693,10 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
         if (rc == 0)
             rc = cr_store_run_solved(&p->run_before, store, opts->run_id, err);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        cr_store_wal_now(store); /* the checkpointer and readers work beside the writer */
         rc = cr_store_new(&p->checkpoints, cr_store_path(store), CR_STORE_WRITE, err);
+    }
     if (rc == 0) {
         p->finished = 0;
         cr_store_wal_limit(store, WAL_LIMIT);

@@ -317,7 +317,16 @@ static int job_open(job *j)
 static int job_start(job *j)
 {
     const cli_job_args *a = j->a;
-    int rc = cr_store_new(&j->store, a->shard ? a->out : a->db, CR_STORE_WRITE, j->err);
+    const char *db = a->shard ? a->out : a->db;
+    /* a limit too low for the whole job refuses it before the database is
+     * made or a run row is written, rather than at its second connection */
+    if (!cr_files_spare(CR_PIPELINE_FILES))
+        return cr_errorf(j->err, CR_EIO, "%s: too many open files: the job needs %d more at once (raise the limit, "
+                                         "ulimit -n)", db, CR_PIPELINE_FILES);
+    /* solve needs a set in a database that is there: a mistyped path
+     * creates none */
+    int creates = (j->steps & CLI_JOB_INGEST) || a->shard;
+    int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
     if (rc == 0 && a->shard) {
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, j->store, &j->shard, j->err);
         if (rc == 0 && !j->shard_done)

@@ -220,15 +220,8 @@ typedef struct buffer {
 
 static int append(buffer *b, const char *s, size_t len)
 {
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len)
-            cap *= 2;
-        char *bigger = realloc(b->text, cap);
-        if (!bigger)
-            return -1;
-        b->text = bigger, b->cap = cap;
-    }
+    if (cr_grow((void **)&b->text, &b->cap, b->len + len, 1, 4096))
+        return -1;
     memcpy(b->text + b->len, s, len);
     b->len += len;
     return 0;
@@ -517,12 +510,16 @@ static char *temp_name(const dest *d, const char *what)
 }
 
 /* Replaces d->dir by the folder at tmp, and d->dir.zip by the file at
- * tmp_zip when there is one. */
+ * tmp_zip when there is one: both or neither.  The previous folder is moved
+ * aside first and removed once both are in place; when either rename fails,
+ * the new folder goes back to tmp (the caller removes it) and the previous
+ * one back in place, and should that fail too the error says where the
+ * previous one is kept, rather than leave it under a hidden name unsaid. */
 static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_error *err)
 {
     size_t len = strlen(tmp) + sizeof ".old";
     char *old = malloc(len), *zip = malloc(strlen(d->dir) + sizeof ".zip");
-    int rc = 0, moved_aside = 0;
+    int rc = 0, moved_aside = 0, placed = 0;
     if (!old || !zip) {
         rc = cr_errorf(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
         goto done;
@@ -535,16 +532,28 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
         rc = cr_errorf(err, CR_EIO, "cannot replace %s: %s", d->dir, strerror(errno));
         goto done;
     }
-    if (rename(tmp, d->dir) != 0) {
+    if (rename(tmp, d->dir) == 0)
+        placed = 1;
+    else
         rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
-        if (moved_aside)
-            rename(old, d->dir);
-        goto done;
-    }
-    if (moved_aside)
-        remove_tree(old);
-    if (tmp_zip && rename(tmp_zip, zip) != 0)
+    if (rc == 0 && tmp_zip && rename(tmp_zip, zip) != 0) {
         rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
+        if (rename(d->dir, tmp) == 0)
+            placed = 0;
+    }
+    if (rc && moved_aside && !placed && rename(old, d->dir) == 0)
+        moved_aside = 0;
+    if (rc && (moved_aside || placed)) {
+        char first[sizeof err->msg];
+        snprintf(first, sizeof first, "%s", err ? err->msg : "");
+        if (moved_aside)
+            cr_errorf(err, rc, "%s; the previous %s is kept as %s%s", first, d->dir, old,
+                      placed ? ", the new one in its place" : "");
+        else
+            cr_errorf(err, rc, "%s; the new %s is in place without it", first, d->dir);
+    }
+    if (rc == 0 && moved_aside)
+        remove_tree(old);
 done:
     free(old);
     free(zip);

@@ -25,7 +25,7 @@ static void put(pdf *d, const char *fmt, ...) __attribute__((format(printf, 2, 3
 static void put(pdf *d, const char *fmt, ...)
 {
     va_list ap;
-    if (!d->bytes && !d->failed && !(d->bytes = malloc(d->cap = 4096)))
+    if (!d->bytes && !d->failed && cr_grow((void **)&d->bytes, &d->cap, 1, 1, 4096))
         d->failed = 1;
     for (; !d->failed;) {
         va_start(ap, fmt);
@@ -39,13 +39,10 @@ static void put(pdf *d, const char *fmt, ...)
             d->len += (size_t)n;
             return;
         }
-        size_t cap = 2 * d->cap + (size_t)n + 1;
-        char *bigger = realloc(d->bytes, cap);
-        if (!bigger) {
+        if (cr_grow((void **)&d->bytes, &d->cap, d->len + (size_t)n + 1, 1, 4096)) {
             d->failed = 1;
             return;
         }
-        d->bytes = bigger, d->cap = cap;
     }
 }
 

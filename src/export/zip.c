@@ -99,13 +99,8 @@ static int add(zip_writer *z, const char *path, const char *name, const struct s
     if (z->count == CR_ZIP_MAX_ENTRIES || offset < 0 || (uint64_t)offset > ZIP_MAX_OFFSET)
         return cr_errorf(err, CR_EINVAL, "%s: more than a zip without ZIP64 holds (%u entries, 4 GiB)", z->path,
                          CR_ZIP_MAX_ENTRIES);
-    if (z->count == z->cap) {
-        size_t cap = z->cap ? 2 * z->cap : 64;
-        entry *bigger = realloc(z->entries, cap * sizeof *bigger);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
-        z->entries = bigger, z->cap = cap;
-    }
+    if (cr_grow((void **)&z->entries, &z->cap, z->count + 1, sizeof *z->entries, 64))
+        return cr_errorf(err, CR_ENOMEM, "no memory for the entries of %s", z->path);
     int is_dir = S_ISDIR(st->st_mode);
     size_t len = strlen(name);
     entry *e = &z->entries[z->count];

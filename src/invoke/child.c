@@ -5,11 +5,13 @@
  * the program runs in the runner's box, started at its first run (bwrap
  * and coinrow's init, sandbox.h), and its end and resources come from the
  * init's records. */
-#define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork */
+#define _GNU_SOURCE /* pipe2, close_range, pidfd_open, vfork, struct dirent64 */
 #include "invoke/invoke.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -185,11 +187,46 @@ int64_t cr_child__reset_peak(void)
     return resident < 0 ? -1 : (int64_t)resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-static double now_seconds(void)
+/* Marks every descriptor from `first` on close-on-exec, in the child
+ * between vfork and exec (system calls only): close_range does it in one
+ * call from Linux 5.11; before, each descriptor /proc/self/fd lists, else
+ * each one below the limit of open files.  0, or -1 with errno: the program
+ * is then not run, rather than given coinrow's descriptors. */
+static int close_on_exec_from(int first)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    if (close_range((unsigned)first, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+        return 0;
+    int listing = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (listing >= 0) {
+        _Alignas(struct dirent64) char entries[4096];
+        long got = 0;
+        int failed = 0;
+        while (!failed && (got = syscall(SYS_getdents64, listing, entries, sizeof entries)) > 0) {
+            for (long at = 0; at < got;) {
+                const struct dirent64 *d = (const struct dirent64 *)(entries + at);
+                int fd = 0, digits = 0;
+                for (const char *c = d->d_name; *c >= '0' && *c <= '9' && fd < 1 << 24; c++, digits++)
+                    fd = fd * 10 + (*c - '0');
+                if (digits && fd >= first && fd != listing && fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 && errno != EBADF)
+                    failed = 1;
+                at += d->d_reclen;
+            }
+        }
+        int e = errno;
+        close(listing);
+        errno = e;
+        if (failed)
+            return -1;
+        if (got == 0)
+            return 0;
+    }
+    struct rlimit open_files;
+    if (getrlimit(RLIMIT_NOFILE, &open_files) != 0)
+        return -1;
+    for (rlim_t fd = (rlim_t)first; fd < open_files.rlim_cur && fd <= INT_MAX; fd++)
+        if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) != 0 && errno != EBADF)
+            return -1;
+    return 0;
 }
 
 /* In the child, between vfork and exec: only system calls, on this frame
@@ -224,7 +261,8 @@ static void start_program(const cr_child__spec *s, int status_fd, pid_t parent)
         if (dup2(moved[k], k) != k)
             goto failed;
     /* whatever else is open (the database, other children's pipes) stays here */
-    close_range((unsigned)s->nfds, ~0U, CLOSE_RANGE_CLOEXEC);
+    if (close_on_exec_from(s->nfds) != 0)
+        goto failed;
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -405,7 +443,7 @@ static void kill_group(watch *w, cr_child_end why)
     if (!w->sandbox)
         kill(-w->pid, SIGKILL);
     else if (!w->killed && box_ask(&w->child->box, CR_SANDBOX__KILL, NULL) == 0)
-        w->killed_at = now_seconds();
+        w->killed_at = cr_seconds_now();
     else if (!w->killed) /* the box cannot be asked: it goes */
         kill(-w->pid, SIGKILL);
     w->killed = 1;
@@ -430,16 +468,8 @@ static void feed(watch *w)
 static int take_output(watch *w, cr_error *err)
 {
     cr_child *c = w->child;
-    size_t want = w->r->out_len + CHUNK + 1;
-    if (want > c->cap) {
-        size_t cap = c->cap ? c->cap : CHUNK + 1;
-        while (cap < want)
-            cap *= 2;
-        char *bigger = realloc(c->out, cap);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
-        c->out = bigger, c->cap = cap;
-    }
+    if (cr_grow((void **)&c->out, &c->cap, w->r->out_len + CHUNK + 1, 1, CHUNK + 1))
+        return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
     ssize_t n = read(w->fds[OUT].fd, c->out + w->r->out_len, CHUNK);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return 0;
@@ -498,8 +528,8 @@ static int take_records(watch *w)
 static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_error *err)
 {
     int rc = 0;
-    while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && now_seconds() < deadline))) {
-        double left = deadline - now_seconds();
+    while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && cr_seconds_now() < deadline))) {
+        double left = deadline - cr_seconds_now();
         if (!w->killed && left <= 0)
             kill_group(w, CR_CHILD_WALL_KILLED);
         struct timespec cpu;
@@ -511,7 +541,7 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             w->interrupted = 1;
         }
         if (w->sandbox && w->killed && !w->exited && w->killed_at > 0 &&
-            now_seconds() > w->killed_at + KILL_GRACE_SECONDS) { /* the init did not: the box goes */
+            cr_seconds_now() > w->killed_at + KILL_GRACE_SECONDS) { /* the init did not: the box goes */
             kill(-w->pid, SIGKILL);
             w->killed_at = 0;
         }
@@ -677,7 +707,7 @@ static int collect(watch *w, double start)
         while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
             ;
     }
-    out->wall_seconds = now_seconds() - start;
+    out->wall_seconds = cr_seconds_now() - start;
     if (w->child->out)
         w->child->out[out->out_len] = '\0';
     out->out = w->child->out ? w->child->out : "";
@@ -746,7 +776,7 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
                .pid = -1};
     for (int k = 0; k < WATCHED; k++)
         w.fds[k] = (struct pollfd){.fd = -1};
-    double start = now_seconds();
+    double start = cr_seconds_now();
     /* what the program leaves behind becomes ours when it exits, to reap */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     int rc = launch(&w, path, argv, dir, err);

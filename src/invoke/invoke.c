@@ -67,13 +67,6 @@ typedef struct engine {
     cr_error error;            /* the first worker's error */
 } engine;
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* ---- workers ---- */
 
 static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const task *t, cr_error *err)
@@ -95,14 +88,8 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
 /* Adds a verdict for the caller's thread; under the lock. */
 static int keep_row(engine *e, const cr_verdict_row *row, cr_error *err)
 {
-    if (e->rows_count == e->rows_cap) {
-        size_t cap = e->rows_cap ? 2 * e->rows_cap : 64;
-        cr_verdict_row *bigger = realloc(e->rows, cap * sizeof *bigger);
-        if (!bigger)
-            return cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
-        e->rows = bigger;
-        e->rows_cap = cap;
-    }
+    if (cr_grow((void **)&e->rows, &e->rows_cap, e->rows_count + 1, sizeof *e->rows, 64))
+        return cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
     e->rows[e->rows_count++] = *row;
     return 0;
 }
@@ -250,7 +237,7 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
     cr_verdict_row *batch = NULL;
     size_t batch_count = 0, batch_cap = 0;
     int rc = 0, ended = 0;
-    double last_commit = now_seconds();
+    double last_commit = cr_seconds_now();
     pthread_mutex_lock(&e->mu);
     for (;;) {
         int stopping = o->stop && atomic_load(o->stop);
@@ -266,23 +253,15 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
             e->closing = 1, pthread_cond_broadcast(&e->work);
         /* take what the workers judged */
         if (e->rows_count) {
-            if (batch_count + e->rows_count > batch_cap) {
-                size_t cap = batch_cap ? batch_cap : 64;
-                while (cap < batch_count + e->rows_count)
-                    cap *= 2;
-                cr_verdict_row *bigger = realloc(batch, cap * sizeof *bigger);
-                if (!bigger && rc == 0)
-                    rc = cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
-                if (bigger)
-                    batch = bigger, batch_cap = cap;
-            }
+            if (cr_grow((void **)&batch, &batch_cap, batch_count + e->rows_count, sizeof *batch, 64) && rc == 0)
+                rc = cr_errorf(err, CR_ENOMEM, "no memory for verdicts");
             if (batch_count + e->rows_count <= batch_cap) {
                 memcpy(batch + batch_count, e->rows, e->rows_count * sizeof *batch);
                 batch_count += e->rows_count;
                 e->rows_count = 0;
             }
         }
-        double now = now_seconds();
+        double now = cr_seconds_now();
         if (rc == 0 && batch_count && (finished || batch_count >= COMMIT_ROWS || now - last_commit >= COMMIT_SECONDS)) {
             pthread_mutex_unlock(&e->mu);
             rc = commit_rows(store, e->inv, batch, batch_count, stats, err);
@@ -296,10 +275,7 @@ static int feed_and_collect(engine *e, cr_store *store, cr_store_instances *inst
         if (finished)
             break;
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += WAIT_NS;
-        until.tv_sec += until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
+        cr_deadline_in(&until, WAIT_NS);
         pthread_cond_timedwait(&e->done, &e->mu, &until);
     }
     if (rc == 0 && e->failed) {
@@ -332,6 +308,7 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
         goto done;
     }
     rc = cr_store_invocation_progress(&judged, &out->left, store, inv, err);
+    cr_store_wal_now(store); /* its commits go on while the reader reads */
     if (rc == 0)
         rc = cr_store_new(&reader, cr_store_path(store), CR_STORE_READ, err);
     /* coinrow's size is part of every program's peak memory: kept small */
@@ -347,7 +324,7 @@ int cr_invoke_run(cr_invoke_stats *out, cr_store *store, const cr_invocation *in
         goto done;
     pthread_mutex_init(&e.mu, NULL);
     pthread_cond_init(&e.work, NULL);
-    pthread_cond_init(&e.done, NULL);
+    cr_cond_init_monotonic(&e.done); /* its waits time out */
     for (; started < jobs; started++)
         if (pthread_create(&threads[started], NULL, worker, &e) != 0)
             break;

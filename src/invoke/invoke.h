@@ -281,6 +281,16 @@ typedef struct cr_invoke_opts {
     void *ctx;
 } cr_invoke_opts;
 
+/* The file descriptors cr_invoke_run opens beside its store's database:
+ * the store's WAL and shared memory, the reader's connection (its database
+ * and WAL); for programs (not a built-in) the runner's own four, and for
+ * each of `jobs` programs running at once its pipes (input, output, error,
+ * and the status pipe while it starts) and its pidfd: measured, at the
+ * least limit (ulimit -n) that runs.  A command asks for them
+ * (cr_files_spare) before it records the invocation, so that a limit too
+ * low refuses it whole. */
+#define CR_INVOKE_FILES(jobs, programs) (4 + ((programs) ? 4 + 8 * (jobs) : 0))
+
 /* Judges every instance of the invocation's set that it has not judged yet,
  * against the answers of its answers run, with inv->jobs programs at once
  * (the store's own thread reads the instances and writes the verdicts; a

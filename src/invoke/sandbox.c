@@ -37,14 +37,9 @@ static void add(words *w, const char *text)
 {
     if (w->failed)
         return;
-    if (w->n + 2 > w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 64;
-        char **bigger = realloc(w->v, cap * sizeof *bigger);
-        if (!bigger) {
-            w->failed = 1;
-            return;
-        }
-        w->v = bigger, w->cap = cap;
+    if (cr_grow((void **)&w->v, &w->cap, w->n + 2, sizeof *w->v, 64)) {
+        w->failed = 1;
+        return;
     }
     if (!(w->v[w->n] = strdup(text))) {
         w->failed = 1;

@@ -156,15 +156,9 @@ static void mark_bad(reader *r, int code, const char *msg)
 
 static void copy_id(reader *r, const char *s, size_t len)
 {
-    if (len + 1 > r->id_cap) {
-        size_t cap = 2 * (len + 1);
-        char *bigger = realloc(r->id, cap);
-        if (!bigger) {
-            mark_bad(r, CR_ENOMEM, "no memory for the id");
-            return;
-        }
-        r->id = bigger;
-        r->id_cap = cap;
+    if (cr_grow((void **)&r->id, &r->id_cap, len + 1, 1, 64)) {
+        mark_bad(r, CR_ENOMEM, "no memory for the id");
+        return;
     }
     memcpy(r->id, s, len);
     r->id[len] = '\0';
@@ -442,15 +436,9 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
         memmove(buf, buf + pos, len - pos);
         len -= pos;
         pos = 0;
-        if (len == cap) { /* a line longer than the buffer */
-            char *bigger = realloc(buf, 2 * cap);
-            if (!bigger) {
-                rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line,
-                               r->name);
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
+        if (len == cap && cr_grow((void **)&buf, &cap, cap + 1, 1, 1)) { /* a line longer than the buffer */
+            rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line, r->name);
+            break;
         }
         size_t got;
         if ((rc = fill(&got, buf + len, cap - len, f, r)) != 0)

@@ -121,12 +121,7 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
                 continue;
             }
         }
-        if (path && out->count == cap) {
-            char **bigger = realloc(out->paths, (cap ? 2 * cap : 64) * sizeof *bigger);
-            if (bigger)
-                out->paths = bigger, cap = cap ? 2 * cap : 64;
-        }
-        if (!path || out->count == cap) {
+        if (!path || cr_grow((void **)&out->paths, &cap, out->count + 1, sizeof *out->paths, 64)) {
             free(path);
             rc = cr_errorf(err, CR_ENOMEM, "no memory to list %s", folder);
             break;

@@ -455,14 +455,9 @@ int cr_store_labelled_invocations(int64_t **out, size_t *out_count, cr_store *st
     size_t cap = 0;
     int step;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*out_count == cap) {
-            cap = cap ? 2 * cap : 16;
-            int64_t *bigger = realloc(*out, cap * sizeof *bigger);
-            if (!bigger) {
-                rc = cr_errorf(err, CR_ENOMEM, "no memory for the invocations");
-                break;
-            }
-            *out = bigger;
+        if (cr_grow((void **)out, &cap, *out_count + 1, sizeof **out, 16)) {
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for the invocations");
+            break;
         }
         (*out)[(*out_count)++] = sqlite3_column_int64(st, 0);
     }

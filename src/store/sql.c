@@ -3,6 +3,7 @@
  * nothing else of the store, so that every other file can call them. */
 #include "store/sql.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,20 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
     case SQLITE_AUTH:
         what = "permission denied", code = CR_EIO;
         break;
-    case SQLITE_CANTOPEN:
-        what = "the file cannot be opened (missing, or no permission for it or its folder)", code = CR_EIO;
+    case SQLITE_CANTOPEN: /* the database, its journal, its WAL or its shared memory */
+        switch (sqlite3_system_errno(store->db)) {
+        case EMFILE:
+        case ENFILE:
+            what = "too many open files (the limit, ulimit -n, is reached)";
+            break;
+        case ENOSPC:
+            what = "the disk is full";
+            break;
+        default:
+            what = "the file cannot be opened (missing, or no permission for it or its folder)";
+            break;
+        }
+        code = CR_EIO;
         break;
     case SQLITE_IOERR:
         what = "an I/O error", code = CR_EIO;

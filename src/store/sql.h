@@ -31,11 +31,14 @@ struct cr_store {
     sqlite3 *db;
     sqlite3_stmt *kept[CR_STORE__KEPT_COUNT]; /* prepared on first use */
     int64_t next_instance_id;                 /* inside a write transaction */
+    int64_t changes_at_begin;                 /* rows changed before it (sqlite3_total_changes64) */
     /* instances added to set added_set in this transaction, not yet in its
      * size and digest (cr_store__sets_settle writes them) */
     int64_t added_set;
     uint64_t added_size, added_digest;
-    int writing;                              /* opened for writing: in WAL mode until freed */
+    int wal_pending;                          /* opened for writing: WAL mode from its first commit on */
+    int writing;                              /* written to: in WAL mode until freed */
+    int opened_wal;                           /* opened to write a file in WAL mode */
     int opened_version;                       /* the schema version the file had */
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;

@@ -21,6 +21,9 @@
 /* How long a checkpoint that starts the WAL again waits for readers to
  * leave it: time for a short query to end, a cost paid now and then. */
 #define RESTART_WAIT_MS 100
+/* The files a writer holds open at once: the database, its WAL and shared
+ * memory. */
+#define STORE_FILES 3
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
@@ -110,15 +113,26 @@ static int upgrade(cr_store *s, cr_error *err)
     return rc;
 }
 
+/* Whether the database is in WAL mode (asking writes nothing). */
+static int in_wal(cr_store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int wal = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK &&
+              sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+    sqlite3_finalize(st);
+    return wal;
+}
+
 /* Makes a database that passed inspect() ready for writing: page size (a
- * new one's), the schema brought up to date, then WAL mode unless once
- * (CR_STORE_WRITE_ONCE: switching to WAL and back rewrites the header, and
- * a WAL's transaction rolled back would still leave that).  The upgrade
- * runs in the journal mode the file has at rest, so that one that fails
- * rolls back to the file as it was, byte for byte (through the rollback
- * journal; in WAL mode, nothing reaches the file before a checkpoint).  Only
- * a store that got this far is `writing`, and puts the file back in
- * rollback mode when freed. */
+ * new one's), the schema brought up to date, and WAL mode asked for from
+ * the first commit on unless once (CR_STORE_WRITE_ONCE: switching to WAL
+ * and back rewrites the header, and a WAL's transaction rolled back would
+ * still leave that).  The upgrade runs in the journal mode the file has at
+ * rest, so that one that fails rolls back to the file as it was, byte for
+ * byte (through the rollback journal; in WAL mode, nothing reaches the file
+ * before a checkpoint).  A current file is not written at all here: a
+ * command that opens it to write and then refuses (no such set, nothing to
+ * resume) leaves it byte for byte, its header and its time too. */
 static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
 {
     /* page_size only takes on a new database; larger pages make the
@@ -129,22 +143,26 @@ static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
         rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
     if (rc == 0 && version < cr_schema_count)
         rc = upgrade(s, err);
-    if (rc || once)
-        return rc;
-    /* WAL lets readers in while a run goes on; with it, synchronous=NORMAL
-     * keeps the database consistent through a crash or power loss and
-     * loses at most the last commits. */
-    sqlite3_stmt *st = NULL;
-    rc = cr_store__prepare(&st, s, "PRAGMA journal_mode = WAL", "switching it to WAL mode", err);
-    if (rc == 0) {
-        int wal = sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
-        if (!wal)
-            rc = cr_store__fail(s, "switching it to WAL mode", err);
-    }
-    sqlite3_finalize(st);
-    if (rc == 0)
-        s->writing = 1;
-    return rc == 0 ? cr_store__exec(s, "PRAGMA synchronous = NORMAL", "setting it up", err) : rc;
+    s->wal_pending = rc == 0 && !once;
+    s->opened_wal = s->wal_pending && in_wal(s);
+    return rc;
+}
+
+/* After the first commit of a store opened to write: WAL mode, which lets
+ * readers in while a run goes on; with it, synchronous=NORMAL keeps the
+ * database consistent through a crash or power loss and loses at most the
+ * last commits.  The first transaction ran in rollback mode, so that one
+ * rolled back left the file as it was.  Should the switch fail (another
+ * connection holds the file), the store goes on in rollback mode: readers
+ * wait for each commit, nothing is lost. */
+static void start_wal(cr_store *s)
+{
+    if (!s->wal_pending)
+        return;
+    s->wal_pending = 0;
+    s->writing = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK && in_wal(s);
+    if (s->writing)
+        sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 }
 
 /* SQLite keeps memory statistics behind a global mutex unless told not to
@@ -207,8 +225,21 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory to open %s", path);
     memcpy(s->path, path, len + 1);
+    /* a writer holds the database, its WAL and shared memory (or journal)
+     * open at once: a limit too low for them refuses it before the file is
+     * made, rather than leave a new empty one */
+    if (!reads(mode) && !cr_files_spare(STORE_FILES)) {
+        free(s);
+        return cr_errorf(err, CR_EIO, "%s: too many open files: writing to it needs %d more at once (raise the "
+                                      "limit, ulimit -n)", path, STORE_FILES);
+    }
+    if (mode == CR_STORE_WRITE_EXISTING && access(path, F_OK) != 0) {
+        free(s);
+        return cr_errorf(err, CR_EIO, "%s: no such file (this command needs a coinrow database there, and creates none)",
+                         path);
+    }
     int flags = SQLITE_OPEN_NOMUTEX | (creates(mode)              ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                       : mode == CR_STORE_UPGRADE ? SQLITE_OPEN_READWRITE
+                                       : mode == CR_STORE_WRITE_EXISTING ? SQLITE_OPEN_READWRITE
                                                                   : SQLITE_OPEN_READONLY);
     int rc = 0;
     char *uri = mode == CR_STORE_READ_SHARED && immutable_safe(path) ? immutable_uri(path) : NULL;
@@ -292,6 +323,8 @@ int cr_store_file_version(int *out, const char *path, cr_error *err)
     return rc;
 }
 
+void cr_store_wal_now(cr_store *store) { start_wal(store); }
+
 void cr_store_free(cr_store *store)
 {
     if (!store)
@@ -300,10 +333,12 @@ void cr_store_free(cr_store *store)
         sqlite3_finalize(store->kept[i]);
     /* At rest the database is in rollback mode, so that a reader needs no
      * -wal and -shm files beside it (and a read-only command leaves none
-     * behind); WAL mode is for while coinrow writes.  The switch needs the
+     * behind); WAL mode is for while coinrow writes (a store that wrote
+     * nothing never switched: it leaves the file as it found it, unless
+     * another writer of this process switched it and closed first).  The switch needs the
      * database to itself: with another connection open it fails at once,
      * and the last writer to close makes it. */
-    if (store->writing) {
+    if (store->writing || (store->wal_pending && !store->opened_wal && in_wal(store))) {
         sqlite3_busy_timeout(store->db, 0);
         sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     }
@@ -316,6 +351,7 @@ void cr_store_free(cr_store *store)
 int cr_store_begin(cr_store *store, cr_error *err)
 {
     int rc = cr_store__exec(store, "BEGIN IMMEDIATE", "starting a write", err);
+    store->changes_at_begin = sqlite3_total_changes64(store->db);
     int64_t max_id = 0;
     /* the write lock is ours until commit: ids from here on are free */
     if (rc == 0 && (rc = cr_store__query_int(&max_id, store, "SELECT coalesce(max(id), 0) FROM instance", 0, 0,
@@ -330,10 +366,13 @@ int cr_store_begin(cr_store *store, cr_error *err)
 int cr_store_commit(cr_store *store, cr_error *err)
 {
     int rc = cr_store__sets_settle(store, err);
+    int changed = sqlite3_total_changes64(store->db) != store->changes_at_begin;
     if (rc == 0)
         rc = cr_store__exec(store, "COMMIT", "committing", err);
     if (rc)
         cr_store_rollback(store);
+    else if (changed) /* a transaction that changed nothing wrote nothing: the file stays as it was */
+        start_wal(store);
     return rc;
 }
 

@@ -32,7 +32,8 @@ typedef struct cr_store cr_store;
 typedef enum cr_store_mode {
     CR_STORE_READ,   /* an existing database of this schema version, never changed */
     CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
-    CR_STORE_UPGRADE, /* an existing coinrow database, its schema brought up to date; never created */
+    CR_STORE_WRITE_EXISTING, /* as CR_STORE_WRITE, for an existing coinrow database alone (upgrade, and
+                                the commands that need a set or a run in it): never created */
     CR_STORE_WRITE_ONCE, /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
                             the file keeps its journal mode (rollback mode, at rest), so that a rollback
                             leaves it byte for byte as it was, its header too; no reader sees the
@@ -47,15 +48,25 @@ typedef enum cr_store_mode {
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, every schema script it lacks in one transaction, then put in WAL
- * mode (CR_STORE_WRITE_ONCE likewise, without WAL); CR_STORE_UPGRADE
- * upgrades alone, refusing a missing or empty file.  Errors: CR_EIO when
+ * upgraded, every schema script it lacks in one transaction; a current one
+ * is not written until the first commit, after which it is in WAL mode
+ * (CR_STORE_WRITE_ONCE likewise, without WAL), so that a command that
+ * refuses before it commits leaves the file byte for byte.
+ * CR_STORE_WRITE_EXISTING refuses a missing or empty file instead.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
  * when it is not a coinrow database (tables of its own and user_version 0,
  * a user_version coinrow never writes, coinrow's tables missing), was
  * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
  * locked by another writer. */
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
+
+/* Puts a store opened to write in WAL mode now, rather than after its
+ * first commit: for a writer that commits while a reader of the same
+ * process holds a snapshot (invoke's, the pipeline's), which rollback mode
+ * would make it wait for.  Called once a command is past its refusals (it
+ * rewrites the file's header).  Should the switch fail, the store goes on
+ * in rollback mode. */
+void cr_store_wal_now(cr_store *store);
 
 /* Closes the connection (the last writer to close puts the database back
  * in rollback mode); accepts NULL. */

@@ -18,27 +18,9 @@ void cr_coins_free(cr_coins *coins)
  * (counting the '[' or ',', the ']' and the NUL). */
 static int reserve(cr_coins *coins, size_t values, size_t chars, cr_error *err)
 {
-    if (coins->n + values > coins->cap) {
-        size_t cap = coins->cap ? 2 * coins->cap : 64;
-        while (cap < coins->n + values)
-            cap *= 2;
-        int64_t *v = realloc(coins->v, cap * sizeof *v);
-        if (!v)
-            return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", cap);
-        coins->v = v;
-        coins->cap = cap;
-    }
-    size_t need = coins->json_len + chars;
-    if (need > coins->json_cap) {
-        size_t cap = coins->json_cap ? 2 * coins->json_cap : 1024;
-        while (cap < need)
-            cap *= 2;
-        char *json = realloc(coins->json, cap);
-        if (!json)
-            return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", coins->n + values);
-        coins->json = json;
-        coins->json_cap = cap;
-    }
+    if (cr_grow((void **)&coins->v, &coins->cap, coins->n + values, sizeof *coins->v, 64) ||
+        cr_grow((void **)&coins->json, &coins->json_cap, coins->json_len + chars, 1, 1024))
+        return cr_errorf(err, CR_ENOMEM, "no memory for %zu coins", coins->n + values);
     return 0;
 }
 

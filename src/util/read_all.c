@@ -8,9 +8,9 @@
 
 int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err)
 {
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    while (buf) {
+    size_t len = 0, cap = 0;
+    char *buf = NULL;
+    while (cr_grow((void **)&buf, &cap, len + 2, 1, 4096) == 0) {
         len += fread(buf + len, 1, cap - len - 1, f);
         if (ferror(f)) {
             free(buf);
@@ -22,13 +22,7 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
             *out_len = len;
             return 0;
         }
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, 2 * cap);
-            if (!bigger)
-                free(buf);
-            buf = bigger;
-            cap *= 2;
-        }
     }
+    free(buf);
     return cr_errorf(err, CR_ENOMEM, "no memory to read %s", name);
 }

@@ -7,9 +7,11 @@
 #ifndef CR_UTIL_H
 #define CR_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "coinrow/error.h"
 #include "coinrow/number.h"
@@ -34,6 +36,20 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);
 
+/* Makes the array *buf (of *cap elements of `size` bytes) hold at least
+ * `need`: *cap doubled (from `first` when 0) until it does, then the array
+ * reallocated.  Every array or buffer above the core grows through it.
+ * Returns 0, or CR_ENOMEM (*buf and *cap as they were) when there is no
+ * memory or when the size in bytes would not fit in a size_t, where a
+ * product unchecked would wrap and make it smaller than asked. */
+int cr_grow(void **buf, size_t *cap, size_t need, size_t size, size_t first);
+
+/* Whether this process may open `count` more file descriptors now (they
+ * are opened and closed again to find out): a command that needs several
+ * at once asks before it creates or writes anything, so that a limit
+ * (ulimit -n) too low for it refuses it whole rather than midway. */
+int cr_files_spare(int count);
+
 /* --- names and hashes (names.c, hash.c) --- */
 
 /* Finds text (may be NULL) in names[0..count): 0 with its index in *out, or
@@ -52,11 +68,24 @@ uint64_t cr_fnv1a(uint64_t h, const void *bytes, size_t len);
  * 2^64) of its instances', so that the order of rows does not matter. */
 uint64_t cr_instance_digest(const char *ext_id, size_t ext_id_len, const char *coins_json, size_t coins_json_len);
 
-/* --- a time as people read it (seconds.c) --- */
+/* --- times: as people read them, and on the monotonic clock (seconds.c) --- */
 
 /* t in seconds, milliseconds or microseconds, whichever reads best
  * ("1.25 s", "3.4 ms", "12 us"), into out; returns out. */
 const char *cr_seconds_text(char out[32], double t);
+
+/* Seconds on the monotonic clock, which no change of the wall clock (NTP,
+ * an administrator) moves: for durations and deadlines. */
+double cr_seconds_now(void);
+
+/* A condition variable whose timed waits (pthread_cond_timedwait) count on
+ * the monotonic clock: a wall clock set back would stretch a wait on
+ * CLOCK_REALTIME by as much.  Returns pthread_cond_init's code. */
+int cr_cond_init_monotonic(pthread_cond_t *cond);
+
+/* The monotonic time ns nanoseconds from now, into *out: the deadline of a
+ * timed wait on a condition variable cr_cond_init_monotonic made. */
+void cr_deadline_in(struct timespec *out, long long ns);
 
 /* --- a row of coins as text (coins.c): "4 6 2 3", "4,6,2,3", "4;6;2;3" or
  * a JSON array "[4, 6, 2, 3]" --- */

@@ -75,8 +75,11 @@ int store_fixture_setup(void **state)
         return -1;
     snprintf(f->path, sizeof f->path, "%s", tmp_path(f->dir, "store.db"));
     *state = f;
-    return cr_store_new(&f->store, f->path, CR_STORE_WRITE, &err) ||
-                   cr_store_set_find(&f->set_id, f->store, "s", 1, "test", &err)
+    /* in a transaction, as coinrow makes a set: the store is in WAL mode
+     * from that first commit on */
+    return cr_store_new(&f->store, f->path, CR_STORE_WRITE, &err) || cr_store_begin(f->store, &err) ||
+                   cr_store_set_find(&f->set_id, f->store, "s", 1, "test", &err) ||
+                   cr_store_commit(f->store, &err)
                ? -1
                : 0;
 }

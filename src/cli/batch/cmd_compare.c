@@ -185,7 +185,7 @@ static int open_side(side *s, cr_store *shared, int64_t id, int write, cr_error 
     int rc = 0;
     s->store = shared;
     if (!shared)
-        rc = cr_store_new(&s->store, s->db, write ? CR_STORE_WRITE : CR_STORE_READ, err);
+        rc = cr_store_new(&s->store, s->db, write ? CR_STORE_WRITE_EXISTING : CR_STORE_READ, err);
     if (rc == 0)
         rc = cr_store_run_find(&s->run, s->store, id, id ? CR_PICK_ANY : CR_PICK_DONE, err);
     if (rc == 0)
@@ -286,7 +286,7 @@ static int compare_invocations(const char *db, int64_t id_a, int64_t id_b, int64
     size_t slow_count = 0;
     uint64_t common = 0;
     double cpu_a = 0, cpu_b = 0;
-    int rc = slow ? cr_store_new(&store, db, record_it ? CR_STORE_WRITE : CR_STORE_READ, &err)
+    int rc = slow ? cr_store_new(&store, db, record_it ? CR_STORE_WRITE_EXISTING : CR_STORE_READ, &err)
                   : cr_errorf(&err, CR_ENOMEM, "no memory for --limit %lld", (long long)limit);
     if (rc == 0)
         rc = cr_store_invocation_find(&a, store, id_a, CR_PICK_ANY, &err);

@@ -21,7 +21,7 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
         return status;
     cr_error err = {0};
     cr_store *store = NULL;
-    if (cr_store_new(&store, a.db, CR_STORE_UPGRADE, &err) != 0)
+    if (cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err) != 0)
         return cli_report(&err);
     int from = cr_store_opened_version(store);
     cr_store_free(store);

@@ -299,6 +299,12 @@ static int open_invocation(cr_invocation *inv, runnable *program, const cli_comm
     inv->sandbox |= sandbox_on;
     if (rc == 0 && a->resume && inv->argv)
         rc = runnable_make(program, inv, &err);
+    /* a limit too low for the run refuses it before it is recorded, rather
+     * than leave a failed invocation per attempt */
+    int files = CR_INVOKE_FILES(inv->jobs, inv->argv != NULL);
+    if (rc == 0 && !cr_files_spare(files))
+        rc = cr_errorf(&err, CR_EIO, "%s: too many open files: the invocation needs %d more at once (raise the limit, "
+                                     "ulimit -n)", a->db, files);
     if (rc == 0 && sandbox_on) /* once its sandbox could be made */
         rc = cr_store_invocation_sandbox_on(store, inv->id, &err);
     if (rc == 0)
@@ -395,7 +401,7 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
     char set_name[256] = "";
     /* a new program is made ready first (its sandbox checked): one that
      * cannot run leaves the database as it was */
-    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE, &err)) {
+    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err)) {
         runnable_free(&program);
         return cli_report_trouble(&err);
     }
