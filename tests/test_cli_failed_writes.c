@@ -35,20 +35,7 @@ static int make_input(void **state)
     if (!dir)
         return -1;
     snprintf(csv, sizeof csv, "%s", tmp_path(dir, "big.csv"));
-    FILE *f = fopen(csv, "w");
-    if (!f)
-        return -1;
-    uint64_t x = 11;
-    fputs("id,values\n", f);
-    for (int i = 0; i < ROWS; i++) {
-        fprintf(f, "r%d,", i);
-        for (int k = 0; k < COINS; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            fprintf(f, "%s%llu", k ? " " : "", (unsigned long long)(x % 1000000));
-        }
-        fputc('\n', f);
-    }
-    return fclose(f);
+    return write_big_csv(csv, ROWS, COINS, 11);
 }
 
 static int remove_input(void **state)

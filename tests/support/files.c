@@ -73,6 +73,24 @@ int write_file(const char *path, const char *text)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+int write_big_csv(const char *path, int rows, int coins, uint64_t seed)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    uint64_t x = seed;
+    fputs("id,values\n", f);
+    for (int i = 0; i < rows; i++) {
+        fprintf(f, "r%d,", i);
+        for (int k = 0; k < coins; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            fprintf(f, "%s%llu", k ? " " : "", (unsigned long long)(x % 1000000));
+        }
+        fputc('\n', f);
+    }
+    return fclose(f);
+}
+
 char *read_bytes(const char *path, size_t *out_len)
 {
     FILE *f = fopen(path, "rb");

@@ -28,6 +28,12 @@ const char *tmp_path(const char *dir, const char *name);
 /* Writes text to path; returns 0 or -1. */
 int write_file(const char *path, const char *text);
 
+/* Writes a CSV of `rows` instances (header "id,values", ids r0, r1, ...) of
+ * `coins` coins each, values below 10^6 from an xorshift seeded with seed
+ * (not 0): a set larger than a commit, the same for the same arguments.
+ * Returns 0 or -1. */
+int write_big_csv(const char *path, int rows, int coins, uint64_t seed);
+
 /* Copies the file at from to to, byte for byte; returns 0 or -1. */
 int copy_file(const char *from, const char *to);
 
