@@ -344,7 +344,9 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * every result has its run and an instance of the run's set; every
  * instance a run solved has exactly the run's variants; a done run has
  * every instance of its set up to the last it solved; every ingest finished
- * (cr_store_ingest_begin); no set or instance
+ * (cr_store_ingest_begin); every test of a group is of the group's set
+ * and meets its constraints, and the dependencies between groups stay in
+ * a set and make no cycle; no set or instance
  * name is empty or holds a NUL (not checked, and said so, when the file is
  * damaged or coinrow's tables are not as it defines them).  *out_failed
  * counts the checks that found something, notes aside.  Returns 0, or the
