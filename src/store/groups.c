@@ -214,7 +214,7 @@ static int group_create(int64_t *out, cr_store *s, int64_t set_id, const char *s
             return rc;
         sqlite3_bind_int64(st, 1, *out);
         sqlite3_bind_int64(st, 2, dep);
-        if (sqlite3_step(st) == SQLITE_CONSTRAINT)
+        if ((sqlite3_step(st) & 0xff) == SQLITE_CONSTRAINT) /* the key: the same name again */
             rc = cr_errorf(err, CR_EINVAL, "%s: group '%s' of set '%s': --depends names '%s' twice", s->path, g->name,
                            set, name);
         else if (sqlite3_reset(st) != SQLITE_OK)
