@@ -254,6 +254,50 @@ static void test_groups__usage_errors_name_the_option(void **state)
 #undef SOME
 }
 
+/* The table show prints of three_groups' set. */
+#define THREE_GROUPS_SHOWN                                                                                             \
+    "group        points  n            values                   properties       depends           tests\n"            \
+    "small            20  1..20        1..100                   -                -                     3\n"            \
+    "mid              30  1..300       1..1000000000            -                small                 2\n"            \
+    "eq               50  2..10        1..9                     all-equal,even-n small,mid             2\n"
+
+static void test_groups__show_shows_a_set_s_groups_alone_or_with_a_run(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    run_result r;
+    COINROW(&r, NULL, "show", "--db", f->db, "--set", "sub");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, THREE_GROUPS_SHOWN);
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "sub", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--limit", "1");
+    assert_int_equal(r.status, 0);
+    const char *table = strchr(r.out, '\n');
+    assert_non_null(table);
+    assert_memory_equal(table + 1, THREE_GROUPS_SHOWN "ext_id ", strlen(THREE_GROUPS_SHOWN "ext_id "));
+    run_result_free(&r);
+    /* a set without groups says so; a run of one shows none */
+    COINROW(&r, "id,values\na,1 2\n", "run", "-", "--db", f->db, "--set", "plain", "--variant", "diff", "--quiet");
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--set", "plain");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "set 'plain' has no groups\n");
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "group "));
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--set", "sub", "--run", "1");
+    assert_int_equal(r.status, 2);
+    assert_memory_equal(r.err, "coinrow: --set shows a set's groups, --run a run's results: give one of them\n",
+                        strlen("coinrow: --set shows a set's groups, --run a run's results: give one of them\n"));
+    run_result_free(&r);
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
 
 int main(void)
@@ -263,6 +307,7 @@ int main(void)
         TEST(test_groups__the_same_command_again_changes_nothing_and_another_call_adds_to_its_group),
         TEST(test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_the_group_and_the_constraint),
         TEST(test_groups__usage_errors_name_the_option),
+        TEST(test_groups__show_shows_a_set_s_groups_alone_or_with_a_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
