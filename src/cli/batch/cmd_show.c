@@ -27,7 +27,7 @@ static int group_line(void *ctx, const cr_store_group *g)
 {
     int *lines = ctx;
     if ((*lines)++ == 0)
-        printf("%-12s %6s  %-12s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
+        printf("%-12s %6s  %-16s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
                "tests");
     char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)], n[48], values[48], properties[32],
         depends[CR_TEXT_SHOWN_CAP(256)];
@@ -39,7 +39,7 @@ static int group_line(void *ctx, const cr_store_group *g)
              (g->all_equal || l->even_n) && l->odd_sum ? "," : "", l->odd_sum ? "odd-sum" : "");
     char cut[256];
     snprintf(cut, sizeof cut, "%s", *g->depends ? g->depends : "-");
-    printf("%-12s %6" PRId64 "  %-12s %-24s %-16s %-16s %6" PRId64 "\n",
+    printf("%-12s %6" PRId64 "  %-16s %-24s %-16s %-16s %6" PRId64 "\n",
            cr_text_shown(name, sizeof name, g->name), g->points, n, values, *properties ? properties : "-",
            cr_text_shown(depends, sizeof depends, cut), g->tests);
     return 0;
@@ -180,7 +180,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_show = {
     "show",
     cmd_show,
-    "print the first results of a run",
+    "print the first results of a run, or a set's groups",
     "show [--db PATH] [--run ID] [--limit N] | show [--db PATH] --set NAME",
     "Rows of result_view in instance order, after the groups of the run's set when\n"
     "it has some; for anything more, query the database with SQL (see docs/batch.md).\n"

@@ -279,7 +279,7 @@ static int cmd_generate(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_generate = {
     "generate",
     cmd_generate,
-    "make a reproducible set of instances for judges or stress tests",
+    "make a reproducible set of instances for judges or stress tests, or a group of one",
     "generate [--db PATH] --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
     "            [--profile NAME] [--even-n] [--odd-sum] [--out FILE|-] [--quiet | --progress]\n"
     "            [--group NAME --points P [--depends A,B] [--all-equal]]",
