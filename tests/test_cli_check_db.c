@@ -392,7 +392,7 @@ static void test_check_db__an_upgraded_database_has_coinrows_schema(void **state
 {
     tmp_db *f = *state;
     static const char *const fixtures[] = {"schema3/coinrow.db", "schema5/coinrow.db", "schema6/coinrow.db",
-                                           "schema7/coinrow.db"};
+                                           "schema7/coinrow.db", "schema8/coinrow.db", "schema9/coinrow.db"};
     for (size_t k = 0; k < sizeof fixtures / sizeof fixtures[0]; k++) {
         char name[64];
         snprintf(name, sizeof name, "upgraded-%zu.db", k);
