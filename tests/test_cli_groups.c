@@ -3,6 +3,7 @@
  * again changes nothing, a call that does not fit its group is refused
  * with the file left byte for byte, and the groups read in SQL. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -142,6 +143,49 @@ static void test_groups__the_same_command_again_changes_nothing_and_another_call
     run_result_free(&r);
     assert_int_equal(db_int(f->db, "SELECT tests FROM test_group_view WHERE group_name = 'mid'"), 2);
     free(before);
+}
+
+/* A call into a group stopped after its first commit says how to finish
+ * it, with its group; that command completes it into the group, as one
+ * call left alone makes it. */
+static void test_groups__an_interrupted_call_is_finished_into_its_group_by_the_command_it_names(void **state)
+{
+    tmp_db *f = *state;
+    const char *whole = tmp_path(f->dir, "whole.db");
+    char *argv[] = {(char *)run_bin(), "generate", "--db", f->db, "--set", "big", "--group", "pairs", "--points", "7",
+                    "--count", "400000", "--n", "2", "--values", "1..99", "--seed", "5", "--progress", NULL};
+    int held; /* held after its first commit (run_start_held) */
+    pid_t pid = run_start_held(argv, 0, &held);
+    assert_true(pid > 0);
+    assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance", pid) > 0);
+    kill(pid, SIGINT);
+    char *text = run_release(held);
+    assert_int_equal(run_wait(pid), 130);
+    char finish[4400];
+    snprintf(finish, sizeof finish,
+             "interrupted before the end of the input; finish the job with:\n  coinrow generate --set big --count "
+             "400000 --n 2..2 --values 1..99 --seed 5 --profile random --group pairs --points 7 --db %s\n",
+             f->db);
+    if (!strstr(text, finish))
+        fail_msg("'%s' lacks '%s'", text, finish);
+    free(text);
+    assert_true(db_int(f->db, "SELECT count(*) FROM instance") < 400000);
+    /* what was committed is in the group already */
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM instance WHERE id NOT IN (SELECT instance_id FROM "
+                                   "test_group_instance)"),
+                     0);
+
+    run_result r;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    argv[3] = (char *)whole;
+    assert_int_equal(run_capture(&r, argv, NULL), 0);
+    run_result_free(&r);
+    char *completed = groups(f->db), *fresh = groups(whole);
+    assert_string_equal(completed, fresh);
+    free(completed), free(fresh);
+    assert_int_equal(db_int(f->db, "SELECT tests FROM test_group_view"), 400000);
 }
 
 /* Runs generate with args (NULL-terminated after the database's INTO) and
@@ -307,6 +351,7 @@ int main(void)
         TEST(test_groups__the_same_command_again_changes_nothing_and_another_call_adds_to_its_group),
         TEST(test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_the_group_and_the_constraint),
         TEST(test_groups__usage_errors_name_the_option),
+        TEST(test_groups__an_interrupted_call_is_finished_into_its_group_by_the_command_it_names),
         TEST(test_groups__show_shows_a_set_s_groups_alone_or_with_a_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -298,8 +298,7 @@ const cli_command cli_cmd_generate = {
     "(NAME-K-01 ... for the K-th other call into the group); several groups make\n"
     "one set.  See \"Groups\" in docs/judges.md.\n"
     "Exit status: 0 done, 1 could not write, the set exists with other arguments or\n"
-    "the call does not fit its group,\n"
-    "2 usage or constraints no instance meets, 130 interrupted (the same command again\n"
-    "completes the set).",
+    "the call does not fit its group, 2 usage or constraints no instance meets,\n"
+    "130 interrupted (the same command again completes the set).",
     options,
 };
