@@ -111,6 +111,12 @@ static void test_groups__the_same_command_again_changes_nothing_and_another_call
     assert_int_equal(r.status, 0);
     assert_memory_equal(r.out, "ingested 0, skipped 2, rejected 0, set 'sub'", 44);
     run_result_free(&r);
+    /* --depends names the same groups in any order, each once */
+    COINROW(&r, NULL, INTO(f->db, "eq", "50"), "--depends", "small,mid", "--all-equal", "--even-n", "--count", "2",
+            "--n", "2..10", "--values", "1..9", "--seed", "3");
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "ingested 0, skipped 2", 21);
+    run_result_free(&r);
     char *after = groups(f->db);
     assert_string_equal(after, before);
     free(after);
@@ -247,6 +253,10 @@ static void test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_th
             "1..20", "--values", "1..100", "--seed", "1");
     REFUSED(f, 1, "group 'mid' of set 'sub' depends on 'small', not 'eq'", INTO(db, "mid", "30"), "--depends", "eq",
             "--count", "2", "--n", "1..300", "--values", "1..1000000000", "--seed", "2");
+    REFUSED(f, 1, "group 'eq' of set 'sub' depends on 'small,mid', not 'mid,mid'", INTO(db, "eq", "50"), "--depends",
+            "mid,mid", "--all-equal", "--even-n", "--count", "2", "--n", "2..10", "--values", "1..9", "--seed", "3");
+    REFUSED(f, 1, "group 'eq' of set 'sub' depends on 'small,mid', not 'mid'", INTO(db, "eq", "50"), "--depends",
+            "mid", "--all-equal", "--even-n", "--count", "2", "--n", "2..10", "--values", "1..9", "--seed", "3");
     /* a new group: its dependencies are groups of the set, never itself */
     REFUSED(f, 1, "group 'big' of set 'sub' cannot depend on 'huge': the set has no such group (make it first)",
             INTO(db, "big", "0"), "--depends", "small,huge", "--count", "1", "--n", "1..9", "--values", "1..9",

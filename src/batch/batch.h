@@ -49,7 +49,6 @@ typedef struct cr_pipeline_stats {
 
 typedef struct cr_pipeline_opts {
     int64_t set_id;     /* where rows go */
-    int64_t group_id;   /* the group of the set they join (cr_store_group_add); 0 for none */
     int64_t run_id;     /* the run results go to; 0 to ingest without solving */
     cr_solve_opts solve;
     int jobs;           /* solver threads, at least 1 */
@@ -67,6 +66,7 @@ typedef struct cr_pipeline_opts {
      * whether the run has ended (may be NULL). */
     void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes, int ended);
     void *ctx;
+    int64_t group_id; /* the group of the set new rows join (cr_store_group_add); 0 for none */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any

@@ -143,23 +143,35 @@ static int group_read(cr_store_group *out, char *deps, size_t cap, cr_store *s, 
     return rc;
 }
 
+/* Whether the comma list list[0..len) names `name`. */
+static int names(const char *list, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list, *end = list + len; p < end;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t k = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        if (k == n && memcmp(p, name, n) == 0)
+            return 1;
+        p += k + 1;
+    }
+    return 0;
+}
+
 /* The dependencies of a group as given (want, a comma list) against those
- * it has (have, as group_read gives them): the same names in any order. */
+ * it has (have, as group_read gives them): the same names in any order,
+ * each once. */
 static int same_depends(const char *want, const char *have)
 {
     size_t count = 0, had = *have ? 1 : 0;
     for (const char *c = have; *c; c++)
         had += *c == ',';
     char name[CR_STORE_GROUP_NAME_MAX + 1];
-    for (const char *at = want; next_name(name, sizeof name, &at) == 1; count++) {
-        size_t len = strlen(name);
-        const char *p = have;
-        while ((p = strstr(p, name)) != NULL && !((p == have || p[-1] == ',') && (p[len] == ',' || !p[len])))
-            p += len;
-        if (!p)
+    const char *at = want, *start = want;
+    int got;
+    for (; (got = next_name(name, sizeof name, &at)) == 1; start = at, count++)
+        if (!names(have, strlen(have), name) || names(want, (size_t)(start - want), name))
             return 0;
-    }
-    return count == had;
+    return got == 0 && count == had;
 }
 
 /* Makes group g of set set_id, the last of its order, with its
