@@ -138,9 +138,10 @@ static void test_groups__the_same_command_again_changes_nothing_and_another_call
     assert_int_equal(db_int(f->db, "SELECT tests FROM test_group_view WHERE group_name = 'small'"), 5);
 
     /* as if the call had been interrupted: the same command adds what is
-     * missing, into its group */
+     * missing, into its group, and puts back in it a test taken out by hand */
     assert_int_equal(db_exec(f->db, "DELETE FROM test_group_instance WHERE instance_id IN (SELECT id FROM instance "
-                                    "WHERE ext_id = 'mid-02'); DELETE FROM instance WHERE ext_id = 'mid-02'"),
+                                    "WHERE ext_id IN ('mid-01', 'mid-02')); DELETE FROM instance WHERE ext_id = "
+                                    "'mid-02'"),
                      0);
     COINROW(&r, NULL, INTO(f->db, "mid", "30"), "--depends", "small", "--count", "2", "--n", "1..300", "--values",
             "1..1000000000", "--seed", "2");
