@@ -67,7 +67,7 @@ static int queue_rows(cr_pipeline *p, int first, int count, const char *source)
 static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr_solve_opts *opts, int jobs,
                                       int rows, int rest, const atomic_int *stop)
 {
-    cr_pipeline_opts po = {f->set_id, run_id, *opts, jobs, stop, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, run_id, *opts, jobs, stop, NULL, NULL, NULL, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats stats = {0};
     cr_error err = {0};
@@ -157,7 +157,7 @@ static void test_pipeline__rejected_and_clashing_rows_are_recorded(void **state)
     const char *json[2] = {"[1,2]", "[3,4]"};
     const char *ids[] = {"bad", "a", "a", "a"};
     int which[] = {0, 0, 0, 1}; /* a, then a again (same), then a with other coins */
-    cr_pipeline_opts po = {f->set_id, 0, {0}, 1, NULL, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, 0, {0}, 1, NULL, NULL, NULL, NULL, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     cr_error err = {0};
@@ -267,7 +267,7 @@ static void test_pipeline__a_stop_stores_what_is_in_hand_and_resume_finishes(voi
     cr_error err = {0};
     atomic_int stop = 0;
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
-    cr_pipeline_opts po = {f->set_id, run, opts, 2, &stop, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, run, opts, 2, &stop, NULL, NULL, NULL, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
@@ -298,7 +298,7 @@ static void test_pipeline__a_full_disk_fails_the_pipeline_and_keeps_commits(void
     snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages + 3);
     assert_int_equal(sqlite3_exec(f->store->db, sql, NULL, NULL, NULL), SQLITE_OK);
 
-    cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, 0, none, 2, NULL, NULL, NULL, NULL, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     cr_error err = {0};
@@ -323,7 +323,7 @@ static void test_pipeline__options_no_row_can_take_fail_the_run_and_store_no_res
     int64_t run;
     cr_error err = {0};
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
-    cr_pipeline_opts po = {f->set_id, run, none, 2, NULL, NULL, NULL, NULL, NULL};
+    cr_pipeline_opts po = {f->set_id, run, none, 2, NULL, NULL, NULL, NULL, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
@@ -361,7 +361,7 @@ static void test_pipeline__a_reader_holding_the_wal_at_the_end_is_told_once(void
     assert_int_equal(sqlite3_open_v2(f->path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM instance", NULL, NULL, NULL), SQLITE_OK);
     cr_solve_opts none = {0};
-    cr_pipeline_opts po = {f->set_id, 0, none, 1, NULL, NULL, NULL, note_wal_held, NULL};
+    cr_pipeline_opts po = {f->set_id, 0, none, 1, NULL, NULL, NULL, note_wal_held, NULL, 0};
     cr_pipeline *p = NULL;
     cr_pipeline_stats s;
     cr_error err = {0};

@@ -515,6 +515,18 @@ static void test_cli_batch__readers_refuse_a_version_7_database_and_upgrade_brin
     readers_refuse_then_upgrade(*state, 7);
 }
 
+/* tests/fixtures/schema8: made by coinrow at e1df001 (tests/test_store_results.c). */
+static void test_cli_batch__readers_refuse_a_version_8_database_and_upgrade_brings_it_up_to_date(void **state)
+{
+    readers_refuse_then_upgrade(*state, 8);
+}
+
+/* tests/fixtures/schema9: made by coinrow at 95a2399 (tests/test_store_results.c). */
+static void test_cli_batch__readers_refuse_a_version_9_database_and_upgrade_brings_it_up_to_date(void **state)
+{
+    readers_refuse_then_upgrade(*state, 9);
+}
+
 /* upgrade creates nothing and changes nothing it refuses: a missing file,
  * an empty one, another program's database; and it takes no operands. */
 static void test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database(void **state)
@@ -614,6 +626,8 @@ int main(void)
         TEST(test_cli_batch__readers_refuse_a_version_5_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__readers_refuse_a_version_6_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__readers_refuse_a_version_7_database_and_upgrade_brings_it_up_to_date),
+        TEST(test_cli_batch__readers_refuse_a_version_8_database_and_upgrade_brings_it_up_to_date),
+        TEST(test_cli_batch__readers_refuse_a_version_9_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),

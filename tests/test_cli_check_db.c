@@ -31,6 +31,21 @@ static void sample_run(const char *db)
                      14);
 }
 
+/* A set of two groups, sub, in db: small (ids 1, tests small-01 to -03)
+ * and eq (2, all coins equal, n even, depending on small; eq-01 and -02). */
+static void group_set(const char *db)
+{
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "sub", "--group", "small", "--points", "20", "--count", "3",
+            "--n", "1..20", "--values", "1..100", "--seed", "1", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "sub", "--group", "eq", "--points", "30", "--depends", "small",
+            "--all-equal", "--even-n", "--count", "2", "--n", "2..20", "--values", "1..100", "--seed", "2", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
 /* Writes 4 KiB of random bytes over the start of the solution table's
  * first page, as a failing disk would. */
 static void damage_results(const char *db)
@@ -53,6 +68,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
 {
     tmp_db *f = *state;
     sample_run(f->db);
+    group_set(f->db);
     run_result r;
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 0);
@@ -73,6 +89,10 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "ingests-are-finished                 ok\n"
                                "verdicts-have-their-instance         ok\n"
                                "done-invocations-have-every-instance ok\n"
+                               "group-tests-are-of-their-set         ok\n"
+                               "group-tests-meet-their-constraints   ok\n"
+                               "group-dependencies-are-of-their-set  ok\n"
+                               "group-dependencies-have-no-cycle     ok\n"
                                "names-are-not-empty                  ok\n");
     assert_string_equal(r.err, "");
     run_result_free(&r);
@@ -99,6 +119,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
 {
     tmp_db *f = *state;
     sample_run(f->db);
+    group_set(f->db);
     assert_int_equal(db_exec(f->db, /* a run that does not exist */
                              "INSERT INTO solution (run_id, instance_id, set_id, ext_id, n, variants, extra, outcome, "
                              "first_score, second_score) SELECT 77, id, set_id, ext_id, n, 2, 0, 4, 5, 4 "
@@ -130,7 +151,17 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "second_score;"
                              /* an ingest that did not finish */
                              "INSERT INTO ingest_error (set_id, source, line, reason, raw) VALUES "
-                             "(1, 'in.csv', 0, 'ingest unfinished', 'coinrow run --resume in.csv');"),
+                             "(1, 'in.csv', 0, 'ingest unfinished', 'coinrow run --resume in.csv');"
+                             /* a test of sub's group small from set sample-data */
+                             "INSERT INTO test_group_instance (instance_id, group_id) VALUES (1, 1);"
+                             /* eq's coins not all equal */
+                             "UPDATE instance SET coins = '[4,6]', n = 2 WHERE ext_id = 'eq-01';"
+                             /* a group of sample-data that depends on sub's small */
+                             "INSERT INTO test_group (set_id, name, position, points, n_min, n_max, value_min, "
+                             "value_max) VALUES (1, 'other', 1, 0, 1, 9, 1, 9);"
+                             "INSERT INTO test_group_dependency (group_id, depends_on) VALUES (3, 1);"
+                             /* small depends on eq, which depends on small */
+                             "INSERT INTO test_group_dependency (group_id, depends_on) VALUES (1, 2);"),
                      0);
     run_result r;
     COINROW(&r, NULL, "check-db", "--db", f->db);
@@ -170,9 +201,18 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "instance 3)\n"
                                "done-invocations-have-every-instance 1 done invocations that lack an instance of "
                                "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
+                               "group-tests-are-of-their-set         1 tests of a group whose group or instance is "
+                               "missing, or whose instance is not of the group's set (such as test_group 1, "
+                               "instance 1)\n"
+                               "group-tests-meet-their-constraints   1 tests that break their group's constraints "
+                               "(such as set 2, group eq, test eq-01: its coins are not all equal)\n"
+                               "group-dependencies-are-of-their-set  1 dependencies between groups that are missing "
+                               "or of two sets (such as group 3 depends on group 1)\n"
+                               "group-dependencies-have-no-cycle     2 groups that depend on themselves through "
+                               "others (such as set 2, group eq)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
                                "a NUL byte (such as instance 2)\n");
-    assert_non_null(strstr(r.err, "t.db: 15 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 19 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -242,16 +282,18 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
     index_missing_rows(f, "30");
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
-    /* 32 findings: the page referred to twice, the 30 rows, the count */
+    /* 33 findings: the page referred to twice, the index's own page that
+     * nothing refers to any more (SQLite says so since schema 10 laid out
+     * the pages otherwise), the 30 rows, the count */
     const char *rows = strstr(r.out, "integrity                            row 1 missing from index "
                                      "sqlite_autoindex_instance_1\n");
     assert_non_null(rows);
-    assert_non_null(strstr(rows, "row 9 missing from index sqlite_autoindex_instance_1\n"
-                                 "integrity                            ... and 22 more\n"
+    assert_non_null(strstr(rows, "row 8 missing from index sqlite_autoindex_instance_1\n"
+                                 "integrity                            ... and 23 more\n"
                                  "schema-is-coinrows                   not checked: the file is damaged\n"
                                  "objects-of-your-own                  not checked: the file is damaged\n"
                                  "results-have-their-instance          not checked: the file is damaged\n"));
-    assert_null(strstr(r.out, "row 10 missing"));
+    assert_null(strstr(r.out, "row 9 missing"));
     assert_non_null(strstr(r.err, ": 1 check found problems"));
     run_result_free(&r);
 }
@@ -350,7 +392,7 @@ static void test_check_db__an_upgraded_database_has_coinrows_schema(void **state
 {
     tmp_db *f = *state;
     static const char *const fixtures[] = {"schema3/coinrow.db", "schema5/coinrow.db", "schema6/coinrow.db",
-                                           "schema7/coinrow.db"};
+                                           "schema7/coinrow.db", "schema8/coinrow.db", "schema9/coinrow.db"};
     for (size_t k = 0; k < sizeof fixtures / sizeof fixtures[0]; k++) {
         char name[64];
         snprintf(name, sizeof name, "upgraded-%zu.db", k);

@@ -1281,7 +1281,7 @@ static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void *
     run_result_free(&r);
     /* as schema 5 had it: no column, a running invocation (and no view
      * result_full, which the upgrade to version 8 makes with the others, nor
-     * version 9's set_mark and columns) */
+     * version 9's set_mark and columns, nor version 10's groups) */
     assert_int_equal(db_exec(d, "ALTER TABLE invocation DROP COLUMN sandbox; PRAGMA user_version = 5;"
                                 "DROP VIEW result_view; DROP VIEW result; DROP VIEW result_full;"
                                 "CREATE VIEW result AS SELECT 1 AS run_id; CREATE VIEW result_view AS SELECT 1;"
@@ -1289,6 +1289,9 @@ static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void *
                                 "ALTER TABLE instance_set DROP COLUMN digest; ALTER TABLE instance_set DROP COLUMN marked;"
                                 "ALTER TABLE shard DROP COLUMN split; ALTER TABLE shard DROP COLUMN lo;"
                                 "ALTER TABLE shard DROP COLUMN hi;"
+                                "DROP VIEW test_group_view; DROP TABLE test_group_generator;"
+                                "DROP TABLE test_group_instance; DROP TABLE test_group_dependency;"
+                                "DROP TABLE test_group;"
                                 "UPDATE invocation SET status = 'running', finished_at = NULL "
                                 "WHERE id = (SELECT max(id) FROM invocation);"
                                 "DELETE FROM verdict WHERE invocation_id = (SELECT max(id) FROM invocation)"),

@@ -1,7 +1,7 @@
 /* How the store keeps results (schema/004_results.sql, 007_lines_as_text.sql):
  * one solution row per instance with result_extra beside it, the views that
  * give the rows back and how SQLite plans them, lines packed as versions 4
- * to 6 kept them, and the upgrades from schema versions 3, 5 and 6. */
+ * to 6 kept them, and the upgrades from schema versions 3, 5, 6, 7, 8 and 9. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -561,7 +561,7 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
     assert_int_equal(db_int(f->path, "SELECT count(*) FROM solution"), 0);
 }
 
-/* ---- the upgrades from schema versions 3, 5, 6 and 7 ----
+/* ---- the upgrades from schema versions 3, 5, 6, 7, 8 and 9 ----
  *
  * tests/fixtures/schema3/coinrow.db was made by coinrow at commit 22b5fee
  * (schema version 3), in tests/fixtures/schema3:
@@ -591,7 +591,12 @@ static void test_store_results__editing_result_edits_the_tables_under_it(void **
  *
  * tests/fixtures/schema7/coinrow.db was made by coinrow at commit 4e16f53
  * (schema version 7, lines as text) with the same commands as schema6's,
- * its sandboxed invocation's directory then set to tests/fixtures/schema7. */
+ * its sandboxed invocation's directory then set to tests/fixtures/schema7.
+ *
+ * tests/fixtures/schema8/coinrow.db (solution's copies of its instance) and
+ * tests/fixtures/schema9/coinrow.db (a set's size, digest and marks) were
+ * made the same way by coinrow at commits e1df001 and 95a2399, their
+ * sandboxed invocation's directory then set to their own folder. */
 
 #define EVERY_VIEW_ROW                                                                                                 \
     "SELECT group_concat(row, char(10)) FROM (SELECT json_array(run_id, set_name, ext_id, n, variant, value, "      \
@@ -787,6 +792,63 @@ static void test_store_results__a_version_7_database_upgrades_without_changing_a
     assert_invariants_hold(path);
 }
 
+/* Versions 8 and 9 upgrade keeping every row, as the others do. */
+static void test_store_results__a_version_8_or_9_database_upgrades_without_changing_a_row(void **state)
+{
+    fixture_state *f = *state;
+    for (int version = 8; version <= 9; version++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", tmp_path(f->dir, version == 8 ? "v8.db" : "v9.db"));
+        copy_fixture(path, version);
+        upgrade_and_compare(path, version);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM solution"), 42);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM result_extra"), 19);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM invocation WHERE sandbox = 1"), 1);
+        assert_invariants_hold(path);
+    }
+}
+
+/* Every older version upgrades to schema 10 with no groups: its sets are as
+ * they were, and a set of groups can then be made beside them. */
+static void test_store_results__every_older_version_upgrades_to_groups_with_none(void **state)
+{
+    const fixture_state *f = *state;
+    static const int versions[] = {3, 5, 6, 7, 8, 9};
+    for (size_t v = 0; v < sizeof versions / sizeof *versions; v++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", tmp_path(f->dir, "old10.db"));
+        copy_fixture(path, versions[v]);
+        char *sets = db_text(path, "SELECT group_concat(name || ' ' || coalesce(generator, '-'), '; ') FROM instance_set");
+        cr_store *store = NULL;
+        cr_error err = {0};
+        assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), 0);
+        assert_int_equal(db_int(path, "SELECT (SELECT count(*) FROM test_group) + (SELECT count(*) FROM "
+                                      "test_group_dependency) + (SELECT count(*) FROM test_group_instance) + "
+                                      "(SELECT count(*) FROM test_group_generator) + (SELECT count(*) FROM "
+                                      "test_group_view)"),
+                         0);
+        char *after = db_text(path, "SELECT group_concat(name || ' ' || coalesce(generator, '-'), '; ') FROM "
+                                    "instance_set");
+        assert_string_equal(after, sets);
+        /* the generated set gen is no set of groups; a new one is */
+        cr_gen_spec spec = {{1, 9, 1, 9, 0, 0}, 2, 1, CR_PROFILE_RANDOM};
+        cr_store_group group = {"small", 20, spec.limits, 0, "", 0, 0};
+        int64_t set_id, group_id, call;
+        assert_int_equal(cr_store_group_generated(&set_id, &group_id, &call, store, "gen", &group, &spec, "test", &err),
+                         CR_EINVAL);
+        assert_non_null(strstr(err.msg, "set 'gen' has no groups (it was generated as a whole)"));
+        assert_int_equal(cr_store_group_generated(&set_id, &group_id, &call, store, "sub", &group, &spec, "test", &err),
+                         0);
+        assert_int_equal(call, 1);
+        cr_store_free(store);
+        assert_int_equal(db_int(path, "SELECT count(*) FROM test_group_view WHERE set_name = 'sub' AND points = 20"),
+                         1);
+        assert_invariants_hold(path);
+        free(sets), free(after);
+        remove(path);
+    }
+}
+
 /* A copy of the fixture of `version` changed by `change` (then by `then`,
  * when not NULL, in a connection of its own) fails to upgrade, saying
  * `message`, and is left as it was, in WAL mode (as coinrow before version
@@ -877,10 +939,20 @@ static void test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_
  * new table's name is taken), from every older version. */
 static void test_store_results__a_failed_upgrade_to_version_9_leaves_the_file_unchanged(void **state)
 {
-    static const int versions[] = {3, 5, 6, 7};
+    static const int versions[] = {3, 5, 6, 7, 8};
     for (size_t v = 0; v < sizeof versions / sizeof *versions; v++)
         upgrade_fails_leaving_the_file(*state, versions[v], "CREATE TABLE set_mark (x)", NULL,
                                        "applying schema script 9");
+}
+
+/* The upgrade to version 10 fails like the others, at its first step
+ * (the new table's name is taken), from every older version. */
+static void test_store_results__a_failed_upgrade_to_version_10_leaves_the_file_unchanged(void **state)
+{
+    static const int versions[] = {3, 5, 6, 7, 8, 9};
+    for (size_t v = 0; v < sizeof versions / sizeof *versions; v++)
+        upgrade_fails_leaving_the_file(*state, versions[v], "CREATE TABLE test_group (x)", NULL,
+                                       "applying schema script 10");
 }
 
 /* The upgrade to version 9 counts and fingerprints every set as the store does when it
@@ -889,7 +961,7 @@ static void test_store_results__a_failed_upgrade_to_version_9_leaves_the_file_un
 static void test_store_results__the_upgrade_to_version_9_counts_every_set_as_adding_does(void **state)
 {
     const fixture_state *f = *state;
-    static const int versions[] = {3, 5, 6, 7};
+    static const int versions[] = {3, 5, 6, 7, 8};
     for (size_t v = 0; v < sizeof versions / sizeof *versions; v++) {
         char path[4096], copy[4096];
         snprintf(path, sizeof path, "%s", tmp_path(f->dir, "old8.db"));
@@ -982,6 +1054,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_to_version_9_leaves_the_file_unchanged,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_results__the_upgrade_to_version_9_counts_every_set_as_adding_does,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_version_8_or_9_database_upgrades_without_changing_a_row,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__every_older_version_upgrades_to_groups_with_none,
+                                        store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store_results__a_failed_upgrade_to_version_10_leaves_the_file_unchanged,
                                         store_fixture_setup, store_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

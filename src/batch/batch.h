@@ -72,6 +72,7 @@ typedef struct cr_pipeline_opts {
      * whether the run has ended (may be NULL). */
     void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes, int ended);
     void *ctx;
+    int64_t group_id; /* the group of the set new rows join (cr_store_group_add); 0 for none */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any

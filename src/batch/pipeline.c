@@ -357,6 +357,8 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
     }
     if (rc == 0)
         rc = cr_store_add_instances(p->store, p->opts.set_id, p->ins, rows, err);
+    if (rc == 0 && p->opts.group_id)
+        rc = cr_store_group_add(p->store, p->opts.group_id, p->ins, rows, err);
     rows = 0;
     for (size_t i = 0; rc == 0 && i < b->count; i++) {
         const entry *e = &b->entries[i];

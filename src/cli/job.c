@@ -338,8 +338,8 @@ static int job_start(job *j)
         rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
     if (rc || j->shard_done)
         return rc;
-    cr_pipeline_opts po = {.set_id = j->set_id, .run_id = j->run_id, .solve = j->solve, .jobs = j->jobs,
-                           .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
+    cr_pipeline_opts po = {.set_id = j->set_id, .group_id = j->a->group_id, .run_id = j->run_id, .solve = j->solve,
+                           .jobs = j->jobs, .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
                            .wal_held = cli_progress_wal_held, .ctx = &j->progress};
     return cr_pipeline_new(&j->p, j->store, &po, j->err);
 }

@@ -21,6 +21,7 @@ typedef struct cli_job_args {
     int (*read)(void *ctx, cr_row_fn fn, void *fn_ctx, cr_error *err);
     void *read_ctx;
     const char *again; /* with read: the command that makes the rows again, to finish a job cut short */
+    int64_t group_id;  /* with read: the group of the set the rows join (0: none) */
 } cli_job_args;
 
 /* The defaults that are not NULL; the solving options default to all, fast

@@ -116,6 +116,31 @@ static const struct invariant {
     {"done-invocations-have-every-instance",
      "done invocations that lack an instance of their set older than the last they judged",
      DONE_HAVE_EVERY_INSTANCE(verdict, invocation, invocation_id)},
+    /* groups (schema/010_groups.sql): what their tables cannot enforce */
+    {"group-tests-are-of-their-set",
+     "tests of a group whose group or instance is missing, or whose instance is not of the group's set",
+     HAVE_THEIR_INSTANCE(test_group_instance, test_group, group_id)},
+    {"group-tests-meet-their-constraints", "tests that break their group's constraints",
+     "WITH tests AS (SELECT g.name, g.set_id, i.ext_id, i.n, g.n_min, g.n_max, g.value_min, g.value_max, "
+     "g.all_equal, g.even_n, g.odd_sum, min(c.value) AS lo, max(c.value) AS hi, abs(sum(c.value % 2)) % 2 AS odd "
+     "FROM test_group_instance AS t JOIN test_group AS g ON g.id = t.group_id "
+     "JOIN instance AS i ON i.id = t.instance_id, json_each(i.coins) AS c GROUP BY t.instance_id) "
+     "SELECT count(*), min(printf('set %d, group %s, test %s: %s', set_id, name, ext_id, why)) FROM "
+     "(SELECT *, CASE WHEN n NOT BETWEEN n_min AND n_max THEN printf('n = %d is out of %d..%d', n, n_min, n_max) "
+     "WHEN even_n AND n % 2 <> 0 THEN printf('n = %d is odd, the group wants an even n', n) "
+     "WHEN lo < value_min OR hi > value_max THEN printf('its values %d..%d go beyond %d..%d', lo, hi, value_min, "
+     "value_max) WHEN all_equal AND lo <> hi THEN 'its coins are not all equal' "
+     "WHEN odd_sum AND odd = 0 THEN 'its coins add up to an even number, the group wants an odd sum' END AS why "
+     "FROM tests) WHERE why IS NOT NULL"},
+    {"group-dependencies-are-of-their-set", "dependencies between groups that are missing or of two sets",
+     "SELECT count(*), min(printf('group %d depends on group %d', d.group_id, d.depends_on)) "
+     "FROM test_group_dependency AS d LEFT JOIN test_group AS a ON a.id = d.group_id "
+     "LEFT JOIN test_group AS b ON b.id = d.depends_on WHERE a.set_id IS NULL OR a.set_id IS NOT b.set_id"},
+    {"group-dependencies-have-no-cycle", "groups that depend on themselves through others",
+     "WITH RECURSIVE reach (start, g) AS (SELECT group_id, depends_on FROM test_group_dependency UNION "
+     "SELECT r.start, d.depends_on FROM reach AS r JOIN test_group_dependency AS d ON d.group_id = r.g) "
+     "SELECT count(*), min(printf('set %d, group %s', g.set_id, g.name)) FROM reach AS r "
+     "JOIN test_group AS g ON g.id = r.start WHERE r.start = r.g"},
     {"names-are-not-empty", "sets or instances whose name is empty or holds a NUL byte",
      "SELECT count(*), min(what) FROM "
      "(SELECT printf('set %d', id) AS what FROM instance_set WHERE name = '' OR instr(name, char(0)) > 0 "

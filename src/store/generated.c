@@ -11,9 +11,7 @@
 
 #include "util/util.h"
 
-/* The spec as the generator column holds it: keys in a fixed order, so that
- * the same arguments always give the same text. */
-static void spec_json(char *out, size_t cap, const cr_gen_spec *spec)
+void cr_store__generator_json(char *out, size_t cap, const cr_gen_spec *spec)
 {
     const cr_constraints *l = &spec->limits;
     snprintf(out, cap,
@@ -50,7 +48,9 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
                           cr_error *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, "SELECT id, generator, source FROM instance_set WHERE name = ?",
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT id, generator, source, EXISTS (SELECT 1 FROM test_group AS g WHERE g.set_id = "
+                               "instance_set.id) FROM instance_set WHERE name = ?",
                                "reading the sets", err);
     if (rc)
         return rc;
@@ -60,7 +60,10 @@ static int find_or_create(int64_t *out_id, cr_store *store, const char *name, co
         const char *generator = (const char *)sqlite3_column_text(st, 1);
         const char *source = (const char *)sqlite3_column_text(st, 2);
         *out_id = sqlite3_column_int64(st, 0);
-        if (!generator)
+        if (sqlite3_column_int(st, 3))
+            rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' is made of groups: generate into it with --group", store->path,
+                           name);
+        else if (!generator)
             rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' was not generated (its instances come from %s); "
                                            "generate into another set name",
                            store->path, name, source ? source : "ingest");
@@ -90,7 +93,7 @@ int cr_store_set_generated(int64_t *out_id, cr_store *store, const char *name, c
                            cr_error *err)
 {
     char json[512], command[512];
-    spec_json(json, sizeof json, spec);
+    cr_store__generator_json(json, sizeof json, spec);
     spec_command(command, sizeof command, name, spec);
     int rc = cr_store_begin(store, err);
     if (rc == 0)

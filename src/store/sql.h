@@ -91,6 +91,12 @@ int cr_store__pager_open(cr_store__pager *p, cr_store *store, const char *sql, c
  * statement's key parameters from the last row before each new page. */
 int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stmt *st), void *ctx, cr_error *err);
 
+/* A generator's arguments as instance_set.generator and
+ * test_group_generator.generator hold them, into out (cap bytes): JSON with
+ * its keys in a fixed order, so that the same arguments always give the
+ * same text. */
+void cr_store__generator_json(char *out, size_t cap, const cr_gen_spec *spec);
+
 /* The rows of ingest_error that are not rejected rows but ingests under way
  * (cr_store_ingest_begin): no input row has line 0. */
 #define CR_STORE__UNFINISHED "(line = 0 AND reason = 'ingest unfinished')"

@@ -355,7 +355,9 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * every result has its run and an instance of the run's set; every
  * instance a run solved has exactly the run's variants; a done run has
  * every instance of its set up to the last it solved; every ingest finished
- * (cr_store_ingest_begin); no set or instance
+ * (cr_store_ingest_begin); every test of a group is of the group's set
+ * and meets its constraints, and the dependencies between groups stay in
+ * a set and make no cycle; no set or instance
  * name is empty or holds a NUL (not checked, and said so, when the file is
  * damaged or coinrow's tables are not as it defines them).  *out_failed
  * counts the checks that found something, notes aside.  Returns 0, or the
@@ -461,6 +463,60 @@ int cr_store_set_generator(cr_gen_spec *out, int *out_found, cr_store *store, in
  * (The set's source column keeps it too, as text; what is printed is made
  * from the arguments, never from that text.) */
 void cr_store_generator_command(FILE *f, const char *name, const cr_gen_spec *spec);
+
+/* ---- groups of tests, the subtasks of a set (store/groups.c,
+ * schema/010_groups.sql) ---- */
+
+/* The longest group name, in bytes. */
+#define CR_STORE_GROUP_NAME_MAX 64
+
+/* A group of a set: its name (letters, digits and '_'), points,
+ * constraints, and the groups it depends on. */
+typedef struct cr_store_group {
+    const char *name;
+    int64_t points;        /* 0 or more */
+    cr_constraints limits; /* every test's n and values, even n, odd sum */
+    int all_equal;         /* every test's coins are all equal */
+    const char *depends;   /* the groups it depends on, a comma list of names ("" for none); NULL in a
+                              call into a group that exists: as they are */
+    int64_t position;      /* read: its place in the set, 1, 2, ... */
+    int64_t tests;         /* read: how many tests it has */
+} cr_store_group;
+
+/* Whether name can name a group: 1 to CR_STORE_GROUP_NAME_MAX letters,
+ * digits and '_' (so that it is a folder name and a regex of itself on
+ * every judge, and "NAME-" starts only its own tests' ids). */
+int cr_store_group_name_ok(const char *name);
+
+/* Readies a `generate --group` call, in one transaction: finds set `set`
+ * or creates it (a set of groups, its source `command`), finds its group
+ * group->name or creates it with group's points, constraints and
+ * dependencies (the last in the set's order), and records spec as one of
+ * the group's calls.  Its id in *out_group, the set's in *out_set and the
+ * call's number (1, 2, ... in the order made; the same spec again has the
+ * same one) in *out_call.  CR_EINVAL naming the set, the group and what
+ * is wrong, with nothing written: a set that was not made of groups; a
+ * group that exists with other points or dependencies, or whose
+ * constraints spec does not stay within; a dependency on a group the set
+ * does not have, or on itself. */
+int cr_store_group_generated(int64_t *out_set, int64_t *out_group, int64_t *out_call, cr_store *store,
+                             const char *set, const cr_store_group *group, const cr_gen_spec *spec,
+                             const char *command, cr_error *err);
+
+/* Puts the instances rows[0..count) that are in the set (added or there
+ * already with the same coins) in group group_id, inside the caller's
+ * transaction; those in a group already stay where they are. */
+int cr_store_group_add(cr_store *store, int64_t group_id, const cr_store_instance *rows, size_t count,
+                       cr_error *err);
+
+/* Called once per group of a set, in its order.  The strings are valid
+ * during the call only. */
+typedef int (*cr_store_group_fn)(void *ctx, const cr_store_group *group);
+
+/* Calls fn for each group of set set_id in order; stops at fn's first
+ * non-zero return and returns it.  *out_count: the groups seen. */
+int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_store_group_fn fn, void *ctx,
+                         cr_error *err);
 
 /* ---- shards and comparisons (store/shards.c, store/comparisons.c) ---- */
 

@@ -1,4 +1,5 @@
-/* coinrow show: the first results of a run, as result_view has them. */
+/* coinrow show: the first results of a run, as result_view has them, and
+ * the groups of its set (or of the set --set names). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,22 +10,81 @@
 #include "util/util.h"
 
 typedef struct show_args {
-    const char *db, *run, *limit;
+    const char *db, *run, *limit, *set;
 } show_args;
 
 static const cli_option options[] = {
     CLI_TEXT(show_args, db, "db", "PATH", "the database (default coinrow.db)"),
     CLI_TEXT(show_args, run, "run", "ID", "the run (default: the latest)"),
     CLI_TEXT(show_args, limit, "limit", "N", "rows to print (default 20)"),
+    CLI_TEXT(show_args, set, "set", "NAME", "show this set's groups instead of a run"),
     {0},
 };
 
+/* A cr_store_group_fn: one line of the table of a set's groups, after its
+ * head when it is the first. */
+static int group_line(void *ctx, const cr_store_group *g)
+{
+    int *lines = ctx;
+    if ((*lines)++ == 0)
+        printf("%-12s %6s  %-16s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
+               "tests");
+    char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)], n[48], values[48], properties[32],
+        depends[CR_TEXT_SHOWN_CAP(256)];
+    const cr_constraints *l = &g->limits;
+    snprintf(n, sizeof n, "%zu..%zu", l->n_min, l->n_max);
+    snprintf(values, sizeof values, "%" PRId64 "..%" PRId64, l->value_min, l->value_max);
+    snprintf(properties, sizeof properties, "%s%s%s%s%s", g->all_equal ? "all-equal" : "",
+             g->all_equal && l->even_n ? "," : "", l->even_n ? "even-n" : "",
+             (g->all_equal || l->even_n) && l->odd_sum ? "," : "", l->odd_sum ? "odd-sum" : "");
+    char cut[256];
+    snprintf(cut, sizeof cut, "%s", *g->depends ? g->depends : "-");
+    printf("%-12s %6" PRId64 "  %-16s %-24s %-16s %-16s %6" PRId64 "\n",
+           cr_text_shown(name, sizeof name, g->name), g->points, n, values, *properties ? properties : "-",
+           cr_text_shown(depends, sizeof depends, cut), g->tests);
+    return 0;
+}
+
+/* The groups of set set_id (shown_set: its name, escaped) as a table, or
+ * that it has none when `always`. */
+static int show_groups(cr_store *store, int64_t set_id, const char *shown_set, int always, cr_error *err)
+{
+    int lines = 0;
+    size_t count = 0;
+    int rc = cr_store_groups_each(&count, store, set_id, group_line, &lines, err);
+    if (rc == 0 && count == 0 && always)
+        printf("set '%s' has no groups\n", shown_set);
+    return rc;
+}
+
+/* show --set: the set's groups. */
+static int show_set(const char *db, const char *set)
+{
+    cr_error err = {0};
+    cr_store *store = NULL;
+    int64_t set_id;
+    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
+    if (rc == 0)
+        rc = cr_store_set_find(&set_id, store, set, 0, NULL, &err);
+    if (rc == 0) {
+        char shown_set[CR_TEXT_SHOWN_CAP(256)], cut[256];
+        snprintf(cut, sizeof cut, "%s", set);
+        rc = show_groups(store, set_id, cr_text_shown(shown_set, sizeof shown_set, cut), 1, &err);
+    }
+    cr_store_free(store);
+    return rc ? cli_report(&err) : CR_EXIT_OK;
+}
+
 static int cmd_show(const cli_command *self, int argc, char **argv)
 {
-    show_args a = {"coinrow.db", NULL, "20"};
+    show_args a = {"coinrow.db", NULL, "20", NULL};
     int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
+    if (a.set && a.run)
+        return cli_usage_error(self, "--set shows a set's groups, --run a run's results: give one of them");
+    if (a.set)
+        return show_set(a.db, a.set);
     int64_t run_id = 0, limit;
     if (a.run && cli_int_parse(&run_id, a.run, 1, INT64_MAX))
         return cli_usage_error(self, "--run takes a run id, not '%s'", a.run);
@@ -70,6 +130,9 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
             cr_store_generator_command(stdout, set_name, &spec);
             putchar('\n');
         }
+        rc = show_groups(store, run.set_id, shown_set, 0, &err);
+    }
+    if (rc == 0) {
         printf("%-20s %6s  %-9s %20s %20s %20s  %-6s  %s\n", "ext_id", "n", "variant", "value", "first_score",
                "second_score", "winner", "moves");
     }
@@ -117,9 +180,11 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_show = {
     "show",
     cmd_show,
-    "print the first results of a run",
-    "show [--db PATH] [--run ID] [--limit N]",
-    "Rows of result_view in instance order; for anything more, query the database\n"
-    "with SQL (see docs/batch.md).",
+    "print the first results of a run, or a set's groups",
+    "show [--db PATH] [--run ID] [--limit N] | show [--db PATH] --set NAME",
+    "Rows of result_view in instance order, after the groups of the run's set when\n"
+    "it has some; for anything more, query the database with SQL (see docs/batch.md).\n"
+    "--set NAME shows the set's groups alone: each one's points, constraints (n,\n"
+    "values, properties), the groups it depends on and its tests (test_group_view).",
     options,
 };

@@ -65,34 +65,115 @@ static int read_generated(void *spec, cr_row_fn fn, void *fn_ctx, cr_error *err)
     return cr_source_gen_read(spec, fn, fn_ctx, err);
 }
 
+/* A group to generate into, as the command line gives it (name NULL: none). */
+typedef struct group_args {
+    const char *name, *depends;
+    int64_t points;
+    int all_equal;
+} group_args;
+
+/* The command that makes the set (or the group's tests) again, to paste
+ * into a shell: generate's arguments, then the group's. */
+static void write_command(FILE *f, const char *set, const cr_gen_spec *spec, const group_args *g)
+{
+    cr_store_generator_command(f, set, spec);
+    if (!g->name)
+        return;
+    fprintf(f, " --group %s --points %" PRId64, g->name, g->points);
+    if (g->depends && *g->depends)
+        fprintf(f, " --depends %s", g->depends);
+    if (g->all_equal)
+        fputs(" --all-equal", f);
+}
+
+/* write_command's text with " --db DB" when db is not NULL, in a new
+ * string (NULL: no memory). */
+static char *command_text(const char *set, const cr_gen_spec *spec, const group_args *g, const char *db)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    write_command(f, set, spec, g);
+    if (db) {
+        fputs(" --db ", f);
+        cr_text_put_word(f, db);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* cli_job_args.read of a group: the generated rows, each id behind the
+ * group's prefix ("NAME-" for its first call, "NAME-K-" for call K), so
+ * that the ids of the groups of a set never clash. */
+typedef struct group_rows {
+    const cr_gen_spec *spec;
+    char prefix[CR_STORE_GROUP_NAME_MAX + 24];
+    cr_row_fn fn;
+    void *fn_ctx;
+} group_rows;
+
+static int prefixed_row(void *ctx, const cr_row *row)
+{
+    group_rows *g = ctx;
+    char id[sizeof g->prefix + CR_GEN_ID_MAX];
+    cr_row r = *row;
+    int len = snprintf(id, sizeof id, "%s%s", g->prefix, row->ext_id);
+    r.ext_id = id;
+    r.ext_id_len = len > 0 ? (size_t)len : 0;
+    return g->fn(g->fn_ctx, &r);
+}
+
+static int read_group(void *ctx, cr_row_fn fn, void *fn_ctx, cr_error *err)
+{
+    group_rows *g = ctx;
+    g->fn = fn;
+    g->fn_ctx = fn_ctx;
+    return cr_source_gen_read(g->spec, prefixed_row, g, err);
+}
+
 /* Stores the set: the set and its arguments first (refused when the name is
- * taken by other arguments), then the instances through the pipeline, which
- * skips those already stored, so the same command again changes nothing and
- * completes an interrupted set. */
-static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec *spec)
+ * taken by other arguments), or its group and the call's arguments (refused
+ * when they do not fit the group), then the instances through the
+ * pipeline, which skips those already stored, so the same command again
+ * changes nothing and completes an interrupted set. */
+static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec *spec, const group_args *g)
 {
     cr_error err = {0};
     cr_store *store = NULL;
-    int64_t set_id;
+    int64_t set_id, call = 0;
+    group_rows rows = {.spec = spec};
     int rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
-    if (rc == 0)
+    if (rc == 0 && g->name) {
+        char *source = command_text(a->set, spec, g, NULL);
+        cr_store_group group = {g->name, g->points, spec->limits, g->all_equal, g->depends, 0, 0};
+        rc = source ? cr_store_group_generated(&set_id, &a->group_id, &call, store, a->set, &group, spec, source, &err)
+                    : cr_errorf(&err, CR_ENOMEM, "no memory for a command line");
+        free(source);
+    } else if (rc == 0) {
         rc = cr_store_set_generated(&set_id, store, a->set, spec, &err);
+    }
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
-    a->read = read_generated;
-    a->read_ctx = (void *)spec;
-    /* should it stop short, the same command finishes the set */
-    char *again = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&again, &len);
-    if (f) {
-        cr_store_generator_command(f, a->set, spec);
-        fputs(" --db ", f);
-        cr_text_put_word(f, a->db);
-        if (fclose(f) == 0)
-            a->again = again;
+    if (g->name) {
+        if (call > 1)
+            snprintf(rows.prefix, sizeof rows.prefix, "%s-%" PRId64 "-", g->name, call);
+        else
+            snprintf(rows.prefix, sizeof rows.prefix, "%s-", g->name);
+        a->read = read_group;
+        a->read_ctx = &rows;
+    } else {
+        a->read = read_generated;
+        a->read_ctx = (void *)spec;
     }
+    /* should it stop short, the same command finishes the set */
+    char *again = command_text(a->set, spec, g, a->db);
+    a->again = again;
     int status = cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
     free(again);
     return status;
@@ -102,8 +183,8 @@ static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec
  * generate's own; --db is kept apart, to tell it was given. */
 typedef struct generate_args {
     cli_job_args job;
-    const char *db, *count, *n, *values, *seed, *profile, *out;
-    int even_n, odd_sum;
+    const char *db, *count, *n, *values, *seed, *profile, *out, *group, *points, *depends;
+    int even_n, odd_sum, all_equal;
 } generate_args;
 _Static_assert(offsetof(generate_args, job) == 0, "the job's option lines hold for generate_args");
 
@@ -119,6 +200,12 @@ static const cli_option options[] = {
              "random (default), sorted, reversed, equal, zigzag, antigreedy, peaks, extreme, small"),
     CLI_FLAG(generate_args, even_n, "even-n", "every instance has an even n"),
     CLI_FLAG(generate_args, odd_sum, "odd-sum", "every instance's coins add up to an odd number"),
+    CLI_TEXT(generate_args, group, "group", "NAME",
+             "add the instances to this group of the set (letters, digits, '_'): a subtask"),
+    CLI_TEXT(generate_args, points, "points", "P", "the group's points, 0 or more (with --group)"),
+    CLI_TEXT(generate_args, depends, "depends", "A,B", "the groups of the set this new group depends on (with --group)"),
+    CLI_FLAG(generate_args, all_equal, "all-equal",
+             "every coin of an instance is equal: a property of the group (with --group)"),
     CLI_TEXT(generate_args, out, "out", "FILE|-",
              "write the set as CSV (id,values) to FILE or standard output instead"),
     CLI_JOB_OPT_QUIET,
@@ -126,9 +213,41 @@ static const cli_option options[] = {
     {0},
 };
 
+/* The group of the command line into *g, checked as usage: NULL for
+ * none, else why not. */
+static const char *group_parse(group_args *g, generate_args *a, char *why, size_t cap)
+{
+    *g = (group_args){a->group, a->depends, 0, a->all_equal};
+    if (!a->group) {
+        if (a->points || a->depends || a->all_equal)
+            return "--points, --depends and --all-equal describe a group: they need --group";
+        return NULL;
+    }
+    if (a->out)
+        return "--group puts the instances in a group of a database's set: not with --out";
+    if (!cr_store_group_name_ok(a->group)) {
+        snprintf(why, cap, "group name '%.*s' may hold only letters, digits and '_' (%d at most)",
+                 CR_STORE_GROUP_NAME_MAX + 1, a->group, CR_STORE_GROUP_NAME_MAX);
+        return why;
+    }
+    if (!a->points)
+        return "--group needs --points";
+    if (cli_int_parse(&g->points, a->points, 0, INT64_MAX)) {
+        snprintf(why, cap, "--points takes a whole number of points, 0 or more, not '%.40s'", a->points);
+        return why;
+    }
+    if (a->all_equal && a->profile && strcmp(a->profile, "equal") != 0) {
+        snprintf(why, cap, "--all-equal makes the coins of an instance equal: not with --profile %.40s", a->profile);
+        return why;
+    }
+    if (a->all_equal)
+        a->profile = "equal";
+    return NULL;
+}
+
 static int cmd_generate(const cli_command *self, int argc, char **argv)
 {
-    generate_args a = {.job = CLI_JOB_ARGS_INIT, .profile = "random"};
+    generate_args a = {.job = CLI_JOB_ARGS_INIT};
     int status = cli_parse_options(self, &a, argc, argv);
     if (status >= 0)
         return status;
@@ -138,26 +257,32 @@ static int cmd_generate(const cli_command *self, int argc, char **argv)
         return cli_usage_error(self, "--db and --out exclude each other: the set goes to a database or to CSV");
     if (!valid_set_name(a.job.set))
         return cli_usage_error(self, "set name '%s' may hold only letters, digits, '.', '_' and '-'", a.job.set);
+    group_args group;
+    char why[160];
+    const char *wrong = group_parse(&group, &a, why, sizeof why);
+    if (wrong)
+        return cli_usage_error(self, "%s", wrong);
 
     cr_error err = {0};
     cr_gen_spec spec;
     if (cli_constraints_parse(&spec.limits, a.n, a.values, a.even_n, a.odd_sum, &err) ||
         cli_u64_parse(&spec.count, a.count, "--count", &err) || cli_u64_parse(&spec.seed, a.seed, "--seed", &err) ||
-        cr_profile_parse(&spec.profile, a.profile, &err) || cr_gen_check(&spec, &err))
+        cr_profile_parse(&spec.profile, a.profile ? a.profile : "random", &err) || cr_gen_check(&spec, &err))
         return cli_usage_error(self, "%s", err.msg);
     if (a.out)
         return write_csv(a.out, &spec);
     if (a.db)
         a.job.db = a.db;
-    return store_set(self, &a.job, &spec);
+    return store_set(self, &a.job, &spec, &group);
 }
 
 const cli_command cli_cmd_generate = {
     "generate",
     cmd_generate,
-    "make a reproducible set of instances for judges or stress tests",
+    "make a reproducible set of instances for judges or stress tests, or a group of one",
     "generate [--db PATH] --set NAME --count K --n MIN[..MAX] --values MIN..MAX --seed S\n"
-    "            [--profile NAME] [--even-n] [--odd-sum] [--out FILE|-] [--quiet | --progress]",
+    "            [--profile NAME] [--even-n] [--odd-sum] [--out FILE|-] [--quiet | --progress]\n"
+    "            [--group NAME --points P [--depends A,B] [--all-equal]]",
     "The same arguments give the same bytes on every machine; instance k depends\n"
     "only on them and k.  Ids are k + 1 zero-padded to the width of K (01, 02, ...).\n"
     "Profiles: random, sorted, reversed, equal, zigzag, antigreedy (greedy loses,\n"
@@ -166,8 +291,14 @@ const cli_command cli_cmd_generate = {
     "The set is stored in the database with its arguments (the column generator of\n"
     "instance_set); the same command again changes nothing, and the name of a set made\n"
     "otherwise is refused.  --out writes CSV instead (id,values), '-' to standard output.\n"
-    "Exit status: 0 done, 1 could not write or the set exists with other arguments,\n"
-    "2 usage or constraints no instance meets, 130 interrupted (the same command again\n"
-    "completes the set).",
+    "With --group the instances go to group NAME of the set (a subtask), which is\n"
+    "made, with the set, when missing: that call sets the group's points, its\n"
+    "constraints (--n, --values, --even-n, --odd-sum, --all-equal) and the groups it\n"
+    "depends on; a later call into it must stay within them.  Ids are NAME-01 ...\n"
+    "(NAME-K-01 ... for the K-th other call into the group); several groups make\n"
+    "one set.  See \"Groups\" in docs/judges.md.\n"
+    "Exit status: 0 done, 1 could not write, the set exists with other arguments or\n"
+    "the call does not fit its group, 2 usage or constraints no instance meets,\n"
+    "130 interrupted (the same command again completes the set).",
     options,
 };
