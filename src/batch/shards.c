@@ -248,9 +248,10 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_st
             rc = cr_store_run_new(&run, shard, shard_set, &spec->opts, spec->solver_version, spec->label, err);
         if (rc == 0)
             rc = cr_store_run_set_tag(shard, run, spec->tag, err);
-        row.run_id = run;
-        if (rc == 0)
+        if (rc == 0) {
+            row.run_id = run;
             rc = cr_store_shard_add(shard, &row, err);
+        }
         if (rc == 0)
             rc = cr_store_commit(shard, err);
         else
