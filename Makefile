@@ -6,6 +6,8 @@
 #   make test              every test; runs `make deps` first
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (in build/san)
 #   make test SANITIZE=thread   the threaded tests under ThreadSanitizer, with clang (in build/tsan)
+#   make test-hold         make test 3 times, once pinned to one CPU, once beside a busy loop
+#                          on every core, and every test that failed in any (docs/testing.md)
 #   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
 #                          and starts slurm and munge)
 #   make test-judges       exports checked with the judges' own tools (../shared/judge-tools
@@ -144,7 +146,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
+.PHONY: all test test-hold coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
         bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report bench-scale fuzz fuzz-smoke \
         fuzz-targets clean FORCE
 .SECONDARY:
@@ -340,6 +342,13 @@ test: deps
 	echo "== every mutation of tests/mutations/ still finds its code"; \
 	python3 scripts/mutate.py --check || $(call FAILED_STEP,scripts/mutate.py --check); \
 	$(call SAY_FAILED,TESTS FAILED); echo "all tests passed"
+
+# Whether the suite holds at any pace (scripts/test-hold.sh): make test three
+# times, once pinned to one CPU and once beside a busy loop on every core,
+# then every test that failed in any run.  Five suites long: not in .ci/run.
+test-hold: deps
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
+	@MAKE="$(MAKE)" sh scripts/test-hold.sh $(BUILD)
 
 # Coverage (docs/testing.md): the test programs on the instrumented build in
 # build/cov, from fresh counters, then scripts/coverage.sh: the figures per
