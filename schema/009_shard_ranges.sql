@@ -44,7 +44,7 @@ WHERE position % 1024 = 0;
 UPDATE instance_set SET marked = digest;
 
 -- How a shard database's instances were chosen: 'modulus' (versions 3 to
--- 7, which merge refuses by name) or 'range': then the shard holds the ids
+-- 8, which merge refuses by name) or 'range': then the shard holds the ids
 -- from lo (NULL: the set's first) up to, not including, hi (NULL: to the
 -- end), and merge checks that the shards' ranges meet end to end.
 ALTER TABLE shard ADD COLUMN split TEXT NOT NULL DEFAULT 'modulus';

@@ -195,6 +195,9 @@ done
 completed=$(bash -c '. "$1"; COMP_WORDS=(coinrow export --f); COMP_CWORD=2; _coinrow; echo "${COMPREPLY[*]}"' \
     sh "$root$prefix/share/bash-completion/completions/coinrow")
 [ "$completed" = "--format --force" ] || fail "the bash completion of 'coinrow export --f' is '$completed'"
+completed=$(bash -c '. "$1"; COMP_WORDS=(coinrow export --format p); COMP_CWORD=3; _coinrow; echo "${COMPREPLY[*]}"' \
+    sh "$root$prefix/share/bash-completion/completions/coinrow")
+[ "$completed" = "polygon plain" ] || fail "the bash completion of 'coinrow export --format p' is '$completed'"
 
 cat >"$tmp/best.c" <<'EOF'
 /* The best line of play for the first player, as an embedder writes it. */

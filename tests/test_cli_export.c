@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "export/export.h"
 #include "support/cc.h"
 #include "support/core_check.h"
 #include "support/files.h"
@@ -642,6 +643,50 @@ static void test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_
     free(answer);
 }
 
+/* --help lists the formats from export's table, each with what its package
+ * holds: a format added there is in the help, the man page and the
+ * completion (coinrow-doc reads the same option) without an edit here. */
+static void test_export__help_lists_every_format_of_the_table(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "export", "--help");
+    assert_int_equal(r.status, 0);
+    const cr_export_format *format;
+    size_t k = 0;
+    for (; (format = cr_export_format_at(k)) != NULL; k++) {
+        char line[1024];
+        snprintf(line, sizeof line, "\n  %-22s %s\n", cr_export_format_name(format), cr_export_format_summary(format));
+        if (!strstr(r.out, line))
+            fail_msg("export --help lacks the line of format %s:\n%s", cr_export_format_name(format), r.out);
+    }
+    assert_true(k >= 4);
+    assert_non_null(strstr(r.out, "FMT (--format) is one of:\n"));
+    run_result_free(&r);
+}
+
+/* A program that embeds export gets the refusals the command gives: an
+ * option a format has no use for is refused by cr_export_opts_check. */
+static void test_export__the_library_refuses_an_option_its_format_lacks(void **state)
+{
+    (void)state;
+    cr_error err = {0};
+    cr_export_opts o = {.samples = 1};
+    assert_int_equal(cr_export_format_parse(&o.format, "plain", &err), 0);
+    assert_int_equal(cr_export_opts_check(&o, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "--samples has no meaning for --format plain, whose packages hold no samples (it "
+                                 "is for --format kattis, polygon or cms)");
+    o.samples = 0;
+    assert_int_equal(cr_export_opts_check(&o, &err), 0);
+    o = (cr_export_opts){.samples = 1, .license = "cc0", .rights_owner = "me"};
+    assert_int_equal(cr_export_format_parse(&o.format, "cms", &err), 0);
+    assert_int_equal(cr_export_opts_check(&o, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "--license has no meaning for --format cms, whose packages hold no licence (it is "
+                                 "for --format kattis)");
+    assert_int_equal(cr_export_format_parse(&o.format, "kattis", &err), 0);
+    assert_int_equal(cr_export_opts_check(&o, &err), 0);
+}
+
 static void test_export__refusals_name_what_and_leave_everything_as_it_was(void **state)
 {
     tmp_db *f = *state;
@@ -1234,6 +1279,8 @@ int main(void)
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
     TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
+        TEST(test_export__help_lists_every_format_of_the_table),
+        TEST(test_export__the_library_refuses_an_option_its_format_lacks),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
         TEST(test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused),
         TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),

@@ -131,6 +131,13 @@ static void check_partition(cr_store *store, int64_t set, uint32_t n, uint64_t s
         cr_store_instances *it = NULL;
         assert_int_equal(cr_shard_bounds(&row, store, set, k, n, &err), 0);
         assert_int_equal(row.set_size, size);
+        /* a range holds its first id, unless it is empty (more shards
+         * than instances), and not the next range's first (merge refuses a
+         * shard that holds an instance outside its range) */
+        if (row.lo && (!row.hi || strcmp(row.lo, row.hi) != 0))
+            assert_true(cr_shard_holds(&row, row.lo));
+        if (row.hi)
+            assert_false(cr_shard_holds(&row, row.hi));
         uint64_t held = 0;
         if (k == 0 || row.lo) { /* else it starts at the end: empty */
             assert_int_equal(cr_store_instances_range_new(&it, store, set, row.lo, row.hi, &err), 0);

@@ -35,11 +35,19 @@ typedef struct cli_option {
     const char *arg;  /* the argument's name in --help: "LIST"; NULL for flags */
     const char *help; /* one line */
     size_t offset;
+    /* The values it takes, from a table of the layer below (NULL: any):
+     * the k-th value's name and one line on it in *out_line, NULL after the
+     * last.  --help and the man page list them, and the completion offers
+     * them. */
+    const char *(*choices)(size_t k, const char **out_line);
 } cli_option;
 
-/* An option taking an argument, and a flag, of the arguments struct T. */
-#define CLI_TEXT(T, field, name, arg, help) {name, arg, help, offsetof(T, field)}
-#define CLI_FLAG(T, field, name, help) {name, NULL, help, offsetof(T, field)}
+/* An option taking an argument, one taking a value of choices, and a flag,
+ * of the arguments struct T. */
+#define CLI_TEXT(T, field, name_, arg_, help_) {.name = name_, .arg = arg_, .help = help_, .offset = offsetof(T, field)}
+#define CLI_CHOICE(T, field, name_, arg_, help_, choices_)                                                              \
+    {.name = name_, .arg = arg_, .help = help_, .offset = offsetof(T, field), .choices = choices_}
+#define CLI_FLAG(T, field, name_, help_) {.name = name_, .help = help_, .offset = offsetof(T, field)}
 
 typedef struct cli_command {
     const char *name;

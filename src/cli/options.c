@@ -81,6 +81,14 @@ void cli_print_help(const cli_command *cmd)
         }
     }
     printf("  %-22s %s\n", "--help", "show this help");
+    for (const cli_option *o = cmd->options; o && o->name; o++) {
+        if (!o->choices)
+            continue;
+        printf("\n%s (--%s) is one of:\n", o->arg, o->name);
+        const char *value, *line;
+        for (size_t k = 0; (value = o->choices(k, &line)) != NULL; k++)
+            printf("  %-22s %s\n", value, line);
+    }
     if (cmd->details)
         printf("\n%s\n", cmd->details);
 }

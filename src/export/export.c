@@ -77,10 +77,40 @@ static int check_text(const char *what, const char *text, cr_error *err)
     return 0;
 }
 
+/* An option opts give that means nothing to their format: CR_EINVAL naming
+ * the option, the format and the formats it is for. */
+static int check_features(const cr_export_opts *opts, cr_error *err)
+{
+    const struct {
+        int given;
+        const char *option;
+        unsigned feature;
+        const char *what; /* what a package of a format without the feature lacks */
+    } uses[] = {
+        {opts->samples > 0, "--samples", CR_EXPORT_SAMPLES, "samples"},
+        {opts->title != NULL, "--title", CR_EXPORT_METADATA, "problem name"},
+        {opts->time_limit_ms > 0, "--time-limit", CR_EXPORT_METADATA, "time limit"},
+        {opts->license != NULL, "--license", CR_EXPORT_LICENSE, "licence"},
+        {opts->rights_owner != NULL, "--rights-owner", CR_EXPORT_LICENSE, "licence"},
+        {opts->no_build, "--no-build", CR_EXPORT_BUILD, "program to build"},
+        {opts->submissions, "--submissions", CR_EXPORT_SUBMISSIONS, "solutions"},
+    };
+    for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
+        if (!uses[i].given || cr_export_format_supports(opts->format, uses[i].feature))
+            continue;
+        char takers[256];
+        cr_export__formats_with(takers, sizeof takers, uses[i].feature);
+        return cr_errorf(err, CR_EINVAL, "%s has no meaning for --format %s, whose packages hold no %s (it is for "
+                                         "--format %s)",
+                         uses[i].option, opts->format->name, uses[i].what, takers);
+    }
+    return 0;
+}
+
 int cr_export_opts_check(const cr_export_opts *opts, cr_error *err)
 {
-    int rc = 0;
-    if (opts->title)
+    int rc = check_features(opts, err);
+    if (rc == 0 && opts->title)
         rc = check_text("--title", opts->title, err);
     if (rc == 0 && opts->rights_owner)
         rc = check_text("--rights-owner", opts->rights_owner, err);

@@ -70,8 +70,10 @@ typedef struct cr_export_opts {
 
 #define CR_EXPORT_TIME_FACTOR 3
 
-/* 0 when the texts of opts can go into a package the judges' tools take:
- * the title and the rights owner are one line of UTF-8 text (no control
+/* 0 when opts can go into a package the judges' tools take: every option
+ * given means something to the format (a sample count above 0 needs
+ * CR_EXPORT_SAMPLES, and so on for each feature); the title and the
+ * rights owner are one line of UTF-8 text (no control
  * character, not blanks alone), and the format takes the license with the
  * rights owner (kattis.c: one problem.yaml knows, with the rights owner
  * problemtools asks for).  Else CR_EINVAL naming the option. */

@@ -3,6 +3,8 @@
  * its descriptor, and a row here. */
 #include "export/format.h"
 
+#include <stdio.h>
+
 #include "util/util.h"
 
 static const cr_export_format *const formats[] = {
@@ -43,4 +45,20 @@ const char *cr_export_format_summary(const cr_export_format *format)
 int cr_export_format_supports(const cr_export_format *format, unsigned features)
 {
     return (format->supports & features) == features;
+}
+
+void cr_export__formats_with(char *out, size_t cap, unsigned feature)
+{
+    size_t len = 0, count = 0, seen = 0;
+    for (size_t k = 0; k < FORMAT_COUNT; k++)
+        count += (size_t)cr_export_format_supports(formats[k], feature);
+    out[0] = '\0';
+    for (size_t k = 0; k < FORMAT_COUNT && len < cap; k++) {
+        if (!cr_export_format_supports(formats[k], feature))
+            continue;
+        seen++;
+        int wrote = snprintf(out + len, cap - len, "%s%s", seen == 1 ? "" : seen == count ? " or " : ", ",
+                             formats[k]->name);
+        len += wrote > 0 ? (size_t)wrote : 0;
+    }
 }

@@ -59,6 +59,10 @@ struct cr_export_format {
 #define CR_EXPORT_SHORT_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
 #define CR_EXPORT_SHORT_NAME_RULE "letters, digits, '-' and '_'"
 
+/* The formats that have feature, into out (cap bytes): "kattis, polygon or
+ * cms". */
+void cr_export__formats_with(char *out, size_t cap, unsigned feature);
+
 /* The formats, each in its own file; format.c lists them. */
 extern const cr_export_format cr_export__kattis, cr_export__polygon, cr_export__cms, cr_export__plain;
 

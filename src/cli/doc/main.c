@@ -99,6 +99,22 @@ static void put_command(const cli_command *cmd)
         put_roff(o->help, 1);
     }
     fputs(".TP\n\\fB\\-\\-help\\fR\nshow this help\n", stdout);
+    for (const cli_option *o = cmd->options; o->name; o++) {
+        if (!o->choices)
+            continue;
+        fputs(".PP\n\\fI", stdout);
+        put_escaped(o->arg, strlen(o->arg));
+        fputs("\\fR (\\fB\\-\\-", stdout);
+        put_escaped(o->name, strlen(o->name));
+        fputs("\\fR) is one of:\n", stdout);
+        const char *value, *line;
+        for (size_t k = 0; (value = o->choices(k, &line)) != NULL; k++) {
+            fputs(".TP\n\\fB", stdout);
+            put_escaped(value, strlen(value));
+            fputs("\\fR\n", stdout);
+            put_roff(line, 1);
+        }
+    }
     if (cmd->details) {
         fputs(".PP\n", stdout);
         put_roff(cmd->details, 1);
@@ -149,7 +165,21 @@ static int write_bash(void)
           "        COMPREPLY=($(compgen -W \"$commands --help --version\" -- \"$cur\"))\n"
           "        return\n"
           "    fi\n"
-          "    local options\n"
+          "    local options prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+          "    case ${COMP_WORDS[1]}:$prev in\n",
+          stdout);
+    /* the values of an option that takes one of a table's */
+    for (size_t i = 0; i < cli_command_count; i++)
+        for (const cli_option *o = cli_commands[i]->options; o->name; o++) {
+            if (!o->choices)
+                continue;
+            printf("    %s:--%s) COMPREPLY=($(compgen -W \"", cli_commands[i]->name, o->name);
+            const char *value, *line;
+            for (size_t k = 0; (value = o->choices(k, &line)) != NULL; k++)
+                printf("%s%s", k ? " " : "", value);
+            fputs("\" -- \"$cur\")); return ;;\n", stdout);
+        }
+    fputs("    esac\n"
           "    case ${COMP_WORDS[1]} in\n",
           stdout);
     for (size_t i = 0; i < cli_command_count; i++) {

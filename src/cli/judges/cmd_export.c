@@ -33,52 +33,15 @@ static int parse_seconds(unsigned *out, const char *text, cr_error *err)
     return 0;
 }
 
-/* The formats that have feature, into out: "kattis, polygon or cms". */
-static void formats_with(char *out, size_t cap, unsigned feature)
+/* The formats, for --help, the man page and the completion: the k-th's
+ * name and what its package holds. */
+static const char *format_at(size_t k, const char **out_line)
 {
-    size_t len = 0, count = 0, seen = 0;
-    const cr_export_format *f;
-    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL; k++)
-        count += (size_t)cr_export_format_supports(f, feature);
-    out[0] = '\0';
-    for (size_t k = 0; (f = cr_export_format_at(k)) != NULL && len < cap; k++) {
-        if (!cr_export_format_supports(f, feature))
-            continue;
-        seen++;
-        int wrote = snprintf(out + len, cap - len, "%s%s", seen == 1 ? "" : seen == count ? " or " : ", ",
-                             cr_export_format_name(f));
-        len += wrote > 0 ? (size_t)wrote : 0;
-    }
-}
-
-/* A usage error for each option given that means nothing to the format:
- * the option, the format, and the formats it is for; -1 when there is none. */
-static int refuse_unsupported(const cli_command *self, const export_args *a, const cr_export_format *format)
-{
-    const struct {
-        int given;
-        const char *option;
-        unsigned feature;
-        const char *what; /* what a package of a format without the feature lacks */
-    } needs[] = {
-        {a->samples != NULL, "--samples", CR_EXPORT_SAMPLES, "samples"},
-        {a->title != NULL, "--title", CR_EXPORT_METADATA, "problem name"},
-        {a->time_limit != NULL, "--time-limit", CR_EXPORT_METADATA, "time limit"},
-        {a->license != NULL, "--license", CR_EXPORT_LICENSE, "licence"},
-        {a->rights_owner != NULL, "--rights-owner", CR_EXPORT_LICENSE, "licence"},
-        {a->no_build, "--no-build", CR_EXPORT_BUILD, "program to build"},
-        {a->submissions, "--submissions", CR_EXPORT_SUBMISSIONS, "solutions"},
-    };
-    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
-        if (!needs[i].given || cr_export_format_supports(format, needs[i].feature))
-            continue;
-        char takers[256];
-        formats_with(takers, sizeof takers, needs[i].feature);
-        return cli_usage_error(self, "%s has no meaning for --format %s, whose packages hold no %s (it is for "
-                                     "--format %s)",
-                               needs[i].option, cr_export_format_name(format), needs[i].what, takers);
-    }
-    return -1;
+    const cr_export_format *f = cr_export_format_at(k);
+    if (!f)
+        return NULL;
+    *out_line = cr_export_format_summary(f);
+    return cr_export_format_name(f);
 }
 
 static const cli_option options[] = {
@@ -86,26 +49,26 @@ static const cli_option options[] = {
     CLI_TEXT(export_args, set, "set", "NAME", "the instance set (required)"),
     CLI_TEXT(export_args, variant, "variant", "V",
              "total, diff, remaining or winner: the value the answers hold (required)"),
-    CLI_TEXT(export_args, format, "format", "FMT", "kattis, polygon, cms or plain (required)"),
+    CLI_CHOICE(export_args, format, "format", "FMT", "the judging system's format, listed below (required)", format_at),
     CLI_TEXT(export_args, out, "out", "DIR", "the package's folder, made beside it and renamed into place (required)"),
     CLI_TEXT(export_args, moves, "moves", "POLICY",
              "none (default): answers hold the value; canonical: and the canonical line"),
-    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; not for plain)"),
+    CLI_TEXT(export_args, samples, "samples", "K", "the first K instances are samples (default 1; for formats with samples)"),
     CLI_TEXT(export_args, title, "title", "TEXT",
              "the problem's name in the statement and metadata, one line of UTF-8 text (default: the set's name)"),
     CLI_TEXT(export_args, time_limit, "time-limit", "SECONDS",
              "the time limit (default: the reference solution's time on the slowest test, times 3, in whole seconds, "
              "at least 1)"),
     CLI_TEXT(export_args, license, "license", "NAME",
-             "kattis: problem.yaml's license (public domain, cc0, cc by, cc by-sa, educational, permission; default "
+             "the package's licence (public domain, cc0, cc by, cc by-sa, educational, permission; default "
              "unknown); all but public domain need --rights-owner"),
     CLI_TEXT(export_args, rights_owner, "rights-owner", "TEXT",
-             "kattis: problem.yaml's rights_owner, who holds the rights (not with public domain)"),
-    CLI_FLAG(export_args, no_build, "no-build", "cms: write check/checker.c without building check/checker"),
+             "who holds the rights to the package (not with public domain)"),
+    CLI_FLAG(export_args, no_build, "no-build", "write the checker's source without building it (for formats that build one)"),
     CLI_FLAG(export_args, zip, "zip", "also write DIR.zip of the folder (DOMjudge imports it)"),
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
     CLI_FLAG(export_args, submissions, "submissions",
-             "kattis, polygon: the sources of invocations labelled accepted, wrong_answer, ..."),
+             "the sources of invocations labelled accepted, wrong_answer, ... (for formats with submissions)"),
     {0},
 };
 
@@ -118,16 +81,14 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     if (!a.set || !a.variant || !a.format || !a.out)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
-    cr_export_opts o = {.samples = 1, .zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
+    cr_export_opts o = {.zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
                         .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
         return cli_usage_error(self, "%s", err.msg);
-    if ((status = refuse_unsupported(self, &a, o.format)) >= 0)
-        return status;
-    if (!cr_export_format_supports(o.format, CR_EXPORT_SAMPLES))
-        o.samples = 0;
+    if (!a.samples) /* one sample where the format shows samples */
+        o.samples = (uint64_t)cr_export_format_supports(o.format, CR_EXPORT_SAMPLES);
     if (strcmp(a.moves, "canonical") != 0 && strcmp(a.moves, "none") != 0)
         return cli_usage_error(self, "--moves takes canonical or none, not '%s'", a.moves);
     o.lines = strcmp(a.moves, "canonical") == 0;
@@ -181,23 +142,20 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
 const cli_command cli_cmd_export = {
     "export",
     cmd_export,
-    "write a set's tests and answers as a Kattis, Polygon, CMS or plain package",
-    "export [--db PATH] --set NAME --variant V --format kattis|polygon|cms|plain --out DIR\n"
+    "write a set's tests and answers as a package a judging system takes",
+    "export [--db PATH] --set NAME --variant V --format FMT --out DIR\n"
     "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
     "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]",
     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
     "the canonical line of play) from the latest done run of the set that has them for\n"
-    "every instance, else from a new run solved first; stderr names the run.  kattis:\n"
-    "problem.yaml, .timelimit, the statement, data/sample, data/secret, the validator,\n"
-    "the checker and the submissions (DIR's name is the short name: lowercase letters\n"
-    "and digits); polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with\n"
-    "testlib.h, the statement (LaTeX and PDF), solutions/; cms: task.yaml, input/,\n"
-    "output/, check/checker built, statement/statement.pdf; plain: ID.in and ID.ans.\n"
-    "The package is written beside DIR and renamed into place.\n"
+    "every instance, else from a new run solved first; stderr names the run.  DIR's\n"
+    "name is the problem's short name, of the characters its format takes.  An option\n"
+    "a format has no use for is refused, naming the formats that take it.  The\n"
+    "package is written beside DIR and renamed into place.\n"
     "--submissions adds the sources of the set's done invocations of V labelled\n"
     "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
-    "source file, as invID-NAME beside coinrow's own: kattis submissions/LABEL/,\n"
-    "polygon solutions/ (tagged in problem.xml).\n"
+    "source file, as invID-NAME beside coinrow's own, where the format keeps\n"
+    "submissions.\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,
