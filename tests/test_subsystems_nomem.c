@@ -380,13 +380,11 @@ static int export_package(void *ctx, cr_error *err)
     cr_run run;
     int found = 0;
     cr_export_stats stats = {0};
-    /* each option only where the format has a use for it: the library
-     * refuses the others (cr_export_opts_check) */
-    const cr_export_format *f = x->format;
-    cr_export_opts opts = {.format = f, .variant = CR_DIFF, .lines = 1, .zip = x->zip,
-                           .samples = cr_export_format_supports(f, CR_EXPORT_SAMPLES),
-                           .time_limit_ms = cr_export_format_supports(f, CR_EXPORT_METADATA) ? 1000 : 0,
-                           .no_build = cr_export_format_supports(f, CR_EXPORT_BUILD)};
+    /* each option the format takes (it refuses the others) */
+    cr_export_opts opts = {.format = x->format, .variant = CR_DIFF, .lines = 1,
+                           .samples = (uint64_t)cr_export_format_supports(x->format, CR_EXPORT_SAMPLES), .zip = x->zip,
+                           .time_limit_ms = cr_export_format_supports(x->format, CR_EXPORT_METADATA) ? 1000 : 0,
+                           .no_build = cr_export_format_supports(x->format, CR_EXPORT_BUILD)};
     int rc = cr_store_new(&store, x->db, CR_STORE_READ, err);
     if (rc == 0)
         rc = cr_store_set_find(&set_id, store, "exp", 0, NULL, err);
