@@ -6,6 +6,8 @@
 #   make test              every test; runs `make deps` first
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan (in build/san)
 #   make test SANITIZE=thread   the threaded tests under ThreadSanitizer, with clang (in build/tsan)
+#   make test-hold         make test 3 times, once pinned to one CPU, once beside a busy loop
+#                          on every core, and every test that failed in any (docs/testing.md)
 #   make test-cluster      the Slurm and GNU parallel recipes for real (root; installs
 #                          and starts slurm and munge)
 #   make test-judges       exports checked with the judges' own tools (../shared/judge-tools
@@ -144,7 +146,7 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
-.PHONY: all test coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
+.PHONY: all test test-hold coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
         bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report bench-scale fuzz fuzz-smoke \
         fuzz-targets clean FORCE
 .SECONDARY:
@@ -323,15 +325,30 @@ deps:
 # Every test program, each with the coinrow it runs, then the report in a
 # browser (tests/report/browser.sh), the build's promises and the mutations'
 # snippets (an edit that moves code a mutation plants in breaks it);
-# $$failed says whether one failed.
-RUN_TESTS = failed=0; for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) $$t || failed=1; done
+# $$failed says whether one failed, and $(FAILED_LIST) names what failed, a
+# line each ("FAILED tests/test_x.c: test_name", scripts/run-test.sh): the
+# last lines of a failed run, which make test-hold collects too.
+FAILED_LIST := $(BUILD)/tests/failed.txt
+RUN_TESTS = failed=0; mkdir -p $(BUILD)/tests; : > $(FAILED_LIST); \
+    for t in $(TESTS); do echo "== $$t"; CR_BIN=$(BIN) sh scripts/run-test.sh $(FAILED_LIST) $$t || failed=1; done
+# a step that is not a test program: named when it fails
+FAILED_STEP = { failed=1; echo "FAILED $(1)" >> $(FAILED_LIST); }
+SAY_FAILED = if [ $$failed != 0 ]; then cat $(FAILED_LIST); echo "$(1)"; exit 1; fi
 test: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
 	@$(RUN_TESTS); \
-	echo "== tests/report/browser.sh"; COINROW=$(BIN) sh tests/report/browser.sh || failed=1; \
-	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || failed=1; \
-	echo "== every mutation of tests/mutations/ still finds its code"; python3 scripts/mutate.py --check || failed=1; \
-	if [ $$failed = 0 ]; then echo "all tests passed"; else echo "TESTS FAILED"; exit 1; fi
+	echo "== tests/report/browser.sh"; COINROW=$(BIN) sh tests/report/browser.sh || $(call FAILED_STEP,tests/report/browser.sh); \
+	echo "== tests/build.sh"; MAKE="$(MAKE)" CC="$(CC)" SANITIZE="$(SANITIZE)" sh tests/build.sh || $(call FAILED_STEP,tests/build.sh); \
+	echo "== every mutation of tests/mutations/ still finds its code"; \
+	python3 scripts/mutate.py --check || $(call FAILED_STEP,scripts/mutate.py --check); \
+	$(call SAY_FAILED,TESTS FAILED); echo "all tests passed"
+
+# Whether the suite holds at any pace (scripts/test-hold.sh): make test three
+# times, once pinned to one CPU and once beside a busy loop on every core,
+# then every test that failed in any run.  Five suites long: not in .ci/run.
+test-hold: deps
+	@$(MAKE) --no-print-directory $(BIN) $(TESTS) check $(BUILD)/check/man.ok
+	@MAKE="$(MAKE)" sh scripts/test-hold.sh $(BUILD)
 
 # Coverage (docs/testing.md): the test programs on the instrumented build in
 # build/cov, from fresh counters, then scripts/coverage.sh: the figures per
@@ -344,8 +361,8 @@ coverage-report:
 	@$(MAKE) --no-print-directory $(BIN) $(TESTS)
 	@find $(BUILD) -name '*.gcda' -delete
 	@$(RUN_TESTS); \
-	sh scripts/coverage.sh $(BUILD) || failed=1; \
-	if [ $$failed != 0 ]; then echo "COVERAGE FAILED"; exit 1; fi
+	sh scripts/coverage.sh $(BUILD) || $(call FAILED_STEP,scripts/coverage.sh); \
+	$(call SAY_FAILED,COVERAGE FAILED)
 
 # Mutation testing (docs/testing.md): each mutation of tests/mutations/ planted
 # in a scratch copy of the tree, built and tested; killed or survived, then

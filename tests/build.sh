@@ -12,7 +12,10 @@
 #     uninstall` takes it all back;
 #   - on a machine without libcsv-dev, plain `make` names the command and
 #     installs nothing, `make demo` as a user prints the command, and as root
-#     installs the package, builds and runs the demo.
+#     installs the package, builds and runs the demo;
+#   - a failing test names itself: scripts/run-test.sh, which `make test`
+#     runs each test program with, lists a planted program's failing test,
+#     with its file, and the test it was running when a signal killed it.
 # Run by `make test` from the repository (MAKE, CC and SANITIZE from it).
 set -eu
 cd "$(dirname "$0")/.."
@@ -44,12 +47,49 @@ if dry all | grep -q -e 'apt-get' -e 'deps.sh install'; then
     fail "make all would install packages"
 fi
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A planted test program, in a tree of its own: one test passes, one fails,
+# and one kills the program when PLANT_KILL is set.
+mkdir -p "$tmp/plant/tests" "$tmp/plant/build"
+cp scripts/run-test.sh "$tmp/plant/"
+cat >"$tmp/plant/tests/test_plant.c" <<'EOF'
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+static void test_plant__passes(void **state) { (void)state; }
+static void test_plant__fails(void **state) { (void)state; assert_int_equal(1, 2); }
+static void test_plant__is_killed(void **state) { (void)state; if (getenv("PLANT_KILL")) raise(SIGKILL); }
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_plant__passes), cmocka_unit_test(test_plant__fails),
+                                       cmocka_unit_test(test_plant__is_killed)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+EOF
+if ${CC:-cc} "$tmp/plant/tests/test_plant.c" -lcmocka -o "$tmp/plant/build/test_plant" 2>"$tmp/cc.log"; then
+    (
+        cd "$tmp/plant"
+        sh run-test.sh list build/test_plant >/dev/null || PLANT_KILL=1 sh run-test.sh list build/test_plant >/dev/null
+    ) && fail "scripts/run-test.sh passes a failing test program"
+    expected='FAILED tests/test_plant.c: test_plant__fails
+FAILED tests/test_plant.c: test_plant__fails
+FAILED tests/test_plant.c: killed by SIGKILL in test_plant__is_killed'
+    [ "$(cat "$tmp/plant/list")" = "$expected" ] ||
+        fail "scripts/run-test.sh listed '$(cat "$tmp/plant/list")', not '$expected'"
+else
+    cat "$tmp/cc.log" >&2
+    fail "the planted test program does not build"
+fi
+
 if [ -n "${SANITIZE:-}" ]; then
     echo "build: install and make demo skipped under SANITIZE=$SANITIZE (the plain build runs them)"
     exit $failed
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # The tree's rules, on a copy of the tree and of its build (so that only
 # what is planted is compiled): each plant alone makes `make check` fail,
@@ -196,5 +236,5 @@ $make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=$prefix >/dev/nul
 left=$(find "$root" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-[ $failed = 0 ] && echo "build: flags, no installs, the tree's rules, make demo on a fresh machine, make install with pkg-config, make uninstall: ok"
+[ $failed = 0 ] && echo "build: flags, no installs, a failing test named, the tree's rules, make demo on a fresh machine, make install with pkg-config, make uninstall: ok"
 exit $failed

@@ -11,20 +11,25 @@
 #     contrib/slurm/submit.sh, kills one task's coinrow with SIGKILL and has
 #     Slurm requeue another mid-way, and compares the merged run with the
 #     reference (coinrow compare, exit 0);
+#     "mid-way" is an event, not a time: those shards' first tries are held
+#     right after their first commit (see "Holding a shard"), so a machine
+#     ten times faster or slower kills them at the same place;
 #   - merges without one shard (refused, naming it) and with a shard of
 #     another job (refused), leaving the database as it was; merges twice;
-#   - runs contrib/parallel/run-shards.sh, kills one shard mid-way (parallel
-#     retries it, it resumes) and compares again.
+#   - runs contrib/parallel/run-shards.sh, kills one shard mid-way (held
+#     too; parallel retries it, it resumes) and compares again.
 #   - runs a job of 100 shards and one of 1,000 through run-shards.sh, with
 #     at most 64 files open, compares each merged run with a single run, and
 #     merges the 1,000 without one shard and with one given twice (refused).
 # It stops every daemon it started, by process id, and removes its folder,
-# whatever happens (CLUSTER_KEEP=1 keeps the folder).
+# whatever happens (CLUSTER_KEEP=1 keeps the folder).  Every wait is for
+# an event (a socket, a node's state, a process, a commit, a job's end),
+# with a deadline that is a failure.
 #
 #   COINROW=build/coinrow      the binary under test
 #   CLUSTER_COUNT, CLUSTER_N, CLUSTER_VALUES, CLUSTER_SOLVE_OPTS
-#                              the generated set and the solve options; a shard
-#                              must last a few seconds to be killed mid-way
+#                              the generated set and the solve options
+#   CLUSTER_WAIT=180           the deadline, in seconds, of each wait
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -56,20 +61,20 @@ fi
 
 install_packages() {
     local cmd missing=""
-    for cmd in slurmctld slurmd sbatch munged mungekey parallel; do
+    for cmd in slurmctld slurmd sbatch munged mungekey parallel sqlite3; do
         command -v "$cmd" >/dev/null 2>&1 || missing=yes
     done
     [ -n "$missing" ] || return 0
-    say "installing slurmctld slurmd slurm-client munge parallel"
+    say "installing slurmctld slurmd slurm-client munge parallel sqlite3"
     if ! { DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=600 update &&
            DEBIAN_FRONTEND=noninteractive apt-get -qq -y -o DPkg::Lock::Timeout=600 install \
-               slurmctld slurmd slurm-client munge parallel; } >"${TMPDIR:-/tmp}/coinrow-cluster-apt.$$.log" 2>&1; then
+               slurmctld slurmd slurm-client munge parallel sqlite3; } >"${TMPDIR:-/tmp}/coinrow-cluster-apt.$$.log" 2>&1; then
         tail -n 20 "${TMPDIR:-/tmp}/coinrow-cluster-apt.$$.log" >&2
         rm -f "${TMPDIR:-/tmp}/coinrow-cluster-apt.$$.log"
-        die "cannot install Debian's slurmctld slurmd slurm-client munge parallel (apt-get failed, above)"
+        die "cannot install Debian's slurmctld slurmd slurm-client munge parallel sqlite3 (apt-get failed, above)"
     fi
     rm -f "${TMPDIR:-/tmp}/coinrow-cluster-apt.$$.log"
-    for cmd in slurmctld slurmd sbatch munged mungekey parallel; do
+    for cmd in slurmctld slurmd sbatch munged mungekey parallel sqlite3; do
         command -v "$cmd" >/dev/null 2>&1 || die "$cmd is still missing after apt-get install"
     done
 }
@@ -91,9 +96,9 @@ start_munge() {
         --pid-file="$T/munge/munged.pid" --log-file="$T/munge/munged.log" \
         --seed-file="$T/munge/munged.seed" >"$T/munge/munged.out" 2>&1 &
     PIDS="munged:$! $PIDS"
-    for _ in $(seq 50); do
+    for _ in $(seq $((CLUSTER_WAIT * 10))); do
         [ -S "$MUNGE_SOCKET" ] && break
-        sleep 0.1
+        sleep 0.1 # only how soon the socket is seen, not whether
     done
     munge -S "$MUNGE_SOCKET" -n </dev/null | unmunge -S "$MUNGE_SOCKET" >/dev/null ||
         die "munged does not answer on its socket (log: $(tail -n 3 "$T/munge/munged.log" 2>/dev/null))"
@@ -169,12 +174,12 @@ start_slurm() {
     PIDS="slurmctld:$! $PIDS"
     slurmd -D -f "$SLURM_CONF" -N "$node" >"$T/slurm/log/slurmd.out" 2>&1 &
     PIDS="slurmd:$! $PIDS"
-    for _ in $(seq 120); do
+    for _ in $(seq $((CLUSTER_WAIT * 2))); do
         state=$(sinfo -h -n "$node" -o %T 2>/dev/null || true)
         [ "$state" = idle ] && return 0
         sleep 0.5
     done
-    die "node $node is not idle after 60 s (sinfo: ${state:-no answer})"
+    die "node $node is not idle after $CLUSTER_WAIT s (sinfo: ${state:-no answer})"
 }
 
 stop_pid() {
@@ -190,11 +195,19 @@ stop_pid() {
 }
 
 cleanup() {
-    local status=$? entry pid jobs
+    local status=$? entry pid jobs key fd
     set +e
+    # a held coinrow finds no reader, and stops
+    for key in "${!HELD[@]}"; do
+        fd=${HELD[$key]}
+        exec {fd}<&-
+    done
     for pid in $BACKGROUND; do
-        # GNU parallel stops its jobs on a second TERM.
-        kill -TERM "$pid" 2>/dev/null && sleep 0.5 && kill -TERM "$pid" 2>/dev/null
+        # GNU parallel stops its jobs on a second TERM: TERM until it ends
+        for _ in $(seq 20); do
+            kill -TERM "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
         wait "$pid" 2>/dev/null
     done
     # Jobs first, so that slurmd's job processes end with them.  The clients
@@ -286,31 +299,109 @@ cr_merge_refused() {
 # cr_pids SHARD_DB: the processes solving into SHARD_DB
 cr_pids() { pgrep -f -- "--out $1 " || true; }
 
+# ---------------------------------------------------------- holding a shard
+# A shard killed or requeued mid-way is held right after its first commit,
+# however fast the machine, as tests/support/run.c's run_start_held holds a
+# C test's coinrow: its first try runs with --progress and its standard
+# error into a FIFO that the test has filled to the brim, so that the
+# progress line drawn after its first commit blocks until the test lets it
+# go.  COINROW is then a wrapper that knows which shards are held; their
+# later tries (the requeue, parallel's retry) run free.
+
+declare -A HELD=() # the held shards' FIFOs, open here: key -> fd
+
+# hold_key SHARD_DB: the shard's name in the hold, known before the job's id
+# or tag, which name the folder the shard is in: SHARD_DIR/shard-K-of-N.db
+hold_key() {
+    local dir=${1%/*}
+    echo "${dir%/*}/${1##*/}"
+}
+
+# make_holder: writes the wrapper, $T/coinrow-held, and its folder of FIFOs
+make_holder() {
+    mkdir -p "$T/hold"
+    cat >"$T/coinrow-held" <<EOF
+#!/bin/bash
+# Written by tests/cluster/run.sh: coinrow, but the first try of a shard
+# with a FIFO in $T/hold writes its progress into that FIFO.
+out= prev=
+for a; do [ "\$prev" = --out ] && out=\$a; prev=\$a; done
+dir=\${out%/*}
+key=\${dir%/*}/\${out##*/}
+fifo=$T/hold/\${key//\//_}
+if [ -n "\$out" ] && [ -p "\$fifo" ] && mkdir "\$fifo.tried" 2>/dev/null; then
+    args=()
+    for a; do [ "\$a" = --quiet ] || args+=("\$a"); done
+    exec "$COINROW" "\${args[@]}" --progress 2>"\$fifo"
+fi
+exec "$COINROW" "\$@"
+EOF
+    chmod 0755 "$T/coinrow-held"
+}
+
+# hold KEY: the shard's first try is held after its first commit
+hold() {
+    local fifo=$T/hold/${1//\//_} fd
+    mkfifo "$fifo"
+    exec {fd}<>"$fifo"
+    # to the brim: dd's non-blocking writes stop at the first with no room
+    dd if=/dev/zero of="$fifo" bs=4096 count=4096 oflag=nonblock 2>/dev/null || true
+    HELD[$1]=$fd
+}
+
+# release KEY: lets the held shard go on, reading what it writes until it
+# ends (its only reader: no other process has the FIFO open)
+release() {
+    local fifo=$T/hold/${1//\//_} fd=${HELD[$1]} rd
+    exec {rd}<"$fifo"
+    cat <&"$rd" >/dev/null {fd}<&- &
+    exec {rd}<&- {fd}<&-
+    unset "HELD[$1]"
+}
+
 # ------------------------------------------------------------ the scenarios
 
-# wait_pid_of SHARD_DB: until a process solves into it; prints its ids
+# wait_pids_of SHARD_DB: until a process solves into it; prints its ids
 wait_pids_of() {
     local pids
-    for _ in $(seq 600); do
+    for _ in $(seq $((CLUSTER_WAIT * 10))); do
         pids=$(cr_pids "$1")
         if [ -n "$pids" ]; then echo "$pids"; return 0; fi
-        sleep 0.1
+        sleep 0.1 # only how soon the process is seen, not whether
     done
     return 1
 }
 
-# kill_midway SHARD_DB: SIGKILL its coinrow once it has run CLUSTER_KILL_AFTER s
-kill_midway() {
+# wait_held SHARD_DB: until the held shard's first commit is in it (its
+# coinrow is held from then on); 1 when its coinrow ended without one
+wait_held() {
+    local n
+    wait_pids_of "$1" >/dev/null || { say "no process ever solved into $1"; return 1; }
+    for _ in $(seq $((CLUSTER_WAIT * 10))); do
+        n=$(sqlite3 -readonly "$1" "SELECT count(*) FROM result" 2>/dev/null || true)
+        [ "${n:-0}" -gt 0 ] && return 0
+        if [ -z "$(cr_pids "$1")" ]; then
+            say "the coinrow of ${1##*/} ended without a commit, held or not"
+            return 1
+        fi
+        sleep 0.1 # only how soon the commit is seen, not whether
+    done
+    say "no commit in ${1##*/} after $CLUSTER_WAIT s"
+    return 1
+}
+
+# kill_held SHARD_DB: SIGKILL its coinrow, held after its first commit
+kill_held() {
     local pids
-    pids=$(wait_pids_of "$1") || { say "no process ever solved into $1"; return 1; }
-    sleep "$CLUSTER_KILL_AFTER"
+    wait_held "$1" || return 1
     pids=$(cr_pids "$1")
     if [ -z "$pids" ]; then
-        say "the shard ended before it could be killed: make it longer (CLUSTER_COUNT, CLUSTER_N)"
+        say "the shard ended before it could be killed: it was not held"
         return 1
     fi
     # shellcheck disable=SC2086
     kill -9 $pids
+    release "$(hold_key "$1")"
     say "killed the coinrow of ${1##*/} (SIGKILL, pid $(echo "$pids" | tr '\n' ' '))"
 }
 
@@ -355,8 +446,10 @@ merge_again() {
 slurm_scenario() {
     local t0 ids array merge shards=$T/shards-slurm dir state restarts
     cp "$DATA/input.db" "$DATA/slurm.db"
+    hold "$shards/shard-0-of-$SHARDS.db"
+    hold "$shards/shard-1-of-$SHARDS.db"
     t0=$(now)
-    ids=$(COINROW="$COINROW" COINROW_DB="$DATA/input.db" COINROW_SET=$SET \
+    ids=$(COINROW="$T/coinrow-held" COINROW_DB="$DATA/input.db" COINROW_SET=$SET \
           COINROW_SHARD_DIR="$shards" COINROW_SHARDS=$SHARDS COINROW_MERGE_DB="$DATA/slurm.db" \
           COINROW_SOLVE_OPTS="$CLUSTER_SOLVE_OPTS" contrib/slurm/submit.sh) ||
         die "contrib/slurm/submit.sh failed"
@@ -370,17 +463,18 @@ slurm_scenario() {
 
     # Two faults while the first tasks run: task 0's coinrow is SIGKILLed (the
     # task requeues itself), task 1 is requeued by Slurm, which kills it.
-    check "slurm: task 0 killed mid-way (SIGKILL)" kill_midway "$dir/shard-0-of-$SHARDS.db"
-    if wait_pids_of "$dir/shard-1-of-$SHARDS.db" >/dev/null; then
-        sleep "$CLUSTER_KILL_AFTER"
+    check "slurm: task 0 killed mid-way (SIGKILL)" kill_held "$dir/shard-0-of-$SHARDS.db"
+    if wait_held "$dir/shard-1-of-$SHARDS.db"; then
+        # requeued while held; let go, it sees Slurm's SIGTERM and stops
         if scontrol requeue "${array}_1"; then
             pass "slurm: task 1 requeued by Slurm mid-way"
         else
             fail "slurm: task 1 requeued by Slurm mid-way"
         fi
     else
-        fail "slurm: task 1 never started"
+        fail "slurm: task 1 never held after its first commit"
     fi
+    release "$shards/shard-1-of-$SHARDS.db"
 
     check "slurm: the merge job ran after every task and succeeded" wait_job "$merge" "$CLUSTER_WAIT"
     say "slurm: array + merge took $(since "$t0")"
@@ -415,18 +509,21 @@ merge_faults() {
 }
 
 parallel_scenario() {
-    local t0 pid status=0 shards=$T/shards-parallel tag final
+    local t0 pid status=0 shards=$T/shards-parallel tag final held
     cp "$DATA/input.db" "$DATA/parallel.db"
     mkdir -p "$shards"
     tag=parallel-test-$$
+    hold "$shards/shard-2-of-$SHARDS.db"
+    held=${HELD["$shards/shard-2-of-$SHARDS.db"]}
     t0=$(now)
-    COINROW="$COINROW" COINROW_DB="$DATA/input.db" COINROW_SET=$SET COINROW_SHARD_DIR="$shards" \
+    # (without the held FIFO, which only this shell may keep open)
+    COINROW="$T/coinrow-held" COINROW_DB="$DATA/input.db" COINROW_SET=$SET COINROW_SHARD_DIR="$shards" \
         COINROW_SHARDS=$SHARDS COINROW_MERGE_DB="$DATA/parallel.db" COINROW_RUN_TAG=$tag \
         COINROW_SOLVE_OPTS="$CLUSTER_SOLVE_OPTS" COINROW_JOBS=2 COINROW_RETRIES=2 \
-        contrib/parallel/run-shards.sh >"$T/parallel.out" 2>&1 &
+        contrib/parallel/run-shards.sh >"$T/parallel.out" 2>&1 {held}<&- &
     pid=$!
     BACKGROUND="$pid"
-    check "parallel: shard 2 killed mid-way (SIGKILL)" kill_midway "$shards/$tag/shard-2-of-$SHARDS.db"
+    check "parallel: shard 2 killed mid-way (SIGKILL)" kill_held "$shards/$tag/shard-2-of-$SHARDS.db"
     wait "$pid" || status=$?
     BACKGROUND=""
     say "parallel: run-shards.sh took $(since "$t0")"
@@ -483,12 +580,12 @@ trap 'exit 130' INT TERM
 
 COINROW=${COINROW:-build/coinrow}
 case $COINROW in /*) ;; */*) COINROW=$ROOT/$COINROW ;; esac
-# A shard must outlive CLUSTER_KILL_AFTER by seconds: with the canonical line
-# in O(n sqrt n) (issue 23) that takes n in the hundreds of thousands (about
-# 10 s for the whole set in one process here).
+# Shards with work left after their first commit, so that a shard held there
+# is killed mid-way: with the canonical line in O(n sqrt n) (issue 23), n in
+# the hundreds of thousands (about 10 s for the whole set in one process here).
 : "${CLUSTER_COUNT:=40}" "${CLUSTER_N:=200000..300000}" "${CLUSTER_VALUES:=1..1000000000}"
 : "${CLUSTER_SOLVE_OPTS:=--variant all --moves canonical}"
-: "${CLUSTER_KILL_AFTER:=1}" "${CLUSTER_WAIT:=180}"
+: "${CLUSTER_WAIT:=180}"
 # The job of 1,000 shards: tiny instances, a few per shard.
 : "${MANY_COUNT:=3000}"
 
@@ -498,6 +595,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/coinrow-cluster.XXXXXX")
 chmod 0755 "$T"
 DATA=$T/data
 mkdir -p "$DATA"
+make_holder
 
 t=$(now)
 start_munge
