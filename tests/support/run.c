@@ -152,6 +152,24 @@ pid_t run_start(char *const argv[], const char *log)
     _exit(127);
 }
 
+/* Starts argv with /dev/null for its input and output and the pipe e's
+ * write end for its standard error; closes that end here. */
+static pid_t start_into_stderr(char *const argv[], const int e[2])
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(e[1], 2);
+        close(e[0]), close(e[1]), close(null);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(e[1]);
+    return pid;
+}
+
 pid_t run_start_held(char *const argv[], size_t after, int *out_held)
 {
     int e[2];
@@ -178,17 +196,7 @@ pid_t run_start_held(char *const argv[], size_t after, int *out_held)
     }
     free(filler);
     fcntl(e[1], F_SETFL, 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(e[1], 2);
-        close(e[0]), close(e[1]), close(null);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(e[1]);
+    pid_t pid = start_into_stderr(argv, e);
     *out_held = e[0];
     return pid;
 }
@@ -198,17 +206,7 @@ long run_preamble(char *const argv[])
     int e[2];
     if (pipe(e))
         return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(e[1], 2);
-        close(e[0]), close(e[1]), close(null);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(e[1]);
+    pid_t pid = start_into_stderr(argv, e);
     long before = 0;
     char c;
     ssize_t got;
