@@ -250,6 +250,14 @@ typedef struct package {
     buffer input, answer;  /* one test's files */
     cr_findings findings;    /* what the tests show */
     cr_submission_list sources; /* --submissions */
+    cr_problem_group *groups;   /* the set's groups, their names and dependencies owned (none: 0) */
+    size_t group_count, group_cap;
+    struct grouped {            /* the groups' tests in instance id order: */
+        int64_t id;             /* the instance's id */
+        size_t group;           /* its group, an index into groups */
+    } *grouped;
+    size_t grouped_count, grouped_cap, grouped_at;
+    size_t *test_group;         /* test k's group */
 } package;
 
 /* Widens the constraints an ingested set's data spans to take `in`. */
@@ -263,25 +271,44 @@ static void span(cr_constraints *l, const cr_instance *in)
     }
 }
 
+/* Whether the n coins are all equal. */
+static int all_equal(const int64_t *coins, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (coins[i] != coins[0])
+            return 0;
+    return 1;
+}
+
 /* The input file of `in`; a generated set's must pass the very check its
- * validator makes. */
-static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
+ * validator makes, and a group's test that of its group's validator
+ * (`--group NAME`). */
+static int write_input(package *p, const char *rel, const cr_instance *in, const cr_problem_group *group,
+                       cr_error *err)
 {
     buffer *b = &p->input;
     int rc = cr_contest_text(&b->len, &b->text, &b->cap, in->coins, in->n, err);
     if (rc)
         return rc;
-    if (!p->generated) {
+    if (!p->generated)
         span(&p->limits, in);
-    } else {
+    const cr_constraints *promised = group ? &group->limits : p->generated ? &p->limits : NULL;
+    if (promised) {
         cr_contest_input parsed = {0};
         cr_error why = {0};
-        rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
+        rc = cr_contest_input_parse(&parsed, b->text, b->len, promised, &why);
         cr_contest_input_free(&parsed);
+        if (rc && group)
+            return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its group '%s': %s",
+                             p->set_name, in->ext_id, group->name, why.msg);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
                              p->set_name, in->ext_id, why.msg);
     }
+    if (group && group->all_equal && !all_equal(in->coins, in->n))
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' breaks the constraints of its group '%s': its "
+                                         "coins are not all equal",
+                         p->set_name, in->ext_id, group->name);
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
@@ -313,6 +340,40 @@ static int answer_of(const cr_stored_result **out, cr_store_results *answers, pa
                      p->set_name);
 }
 
+/* The group of instance `in` (NULL in a set without groups), the
+ * instances coming in id order; CR_EINVAL for a set of groups' instance
+ * that is in none. */
+static int group_of(const cr_problem_group **out, size_t *out_index, package *p, const cr_instance *in,
+                    cr_error *err)
+{
+    *out = NULL;
+    if (p->group_count == 0)
+        return 0;
+    while (p->grouped_at < p->grouped_count && p->grouped[p->grouped_at].id < in->id)
+        p->grouped_at++;
+    if (p->grouped_at == p->grouped_count || p->grouped[p->grouped_at].id != in->id)
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' is in none of the set's groups (an interrupted "
+                                         "generate --group: the same command again finishes it)",
+                         p->set_name, in->ext_id);
+    *out_index = p->grouped[p->grouped_at].group;
+    *out = &p->groups[*out_index];
+    return 0;
+}
+
+/* Refuses a group whose tests would all be samples: it would have no
+ * secret test to score. */
+static int check_secret_tests(const package *p, cr_error *err)
+{
+    for (size_t g = 0; g < p->group_count; g++)
+        if (p->groups[g].samples == p->groups[g].tests)
+            return cr_errorf(err, CR_EINVAL, "set '%s': the %llu test%s of group '%s' would all be samples "
+                                             "(--samples %llu): it would have no secret test",
+                             p->set_name, (unsigned long long)p->groups[g].tests,
+                             p->groups[g].tests == 1 ? "" : "s", p->groups[g].name,
+                             (unsigned long long)p->opts->samples);
+    return 0;
+}
+
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 {
     cr_store_instances *instances = NULL;
@@ -326,23 +387,31 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
         char in_path[CR_EXPORT_TEST_PATH_MAX], ans_path[CR_EXPORT_TEST_PATH_MAX];
-        cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name};
-        rc = answer_of(&answer, answers, p, in, err);
+        int sample = cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
+        cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name, NULL};
+        size_t g = 0;
+        rc = group_of(&test.group, &g, p, in, err);
+        if (rc == 0 && test.group && k < p->count) {
+            p->test_group[k] = g;
+            p->groups[g].samples += (uint64_t)sample;
+        }
+        if (rc == 0)
+            rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
             rc = p->opts->format->test_paths(in_path, ans_path, &p->files, &test, err);
         if (rc == 0)
-            rc = write_input(p, in_path, in, err);
+            rc = write_input(p, in_path, in, test.group, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
         stats->tests++;
-        stats->samples += cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
+        stats->samples += (uint64_t)sample;
     }
     cr_store_results_free(answers);
     cr_store_instances_free(instances);
-    return rc;
+    return rc == 0 ? check_secret_tests(p, err) : rc;
 }
 
 /* ---- metadata, statement and programs ---- */
@@ -411,6 +480,9 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .limits = p->limits,
                      .tests = p->count,
                      .samples = p->opts->samples,
+                     .groups = p->groups,
+                     .group_count = p->group_count,
+                     .test_group = p->test_group,
                      .sample_in = (const char *const *)p->findings.sample_in,
                      .sample_ans = (const char *const *)p->findings.sample_ans,
                      .time_limit_ms = time_limit_ms(p),
@@ -449,6 +521,23 @@ static int check_tests(const char *set_name, uint64_t count, size_t sources, con
     return 0;
 }
 
+/* What each group of a set needs: tests. */
+typedef struct group_check {
+    const char *set_name;
+    const cr_export_opts *opts;
+    cr_error *err;
+} group_check;
+
+static int check_group(void *ctx, const cr_store_group *g)
+{
+    const group_check *c = ctx;
+    if (g->tests == 0)
+        return cr_errorf(c->err, CR_EINVAL, "set '%s': group '%s' has no tests to export (generate --set %s "
+                                            "--group %s ... adds some)",
+                         c->set_name, g->name, c->set_name, g->name);
+    return 0;
+}
+
 /* The labelled invocations' sources that fit the package (--submissions). */
 static int submissions_of(cr_submission_list *out, cr_store *store, const cr_export_opts *opts, cr_error *err)
 {
@@ -475,6 +564,18 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
         rc = check_text("the set's name (the problem's name without --title)", set_name, err);
     if (rc == 0)
         rc = check_tests(set_name, count, sources.count, opts, err);
+    group_check groups = {set_name, opts, err};
+    size_t group_count = 0;
+    if (rc == 0)
+        rc = cr_store_groups_each(&group_count, store, opts->set_id, check_group, &groups, err);
+    if (rc == 0 && group_count > 0 && !cr_export_format_supports(opts->format, CR_EXPORT_GROUPS)) {
+        char takers[256];
+        cr_export__formats_with(takers, sizeof takers, CR_EXPORT_GROUPS);
+        rc = cr_errorf(err, CR_EINVAL, "set '%s' is scored by %zu groups, which the packages of --format %s cannot "
+                                       "hold%s%s%s",
+                       set_name, group_count, opts->format->name, *takers ? " (it is for --format " : "", takers,
+                       *takers ? ")" : "");
+    }
     if (rc == 0)
         rc = check_dest(&d, store, opts, err);
     if (rc == 0 && opts->format->check_tools)
@@ -560,6 +661,46 @@ done:
     return rc;
 }
 
+/* cr_store_groups_each's callback: a copy of each group. */
+static int keep_group(void *ctx, const cr_store_group *g)
+{
+    package *p = ctx;
+    if (cr_grow((void **)&p->groups, &p->group_cap, p->group_count + 1, sizeof *p->groups, 8))
+        return CR_ENOMEM;
+    cr_problem_group *to = &p->groups[p->group_count++];
+    *to = (cr_problem_group){strdup(g->name), g->points, g->limits, g->all_equal, strdup(g->depends), 0, 0};
+    return to->name && to->depends ? 0 : CR_ENOMEM;
+}
+
+/* cr_store_group_tests_each's callback: each grouped test with its group. */
+static int keep_grouped(void *ctx, int64_t instance_id, int64_t rank)
+{
+    package *p = ctx;
+    if (rank < 1 || (uint64_t)rank > p->group_count)
+        return CR_EINVAL; /* a group made while the package was read: not one the package holds */
+    if (cr_grow((void **)&p->grouped, &p->grouped_cap, p->grouped_count + 1, sizeof *p->grouped, 256))
+        return CR_ENOMEM;
+    p->grouped[p->grouped_count++] = (struct grouped){instance_id, (size_t)rank - 1};
+    p->groups[rank - 1].tests++;
+    return 0;
+}
+
+/* The set's groups, each test's among them, and room for test k's. */
+static int gather_groups(package *p, cr_error *err)
+{
+    size_t count = 0;
+    int rc = cr_store_groups_each(&count, p->store, p->opts->set_id, keep_group, p, err);
+    if (rc == 0 && count > 0)
+        rc = cr_store_group_tests_each(p->store, p->opts->set_id, keep_grouped, p, err);
+    if (rc == 0 && count > 0 && !(p->test_group = calloc(p->count ? p->count : 1, sizeof *p->test_group)))
+        rc = CR_ENOMEM;
+    if (rc == CR_ENOMEM)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the groups of set '%s'", p->set_name);
+    if (rc == CR_EINVAL)
+        return cr_errorf(err, CR_EINVAL, "the groups of set '%s' changed while it was exported", p->set_name);
+    return rc;
+}
+
 /* What the package needs before any of it is written: the set, what its
  * inputs promise, the answers, and the labelled sources. */
 static int gather(package *p, cr_export_stats *out, cr_error *err)
@@ -577,6 +718,8 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
         rc = cr_store_run_refuse_unanswered(p->store, p->run_id, opts->variant, p->set_name, "exported", err);
     if (rc == 0 && opts->submissions)
         rc = submissions_of(&p->sources, p->store, opts, err);
+    if (rc == 0)
+        rc = gather_groups(p, err);
     if (rc)
         return rc;
     out->submissions = p->sources.count;
@@ -659,6 +802,13 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.answer.text);
     cr_findings_free(&p.findings);
     cr_submission_list_free(&p.sources);
+    for (size_t g = 0; g < p.group_count; g++) {
+        free((char *)p.groups[g].name);
+        free((char *)p.groups[g].depends);
+    }
+    free(p.groups);
+    free(p.grouped);
+    free(p.test_group);
     dest_free(&d);
     return rc;
 }

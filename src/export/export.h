@@ -31,7 +31,8 @@ typedef enum cr_export_feature {
     CR_EXPORT_SUBMISSIONS = 1u << 3, /* solutions with their verdicts: coinrow's own and the labelled
                                         invocations' (submissions) */
     CR_EXPORT_BUILD = 1u << 4,       /* a program built at export (no_build leaves it out) */
-    CR_EXPORT_GROUPS = 1u << 5,      /* tests scored by groups (no format yet) */
+    CR_EXPORT_GROUPS = 1u << 5,      /* tests scored by groups: a set of groups exports only to a format
+                                        that has them */
     CR_EXPORT_INTERACTION = 1u << 6  /* interactive problems (no format yet) */
 } cr_export_feature;
 
