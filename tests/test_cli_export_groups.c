@@ -71,11 +71,96 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
     }
 }
 
+/* The exit status of argv run with the file at input (NULL: none) on its
+ * standard input. */
+static int status_of(char *const argv[], const char *input)
+{
+    char *text = input ? read_text(input) : NULL;
+    run_result r;
+    assert_true(!input || text);
+    assert_int_equal(run_capture(&r, argv, text), 0);
+    int status = r.status;
+    run_result_free(&r);
+    free(text);
+    return status;
+}
+
+/* The file rel of the package at pkg, which must be there. */
+static char *package_file(const char *pkg, const char *rel)
+{
+    char *text = read_text(tmp_path(pkg, rel));
+    if (!text)
+        fail_msg("the package has no %s", rel);
+    return text;
+}
+
+static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    char pkg[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "kgroups"));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "kattis", pkg), "--samples", "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    /* the first test (of small) is the sample; the others are in their group's folder */
+    static const char *const tests[] = {"data/sample/01", "data/secret/small/02", "data/secret/small/03",
+                                        "data/secret/mid/04",  "data/secret/mid/05",   "data/secret/big/06",
+                                        "data/secret/big/07"};
+    static const char *const flags[] = {NULL, "small", "small", "mid", "mid", "big", "big"};
+    char *yaml = package_file(pkg, "problem.yaml");
+    assert_non_null(strstr(yaml, "\ntype: scoring\n"));
+    assert_non_null(strstr(yaml, "\ngrading:\n  show_test_data_groups: true\n"));
+    free(yaml);
+    char *text = package_file(pkg, "data/secret/mid/testdata.yaml");
+    assert_string_equal(text, "# group mid: n in 21..60, values in 1..1000; after small (Kattis scores each group "
+                              "alone)\naccept_score: 30\nrange: 0 30\ngrader_flags: min\non_reject: break\n"
+                              "input_validator_flags: --group mid\n");
+    free(text);
+    text = package_file(pkg, "data/secret/big/testdata.yaml");
+    assert_memory_equal(text, "# group big: n in 61..90, values in 1..1000, n even; after small,mid", 68);
+    free(text);
+    text = package_file(pkg, "data/testdata.yaml");
+    assert_non_null(strstr(text, "on_reject: continue\nrange: 0 100\n"));
+    free(text);
+    text = package_file(pkg, "data/sample/testdata.yaml");
+    assert_string_equal(text, "accept_score: 0\nrange: 0 0\n");
+    free(text);
+    text = package_file(pkg, "data/secret/testdata.yaml");
+    assert_string_equal(text, "grader_flags: accept_if_any_accepted\n");
+    free(text);
+
+    /* the validator takes each test with its group's flags, and refuses
+     * one outside the group it is given, or a group the problem lacks */
+    char validator[4300], in[4300];
+    snprintf(validator, sizeof validator, "%s", tmp_path(f->dir, "validator"));
+    cc_build(validator, tmp_path(pkg, "input_validators/validator/validator.c"));
+    for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
+        snprintf(in, sizeof in, "%s.in", tmp_path(pkg, tests[k]));
+        char *run[] = {validator, flags[k] ? "--group" : NULL, (char *)flags[k], NULL};
+        assert_int_equal(status_of(run, in), 42);
+    }
+    snprintf(in, sizeof in, "%s.in", tmp_path(pkg, "data/secret/mid/04"));
+    char *as_small[] = {validator, "--group", "small", NULL}, *as_big[] = {validator, "--group", "big", NULL};
+    char *as_none[] = {validator, "--group", "huge", NULL}, *as_problem[] = {validator, NULL};
+    assert_int_equal(status_of(as_small, in), 43); /* n > 20 */
+    assert_int_equal(status_of(as_big, in), 43);   /* n < 61 */
+    assert_int_equal(status_of(as_none, in), 43);
+    assert_int_equal(status_of(as_problem, in), 42);
+    /* a test of big has an even n: an odd one is refused under big, not under the problem's ranges */
+    write_file(in, "63\n1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
+                   "1 1 1 1 1 1 1 1 1 1 1 1 1 1\n");
+    assert_int_equal(status_of(as_big, in), 43);
+    assert_int_equal(status_of(as_problem, in), 42);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
     const struct CMUnitTest tests[] = {
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
+        TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);

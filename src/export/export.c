@@ -27,6 +27,9 @@
 /* A test from this size on keeps the brute-force solution (2^n lines of
  * play) far beyond any time limit. */
 #define BRUTE_FORCE_N 40
+/* A test up to this size the brute-force solution answers at once (2^20
+ * lines): a group of such tests is one it passes. */
+#define BRUTE_FORCE_FAST_N 20
 
 /* Whether the code point c is blank as Python's str.strip() takes it:
  * problemtools refuses a name made of them alone. */
@@ -258,6 +261,11 @@ typedef struct package {
     } *grouped;
     size_t grouped_count, grouped_cap, grouped_at;
     size_t *test_group;         /* test k's group */
+    struct group_seen {         /* what each group's tests show of coinrow's own wrong solutions: */
+        int greedy_caught;      /* a secret test catches the greedy one */
+        int sampled;            /* it has a sample */
+        size_t n_largest;       /* how long its longest test is (the brute force's time) */
+    } *seen;
 } package;
 
 /* Widens the constraints an ingested set's data spans to take `in`. */
@@ -406,6 +414,12 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
+        if (rc == 0 && test.group) {
+            struct group_seen *seen = &p->seen[g];
+            seen->greedy_caught |= !sample && p->findings.greedy_caught_last;
+            seen->sampled |= sample;
+            seen->n_largest = in->n > seen->n_largest ? in->n : seen->n_largest;
+        }
         stats->tests++;
         stats->samples += (uint64_t)sample;
     }
@@ -441,10 +455,31 @@ static unsigned time_limit_ms(const package *p)
     return whole * 1000;
 }
 
+/* The folders of coinrow's greedy and brute-force solutions in a problem
+ * of groups (NULL: left out): the greedy one is wrong when a secret test
+ * of every group catches it; the brute force times out when every group
+ * has a test long enough, and is partially accepted when each group has
+ * either such a test or only short ones (and the samples are short: a
+ * judge runs them first), its points those of the short groups. */
+static void group_folders(const char **greedy, const char **brute_force, const package *p)
+{
+    size_t caught = 0, slow = 0, fast = 0, sampled_slow = 0;
+    for (size_t g = 0; g < p->group_count; g++) {
+        caught += (size_t)p->seen[g].greedy_caught;
+        slow += p->seen[g].n_largest >= BRUTE_FORCE_N;
+        fast += p->seen[g].n_largest <= BRUTE_FORCE_FAST_N;
+        sampled_slow += p->seen[g].sampled && p->seen[g].n_largest > BRUTE_FORCE_FAST_N;
+    }
+    *greedy = caught == p->group_count ? "wrong_answer" : NULL;
+    *brute_force = slow == p->group_count                                  ? "time_limit_exceeded"
+                   : slow > 0 && slow + fast == p->group_count && !sampled_slow ? "partially_accepted"
+                                                                           : NULL;
+}
+
 /* The solutions the package holds: coinrow's reference one, its greedy one
  * when a test catches it, its brute-force one when a test is long enough to
- * time it out, then the labelled invocations' sources (--submissions).
- * The caller frees *out. */
+ * time it out (in a problem of groups, as group_folders says), then the
+ * labelled invocations' sources (--submissions).  The caller frees *out. */
 static int solutions_of(cr_problem_solution **out, size_t *out_count, const package *p, cr_error *err)
 {
     cr_problem_solution *v = malloc((3 + p->sources.count) * sizeof *v);
@@ -452,12 +487,15 @@ static int solutions_of(cr_problem_solution **out, size_t *out_count, const pack
     *out = v;
     if (!v)
         return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
+    const char *greedy = p->findings.greedy_caught ? "wrong_answer" : NULL;
+    const char *brute_force = p->findings.n_largest >= BRUTE_FORCE_N ? "time_limit_exceeded" : NULL;
+    if (p->group_count > 0)
+        group_folders(&greedy, &brute_force, p);
     v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
-    if (p->findings.greedy_caught)
-        v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
-    if (p->findings.n_largest >= BRUTE_FORCE_N)
-        v[count++] =
-            (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
+    if (greedy)
+        v[count++] = (cr_problem_solution){greedy, "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
+    if (brute_force)
+        v[count++] = (cr_problem_solution){brute_force, "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
     for (size_t k = 0; k < p->sources.count; k++) {
         const cr_submission_source *s = &p->sources.v[k];
         v[count++] = (cr_problem_solution){s->folder, s->name, CR_JUDGE_SOLUTION, s->path, s->lang};
@@ -692,7 +730,8 @@ static int gather_groups(package *p, cr_error *err)
     int rc = cr_store_groups_each(&count, p->store, p->opts->set_id, keep_group, p, err);
     if (rc == 0 && count > 0)
         rc = cr_store_group_tests_each(p->store, p->opts->set_id, keep_grouped, p, err);
-    if (rc == 0 && count > 0 && !(p->test_group = calloc(p->count ? p->count : 1, sizeof *p->test_group)))
+    if (rc == 0 && count > 0 && (!(p->test_group = calloc(p->count ? p->count : 1, sizeof *p->test_group)) ||
+                                 !(p->seen = calloc(count, sizeof *p->seen))))
         rc = CR_ENOMEM;
     if (rc == CR_ENOMEM)
         return cr_errorf(err, CR_ENOMEM, "no memory for the groups of set '%s'", p->set_name);
@@ -754,6 +793,7 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
      * with the others when a test catches it */
     p->findings.timed = cr_export_format_supports(opts->format, CR_EXPORT_METADATA) && !opts->time_limit_ms;
     p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS);
+    p->findings.every_test = p->group_count > 0; /* which groups catch it */
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);
@@ -809,6 +849,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.groups);
     free(p.grouped);
     free(p.test_group);
+    free(p.seen);
     dest_free(&d);
     return rc;
 }

@@ -231,6 +231,44 @@ else
     fail "export --submissions: $(cat kinvoked.out kinvoked.err)"
 fi
 
+# ---- Kattis: a problem scored by groups ----
+# Three groups as olympiads set them: 20 points where brute force passes
+# (n <= 20), 30 where the O(n^2) DP does, 50 for large n, each after the
+# ones before.  coinrow's brute force is partially accepted with exactly
+# the small group's 20 points, its greedy wrong in every group, and an
+# invoked DP whose table holds 64 coins (labelled partially_accepted)
+# passes small alone: 20 points.  GDB is the database of the groups.
+GDB=$WORK/groups.db
+ggen() { "$COINROW" generate --db "$GDB" --set sub --profile antigreedy --quiet "$@"; }
+ggen --group small --points 20 --count 4 --n 1..20 --values 1..1000 --seed 1 &&
+    ggen --group mid --points 30 --depends small --count 3 --n 40..300 --values 1..1000 --seed 2 &&
+    ggen --group big --points 50 --depends small,mid --count 2 --n 3000..5000 --values 1..1000000000 --seed 3 ||
+    fail "generate --group"
+cp lead_ok.c lead64.c # its table holds 64 coins: a run-time error beyond
+"$COINROW" invoke --db "$GDB" --set sub --variant diff --moves ignored --time-limit 1 --quiet \
+    --label partially_accepted -- lead64.c >invoke.log 2>&1 || true
+if "$COINROW" export --db "$GDB" --set sub --variant diff --format kattis --out kgroups --samples 1 --submissions \
+    --title "Coins in groups" --license "cc by-sa" --rights-owner "coinrow test" >kgroups.out 2>&1; then
+    verify_start kgroups
+    wait
+    log=$WORK/kgroups.log
+    count "$log"
+    table=$(sed -n '/^Submission results:/,/tested:/p' "$log")
+    pts() { awk -v s="$1" '$1 ~ "^"s {print $(NF-1)}' <<<"$table"; }
+    if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ "$(pts reference)" = 100 ] && [ "$(pts brute_force)" = 20 ] &&
+        [ "$(pts greedy)" = 0 ] && [ "$(pts 'inv[0-9]*-lead64')" = 20 ] &&
+        grep -q '^ *PAC submission inv[0-9]*-lead64.c (C) OK: AC (20)' "$log"; then
+        pass "kattis scored by groups: verifyproblem: no error, no warning; points: reference 100, brute_force 20," \
+            "greedy 0, the invoked 64-coin DP 20 (partially_accepted)"
+    else
+        fail "kattis scored by groups: $errors errors, $warnings warnings (see $log)"
+        grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
+    fi
+    sed 's/^/judges:      /' <<<"$table"
+else
+    fail "export kattis of groups: $(cat kgroups.out)"
+fi
+
 # ---- Polygon: the testlib programs, then the Polygon2DOMjudge conversion ----
 "$COINROW" export --db "$DB" --set strong --variant diff --moves canonical --format polygon --out poly \
     --title "Coins in a row" >/dev/null 2>&1 || fail "export polygon"
