@@ -155,12 +155,58 @@ static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_v
     assert_int_equal(status_of(as_problem, in), 42);
 }
 
+static void test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies(
+    void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    char pkg[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "pgroups"));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "polygon", pkg), "--samples", "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *xml = package_file(pkg, "problem.xml");
+    assert_non_null(strstr(xml, "            <tests>\n"
+                                "                <test method=\"manual\" sample=\"true\" group=\"small\" points=\"20\"/>\n"
+                                "                <test method=\"manual\" group=\"small\" points=\"0\"/>\n"
+                                "                <test method=\"manual\" group=\"small\" points=\"0\"/>\n"
+                                "                <test method=\"manual\" group=\"mid\" points=\"30\"/>\n"
+                                "                <test method=\"manual\" group=\"mid\" points=\"0\"/>\n"
+                                "                <test method=\"manual\" group=\"big\" points=\"50\"/>\n"
+                                "                <test method=\"manual\" group=\"big\" points=\"0\"/>\n"
+                                "            </tests>\n"
+                                "            <groups>\n"
+                                "                <group name=\"small\" points=\"20\" points-policy=\"complete-group\"/>\n"
+                                "                <group name=\"mid\" points=\"30\" points-policy=\"complete-group\">\n"
+                                "                    <dependencies>\n"
+                                "                        <dependency group=\"small\"/>\n"
+                                "                    </dependencies>\n"
+                                "                </group>\n"
+                                "                <group name=\"big\" points=\"50\" points-policy=\"complete-group\">\n"
+                                "                    <dependencies>\n"
+                                "                        <dependency group=\"small\"/>\n"
+                                "                        <dependency group=\"mid\"/>\n"
+                                "                    </dependencies>\n"
+                                "                </group>\n"
+                                "            </groups>\n"
+                                "        </testset>\n"));
+    free(xml);
+    char *val = package_file(pkg, "files/val.cpp");
+    assert_non_null(strstr(val, "\n#define CR_JUDGE_GROUP_COUNT 3\n#define CR_JUDGE_GROUPS {{\"small\", {1, 20, 1, 100, "
+                                "0, 0}, 0}, {\"mid\", {21, 60, 1, 1000, 0, 0}, 0}, {\"big\", {61, 90, 1, 1000, 1, 0}, "
+                                "0}}\n"));
+    assert_non_null(strstr(val, "validator.group()"));
+    free(val);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
     const struct CMUnitTest tests[] = {
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
+        TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -354,6 +354,41 @@ else
     fail "export polygon --submissions: $(cat psub.out)"
 fi
 
+# ---- Polygon: the problem scored by groups ----
+# problem.xml gives each test its group; val.cpp takes Polygon's --group and
+# checks that group's constraints; Polygon2DOMjudge's conversion is
+# pass-fail (DOMjudge drops the groups and their points): it still judges.
+if "$COINROW" export --db "$GDB" --set sub --variant diff --format polygon --out pgroups --samples 1 --submissions \
+    --title "Coins in groups" >pgroups.out 2>&1; then
+    cp pgroups/files/val.cpp build/val_groups.cpp
+    if g++ -O2 -o build/val_groups build/val_groups.cpp 2>build/cc.err; then
+        bad=0
+        k=0
+        for group in $(sed -n 's/.*<test [^>]*group="\([A-Za-z0-9_]*\)".*/\1/p' pgroups/problem.xml); do
+            k=$((k + 1))
+            t=$(printf 'pgroups/tests/%02d' $k)
+            build/val_groups --group "$group" <"$t" 2>/dev/null || bad=1
+        done
+        refused=0
+        build/val_groups --group small <"$t" 2>/dev/null || refused=1
+        [ $bad = 0 ] && [ $refused = 1 ] && [ $k = 9 ] &&
+            pass "polygon groups: val.cpp takes each of the 9 tests with its --group, and refuses a big one as small" ||
+            fail "polygon groups: val.cpp refuses a test of its group, or takes a big one as small ($k tests)"
+    else
+        fail "val.cpp of groups does not build: $(head -3 build/cc.err)"
+    fi
+    python3 "$ROOT/tests/judges/p2d.py" pgroups "$TOOLS/testlib/testlib.h" pgconv
+    "$TOOLS/verifyproblem" pgconv --fixed_timelim "$(awk '{print $3}' pgconv/domjudge-problem.ini)" -p submissions \
+        >pgconv.log 2>&1 || true
+    count pgconv.log
+    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' pgconv.log | tr '\n' ' ')
+    [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q 'reference AC->AC' <<<"$verdicts" &&
+        pass "Polygon2DOMjudge's conversion of the groups (pass-fail): no error, no warning: $verdicts" ||
+        fail "the converted package of groups: $errors errors, $warnings warnings (see $WORK/pgconv.log)"
+else
+    fail "export polygon of groups: $(cat pgroups.out)"
+fi
+
 # ---- CMS: the built checker, as CMS runs it ----
 "$COINROW" export --db "$DB" --set strong --variant winner --format cms --out cmspkg >/dev/null 2>&1 || fail "export cms"
 if [ -x cmspkg/check/checker ] && ! ldd cmspkg/check/checker >/dev/null 2>&1; then
