@@ -200,6 +200,28 @@ static void test_export_groups__polygon_gives_each_test_its_group_and_each_group
     free(val);
 }
 
+static void test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    /* a later call into small: its tests come after the others', in id order */
+    run_result r;
+    COINROW(&r, NULL, INTO(f->db, "small", "20"), "--count", "1", "--n", "1..20", "--values", "1..100", "--seed", "9",
+            "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char pkg[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "cgroups"));
+    COINROW(&r, NULL, EXPORT(f->db, "cms", pkg), "--samples", "1", "--no-build");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *yaml = package_file(pkg, "task.yaml");
+    assert_non_null(strstr(yaml, "\nn_input: 8\n"));
+    assert_non_null(strstr(yaml, "\nscore_type: GroupMin\nscore_type_parameters: [[20, \"^(000|001|002|007)$\"], "
+                                 "[30, \"^(003|004)$\"], [50, \"^(005|006)$\"]]\n"));
+    free(yaml);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
@@ -207,6 +229,7 @@ int main(void)
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),
+        TEST(test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);

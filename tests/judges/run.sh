@@ -404,5 +404,31 @@ out=$(cmspkg/check/checker cmspkg/input/input1.txt cmspkg/output/output1.txt cms
 [ "$out" = 0.0 ] && [ "$(wc -l <cms.err)" = 1 ] && LC_ALL=C grep -q '^[[:print:]]*$' cms.err &&
     pass "cms checker: 0.0 and one line of ASCII ($(cat cms.err))" || fail "cms checker said '$out' / '$(cat cms.err)'"
 
+# ---- CMS: the problem scored by groups, through CMS's own loader ----
+# task.yaml's GroupMin: each group's points and a regex of its tests'
+# codenames; the loader (italy_yaml) must take it, and each codename must
+# fall in exactly one group.
+if [ -f "$TOOLS/cms-loader/run_loader.py" ]; then
+    if "$COINROW" export --db "$GDB" --set sub --variant diff --format cms --out cmsgroups --samples 1 \
+        >cmsgroups.out 2>&1 && python3 "$TOOLS/cms-loader/run_loader.py" cmsgroups nostatement >cmsloader.log 2>&1; then
+        sed -n "s/^dataset: .*\('score_type': .*\]\]\).*/judges:      \1/p; s/^testcases: /judges:      testcases: /p" cmsloader.log
+        python3 - cmsloader.log <<'PY' && pass "cms GroupMin: CMS's loader takes the groups, each test in one of them" ||
+import ast, re, sys
+log = open(sys.argv[1]).read()
+found = re.search(r"^dataset: .*'score_type': 'GroupMin', 'score_type_parameters': (\[\[.*?\]\])", log, re.M)
+count = int(re.search(r"^testcases: (\d+)", log, re.M).group(1))
+groups = ast.literal_eval(found.group(1))
+assert [p for p, _ in groups] == [20, 30, 50], groups
+for k in range(count):
+    assert sum(bool(re.fullmatch(r, "%03d" % k)) for _, r in groups) == 1, k
+PY
+            fail "cms GroupMin: the loader's groups are not the set's (see $WORK/cmsloader.log)"
+    else
+        fail "cms groups: $(cat cmsgroups.out cmsloader.log 2>/dev/null | grep -v '^INFO' | head -3)"
+    fi
+else
+    say "skipped: CMS's loader (no $TOOLS/cms-loader/run_loader.py)"
+fi
+
 say "$passed passed, $failed failed, $(($(date +%s) - start)) s"
 [ $failed = 0 ]
