@@ -222,6 +222,32 @@ static void test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s
     free(yaml);
 }
 
+static void test_export_groups__plain_writes_a_groups_file_beside_the_tests(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    char pkg[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plgroups"));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "plain", pkg));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *json = package_file(pkg, "groups.json");
+    assert_string_equal(json, "{\"groups\": [\n"
+                              "  {\"name\": \"small\", \"points\": 20, \"n_min\": 1, \"n_max\": 20, \"value_min\": 1, "
+                              "\"value_max\": 100, \"all_equal\": false, \"even_n\": false, \"odd_sum\": false,\n"
+                              "   \"depends\": [],\n   \"tests\": [\"small-01\", \"small-02\", \"small-03\"]},\n"
+                              "  {\"name\": \"mid\", \"points\": 30, \"n_min\": 21, \"n_max\": 60, \"value_min\": 1, "
+                              "\"value_max\": 1000, \"all_equal\": false, \"even_n\": false, \"odd_sum\": false,\n"
+                              "   \"depends\": [\"small\"],\n   \"tests\": [\"mid-01\", \"mid-02\"]},\n"
+                              "  {\"name\": \"big\", \"points\": 50, \"n_min\": 61, \"n_max\": 90, \"value_min\": 1, "
+                              "\"value_max\": 1000, \"all_equal\": false, \"even_n\": true, \"odd_sum\": false,\n"
+                              "   \"depends\": [\"small\", \"mid\"],\n   \"tests\": [\"big-01\", \"big-02\"]}\n]}\n");
+    free(json);
+    char *in = package_file(pkg, "big-02.in");
+    free(in);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
@@ -230,6 +256,7 @@ int main(void)
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),
         TEST(test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames),
+        TEST(test_export_groups__plain_writes_a_groups_file_beside_the_tests),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);

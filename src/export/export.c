@@ -260,7 +260,8 @@ typedef struct package {
         size_t group;           /* its group, an index into groups */
     } *grouped;
     size_t grouped_count, grouped_cap, grouped_at;
-    size_t *test_group;         /* test k's group */
+    size_t *test_group;         /* test k's group, */
+    char **test_inputs;         /* and its input file in the package */
     struct group_seen {         /* what each group's tests show of coinrow's own wrong solutions: */
         int greedy_caught;      /* a secret test catches the greedy one */
         int sampled;            /* it has a sample */
@@ -399,14 +400,16 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name, NULL};
         size_t g = 0;
         rc = group_of(&test.group, &g, p, in, err);
-        if (rc == 0 && test.group && k < p->count) {
-            p->test_group[k] = g;
-            p->groups[g].samples += (uint64_t)sample;
-        }
         if (rc == 0)
             rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
             rc = p->opts->format->test_paths(in_path, ans_path, &p->files, &test, err);
+        if (rc == 0 && test.group && k < p->count) {
+            p->test_group[k] = g;
+            p->groups[g].samples += (uint64_t)sample;
+            if (!(p->test_inputs[k] = strdup(in_path)))
+                rc = cr_errorf(err, CR_ENOMEM, "no memory for the groups' tests");
+        }
         if (rc == 0)
             rc = write_input(p, in_path, in, test.group, err);
         if (rc == 0)
@@ -521,6 +524,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .groups = p->groups,
                      .group_count = p->group_count,
                      .test_group = p->test_group,
+                     .test_inputs = (const char *const *)p->test_inputs,
                      .sample_in = (const char *const *)p->findings.sample_in,
                      .sample_ans = (const char *const *)p->findings.sample_ans,
                      .time_limit_ms = time_limit_ms(p),
@@ -531,7 +535,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
     int rc = solutions_of(&solutions, &pb.solution_count, p, err);
     pb.solutions = solutions;
     cr_findings_uuid(pb.uuid, &p->findings);
-    stats->time_limit_ms = pb.time_limit_ms;
+    stats->time_limit_ms = cr_export_format_supports(p->opts->format, CR_EXPORT_METADATA) ? pb.time_limit_ms : 0;
     if (rc == 0)
         rc = p->opts->format->write(&p->files, &pb, err);
     free(solutions);
@@ -731,6 +735,7 @@ static int gather_groups(package *p, cr_error *err)
     if (rc == 0 && count > 0)
         rc = cr_store_group_tests_each(p->store, p->opts->set_id, keep_grouped, p, err);
     if (rc == 0 && count > 0 && (!(p->test_group = calloc(p->count ? p->count : 1, sizeof *p->test_group)) ||
+                                 !(p->test_inputs = calloc(p->count ? p->count : 1, sizeof *p->test_inputs)) ||
                                  !(p->seen = calloc(count, sizeof *p->seen))))
         rc = CR_ENOMEM;
     if (rc == CR_ENOMEM)
@@ -849,6 +854,9 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.groups);
     free(p.grouped);
     free(p.test_group);
+    for (size_t k = 0; p.test_inputs && k < p.count; k++)
+        free(p.test_inputs[k]);
+    free(p.test_inputs);
     free(p.seen);
     dest_free(&d);
     return rc;

@@ -43,6 +43,7 @@ typedef struct cr_problem {
     const cr_problem_group *groups; /* the groups in the set's order (CR_EXPORT_GROUPS; NULL: none) */
     size_t group_count;
     const size_t *test_group; /* test k's group, an index into groups (NULL without groups) */
+    const char *const *test_inputs; /* test k's input file in the package (NULL without groups) */
     const cr_problem_solution *solutions; /* coinrow's reference solution first */
     size_t solution_count;
     unsigned time_limit_ms, memory_mib;
