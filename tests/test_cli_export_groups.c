@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "export/format.h" /* white box: a format without groups, as none of the four is */
+#include "store/store.h"
 #include "support/cc.h"
 #include "support/files.h"
 #include "support/run.h"
@@ -71,20 +73,6 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
     }
 }
 
-/* The exit status of argv run with the file at input (NULL: none) on its
- * standard input. */
-static int status_of(char *const argv[], const char *input)
-{
-    char *text = input ? read_text(input) : NULL;
-    run_result r;
-    assert_true(!input || text);
-    assert_int_equal(run_capture(&r, argv, text), 0);
-    int status = r.status;
-    run_result_free(&r);
-    free(text);
-    return status;
-}
-
 /* The file rel of the package at pkg, which must be there. */
 static char *package_file(const char *pkg, const char *rel)
 {
@@ -94,16 +82,25 @@ static char *package_file(const char *pkg, const char *rel)
     return text;
 }
 
+/* Exports set sub of f's database to f->dir/name (into pkg) in format,
+ * with samples samples (NULL: none) and --no-build. */
+static void export_into(char pkg[4300], const tmp_db *f, const char *format, const char *name, const char *samples)
+{
+    snprintf(pkg, 4300, "%s", tmp_path(f->dir, name));
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, format, pkg), "--samples", samples ? samples : "0",
+            strcmp(format, "cms") == 0 ? "--no-build" : NULL);
+    if (r.status != 0)
+        fail_msg("export --format %s: exit %d: %s", format, r.status, r.err);
+    run_result_free(&r);
+}
+
 static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it(void **state)
 {
     tmp_db *f = *state;
     three_groups(f->db);
     char pkg[4300];
-    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "kgroups"));
-    run_result r;
-    COINROW(&r, NULL, EXPORT(f->db, "kattis", pkg), "--samples", "1");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    export_into(pkg, f, "kattis", "kgroups", "1");
     /* the first test (of small) is the sample; the others are in their group's folder */
     static const char *const tests[] = {"data/sample/01", "data/secret/small/02", "data/secret/small/03",
                                         "data/secret/mid/04",  "data/secret/mid/05",   "data/secret/big/06",
@@ -139,20 +136,20 @@ static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_v
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
         snprintf(in, sizeof in, "%s.in", tmp_path(pkg, tests[k]));
         char *run[] = {validator, flags[k] ? "--group" : NULL, (char *)flags[k], NULL};
-        assert_int_equal(status_of(run, in), 42);
+        assert_int_equal(run_status(run, in), 42);
     }
     snprintf(in, sizeof in, "%s.in", tmp_path(pkg, "data/secret/mid/04"));
     char *as_small[] = {validator, "--group", "small", NULL}, *as_big[] = {validator, "--group", "big", NULL};
     char *as_none[] = {validator, "--group", "huge", NULL}, *as_problem[] = {validator, NULL};
-    assert_int_equal(status_of(as_small, in), 43); /* n > 20 */
-    assert_int_equal(status_of(as_big, in), 43);   /* n < 61 */
-    assert_int_equal(status_of(as_none, in), 43);
-    assert_int_equal(status_of(as_problem, in), 42);
+    assert_int_equal(run_status(as_small, in), 43); /* n > 20 */
+    assert_int_equal(run_status(as_big, in), 43);   /* n < 61 */
+    assert_int_equal(run_status(as_none, in), 43);
+    assert_int_equal(run_status(as_problem, in), 42);
     /* a test of big has an even n: an odd one is refused under big, not under the problem's ranges */
     write_file(in, "63\n1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
                    "1 1 1 1 1 1 1 1 1 1 1 1 1 1\n");
-    assert_int_equal(status_of(as_big, in), 43);
-    assert_int_equal(status_of(as_problem, in), 42);
+    assert_int_equal(run_status(as_big, in), 43);
+    assert_int_equal(run_status(as_problem, in), 42);
 }
 
 static void test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies(
@@ -161,11 +158,7 @@ static void test_export_groups__polygon_gives_each_test_its_group_and_each_group
     tmp_db *f = *state;
     three_groups(f->db);
     char pkg[4300];
-    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "pgroups"));
-    run_result r;
-    COINROW(&r, NULL, EXPORT(f->db, "polygon", pkg), "--samples", "1");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    export_into(pkg, f, "polygon", "pgroups", "1");
     char *xml = package_file(pkg, "problem.xml");
     assert_non_null(strstr(xml, "            <tests>\n"
                                 "                <test method=\"manual\" sample=\"true\" group=\"small\" points=\"20\"/>\n"
@@ -211,10 +204,7 @@ static void test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     char pkg[4300];
-    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "cgroups"));
-    COINROW(&r, NULL, EXPORT(f->db, "cms", pkg), "--samples", "1", "--no-build");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    export_into(pkg, f, "cms", "cgroups", "1");
     char *yaml = package_file(pkg, "task.yaml");
     assert_non_null(strstr(yaml, "\nn_input: 8\n"));
     assert_non_null(strstr(yaml, "\nscore_type: GroupMin\nscore_type_parameters: [[20, \"^(000|001|002|007)$\"], "
@@ -227,11 +217,7 @@ static void test_export_groups__plain_writes_a_groups_file_beside_the_tests(void
     tmp_db *f = *state;
     three_groups(f->db);
     char pkg[4300];
-    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "plgroups"));
-    run_result r;
-    COINROW(&r, NULL, EXPORT(f->db, "plain", pkg));
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    export_into(pkg, f, "plain", "plgroups", NULL);
     char *json = package_file(pkg, "groups.json");
     assert_string_equal(json, "{\"groups\": [\n"
                               "  {\"name\": \"small\", \"points\": 20, \"n_min\": 1, \"n_max\": 20, \"value_min\": 1, "
@@ -248,6 +234,36 @@ static void test_export_groups__plain_writes_a_groups_file_beside_the_tests(void
     free(in);
 }
 
+/* A format's test paths for the white-box format below: never called. */
+static int no_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_PATH_MAX], cr_package *p,
+                    const cr_export_test *t, cr_error *err)
+{
+    (void)in, (void)ans, (void)p, (void)t, (void)err;
+    fail_msg("a format without groups wrote a test of a set of groups");
+    return CR_EINVAL;
+}
+
+static void test_export_groups__a_format_without_groups_refuses_a_set_of_groups_before_writing(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    const cr_export_format passfail = {.name = "passfail", .test_paths = no_paths};
+    cr_store *store = NULL;
+    cr_error err = {0};
+    int64_t set_id = 0;
+    assert_int_equal(cr_store_new(&store, f->db, CR_STORE_READ, &err), 0);
+    assert_int_equal(cr_store_set_find(&set_id, store, "sub", 0, NULL, &err), 0);
+    cr_export_opts opts = {.format = &passfail, .set_id = set_id, .variant = CR_DIFF};
+    const char *out = tmp_path(f->dir, "pkg");
+    assert_int_equal(cr_export_check(store, out, &opts, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "set 'sub' is scored by 3 groups, which the packages of --format passfail cannot "
+                                 "hold (it is for --format kattis, polygon, cms or plain)");
+    cr_export_stats stats;
+    assert_int_equal(cr_export_write(&stats, store, out, 1, &opts, &err), CR_EINVAL);
+    assert_int_equal(access(out, F_OK), -1);
+    cr_store_free(store);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
@@ -257,6 +273,7 @@ int main(void)
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),
         TEST(test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames),
         TEST(test_export_groups__plain_writes_a_groups_file_beside_the_tests),
+        TEST(test_export_groups__a_format_without_groups_refuses_a_set_of_groups_before_writing),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);
