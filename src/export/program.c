@@ -62,7 +62,7 @@ static void put_limits(FILE *f, const cr_constraints *l)
 {
     fprintf(f, "{%zu, %zu, ", l->n_min, l->n_max);
     fprintf(f, l->value_min == INT64_MIN ? "INT64_MIN, " : "%" PRId64 ", ", l->value_min);
-    fprintf(f, "%" PRId64 ", %d, %d}", l->value_max, !!l->even_n, !!l->odd_sum);
+    fprintf(f, "%" PRId64 ", %d, %d}", l->value_max, l->even_n != 0, l->odd_sum != 0);
 }
 
 /* The groups a validator takes: their count and {name, constraints,
