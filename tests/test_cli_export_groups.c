@@ -82,8 +82,8 @@ static char *package_file(const char *pkg, const char *rel)
     return text;
 }
 
-/* Exports set sub of f's database to f->dir/name (into pkg) in format,
- * with samples samples (NULL: none) and --no-build. */
+/* Exports set sub (three_groups) of f's database to f->dir/name (into
+ * pkg) in format, with samples samples (NULL: none) and --no-build. */
 static void export_into(char pkg[4300], const tmp_db *f, const char *format, const char *name, const char *samples)
 {
     snprintf(pkg, 4300, "%s", tmp_path(f->dir, name));
@@ -92,6 +92,7 @@ static void export_into(char pkg[4300], const tmp_db *f, const char *format, con
             strcmp(format, "cms") == 0 ? "--no-build" : NULL);
     if (r.status != 0)
         fail_msg("export --format %s: exit %d: %s", format, r.status, r.err);
+    assert_non_null(strstr(r.out, "' in 3 groups to ")); /* what the tests are scored by, said */
     run_result_free(&r);
 }
 

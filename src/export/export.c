@@ -766,6 +766,7 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
         rc = gather_groups(p, err);
     if (rc)
         return rc;
+    out->groups = p->group_count;
     out->submissions = p->sources.count;
     out->skipped = p->sources.skipped;
     memcpy(out->skipped_why, p->sources.skipped_why, sizeof out->skipped_why);

@@ -97,6 +97,7 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
 /* Counts of what a package holds. */
 typedef struct cr_export_stats {
     uint64_t tests, samples;
+    size_t groups;             /* the groups the tests are scored by (0: none) */
     unsigned time_limit_ms;    /* the package's time limit (0 without CR_EXPORT_METADATA) */
     uint64_t submissions;      /* invocations' sources put in the package (--submissions) */
     uint64_t skipped;          /* labelled invocations left out (cr_submission_list_new) */

@@ -128,6 +128,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
                  stats.refused_why);
     printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
            (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
+    if (stats.groups)
+        printf(" in %zu group%s", stats.groups, stats.groups == 1 ? "" : "s");
     if (a.submissions)
         printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
     printf(" to %s%s", a.out, a.zip ? ", zipped too" : "");
