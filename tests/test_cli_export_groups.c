@@ -31,22 +31,25 @@ static const char *const formats[] = {"kattis", "polygon", "cms", "plain"};
 
 /* Three groups of set sub in db, solved: small (20 points, n <= 20), mid
  * (30, n in 21..60, after small) and big (50, n in 61..90, even n, after
- * both). */
+ * both), one generate call each. */
 static void three_groups(const char *db)
 {
+    static const char *const calls[][8] = { /* group, points, its ranges, what it depends on */
+        {"small", "20", "--n", "1..20", "--values", "1..100", NULL, NULL},
+        {"mid", "30", "--n", "21..60", "--values", "1..1000", "--depends", "small"},
+        {"big", "50", "--n", "61..90", "--values", "1..1000", "--depends", "small,mid"},
+    };
+    static const char *const counts[] = {"3", "2", "2"}, *const seeds[] = {"1", "2", "3"};
     run_result r;
-    COINROW(&r, NULL, INTO(db, "small", "20"), "--count", "3", "--n", "1..20", "--values", "1..100", "--seed", "1",
-            "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
-    COINROW(&r, NULL, INTO(db, "mid", "30"), "--depends", "small", "--count", "2", "--n", "21..60", "--values",
-            "1..1000", "--seed", "2", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
-    COINROW(&r, NULL, INTO(db, "big", "50"), "--depends", "small,mid", "--count", "2", "--n", "61..90", "--even-n",
-            "--values", "1..1000", "--seed", "3", "--quiet");
-    assert_int_equal(r.status, 0);
-    run_result_free(&r);
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        const char *args[] = {INTO(db, calls[c][0], calls[c][1]), calls[c][2], calls[c][3], calls[c][4], calls[c][5],
+                              "--count", counts[c], "--seed", seeds[c], "--quiet",
+                              calls[c][6], calls[c][7], c == 2 ? "--even-n" : NULL, NULL};
+        assert_int_equal(run_coinrow_args(&r, NULL, args), 0);
+        if (r.status != 0)
+            fail_msg("generate --group %s: %s", calls[c][0], r.err);
+        run_result_free(&r);
+    }
     COINROW(&r, NULL, "solve", "--db", db, "--variant", "diff", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
