@@ -17,7 +17,11 @@
 #     the solutions' verdicts as tagged; then with the invoked programs
 #     (--submissions), each keeping its verdict through the conversion, the
 #     run-time error (tagged rejected) under submissions/mixed/;
-#   - CMS: check/checker built (statically) by export and run as CMS runs it.
+#   - CMS: check/checker built (statically) by export and run as CMS runs it;
+#   - groups: a set of three groups exported to Kattis (verifyproblem: no
+#     error, no warning, each submission's points), to Polygon (val.cpp run
+#     with each test's --group; the Polygon2DOMjudge conversion judged) and
+#     to CMS (loaded by CMS's own loader when ../shared/judge-tools has it).
 # As root it installs PyPy3, which problemtools runs Python 3 with (the
 # verifyproblem wrapper installs the TeX packages it renders statements with).
 #   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder;
