@@ -176,7 +176,8 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # which writes a program as its settings followed by its pieces
 # (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
-JUDGE_MAINS := checker.c validator.c solution.c greedy.c brute_force.c check.cpp val.cpp
+JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brute_force.c check.cpp val.cpp \
+               val_groups.cpp
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB)
@@ -190,11 +191,11 @@ JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/ju
 # each piece leaves out the headers the pieces before it in its programs have
 $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 $(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
-$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
+$(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/main/validator_groups.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
     JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
-$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp $(BUILD)/judge/main/val_groups.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
     sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
 # (the Makefile too: it says which of the core's files go in)

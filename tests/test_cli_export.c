@@ -269,20 +269,6 @@ static void sort_lines(char *text)
     free(copy);
 }
 
-/* Exit status of argv run with the file at input (NULL: nothing) on its
- * standard input. */
-static int status_of(char *const argv[], const char *input)
-{
-    char *text = input ? read_text(input) : NULL;
-    run_result r;
-    assert_true(!input || text);
-    assert_int_equal(run_capture(&r, argv, text), 0);
-    int status = r.status;
-    run_result_free(&r);
-    free(text);
-    return status;
-}
-
 /* Every file of the package but the PDF statement and a built checker is
  * text as judges want it: no BOM, no CR, a final LF. */
 static void assert_text_files(const char *dir)
@@ -399,18 +385,18 @@ static void test_export__kattis_layout_zip_and_its_programs_accept_every_test(vo
         char *run_validate[] = {(char *)run_bin(), "validate", "--kattis", "--n", "4..9", "--values", "-5..20",
                                 "--even-n", in, NULL};
         char *run_checker[] = {checker, in, ans, feedback, NULL};
-        assert_int_equal(status_of(run_validator, in), 42);
-        assert_int_equal(status_of(run_validate, NULL), 42);
-        assert_int_equal(status_of(run_checker, ans), 42); /* the jury's answer as a contestant's */
+        assert_int_equal(run_status(run_validator, in), 42);
+        assert_int_equal(run_status(run_validate, NULL), 42);
+        assert_int_equal(run_status(run_checker, ans), 42); /* the jury's answer as a contestant's */
     }
     /* the checker does check: a wrong value is rejected */
     assert_int_equal(write_file(tmp_path(f->dir, "wrong.txt"), "999\nLLLL\n"), 0);
     char *run_checker[] = {checker, in, ans, feedback, NULL};
-    assert_int_equal(status_of(run_checker, tmp_path(f->dir, "wrong.txt")), 43);
+    assert_int_equal(run_status(run_checker, tmp_path(f->dir, "wrong.txt")), 43);
     /* the validator checks what the generator promised: an odd n */
     assert_int_equal(write_file(tmp_path(f->dir, "odd.in"), "5\n1 2 3 4 5\n"), 0);
     char *run_validator[] = {validator, NULL};
-    assert_int_equal(status_of(run_validator, tmp_path(f->dir, "odd.in")), 43);
+    assert_int_equal(run_status(run_validator, tmp_path(f->dir, "odd.in")), 43);
 }
 
 static void test_export__polygon_layout_patterns_and_testlib_programs(void **state)

@@ -3,7 +3,9 @@
  * check/checker.c and the checker built from it, check/checker (CMS's
  * loader uses a checker only when check/checker is there, and runs it in
  * its sandbox: statically linked where the toolchain allows), and the
- * statement, statement/statement.pdf. */
+ * statement, statement/statement.pdf.  A problem of groups is scored
+ * GroupMin: each group's points when all its tests pass, its tests named
+ * by a regex of their codenames; CMS has no dependencies between groups. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,23 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
     for (uint64_t k = 0; k < pb->samples; k++)
         fprintf(f, k ? ",%" PRIu64 : "%" PRIu64, k);
     fputs("\"\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n", f);
+    if (pb->group_count == 0)
+        return 0;
+    /* each group: its points, and a regex its tests' codenames (CMS names
+     * test k "%03d") match exactly, anchored */
+    fputs("score_type: GroupMin\nscore_type_parameters: [", f);
+    for (size_t g = 0; g < pb->group_count; g++) {
+        fprintf(f, "%s[%" PRId64 ", \"^(", g ? ", " : "", pb->groups[g].points);
+        int first = 1;
+        for (uint64_t k = 0; k < pb->tests; k++) {
+            if (pb->test_group[k] != g)
+                continue;
+            fprintf(f, first ? "%03" PRIu64 : "|%03" PRIu64, k);
+            first = 0;
+        }
+        fputs(")$\"]", f);
+    }
+    fputs("]\n", f);
     return 0;
 }
 
@@ -97,7 +116,7 @@ const cr_export_format cr_export__cms = {
     .name = "cms",
     .summary = "CMS (italy_yaml): task.yaml, input/, output/, check/checker.c and check/checker built from it, "
                "statement/statement.pdf",
-    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_BUILD,
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_BUILD | CR_EXPORT_GROUPS,
     .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
     .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
     .folders = {"input", "output"},

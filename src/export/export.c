@@ -27,6 +27,9 @@
 /* A test from this size on keeps the brute-force solution (2^n lines of
  * play) far beyond any time limit. */
 #define BRUTE_FORCE_N 40
+/* A test up to this size the brute-force solution answers at once (2^20
+ * lines): a group of such tests is one it passes. */
+#define BRUTE_FORCE_FAST_N 20
 
 /* Whether the code point c is blank as Python's str.strip() takes it:
  * problemtools refuses a name made of them alone. */
@@ -250,6 +253,20 @@ typedef struct package {
     buffer input, answer;  /* one test's files */
     cr_findings findings;    /* what the tests show */
     cr_submission_list sources; /* --submissions */
+    cr_problem_group *groups;   /* the set's groups, their names and dependencies owned (none: 0) */
+    size_t group_count, group_cap;
+    struct grouped {            /* the groups' tests in instance id order: */
+        int64_t id;             /* the instance's id */
+        size_t group;           /* its group, an index into groups */
+    } *grouped;
+    size_t grouped_count, grouped_cap, grouped_at;
+    size_t *test_group;         /* test k's group, */
+    char **test_inputs;         /* and its input file in the package */
+    struct group_seen {         /* what each group's tests show of coinrow's own wrong solutions: */
+        int greedy_caught;      /* a secret test catches the greedy one */
+        int sampled;            /* it has a sample */
+        size_t n_largest;       /* how long its longest test is (the brute force's time) */
+    } *seen;
 } package;
 
 /* Widens the constraints an ingested set's data spans to take `in`. */
@@ -263,25 +280,44 @@ static void span(cr_constraints *l, const cr_instance *in)
     }
 }
 
+/* Whether the n coins are all equal. */
+static int all_equal(const int64_t *coins, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (coins[i] != coins[0])
+            return 0;
+    return 1;
+}
+
 /* The input file of `in`; a generated set's must pass the very check its
- * validator makes. */
-static int write_input(package *p, const char *rel, const cr_instance *in, cr_error *err)
+ * validator makes, and a group's test that of its group's validator
+ * (`--group NAME`). */
+static int write_input(package *p, const char *rel, const cr_instance *in, const cr_problem_group *group,
+                       cr_error *err)
 {
     buffer *b = &p->input;
     int rc = cr_contest_text(&b->len, &b->text, &b->cap, in->coins, in->n, err);
     if (rc)
         return rc;
-    if (!p->generated) {
+    if (!p->generated)
         span(&p->limits, in);
-    } else {
+    const cr_constraints *promised = group ? &group->limits : p->generated ? &p->limits : NULL;
+    if (promised) {
         cr_contest_input parsed = {0};
         cr_error why = {0};
-        rc = cr_contest_input_parse(&parsed, b->text, b->len, &p->limits, &why);
+        rc = cr_contest_input_parse(&parsed, b->text, b->len, promised, &why);
         cr_contest_input_free(&parsed);
+        if (rc && group)
+            return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its group '%s': %s",
+                             p->set_name, in->ext_id, group->name, why.msg);
         if (rc)
             return cr_errorf(err, rc, "set '%s': instance '%s' breaks the constraints of its generator: %s",
                              p->set_name, in->ext_id, why.msg);
     }
+    if (group && group->all_equal && !all_equal(in->coins, in->n))
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' breaks the constraints of its group '%s': its "
+                                         "coins are not all equal",
+                         p->set_name, in->ext_id, group->name);
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
@@ -313,6 +349,40 @@ static int answer_of(const cr_stored_result **out, cr_store_results *answers, pa
                      p->set_name);
 }
 
+/* The group of instance `in` (NULL in a set without groups), the
+ * instances coming in id order; CR_EINVAL for a set of groups' instance
+ * that is in none. */
+static int group_of(const cr_problem_group **out, size_t *out_index, package *p, const cr_instance *in,
+                    cr_error *err)
+{
+    *out = NULL;
+    if (p->group_count == 0)
+        return 0;
+    while (p->grouped_at < p->grouped_count && p->grouped[p->grouped_at].id < in->id)
+        p->grouped_at++;
+    if (p->grouped_at == p->grouped_count || p->grouped[p->grouped_at].id != in->id)
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' is in none of the set's groups (an interrupted "
+                                         "generate --group: the same command again finishes it)",
+                         p->set_name, in->ext_id);
+    *out_index = p->grouped[p->grouped_at].group;
+    *out = &p->groups[*out_index];
+    return 0;
+}
+
+/* Refuses a group whose tests would all be samples: it would have no
+ * secret test to score. */
+static int check_secret_tests(const package *p, cr_error *err)
+{
+    for (size_t g = 0; g < p->group_count; g++)
+        if (p->groups[g].samples == p->groups[g].tests)
+            return cr_errorf(err, CR_EINVAL, "set '%s': the %llu test%s of group '%s' would all be samples "
+                                             "(--samples %llu): it would have no secret test",
+                             p->set_name, (unsigned long long)p->groups[g].tests,
+                             p->groups[g].tests == 1 ? "" : "s", p->groups[g].name,
+                             (unsigned long long)p->opts->samples);
+    return 0;
+}
+
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 {
     cr_store_instances *instances = NULL;
@@ -326,23 +396,39 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
         char in_path[CR_EXPORT_TEST_PATH_MAX], ans_path[CR_EXPORT_TEST_PATH_MAX];
-        cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name};
-        rc = answer_of(&answer, answers, p, in, err);
+        int sample = cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
+        cr_export_test test = {k, p->count, p->opts->samples, in, p->set_name, NULL};
+        size_t g = 0;
+        rc = group_of(&test.group, &g, p, in, err);
+        if (rc == 0)
+            rc = answer_of(&answer, answers, p, in, err);
         if (rc == 0)
             rc = p->opts->format->test_paths(in_path, ans_path, &p->files, &test, err);
+        if (rc == 0 && test.group && k < p->count) {
+            p->test_group[k] = g;
+            p->groups[g].samples += (uint64_t)sample;
+            if (!(p->test_inputs[k] = strdup(in_path)))
+                rc = cr_errorf(err, CR_ENOMEM, "no memory for the groups' tests");
+        }
         if (rc == 0)
-            rc = write_input(p, in_path, in, err);
+            rc = write_input(p, in_path, in, test.group, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
+        if (rc == 0 && test.group) {
+            struct group_seen *seen = &p->seen[g];
+            seen->greedy_caught |= !sample && p->findings.greedy_caught_last;
+            seen->sampled |= sample;
+            seen->n_largest = in->n > seen->n_largest ? in->n : seen->n_largest;
+        }
         stats->tests++;
-        stats->samples += cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
+        stats->samples += (uint64_t)sample;
     }
     cr_store_results_free(answers);
     cr_store_instances_free(instances);
-    return rc;
+    return rc == 0 ? check_secret_tests(p, err) : rc;
 }
 
 /* ---- metadata, statement and programs ---- */
@@ -372,10 +458,31 @@ static unsigned time_limit_ms(const package *p)
     return whole * 1000;
 }
 
+/* The folders of coinrow's greedy and brute-force solutions in a problem
+ * of groups (NULL: left out): the greedy one is wrong when a secret test
+ * of every group catches it; the brute force times out when every group
+ * has a test long enough, and is partially accepted when each group has
+ * either such a test or only short ones (and the samples are short: a
+ * judge runs them first), its points those of the short groups. */
+static void group_folders(const char **greedy, const char **brute_force, const package *p)
+{
+    size_t caught = 0, slow = 0, fast = 0, sampled_slow = 0;
+    for (size_t g = 0; g < p->group_count; g++) {
+        caught += (size_t)p->seen[g].greedy_caught;
+        slow += p->seen[g].n_largest >= BRUTE_FORCE_N;
+        fast += p->seen[g].n_largest <= BRUTE_FORCE_FAST_N;
+        sampled_slow += p->seen[g].sampled && p->seen[g].n_largest > BRUTE_FORCE_FAST_N;
+    }
+    *greedy = caught == p->group_count ? "wrong_answer" : NULL;
+    *brute_force = slow == p->group_count                                  ? "time_limit_exceeded"
+                   : slow > 0 && slow + fast == p->group_count && !sampled_slow ? "partially_accepted"
+                                                                           : NULL;
+}
+
 /* The solutions the package holds: coinrow's reference one, its greedy one
  * when a test catches it, its brute-force one when a test is long enough to
- * time it out, then the labelled invocations' sources (--submissions).
- * The caller frees *out. */
+ * time it out (in a problem of groups, as group_folders says), then the
+ * labelled invocations' sources (--submissions).  The caller frees *out. */
 static int solutions_of(cr_problem_solution **out, size_t *out_count, const package *p, cr_error *err)
 {
     cr_problem_solution *v = malloc((3 + p->sources.count) * sizeof *v);
@@ -383,12 +490,15 @@ static int solutions_of(cr_problem_solution **out, size_t *out_count, const pack
     *out = v;
     if (!v)
         return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
+    const char *greedy = p->findings.greedy_caught ? "wrong_answer" : NULL;
+    const char *brute_force = p->findings.n_largest >= BRUTE_FORCE_N ? "time_limit_exceeded" : NULL;
+    if (p->group_count > 0)
+        group_folders(&greedy, &brute_force, p);
     v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_SOLUTION, NULL, CR_LANG_C};
-    if (p->findings.greedy_caught)
-        v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
-    if (p->findings.n_largest >= BRUTE_FORCE_N)
-        v[count++] =
-            (cr_problem_solution){"time_limit_exceeded", "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
+    if (greedy)
+        v[count++] = (cr_problem_solution){greedy, "greedy.c", CR_JUDGE_GREEDY, NULL, CR_LANG_C};
+    if (brute_force)
+        v[count++] = (cr_problem_solution){brute_force, "brute_force.c", CR_JUDGE_BRUTE_FORCE, NULL, CR_LANG_C};
     for (size_t k = 0; k < p->sources.count; k++) {
         const cr_submission_source *s = &p->sources.v[k];
         v[count++] = (cr_problem_solution){s->folder, s->name, CR_JUDGE_SOLUTION, s->path, s->lang};
@@ -411,6 +521,10 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .limits = p->limits,
                      .tests = p->count,
                      .samples = p->opts->samples,
+                     .groups = p->groups,
+                     .group_count = p->group_count,
+                     .test_group = p->test_group,
+                     .test_inputs = (const char *const *)p->test_inputs,
                      .sample_in = (const char *const *)p->findings.sample_in,
                      .sample_ans = (const char *const *)p->findings.sample_ans,
                      .time_limit_ms = time_limit_ms(p),
@@ -421,7 +535,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
     int rc = solutions_of(&solutions, &pb.solution_count, p, err);
     pb.solutions = solutions;
     cr_findings_uuid(pb.uuid, &p->findings);
-    stats->time_limit_ms = pb.time_limit_ms;
+    stats->time_limit_ms = cr_export_format_supports(p->opts->format, CR_EXPORT_METADATA) ? pb.time_limit_ms : 0;
     if (rc == 0)
         rc = p->opts->format->write(&p->files, &pb, err);
     free(solutions);
@@ -446,6 +560,23 @@ static int check_tests(const char *set_name, uint64_t count, size_t sources, con
         return cr_errorf(err, CR_EINVAL, "--zip: a package of %llu tests holds %llu files and folders, more "
                                             "than the %u a zip without ZIP64 holds",
                          (unsigned long long)count, (unsigned long long)entries, CR_ZIP_MAX_ENTRIES);
+    return 0;
+}
+
+/* What each group of a set needs: tests. */
+typedef struct group_check {
+    const char *set_name;
+    const cr_export_opts *opts;
+    cr_error *err;
+} group_check;
+
+static int check_group(void *ctx, const cr_store_group *g)
+{
+    const group_check *c = ctx;
+    if (g->tests == 0)
+        return cr_errorf(c->err, CR_EINVAL, "set '%s': group '%s' has no tests to export (generate --set %s "
+                                            "--group %s ... adds some)",
+                         c->set_name, g->name, c->set_name, g->name);
     return 0;
 }
 
@@ -475,6 +606,18 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
         rc = check_text("the set's name (the problem's name without --title)", set_name, err);
     if (rc == 0)
         rc = check_tests(set_name, count, sources.count, opts, err);
+    group_check groups = {set_name, opts, err};
+    size_t group_count = 0;
+    if (rc == 0)
+        rc = cr_store_groups_each(&group_count, store, opts->set_id, check_group, &groups, err);
+    if (rc == 0 && group_count > 0 && !cr_export_format_supports(opts->format, CR_EXPORT_GROUPS)) {
+        char takers[256];
+        cr_export__formats_with(takers, sizeof takers, CR_EXPORT_GROUPS);
+        rc = cr_errorf(err, CR_EINVAL, "set '%s' is scored by %zu groups, which the packages of --format %s cannot "
+                                       "hold%s%s%s",
+                       set_name, group_count, opts->format->name, *takers ? " (it is for --format " : "", takers,
+                       *takers ? ")" : "");
+    }
     if (rc == 0)
         rc = check_dest(&d, store, opts, err);
     if (rc == 0 && opts->format->check_tools)
@@ -560,6 +703,48 @@ done:
     return rc;
 }
 
+/* cr_store_groups_each's callback: a copy of each group. */
+static int keep_group(void *ctx, const cr_store_group *g)
+{
+    package *p = ctx;
+    if (cr_grow((void **)&p->groups, &p->group_cap, p->group_count + 1, sizeof *p->groups, 8))
+        return CR_ENOMEM;
+    cr_problem_group *to = &p->groups[p->group_count++];
+    *to = (cr_problem_group){strdup(g->name), g->points, g->limits, g->all_equal, strdup(g->depends), 0, 0};
+    return to->name && to->depends ? 0 : CR_ENOMEM;
+}
+
+/* cr_store_group_tests_each's callback: each grouped test with its group. */
+static int keep_grouped(void *ctx, int64_t instance_id, int64_t rank)
+{
+    package *p = ctx;
+    if (rank < 1 || (uint64_t)rank > p->group_count)
+        return CR_EINVAL; /* a group made while the package was read: not one the package holds */
+    if (cr_grow((void **)&p->grouped, &p->grouped_cap, p->grouped_count + 1, sizeof *p->grouped, 256))
+        return CR_ENOMEM;
+    p->grouped[p->grouped_count++] = (struct grouped){instance_id, (size_t)rank - 1};
+    p->groups[rank - 1].tests++;
+    return 0;
+}
+
+/* The set's groups, each test's among them, and room for test k's. */
+static int gather_groups(package *p, cr_error *err)
+{
+    size_t count = 0;
+    int rc = cr_store_groups_each(&count, p->store, p->opts->set_id, keep_group, p, err);
+    if (rc == 0 && count > 0)
+        rc = cr_store_group_tests_each(p->store, p->opts->set_id, keep_grouped, p, err);
+    if (rc == 0 && count > 0 && (!(p->test_group = calloc(p->count ? p->count : 1, sizeof *p->test_group)) ||
+                                 !(p->test_inputs = calloc(p->count ? p->count : 1, sizeof *p->test_inputs)) ||
+                                 !(p->seen = calloc(count, sizeof *p->seen))))
+        rc = CR_ENOMEM;
+    if (rc == CR_ENOMEM)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the groups of set '%s'", p->set_name);
+    if (rc == CR_EINVAL)
+        return cr_errorf(err, CR_EINVAL, "the groups of set '%s' changed while it was exported", p->set_name);
+    return rc;
+}
+
 /* What the package needs before any of it is written: the set, what its
  * inputs promise, the answers, and the labelled sources. */
 static int gather(package *p, cr_export_stats *out, cr_error *err)
@@ -577,8 +762,11 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
         rc = cr_store_run_refuse_unanswered(p->store, p->run_id, opts->variant, p->set_name, "exported", err);
     if (rc == 0 && opts->submissions)
         rc = submissions_of(&p->sources, p->store, opts, err);
+    if (rc == 0)
+        rc = gather_groups(p, err);
     if (rc)
         return rc;
+    out->groups = p->group_count;
     out->submissions = p->sources.count;
     out->skipped = p->sources.skipped;
     memcpy(out->skipped_why, p->sources.skipped_why, sizeof out->skipped_why);
@@ -611,6 +799,7 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
      * with the others when a test catches it */
     p->findings.timed = cr_export_format_supports(opts->format, CR_EXPORT_METADATA) && !opts->time_limit_ms;
     p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS);
+    p->findings.every_test = p->group_count > 0; /* which groups catch it */
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);
@@ -659,6 +848,17 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     free(p.answer.text);
     cr_findings_free(&p.findings);
     cr_submission_list_free(&p.sources);
+    for (size_t g = 0; g < p.group_count; g++) {
+        free((char *)p.groups[g].name);
+        free((char *)p.groups[g].depends);
+    }
+    free(p.groups);
+    free(p.grouped);
+    free(p.test_group);
+    for (size_t k = 0; p.test_inputs && k < p.count; k++)
+        free(p.test_inputs[k]);
+    free(p.test_inputs);
+    free(p.seen);
     dest_free(&d);
     return rc;
 }

@@ -31,7 +31,8 @@ typedef enum cr_export_feature {
     CR_EXPORT_SUBMISSIONS = 1u << 3, /* solutions with their verdicts: coinrow's own and the labelled
                                         invocations' (submissions) */
     CR_EXPORT_BUILD = 1u << 4,       /* a program built at export (no_build leaves it out) */
-    CR_EXPORT_GROUPS = 1u << 5,      /* tests scored by groups (no format yet) */
+    CR_EXPORT_GROUPS = 1u << 5,      /* tests scored by groups: a set of groups exports only to a format
+                                        that has them */
     CR_EXPORT_INTERACTION = 1u << 6  /* interactive problems (no format yet) */
 } cr_export_feature;
 
@@ -96,6 +97,7 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
 /* Counts of what a package holds. */
 typedef struct cr_export_stats {
     uint64_t tests, samples;
+    size_t groups;             /* the groups the tests are scored by (0: none) */
     unsigned time_limit_ms;    /* the package's time limit (0 without CR_EXPORT_METADATA) */
     uint64_t submissions;      /* invocations' sources put in the package (--submissions) */
     uint64_t skipped;          /* labelled invocations left out (cr_submission_list_new) */

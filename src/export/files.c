@@ -78,7 +78,7 @@ int cr_export__program(cr_package *p, const char *rel, cr_judge_program program,
     FILE *f = cr_export__create(p, rel, err);
     if (!f)
         return CR_EIO;
-    int rc = cr_judge_program_write(f, program, &settings, err);
+    int rc = cr_judge_program_write_grouped(f, program, &settings, pb->groups, pb->group_count, err);
     int done = cr_export__finish(p, f, rel, err);
     return rc ? rc : done;
 }

@@ -75,8 +75,8 @@ static int judge_greedy(cr_findings *s, const cr_contest_input *in, const char *
     cr_judgement verdict;
     int rc = cr_contest_check(&verdict, in, s->variant, s->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED,
                               answer, answer_len, greedy, strlen(greedy), err);
-    if (rc == 0 && verdict.outcome != CR_ACCEPTED)
-        s->greedy_caught = 1;
+    s->greedy_caught_last = rc == 0 && verdict.outcome != CR_ACCEPTED;
+    s->greedy_caught |= s->greedy_caught_last;
     free(greedy);
     return rc;
 }
@@ -105,7 +105,8 @@ int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_
         s->n_largest = in.n;
     if (s->timed)
         rc = time_reference(s, input, input_len, err);
-    if (rc == 0 && s->greedy && !s->greedy_caught)
+    s->greedy_caught_last = 0;
+    if (rc == 0 && s->greedy && (!s->greedy_caught || s->every_test))
         rc = judge_greedy(s, &in, answer, answer_len, err);
     cr_contest_input_free(&in);
     if (rc == 0 && s->tests < s->samples) {

@@ -20,13 +20,15 @@ typedef struct cr_findings {
     cr_variant variant;
     int lines;        /* answers carry the line of play */
     int timed;        /* time the reference solution's work on each test */
-    int greedy;       /* judge the greedy answer on each test */
+    int greedy;       /* judge the greedy answer on each test (until one catches it, but with every_test) */
+    int every_test;   /* judge it on every test, greedy_caught_last telling */
     uint64_t samples; /* the first tests are samples */
     /* what was seen */
     uint64_t tests;
     size_t n_largest;
     double slowest;    /* seconds (CPU time) of the slowest test, when timed */
     int greedy_caught; /* some test's greedy answer is not accepted, when judged */
+    int greedy_caught_last; /* the last test's was not (every_test) */
     uint64_t digest[2]; /* FNV-1a, 128 bits, of every test's id and files */
     char **sample_in, **sample_ans; /* the samples' files; NULL when longer than CR_FINDINGS_SAMPLE_MAX */
 } cr_findings;

@@ -22,6 +22,7 @@ typedef struct cr_export_test {
     uint64_t k, count, samples;
     const cr_instance *instance;
     const char *set_name; /* for messages */
+    const cr_problem_group *group; /* its group (NULL in a set without groups) */
 } cr_export_test;
 
 /* The bytes a test's path within the package takes at most, with its NUL. */

@@ -21,7 +21,8 @@
  * problem; with --submissions a labelled invocation's source is copied as
  * it is. */
 typedef struct cr_problem_solution {
-    const char *folder;       /* accepted, wrong_answer, time_limit_exceeded or run_time_error */
+    const char *folder;       /* accepted, wrong_answer, time_limit_exceeded, run_time_error or (a problem of
+                                 groups) partially_accepted */
     const char *name;         /* its file name, unique in the package */
     cr_judge_program program; /* coinrow's own, */
     const char *source;       /* or (not NULL) the path of an invocation's source */
@@ -39,6 +40,10 @@ typedef struct cr_problem {
     cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
     uint64_t tests, samples;
     const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
+    const cr_problem_group *groups; /* the groups in the set's order (CR_EXPORT_GROUPS; NULL: none) */
+    size_t group_count;
+    const size_t *test_group; /* test k's group, an index into groups (NULL without groups) */
+    const char *const *test_inputs; /* test k's input file in the package (NULL without groups) */
     const cr_problem_solution *solutions; /* coinrow's reference solution first */
     size_t solution_count;
     unsigned time_limit_ms, memory_mib;
@@ -110,7 +115,8 @@ int cr_export__lies_in(const char *path, const char *dir);
 
 /* The folders of a Kattis package's submissions/, which a setter gives an
  * invocation as its label to have its source exported. */
-#define CR_SUBMISSION_FOLDERS {"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"}
+#define CR_SUBMISSION_FOLDERS                                                                                    \
+    {"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error", "partially_accepted"}
 
 /* The bytes a source's name in a package takes, with its NUL. */
 #define CR_SUBMISSION_NAME_MAX 96
@@ -142,7 +148,8 @@ typedef struct cr_submission_list {
  * package's checker would judge another answer); one whose verdicts do not
  * give its folder's, as a judge reads them (the first test that fails is
  * WA or PE for wrong_answer, TLE for time_limit_exceeded, RE or MLE for
- * run_time_error; none fails for accepted).  Refused, counted in refused:
+ * run_time_error; none fails for accepted; some for partially_accepted,
+ * which only a set of groups takes).  Refused, counted in refused:
  * a source that is not in its invocation's folder (an absolute path or one
  * with "..", or a link, that leads out of it): the database names both,
  * and what it names outside is not copied.  CR_EINVAL naming it when a

@@ -1,5 +1,7 @@
 /* The plain format: the tests alone, ID.in and ID.ans, the instance's id
- * made a safe file name; no folder, no metadata, no other file. */
+ * made a safe file name; no folder, no metadata, no other file but, for a
+ * set of groups, groups.json. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,9 +61,54 @@ static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_
     return 0;
 }
 
+/* groups.json: each group with its points, constraints (test_group_view's
+ * columns), dependencies and tests (their files' names without .in).  The
+ * names need no escaping: a group's is letters, digits and '_', a test's
+ * what plain_name keeps. */
+static int write_groups(FILE *f, const cr_problem *pb, cr_error *err)
+{
+    (void)err;
+    fputs("{\"groups\": [", f);
+    for (size_t g = 0; g < pb->group_count; g++) {
+        const cr_problem_group *group = &pb->groups[g];
+        const cr_constraints *l = &group->limits;
+        fprintf(f,
+                "%s\n  {\"name\": \"%s\", \"points\": %" PRId64 ", \"n_min\": %zu, \"n_max\": %zu, \"value_min\": %" PRId64
+                ", \"value_max\": %" PRId64 ", \"all_equal\": %s, \"even_n\": %s, \"odd_sum\": %s,\n   \"depends\": [",
+                g ? "," : "", group->name, group->points, l->n_min, l->n_max, l->value_min, l->value_max,
+                group->all_equal ? "true" : "false", l->even_n ? "true" : "false", l->odd_sum ? "true" : "false");
+        for (const char *at = group->depends; *at;) {
+            size_t len = strcspn(at, ",");
+            fprintf(f, "%s\"%.*s\"", at == group->depends ? "" : ", ", (int)len, at);
+            at += len + (at[len] == ',');
+        }
+        fputs("],\n   \"tests\": [", f);
+        const char *sep = "";
+        for (uint64_t k = 0; k < pb->tests; k++) {
+            if (pb->test_group[k] != g)
+                continue;
+            const char *in = pb->test_inputs[k];
+            fprintf(f, "%s\"%.*s\"", sep, (int)(strlen(in) - strlen(".in")), in);
+            sep = ", ";
+        }
+        fputs("]}", f);
+    }
+    fputs("\n]}\n", f);
+    return 0;
+}
+
+/* A problem of groups has its groups file; the tests alone have none. */
+static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
+{
+    return pb->group_count > 0 ? cr_export__file(p, "groups.json", write_groups, pb, err) : 0;
+}
+
 const cr_export_format cr_export__plain = {
     .name = "plain",
-    .summary = "the tests alone: ID.in and ID.ans, the instance's id made a safe file name",
-    .supports = 0,
+    .summary = "the tests alone: ID.in and ID.ans, the instance's id made a safe file name (and groups.json for a "
+               "set of groups)",
+    .supports = CR_EXPORT_GROUPS,
     .test_paths = test_paths,
+    .write = write_files,
+    .entries = 1,
 };

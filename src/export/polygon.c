@@ -4,13 +4,19 @@
  * files/check.cpp and files/val.cpp with files/testlib.h and its licence,
  * the statement (statements/english/problem.tex, and
  * statements/.pdf/english/problem.pdf, which converters carry over), and
- * solutions/ as for kattis, tagged in problem.xml. */
+ * solutions/ as for kattis, tagged in problem.xml.  A problem of groups
+ * has each test's group and points, and the groups (points-policy
+ * complete-group, their dependencies) in problem.xml; files/val.cpp then
+ * takes the --group Polygon passes it.  A partially accepted solution is
+ * tagged rejected: it fails some test. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/format.h"
 #include "export/statement.h"
+#include "util/util.h"
 
 /* Polygon's tag for a solution: "main" for the reference one (the first),
  * else its folder's: run_time_error, the last of CR_SUBMISSION_FOLDERS, is
@@ -36,9 +42,49 @@ static const char *polygon_type(cr_language lang)
     return (unsigned)lang < CR_LANG_COUNT ? types[lang] : NULL;
 }
 
+/* The tests, each in its group with the points of the group on its first
+ * test (Polygon sums a complete group's tests' points), then the groups,
+ * scored when all their tests pass, after the groups they depend on. */
+static int write_tests(FILE *f, const cr_problem *pb, cr_error *err)
+{
+    unsigned char *pointed = pb->group_count ? calloc(pb->group_count, 1) : NULL;
+    if (pb->group_count && !pointed)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the groups");
+    for (uint64_t k = 0; k < pb->tests; k++) {
+        fprintf(f, "                <test method=\"manual\"%s", k < pb->samples ? " sample=\"true\"" : "");
+        if (pointed) {
+            size_t g = pb->test_group[k];
+            fprintf(f, " group=\"%s\" points=\"%" PRId64 "\"", pb->groups[g].name,
+                    pointed[g] ? 0 : pb->groups[g].points);
+            pointed[g] = 1;
+        }
+        fputs("/>\n", f);
+    }
+    free(pointed);
+    fputs("            </tests>\n", f);
+    if (pb->group_count)
+        fputs("            <groups>\n", f);
+    for (size_t g = 0; g < pb->group_count; g++) {
+        const cr_problem_group *group = &pb->groups[g];
+        fprintf(f, "                <group name=\"%s\" points=\"%" PRId64 "\" points-policy=\"complete-group\"%s\n",
+                group->name, group->points, *group->depends ? ">" : "/>");
+        if (!*group->depends)
+            continue;
+        fputs("                    <dependencies>\n", f);
+        for (const char *at = group->depends; *at;) {
+            size_t len = strcspn(at, ",");
+            fprintf(f, "                        <dependency group=\"%.*s\"/>\n", (int)len, at);
+            at += len + (at[len] == ',');
+        }
+        fputs("                    </dependencies>\n                </group>\n", f);
+    }
+    if (pb->group_count)
+        fputs("            </groups>\n", f);
+    return 0;
+}
+
 static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
 {
-    (void)err;
     fputs("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n<problem revision=\"1\" short-name=\"", f);
     cr_export__put_xml(f, pb->name);
     fputs("\">\n    <names>\n        <name language=\"english\" value=\"", f);
@@ -55,9 +101,8 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
             "            <input-path-pattern>tests/%%02d</input-path-pattern>\n"
             "            <answer-path-pattern>tests/%%02d.a</answer-path-pattern>\n            <tests>\n",
             pb->time_limit_ms, (unsigned long long)pb->memory_mib << 20, pb->tests);
-    for (uint64_t k = 0; k < pb->tests; k++)
-        fprintf(f, "                <test method=\"manual\"%s/>\n", k < pb->samples ? " sample=\"true\"" : "");
-    fputs("            </tests>\n        </testset>\n    </judging>\n"
+    int rc = write_tests(f, pb, err);
+    fputs("        </testset>\n    </judging>\n"
           "    <files>\n        <resources>\n            <file path=\"files/testlib.h\" type=\"h.g++\"/>\n"
           "        </resources>\n    </files>\n    <assets>\n"
           "        <checker name=\"check.cpp\" type=\"testlib\">\n"
@@ -72,7 +117,7 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
         fprintf(f, "\" type=\"%s\"/>\n            </solution>\n", polygon_type(pb->solutions[i].lang));
     }
     fputs("        </solutions>\n    </assets>\n</problem>\n", f);
-    return 0;
+    return rc;
 }
 
 static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
@@ -117,7 +162,7 @@ const cr_export_format cr_export__polygon = {
     .name = "polygon",
     .summary = "Polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with testlib.h, the statement (LaTeX "
                "and PDF), solutions/ tagged in problem.xml",
-    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_SUBMISSIONS,
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_SUBMISSIONS | CR_EXPORT_GROUPS,
     .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
     .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
     .folders = {"tests"},

@@ -10,7 +10,8 @@
 
 extern const char cr_judge__core_c[], cr_judge__util_c[], cr_judge__judge_c[];
 extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_judge__main_solution_c[],
-    cr_judge__main_greedy_c[], cr_judge__main_brute_force_c[], cr_judge__main_check_cpp[], cr_judge__main_val_cpp[];
+    cr_judge__main_greedy_c[], cr_judge__main_brute_force_c[], cr_judge__main_check_cpp[], cr_judge__main_val_cpp[],
+    cr_judge__main_validator_groups_c[], cr_judge__main_val_groups_cpp[];
 
 /* Which settings a program takes. */
 enum { CONVENTION = 1, MOVES = 2, LIMITS = 4, TESTLIB = 8 };
@@ -55,7 +56,35 @@ static void define_int64(FILE *f, const char *macro, int64_t v)
         fprintf(f, v < 0 ? "#define %s (%" PRId64 ")\n" : "#define %s %" PRId64 "\n", macro, v);
 }
 
+/* The constraints as a C initializer: {n_min, n_max, value_min, value_max,
+ * even_n, odd_sum}. */
+static void put_limits(FILE *f, const cr_constraints *l)
+{
+    fprintf(f, "{%zu, %zu, ", l->n_min, l->n_max);
+    fprintf(f, l->value_min == INT64_MIN ? "INT64_MIN, " : "%" PRId64 ", ", l->value_min);
+    fprintf(f, "%" PRId64 ", %d, %d}", l->value_max, l->even_n != 0, l->odd_sum != 0);
+}
+
+/* The groups a validator takes: their count and {name, constraints,
+ * all_equal} each (a name is letters, digits and '_': no quoting needed). */
+static void define_groups(FILE *f, const cr_problem_group *groups, size_t count)
+{
+    fprintf(f, "#define CR_JUDGE_GROUP_COUNT %zu\n#define CR_JUDGE_GROUPS {", count);
+    for (size_t k = 0; k < count; k++) {
+        fprintf(f, "%s{\"%s\", ", k ? ", " : "", groups[k].name);
+        put_limits(f, &groups[k].limits);
+        fprintf(f, ", %d}", !!groups[k].all_equal);
+    }
+    fputs("}\n", f);
+}
+
 int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err)
+{
+    return cr_judge_program_write_grouped(f, program, settings, NULL, 0, err);
+}
+
+int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_judge_settings *settings,
+                                   const cr_problem_group *groups, size_t count, cr_error *err)
 {
     if ((unsigned)program >= CR_JUDGE_PROGRAM_COUNT)
         return cr_errorf(err, CR_EINVAL, "no such judge program (%d)", (int)program);
@@ -87,14 +116,22 @@ int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_set
         define_int64(f, "CR_JUDGE_VALUE_MAX", l->value_max);
         fprintf(f, "#define CR_JUDGE_EVEN_N %d\n#define CR_JUDGE_ODD_SUM %d\n", !!l->even_n, !!l->odd_sum);
     }
+    /* a validator of groups: their table, and the main that takes --group */
+    const char *const *pieces = programs[program].pieces;
+    const char *grouped[4] = {pieces[0], pieces[1], pieces[2], pieces[3]};
+    if ((takes & LIMITS) && count > 0) {
+        define_groups(f, groups, count);
+        grouped[program == CR_JUDGE_VALIDATOR ? 3 : 1] =
+            program == CR_JUDGE_VALIDATOR ? cr_judge__main_validator_groups_c : cr_judge__main_val_groups_cpp;
+    }
     /* testlib wants to come before any other header */
     if (takes & TESTLIB)
         fputs("#include \"testlib.h\"\n", f);
     /* Judges build with warnings on (DOMjudge: gcc -Wall) and without
      * -fopenmp, which would flag every '#pragma omp simd' hint of the core. */
     fputs("#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n", f);
-    for (int i = 0; i < 4 && programs[program].pieces[i]; i++)
-        fputs(programs[program].pieces[i], f);
+    for (int i = 0; i < 4 && grouped[i]; i++)
+        fputs(grouped[i], f);
     if (ferror(f))
         return cr_errorf(err, CR_EIO, "cannot write %s", file);
     return 0;

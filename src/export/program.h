@@ -9,6 +9,7 @@
 #ifndef CR_EXPORT_PROGRAM_H
 #define CR_EXPORT_PROGRAM_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "coinrow/contest.h"
@@ -27,6 +28,18 @@ typedef enum cr_judge_program {
     CR_JUDGE_PROGRAM_COUNT
 } cr_judge_program;
 
+/* A group of the problem's tests, scored together (CR_EXPORT_GROUPS): a
+ * validator given `--group NAME` checks a test against its constraints. */
+typedef struct cr_problem_group {
+    const char *name;      /* letters, digits and '_' (cr_store_group_name_ok) */
+    int64_t points;        /* what its tests give when all of them pass */
+    cr_constraints limits; /* what every test of it meets */
+    int all_equal;         /* and its coins are all equal */
+    const char *depends;   /* the groups scored before it, a comma list of names ("" for none) */
+    uint64_t tests;        /* its tests in the package, */
+    uint64_t samples;      /* of them samples */
+} cr_problem_group;
+
 /* What a program is built for. */
 typedef struct cr_judge_settings {
     cr_convention convention; /* checker and validator: CR_TESTLIB, CR_KATTIS (or CR_CMS, checker only) */
@@ -42,6 +55,13 @@ const char *cr_judge_program_file(cr_judge_program program);
  * Returns 0, CR_EINVAL for settings the program cannot take, or CR_EIO when
  * writing fails. */
 int cr_judge_program_write(FILE *f, cr_judge_program program, const cr_judge_settings *settings, cr_error *err);
+
+/* The same for a problem of groups[0..count) (none: count 0, the same
+ * source as cr_judge_program_write's): a validator then takes `--group
+ * NAME` and checks the input against that group's constraints, the
+ * settings' limits without it. */
+int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_judge_settings *settings,
+                                   const cr_problem_group *groups, size_t count, cr_error *err);
 
 /* testlib.h and its licence (MIT), as shipped beside the testlib programs. */
 extern const char cr_judge__testlib_h[];

@@ -92,9 +92,14 @@ static int verdict_fits(const char *folder, cr_invoke_verdict v)
 /* Why inv, labelled folder, cannot go into the package, into why (cap
  * bytes); "" when it can. */
 static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
-                    cr_check_moves moves, cr_error *err)
+                    cr_check_moves moves, int grouped, cr_error *err)
 {
     why[0] = '\0';
+    if (!grouped && strcmp(folder, "partially_accepted") == 0) {
+        snprintf(why, cap, "invocation %lld (label %s): its set has no groups, so no partial score",
+                 (long long)inv->id, folder);
+        return 0;
+    }
     if (cr_submission_language(inv->argv) == CR_LANG_NONE) {
         size_t len = (size_t)snprintf(why, cap, "invocation %lld (label %s): not one source file a judge builds: ",
                                       (long long)inv->id, folder);
@@ -113,8 +118,9 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
     if (!sum)
         return cr_errorf(err, CR_ENOMEM, "no memory for a summary");
     int rc = cr_store_invocation_summary(sum, store, inv->id, CR_INVOKE_AC, err);
-    int fits = strcmp(folder, "accepted") == 0 ? !sum->has_failure
-                                               : sum->has_failure && verdict_fits(folder, sum->failure_verdict);
+    int fits = strcmp(folder, "accepted") == 0             ? !sum->has_failure
+               : strcmp(folder, "partially_accepted") == 0 ? sum->has_failure
+                                                           : sum->has_failure && verdict_fits(folder, sum->failure_verdict);
     if (rc == 0 && !fits && sum->has_failure)
         snprintf(why, cap, "invocation %lld (label %s): its first failing test, '%s', got %s", (long long)inv->id,
                  folder, sum->failure_ext_id, cr_invoke_verdict_name(sum->failure_verdict));
@@ -122,6 +128,13 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
         snprintf(why, cap, "invocation %lld (label %s): it passed every test", (long long)inv->id, folder);
     free(sum);
     return rc;
+}
+
+/* cr_store_groups_each's callback when only their count matters. */
+static int count_only(void *ctx, const cr_store_group *group)
+{
+    (void)ctx, (void)group;
+    return 0;
 }
 
 int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
@@ -132,7 +145,10 @@ int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set
     memset(out, 0, sizeof *out);
     int64_t *ids = NULL;
     size_t count = 0;
-    int rc = cr_store_labelled_invocations(&ids, &count, store, set_id, variant, folders, nfolders, err);
+    size_t groups = 0;
+    int rc = cr_store_groups_each(&groups, store, set_id, count_only, NULL, err);
+    if (rc == 0)
+        rc = cr_store_labelled_invocations(&ids, &count, store, set_id, variant, folders, nfolders, err);
     for (size_t k = 0; rc == 0 && k < count; k++) {
         cr_invocation inv;
         if ((rc = cr_store_invocation_find(&inv, store, ids[k], CR_PICK_ANY, err)) != 0)
@@ -142,7 +158,7 @@ int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set
             if (strcmp(inv.label, folders[f]) == 0)
                 folder = folders[f];
         char why[sizeof out->skipped_why];
-        rc = left_out(why, sizeof why, store, &inv, folder, moves, err);
+        rc = left_out(why, sizeof why, store, &inv, folder, moves, groups > 0, err);
         if (rc == 0 && !why[0])
             rc = add_source(out, &inv, folder, err);
         else if (rc == 0 && out->skipped++ == 0)

@@ -17,7 +17,11 @@
 #     the solutions' verdicts as tagged; then with the invoked programs
 #     (--submissions), each keeping its verdict through the conversion, the
 #     run-time error (tagged rejected) under submissions/mixed/;
-#   - CMS: check/checker built (statically) by export and run as CMS runs it.
+#   - CMS: check/checker built (statically) by export and run as CMS runs it;
+#   - groups: a set of three groups exported to Kattis (verifyproblem: no
+#     error, no warning, each submission's points), to Polygon (val.cpp run
+#     with each test's --group; the Polygon2DOMjudge conversion judged) and
+#     to CMS (loaded by CMS's own loader when ../shared/judge-tools has it).
 # As root it installs PyPy3, which problemtools runs Python 3 with (the
 # verifyproblem wrapper installs the TeX packages it renders statements with).
 #   COINROW=build/coinrow   the binary under test;  JUDGES_KEEP=1 keeps the folder;
@@ -231,6 +235,44 @@ else
     fail "export --submissions: $(cat kinvoked.out kinvoked.err)"
 fi
 
+# ---- Kattis: a problem scored by groups ----
+# Three groups as olympiads set them: 20 points where brute force passes
+# (n <= 20), 30 where the O(n^2) DP does, 50 for large n, each after the
+# ones before.  coinrow's brute force is partially accepted with exactly
+# the small group's 20 points, its greedy wrong in every group, and an
+# invoked DP whose table holds 64 coins (labelled partially_accepted)
+# passes small alone: 20 points.  GDB is the database of the groups.
+GDB=$WORK/groups.db
+ggen() { "$COINROW" generate --db "$GDB" --set sub --profile antigreedy --quiet "$@"; }
+ggen --group small --points 20 --count 4 --n 1..20 --values 1..1000 --seed 1 &&
+    ggen --group mid --points 30 --depends small --count 3 --n 40..300 --values 1..1000 --seed 2 &&
+    ggen --group big --points 50 --depends small,mid --count 2 --n 3000..5000 --values 1..1000000000 --seed 3 ||
+    fail "generate --group"
+cp lead_ok.c lead64.c # its table holds 64 coins: a run-time error beyond
+"$COINROW" invoke --db "$GDB" --set sub --variant diff --moves ignored --time-limit 1 --quiet \
+    --label partially_accepted -- lead64.c >invoke.log 2>&1 || true
+if "$COINROW" export --db "$GDB" --set sub --variant diff --format kattis --out kgroups --samples 1 --submissions \
+    --title "Coins in groups" --license "cc by-sa" --rights-owner "coinrow test" >kgroups.out 2>&1; then
+    verify_start kgroups
+    wait
+    log=$WORK/kgroups.log
+    count "$log"
+    table=$(sed -n '/^Submission results:/,/tested:/p' "$log")
+    pts() { awk -v s="$1" '$1 ~ "^"s {print $(NF-1)}' <<<"$table"; }
+    if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ "$(pts reference)" = 100 ] && [ "$(pts brute_force)" = 20 ] &&
+        [ "$(pts greedy)" = 0 ] && [ "$(pts 'inv[0-9]*-lead64')" = 20 ] &&
+        grep -q '^ *PAC submission inv[0-9]*-lead64.c (C) OK: AC (20)' "$log"; then
+        pass "kattis scored by groups: verifyproblem: no error, no warning; points: reference 100, brute_force 20," \
+            "greedy 0, the invoked 64-coin DP 20 (partially_accepted)"
+    else
+        fail "kattis scored by groups: $errors errors, $warnings warnings (see $log)"
+        grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
+    fi
+    sed 's/^/judges:      /' <<<"$table"
+else
+    fail "export kattis of groups: $(cat kgroups.out)"
+fi
+
 # ---- Polygon: the testlib programs, then the Polygon2DOMjudge conversion ----
 "$COINROW" export --db "$DB" --set strong --variant diff --moves canonical --format polygon --out poly \
     --title "Coins in a row" >/dev/null 2>&1 || fail "export polygon"
@@ -316,6 +358,41 @@ else
     fail "export polygon --submissions: $(cat psub.out)"
 fi
 
+# ---- Polygon: the problem scored by groups ----
+# problem.xml gives each test its group; val.cpp takes Polygon's --group and
+# checks that group's constraints; Polygon2DOMjudge's conversion is
+# pass-fail (DOMjudge drops the groups and their points): it still judges.
+if "$COINROW" export --db "$GDB" --set sub --variant diff --format polygon --out pgroups --samples 1 --submissions \
+    --title "Coins in groups" >pgroups.out 2>&1; then
+    cp pgroups/files/val.cpp build/val_groups.cpp
+    if g++ -O2 -o build/val_groups build/val_groups.cpp 2>build/cc.err; then
+        bad=0
+        k=0
+        for group in $(sed -n 's/.*<test [^>]*group="\([A-Za-z0-9_]*\)".*/\1/p' pgroups/problem.xml); do
+            k=$((k + 1))
+            t=$(printf 'pgroups/tests/%02d' $k)
+            build/val_groups --group "$group" <"$t" 2>/dev/null || bad=1
+        done
+        refused=0
+        build/val_groups --group small <"$t" 2>/dev/null || refused=1
+        [ $bad = 0 ] && [ $refused = 1 ] && [ $k = 9 ] &&
+            pass "polygon groups: val.cpp takes each of the 9 tests with its --group, and refuses a big one as small" ||
+            fail "polygon groups: val.cpp refuses a test of its group, or takes a big one as small ($k tests)"
+    else
+        fail "val.cpp of groups does not build: $(head -3 build/cc.err)"
+    fi
+    python3 "$ROOT/tests/judges/p2d.py" pgroups "$TOOLS/testlib/testlib.h" pgconv
+    "$TOOLS/verifyproblem" pgconv --fixed_timelim "$(awk '{print $3}' pgconv/domjudge-problem.ini)" -p submissions \
+        >pgconv.log 2>&1 || true
+    count pgconv.log
+    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' pgconv.log | tr '\n' ' ')
+    [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q 'reference AC->AC' <<<"$verdicts" &&
+        pass "Polygon2DOMjudge's conversion of the groups (pass-fail): no error, no warning: $verdicts" ||
+        fail "the converted package of groups: $errors errors, $warnings warnings (see $WORK/pgconv.log)"
+else
+    fail "export polygon of groups: $(cat pgroups.out)"
+fi
+
 # ---- CMS: the built checker, as CMS runs it ----
 "$COINROW" export --db "$DB" --set strong --variant winner --format cms --out cmspkg >/dev/null 2>&1 || fail "export cms"
 if [ -x cmspkg/check/checker ] && ! ldd cmspkg/check/checker >/dev/null 2>&1; then
@@ -330,6 +407,32 @@ printf '7\xc2\n' >cms.out
 out=$(cmspkg/check/checker cmspkg/input/input1.txt cmspkg/output/output1.txt cms.out 2>cms.err)
 [ "$out" = 0.0 ] && [ "$(wc -l <cms.err)" = 1 ] && LC_ALL=C grep -q '^[[:print:]]*$' cms.err &&
     pass "cms checker: 0.0 and one line of ASCII ($(cat cms.err))" || fail "cms checker said '$out' / '$(cat cms.err)'"
+
+# ---- CMS: the problem scored by groups, through CMS's own loader ----
+# task.yaml's GroupMin: each group's points and a regex of its tests'
+# codenames; the loader (italy_yaml) must take it, and each codename must
+# fall in exactly one group.
+if [ -f "$TOOLS/cms-loader/run_loader.py" ]; then
+    if "$COINROW" export --db "$GDB" --set sub --variant diff --format cms --out cmsgroups --samples 1 \
+        >cmsgroups.out 2>&1 && python3 "$TOOLS/cms-loader/run_loader.py" cmsgroups nostatement >cmsloader.log 2>&1; then
+        sed -n "s/^dataset: .*\('score_type': .*\]\]\).*/judges:      \1/p; s/^testcases: /judges:      testcases: /p" cmsloader.log
+        python3 - cmsloader.log <<'PY' && pass "cms GroupMin: CMS's loader takes the groups, each test in one of them" ||
+import ast, re, sys
+log = open(sys.argv[1]).read()
+found = re.search(r"^dataset: .*'score_type': 'GroupMin', 'score_type_parameters': (\[\[.*?\]\])", log, re.M)
+count = int(re.search(r"^testcases: (\d+)", log, re.M).group(1))
+groups = ast.literal_eval(found.group(1))
+assert [p for p, _ in groups] == [20, 30, 50], groups
+for k in range(count):
+    assert sum(bool(re.fullmatch(r, "%03d" % k)) for _, r in groups) == 1, k
+PY
+            fail "cms GroupMin: the loader's groups are not the set's (see $WORK/cmsloader.log)"
+    else
+        fail "cms groups: $(cat cmsgroups.out cmsloader.log 2>/dev/null | grep -v '^INFO' | head -3)"
+    fi
+else
+    say "skipped: CMS's loader (no $TOOLS/cms-loader/run_loader.py)"
+fi
 
 say "$passed passed, $failed failed, $(($(date +%s) - start)) s"
 [ $failed = 0 ]

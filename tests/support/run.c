@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/files.h"
+
 const char *run_bin(void)
 {
     const char *bin = getenv("CR_BIN");
@@ -47,6 +49,19 @@ static int append(buffer *b, const char *data, size_t len)
 int run_capture(run_result *out, char *const argv[], const char *input)
 {
     return run_capture_in(out, NULL, argv, input);
+}
+
+int run_status(char *const argv[], const char *input_file)
+{
+    char *text = input_file ? read_text(input_file) : NULL;
+    run_result r;
+    int status = -1;
+    if ((!input_file || text) && run_capture(&r, argv, text) == 0) {
+        status = r.status;
+        run_result_free(&r);
+    }
+    free(text);
+    return status;
 }
 
 int run_capture_in(run_result *out, const char *dir, char *const argv[], const char *input)

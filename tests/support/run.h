@@ -19,6 +19,10 @@ const char *run_bin(void);
  * when the program could not be started. */
 int run_capture(run_result *out, char *const argv[], const char *input);
 
+/* The exit status of argv run with the file at input_file (NULL: nothing)
+ * on its standard input; -1 when the file cannot be read or argv run. */
+int run_status(char *const argv[], const char *input_file);
+
 /* run_capture, the program started in folder dir (a program named with
  * a relative path is found from here). */
 int run_capture_in(run_result *out, const char *dir, char *const argv[], const char *input);

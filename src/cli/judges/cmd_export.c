@@ -128,6 +128,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
                  stats.refused_why);
     printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
            (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
+    if (stats.groups)
+        printf(" in %zu group%s", stats.groups, stats.groups == 1 ? "" : "s");
     if (a.submissions)
         printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
     printf(" to %s%s", a.out, a.zip ? ", zipped too" : "");
@@ -153,9 +155,11 @@ const cli_command cli_cmd_export = {
     "a format has no use for is refused, naming the formats that take it.  The\n"
     "package is written beside DIR and renamed into place.\n"
     "--submissions adds the sources of the set's done invocations of V labelled\n"
-    "accepted, wrong_answer, time_limit_exceeded or run_time_error whose command is one\n"
-    "source file, as invID-NAME beside coinrow's own, where the format keeps\n"
-    "submissions.\n"
+    "accepted, wrong_answer, time_limit_exceeded or run_time_error (or, in a set of\n"
+    "groups, partially_accepted) whose command is one source file, as invID-NAME\n"
+    "beside coinrow's own, where the format keeps submissions.\n"
+    "A set of groups (generate --group) exports scored by groups in each format\n"
+    "(docs/judges.md, \"Groups\").\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,
