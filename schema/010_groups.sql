@@ -65,3 +65,40 @@ SELECT s.name AS set_name, g.name AS group_name, g.position, g.points, g.n_min, 
        (SELECT count(*) FROM test_group_instance AS t WHERE t.group_id = g.id) AS tests,
        g.set_id, g.id AS group_id
 FROM test_group AS g JOIN instance_set AS s ON s.id = g.set_id;
+
+-- The points of each invocation of a set with groups, group by group, as
+-- Polygon's complete-group policy gives them: a group is passed when it
+-- has tests, every one of them is judged AC, and every group it depends on
+-- (and theirs, through the chain) is passed too; a passed group scores its
+-- points, another 0.  An invocation still running, or stopped, scores only
+-- what it has judged.  tests: the group's; judged: those of them with a
+-- verdict; accepted: those AC.
+CREATE VIEW invocation_group_points AS
+WITH RECURSIVE
+own AS (
+    SELECT u.id AS invocation_id, g.id AS group_id, count(t.instance_id) AS tests, count(v.verdict) AS judged,
+           count(CASE WHEN v.verdict = 'AC' THEN 1 END) AS accepted
+    FROM invocation AS u JOIN test_group AS g ON g.set_id = u.set_id
+    LEFT JOIN test_group_instance AS t ON t.group_id = g.id
+    LEFT JOIN verdict AS v ON v.invocation_id = u.id AND v.instance_id = t.instance_id
+    GROUP BY u.id, g.id),
+needs (group_id, needed) AS (   -- each group, and every group it depends on through the chain
+    SELECT id, id FROM test_group
+    UNION
+    SELECT n.group_id, d.depends_on FROM needs AS n JOIN test_group_dependency AS d ON d.group_id = n.needed),
+passed AS (
+    SELECT o.*, NOT EXISTS (SELECT 1 FROM needs AS n JOIN own AS m ON m.group_id = n.needed
+                            AND m.invocation_id = o.invocation_id
+                            WHERE n.group_id = o.group_id AND (m.tests = 0 OR m.accepted < m.tests)) AS passed
+    FROM own AS o)
+SELECT p.invocation_id, s.name AS set_name, g.name AS group_name, g.position, g.points, p.tests, p.judged,
+       p.accepted, p.passed, CASE WHEN p.passed THEN g.points ELSE 0 END AS scored, g.set_id, g.id AS group_id
+FROM passed AS p JOIN test_group AS g ON g.id = p.group_id JOIN instance_set AS s ON s.id = g.set_id;
+
+-- Each invocation's points in all, over its set's groups (no row for a set
+-- without groups): the points there are, those scored, the groups and
+-- those passed.
+CREATE VIEW invocation_points AS
+SELECT invocation_id, set_name, sum(points) AS points, sum(scored) AS scored, count(*) AS groups,
+       sum(passed) AS groups_passed, set_id
+FROM invocation_group_points GROUP BY invocation_id, set_id, set_name;

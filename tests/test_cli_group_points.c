@@ -1,0 +1,165 @@
+/* Points when judging a set with groups (issue 36): the view
+ * invocation_group_points scores a group when every test of it is AC and
+ * every group it depends on scores; a reference that times out only on the large group gets exactly
+ * the other groups' points.  A program that must time out loops for ever
+ * above its cap, so that any time limit stops it on any machine; one that
+ * must pass answers in a millisecond or two, against a limit of 1 s. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/programs.h"
+#include "support/run.h"
+
+static char *dir;
+static char db[4200];
+
+/* The issue's groups, in set "sub": small (20 points, n <= 10, where brute
+ * force passes), mid (30, n <= 200, the O(n^2) DP) depending on small, and
+ * large (50, n from 400) depending on mid; and set "whole", without groups. */
+static int setup(void **state)
+{
+    (void)state;
+    static const char *const calls[][16] = {
+        {"--group", "small", "--points", "20", "--count", "3", "--n", "1..10", "--seed", "1"},
+        {"--group", "mid", "--points", "30", "--depends", "small", "--count", "3", "--n", "11..200", "--seed", "2"},
+        {"--group", "large", "--points", "50", "--depends", "mid", "--count", "2", "--n", "400..500", "--seed", "3"},
+    };
+    if (!(dir = tmp_dir_new()) || programs_build(dir) != 0)
+        return -1;
+    snprintf(db, sizeof db, "%s/t.db", dir);
+    run_result r;
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++) {
+        const char *args[32] = {"generate", "--db", db, "--set", "sub", "--values", "1..1000", "--quiet"};
+        size_t n = 8;
+        for (const char *const *a = calls[k]; *a; a++)
+            args[n++] = *a;
+        if (run_coinrow_args(&r, NULL, args) != 0 || r.status != 0)
+            return -1;
+        run_result_free(&r);
+    }
+    if (run_coinrow(&r, NULL, "generate", "--db", db, "--set", "whole", "--count", "3", "--n", "1..10", "--values",
+                    "1..9", "--seed", "4", "--quiet", (char *)NULL) != 0 ||
+        r.status != 0)
+        return -1;
+    run_result_free(&r);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmp_dir_free(dir);
+    return 0;
+}
+
+/* coinrow invoke of program p with argument arg on set, its answers diff,
+ * CPU time limit `seconds`. */
+static void invoke(run_result *r, const char *set, program p, const char *arg, const char *seconds)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", dir, program_name(p));
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", (char *)set, "--variant", "diff",
+                    "--time-limit", (char *)seconds, "--", path, (char *)arg, NULL};
+    assert_int_equal(run_capture(r, argv, NULL), 0);
+}
+
+static int64_t latest(void) { return db_int(db, "SELECT max(id) FROM invocation"); }
+
+/* The latest invocation's row of invocation_group_points, group by group:
+ * "name points tests judged accepted passed scored", and the total. */
+static char *points(void)
+{
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT (SELECT group_concat(group_name || ' ' || points || ' ' || tests || ' ' || judged || ' ' || "
+             "accepted || ' ' || passed || ' ' || scored, ', ') FROM (SELECT * FROM invocation_group_points "
+             "WHERE invocation_id = %1$lld ORDER BY position)) || ' = ' || (SELECT scored || ' of ' || points || "
+             "', ' || groups_passed || ' of ' || groups FROM invocation_points WHERE invocation_id = %1$lld)",
+             (long long)latest());
+    char *text = db_text(db, sql);
+    assert_non_null(text);
+    return text;
+}
+
+static void test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points(
+    void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CAPPED, "300", "0.5");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 6, TLE 2\n"));
+    run_result_free(&r);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 0 0 0 = 50 of 100, 2 of 3");
+    free(text);
+}
+
+static void test_group_points__a_correct_program_gets_every_point(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 8\n"));
+    run_result_free(&r);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 2 1 50 = 100 of 100, 3 of 3");
+    free(text);
+}
+
+/* A group whose every test is AC scores nothing when a group it depends
+ * on, or one that one depends on, fails: the verdicts of a correct
+ * program, one of small's then made WA, and one of large's missing. */
+static void test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "UPDATE verdict SET verdict = 'WA' WHERE invocation_id = %1$lld AND instance_id = (SELECT min(id) "
+             "FROM instance WHERE ext_id LIKE 'small-%%'); DELETE FROM verdict WHERE invocation_id = %1$lld AND "
+             "instance_id = (SELECT min(id) FROM instance WHERE ext_id LIKE 'large-%%')",
+             (long long)latest());
+    assert_int_equal(db_exec(db, sql), 0);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 2 0 0, mid 30 3 3 3 0 0, large 50 2 1 1 0 0 = 0 of 100, 0 of 3");
+    free(text);
+}
+
+/* A set without groups has no points. */
+static void test_group_points__a_set_without_groups_has_no_points(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "whole", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM invocation_group_points WHERE invocation_id = %lld",
+             (long long)latest());
+    assert_int_equal(db_int(db, sql), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points),
+        cmocka_unit_test(test_group_points__a_correct_program_gets_every_point),
+        cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
+        cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
