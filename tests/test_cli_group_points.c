@@ -1,6 +1,7 @@
 /* Points when judging a set with groups (issue 36): the view
  * invocation_group_points scores a group when every test of it is AC and
- * every group it depends on scores; a reference that times out only on the large group gets exactly
+ * every group it depends on scores; invoke prints the points group by
+ * group; a reference that times out only on the large group gets exactly
  * the other groups' points.  A program that must time out loops for ever
  * above its cap, so that any time limit stops it on any machine; one that
  * must pass answers in a millisecond or two, against a limit of 1 s. */
@@ -96,7 +97,8 @@ static void test_group_points__a_reference_that_times_out_only_on_the_large_grou
     run_result r;
     invoke(&r, "sub", PROGRAM_CAPPED, "300", "0.5");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "judged 8 of 8: AC 6, TLE 2\n"));
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 6, TLE 2\n"
+                                  "points: 50 of 100: small 20 of 20, mid 30 of 30, large 0 of 50 (AC 0 of 2)\n"));
     run_result_free(&r);
     char *text = points();
     assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 0 0 0 = 50 of 100, 2 of 3");
@@ -109,7 +111,8 @@ static void test_group_points__a_correct_program_gets_every_point(void **state)
     run_result r;
     invoke(&r, "sub", PROGRAM_CORRECT, NULL, "1");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "judged 8 of 8: AC 8\n"));
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 8\n"
+                                  "points: 100 of 100: small 20 of 20, mid 30 of 30, large 50 of 50\n"));
     run_result_free(&r);
     char *text = points();
     assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 2 1 50 = 100 of 100, 3 of 3");
@@ -138,13 +141,15 @@ static void test_group_points__a_group_scores_only_when_the_groups_it_depends_on
     free(text);
 }
 
-/* A set without groups has no points. */
+/* A set without groups prints as before, and has no points. */
 static void test_group_points__a_set_without_groups_has_no_points(void **state)
 {
     (void)state;
     run_result r;
     invoke(&r, "whole", PROGRAM_CORRECT, NULL, "1");
     assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 3 of 3: AC 3\nslowest (CPU): "));
+    assert_null(strstr(r.out, "points"));
     run_result_free(&r);
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM invocation_group_points WHERE invocation_id = %lld",
