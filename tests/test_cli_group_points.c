@@ -157,6 +157,35 @@ static void test_group_points__a_set_without_groups_has_no_points(void **state)
     assert_int_equal(db_int(db, sql), 0);
 }
 
+/* strength names, group by group, the strategies that pass it, and flags
+ * as weak a group that every strategy passes: antigreedy tests break
+ * greedy, equal coins break none. */
+static void test_group_points__strength_flags_a_group_every_strategy_passes(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "str", "--group", "ag", "--points", "10", "--profile",
+            "antigreedy", "--even-n", "--count", "3", "--n", "4..8", "--values", "1..100", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "str", "--group", "eq", "--points", "5", "--all-equal",
+            "--count", "3", "--n", "2..6", "--values", "1..9", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "str", "--variant", "diff");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\ngroup        points  tests  passed by (no test of it breaks them)\n"
+                                  "ag               10      3  parity, lookahead2\n"
+                                  "eq                5      3  greedy, left, parity, lookahead2: WEAK, every "
+                                  "strategy passes it\n"
+                                  "WEAK: 1 group that every strategy passes\n"));
+    run_result_free(&r);
+    /* a set without groups has no table of groups */
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "whole", "--variant", "diff");
+    assert_null(strstr(r.out, "group"));
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_group_points__a_correct_program_gets_every_point),
         cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
         cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
+        cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

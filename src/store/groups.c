@@ -355,3 +355,23 @@ int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_
     sqlite3_finalize(st);
     return rc;
 }
+
+int cr_store_group_tests_each(cr_store *store, int64_t set_id,
+                              int (*fn)(void *ctx, int64_t instance_id, int64_t position), void *ctx, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT t.instance_id, g.position FROM test_group AS g JOIN test_group_instance AS t "
+                               "ON t.group_id = g.id WHERE g.set_id = ? ORDER BY t.instance_id",
+                               "reading the groups' tests", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    int step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+        rc = fn(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "reading the groups' tests", err);
+    sqlite3_finalize(st);
+    return rc;
+}
