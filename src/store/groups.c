@@ -356,13 +356,13 @@ int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_
     return rc;
 }
 
-int cr_store_group_tests_each(cr_store *store, int64_t set_id,
-                              int (*fn)(void *ctx, int64_t instance_id, int64_t position), void *ctx, cr_error *err)
+int cr_store_group_tests_each(cr_store *store, int64_t set_id, cr_store_group_test_fn fn, void *ctx, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = cr_store__prepare(&st, store,
-                               "SELECT t.instance_id, g.position FROM test_group AS g JOIN test_group_instance AS t "
-                               "ON t.group_id = g.id WHERE g.set_id = ? ORDER BY t.instance_id",
+                               "SELECT t.instance_id, (SELECT count(*) FROM test_group AS o WHERE o.set_id = g.set_id "
+                               "AND o.position <= g.position) FROM test_group_instance AS t JOIN test_group AS g "
+                               "ON g.id = t.group_id WHERE g.set_id = ? ORDER BY t.instance_id",
                                "reading the groups' tests", err);
     if (rc)
         return rc;

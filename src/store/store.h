@@ -518,11 +518,14 @@ typedef int (*cr_store_group_fn)(void *ctx, const cr_store_group *group);
 int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_store_group_fn fn, void *ctx,
                          cr_error *err);
 
-/* Calls fn for each test of a group of set set_id, in instance id order:
- * its instance id and its group's place in the set (1, 2, ...); stops at
- * fn's first non-zero return and returns it. */
-int cr_store_group_tests_each(cr_store *store, int64_t set_id,
-                              int (*fn)(void *ctx, int64_t instance_id, int64_t position), void *ctx, cr_error *err);
+/* Called once per test of a group: the instance's id and its group's rank
+ * in the set's order (1 for the first, as cr_store_groups_each gives them). */
+typedef int (*cr_store_group_test_fn)(void *ctx, int64_t instance_id, int64_t rank);
+
+/* Calls fn for each test in a group of set set_id, in instance id order
+ * (as cr_store_instances_next gives them); stops at fn's first non-zero
+ * return and returns it. */
+int cr_store_group_tests_each(cr_store *store, int64_t set_id, cr_store_group_test_fn fn, void *ctx, cr_error *err);
 
 /* ---- shards and comparisons (store/shards.c, store/comparisons.c) ---- */
 

@@ -33,9 +33,9 @@ typedef struct group_row {
     uint64_t tests, broken[CR_STRATEGY_COUNT]; /* its tests judged; those that break each strategy */
 } group_row;
 
-/* A test of a group: its instance, its group's place (1, 2, ...). */
+/* A test of a group: its instance, its group's rank (1, 2, ...). */
 typedef struct member {
-    int64_t instance_id, position;
+    int64_t instance_id, rank;
 } member;
 
 /* What strength gathers test by test: the weak tests and, on a set with
@@ -60,12 +60,12 @@ static int add_group(void *ctx, const cr_store_group *g)
     return 0;
 }
 
-static int add_member(void *ctx, int64_t instance_id, int64_t position)
+static int add_member(void *ctx, int64_t instance_id, int64_t rank)
 {
     tally *t = ctx;
     if (cr_grow((void **)&t->members, &t->members_cap, t->nmembers + 1, sizeof *t->members, 64))
         return CR_ENOMEM;
-    t->members[t->nmembers++] = (member){instance_id, position};
+    t->members[t->nmembers++] = (member){instance_id, rank};
     return 0;
 }
 
@@ -91,10 +91,10 @@ static void on_test(void *ctx, int64_t instance_id, const char *ext_id, unsigned
         t->next++;
     if (t->next == t->nmembers || t->members[t->next].instance_id != instance_id)
         return; /* in no group */
-    int64_t position = t->members[t->next].position;
-    if (position < 1 || (uint64_t)position > t->ngroups)
-        return; /* check-db's to find: the places are 1, 2, ... */
-    group_row *g = &t->groups[position - 1];
+    int64_t rank = t->members[t->next].rank;
+    if (rank < 1 || (uint64_t)rank > t->ngroups)
+        return; /* a group made since the groups were read */
+    group_row *g = &t->groups[rank - 1];
     g->tests++;
     for (int k = 0; k < CR_STRATEGY_COUNT; k++)
         g->broken[k] += broken >> k & 1;
