@@ -2,9 +2,11 @@
  * invocation_group_points scores a group when every test of it is AC and
  * every group it depends on scores; invoke prints the points group by
  * group; a reference that times out only on the large group gets exactly
- * the other groups' points.  A program that must time out loops for ever
- * above its cap, so that any time limit stops it on any machine; one that
- * must pass answers in a millisecond or two, against a limit of 1 s. */
+ * the other groups' points; strength flags a group every strategy passes;
+ * validate --group checks files against their group.  A program that must
+ * time out loops for ever above its cap, so that any time limit stops it on
+ * any machine; one that must pass answers in a millisecond or two, against
+ * a limit of 0.5 s or more. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,6 +188,60 @@ static void test_group_points__strength_flags_a_group_every_strategy_passes(void
     run_result_free(&r);
 }
 
+/* validate --group checks files against a group's constraints, as the
+ * database holds them, naming the file, the group and the constraint. */
+static void test_group_points__validate_group_names_the_file_the_group_and_the_constraint(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "val", "--group", "eq", "--points", "5", "--all-equal",
+            "--even-n", "--count", "1", "--n", "2..6", "--values", "1..9", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char ok[4300], big[4300], unequal[4300], odd[4300];
+    snprintf(ok, sizeof ok, "%s/ok.in", dir);
+    snprintf(big, sizeof big, "%s/big.in", dir);
+    snprintf(unequal, sizeof unequal, "%s/unequal.in", dir);
+    snprintf(odd, sizeof odd, "%s/odd.in", dir);
+    assert_int_equal(write_file(ok, "4\n7 7 7 7\n"), 0);
+    assert_int_equal(write_file(big, "12\n1 2 3 4 5 6 7 8 9 10 11 12\n"), 0);
+    assert_int_equal(write_file(unequal, "4\n7 7 8 7\n"), 0);
+    assert_int_equal(write_file(odd, "3\n7 7 7\n"), 0);
+
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", ok);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", "--kattis", ok);
+    assert_int_equal(r.status, 42);
+    run_result_free(&r);
+    /* each file is checked, and each failure named */
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", ok, unequal, odd);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "unequal.in: group 'eq' of set 'val': line 2: coin 3 (value 8) differs from "
+                                  "coin 1 (value 7), the group wants all its coins equal\n"));
+    assert_non_null(strstr(r.err, "odd.in: group 'eq' of set 'val': line 1, column 1: n = 3 is odd"));
+    assert_null(strstr(r.err, "ok.in"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "sub", "--group", "small", "--kattis", big);
+    assert_int_equal(r.status, 43);
+    assert_non_null(strstr(r.err, "big.in: group 'small' of set 'sub': line 1, column 1: n = 12 is out of range "
+                                  "1..10\n"));
+    run_result_free(&r);
+
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "small", ok);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "set 'val' has no group 'small'"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--group", "eq", ok);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--group needs --set"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", "--n", "1..5", ok);
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
         cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
         cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),
+        cmocka_unit_test(test_group_points__validate_group_names_the_file_the_group_and_the_constraint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
