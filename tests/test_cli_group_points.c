@@ -3,10 +3,10 @@
  * every group it depends on scores; invoke prints the points group by
  * group; a reference that times out only on the large group gets exactly
  * the other groups' points; strength flags a group every strategy passes;
- * validate --group checks files against their group.  A program that must
- * time out loops for ever above its cap, so that any time limit stops it on
- * any machine; one that must pass answers in a millisecond or two, against
- * a limit of 0.5 s or more. */
+ * validate --group checks files against their group; the report shows the
+ * points by group.  A program that must time out loops for ever above its
+ * cap, so that any time limit stops it on any machine; one that must pass
+ * answers in a millisecond or two, against a limit of 0.5 s or more. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -242,6 +242,60 @@ static void test_group_points__validate_group_names_the_file_the_group_and_the_c
     run_result_free(&r);
 }
 
+/* The report shows, above its matrix of verdicts, each invocation's points
+ * group by group and in all; a set without groups shows no such table. */
+static void test_group_points__the_report_shows_the_points_by_group(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "rep", "--group", "low", "--points", "40", "--count", "2",
+            "--n", "1..10", "--values", "1..99", "--seed", "5", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "rep", "--group", "high", "--points", "60", "--depends", "low",
+            "--count", "1", "--n", "400..450", "--values", "1..99", "--seed", "6", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "rep", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "rep", PROGRAM_CAPPED, "100", "0.5");
+    assert_int_equal(r.status, 1);
+    run_result_free(&r);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/rep.html", dir);
+    COINROW(&r, NULL, "report", "--db", db, "--set", "rep", "--out", out);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *page = read_text(out);
+    assert_non_null(page);
+    const char *table = strstr(page, "<table class=\"matrix\" id=\"points\"><thead><tr><th>group</th>"
+                                     "<th class=\"num\">points</th><th title=");
+    assert_non_null(table);
+    assert_true(table < strstr(page, "id=\"matrix\""));
+    assert_non_null(strstr(table, "<tr><td>low <small>(2 tests)</small></td><td class=\"num\">40</td>"
+                                  "<td class=\"cell v-AC\"><b>40</b><small>AC 2 of 2</small></td>"
+                                  "<td class=\"cell v-AC\"><b>40</b><small>AC 2 of 2</small></td></tr>\n"
+                                  "<tr><td>high <small>(1 test; needs low)</small></td><td class=\"num\">60</td>"
+                                  "<td class=\"cell v-AC\"><b>60</b><small>AC 1 of 1</small></td>"
+                                  "<td class=\"cell v-WA\"><b>0</b><small>AC 0 of 1</small></td></tr>\n"));
+    assert_non_null(strstr(table, "<tr><td colspan=\"2\">points in all</td><td><b>100</b> of 100</td>"
+                                  "<td><b>40</b> of 100</td></tr>"));
+    free(page);
+
+    invoke(&r, "whole", PROGRAM_CORRECT, NULL, "1");
+    run_result_free(&r);
+    COINROW(&r, NULL, "report", "--db", db, "--set", "whole", "--out", out);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    page = read_text(out);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "id=\"matrix\""));
+    assert_null(strstr(page, "Points by group"));
+    assert_null(strstr(page, "id=\"points\""));
+    free(page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
         cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),
         cmocka_unit_test(test_group_points__validate_group_names_the_file_the_group_and_the_constraint),
+        cmocka_unit_test(test_group_points__the_report_shows_the_points_by_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
