@@ -74,26 +74,27 @@ FROM test_group AS g JOIN instance_set AS s ON s.id = g.set_id;
 -- what it has judged.  tests: the group's; judged: those of them with a
 -- verdict; accepted: those AC.
 CREATE VIEW invocation_group_points AS
-WITH RECURSIVE
-own AS (
-    SELECT u.id AS invocation_id, g.id AS group_id, count(t.instance_id) AS tests, count(v.verdict) AS judged,
-           count(CASE WHEN v.verdict = 'AC' THEN 1 END) AS accepted
-    FROM invocation AS u JOIN test_group AS g ON g.set_id = u.set_id
-    LEFT JOIN test_group_instance AS t ON t.group_id = g.id
-    LEFT JOIN verdict AS v ON v.invocation_id = u.id AND v.instance_id = t.instance_id
-    GROUP BY u.id, g.id),
-needs (group_id, needed) AS (   -- each group, and every group it depends on through the chain
-    SELECT id, id FROM test_group
-    UNION
-    SELECT n.group_id, d.depends_on FROM needs AS n JOIN test_group_dependency AS d ON d.group_id = n.needed),
-passed AS (
-    SELECT o.*, NOT EXISTS (SELECT 1 FROM needs AS n JOIN own AS m ON m.group_id = n.needed
-                            AND m.invocation_id = o.invocation_id
-                            WHERE n.group_id = o.group_id AND (m.tests = 0 OR m.accepted < m.tests)) AS passed
-    FROM own AS o)
-SELECT p.invocation_id, s.name AS set_name, g.name AS group_name, g.position, g.points, p.tests, p.judged,
-       p.accepted, p.passed, CASE WHEN p.passed THEN g.points ELSE 0 END AS scored, g.set_id, g.id AS group_id
-FROM passed AS p JOIN test_group AS g ON g.id = p.group_id JOIN instance_set AS s ON s.id = g.set_id;
+SELECT invocation_id, set_name, group_name, position, points, tests, judged, accepted, passed,
+       CASE WHEN passed THEN points ELSE 0 END AS scored, set_id, group_id
+FROM (
+    SELECT u.id AS invocation_id, s.name AS set_name, g.name AS group_name, g.position, g.points,
+           (SELECT count(*) FROM test_group_instance AS t WHERE t.group_id = g.id) AS tests,
+           (SELECT count(*) FROM test_group_instance AS t JOIN verdict AS v ON v.invocation_id = u.id
+            AND v.instance_id = t.instance_id WHERE t.group_id = g.id) AS judged,
+           (SELECT count(*) FROM test_group_instance AS t JOIN verdict AS v ON v.invocation_id = u.id
+            AND v.instance_id = t.instance_id WHERE t.group_id = g.id AND v.verdict = 'AC') AS accepted,
+           -- no group in its chain of dependencies (itself first) is empty or has a test not AC
+           NOT EXISTS (
+               WITH RECURSIVE needs (id) AS (
+                   SELECT g.id UNION SELECT d.depends_on FROM needs AS n JOIN test_group_dependency AS d
+                                     ON d.group_id = n.id)
+               SELECT 1 FROM needs AS n
+               WHERE NOT EXISTS (SELECT 1 FROM test_group_instance AS t WHERE t.group_id = n.id)
+                  OR EXISTS (SELECT 1 FROM test_group_instance AS t LEFT JOIN verdict AS v
+                             ON v.invocation_id = u.id AND v.instance_id = t.instance_id
+                             WHERE t.group_id = n.id AND v.verdict IS NOT 'AC')) AS passed,
+           g.set_id, g.id AS group_id
+    FROM invocation AS u JOIN test_group AS g ON g.set_id = u.set_id JOIN instance_set AS s ON s.id = g.set_id);
 
 -- Each invocation's points in all, over its set's groups (no row for a set
 -- without groups): the points there are, those scored, the groups and
