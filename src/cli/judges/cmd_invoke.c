@@ -217,7 +217,8 @@ static int points_text(char **out, cr_store *store, int64_t id, cr_error *err)
     if (!p.f)
         return cr_errorf(err, CR_ENOMEM, "no memory for the points");
     int rc = cr_store_invocation_points_each(&count, store, id, add_group, &p, err);
-    fclose(p.f);
+    if (fclose(p.f) != 0 && rc == 0)
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for the points");
     if (rc == 0 && count) {
         size_t cap = len + 64;
         if ((*out = malloc(cap)))
