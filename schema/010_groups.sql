@@ -65,3 +65,41 @@ SELECT s.name AS set_name, g.name AS group_name, g.position, g.points, g.n_min, 
        (SELECT count(*) FROM test_group_instance AS t WHERE t.group_id = g.id) AS tests,
        g.set_id, g.id AS group_id
 FROM test_group AS g JOIN instance_set AS s ON s.id = g.set_id;
+
+-- The points of each invocation of a set with groups, group by group, as
+-- Polygon's complete-group policy gives them: a group is passed when it
+-- has tests, every one of them is judged AC, and every group it depends on
+-- (and theirs, through the chain) is passed too; a passed group scores its
+-- points, another 0.  An invocation still running, or stopped, scores only
+-- what it has judged.  tests: the group's; judged: those of them with a
+-- verdict; accepted: those AC.
+CREATE VIEW invocation_group_points AS
+SELECT invocation_id, set_name, group_name, position, points, tests, judged, accepted, passed,
+       CASE WHEN passed THEN points ELSE 0 END AS scored, set_id, group_id
+FROM (
+    SELECT u.id AS invocation_id, s.name AS set_name, g.name AS group_name, g.position, g.points,
+           (SELECT count(*) FROM test_group_instance AS t WHERE t.group_id = g.id) AS tests,
+           (SELECT count(*) FROM test_group_instance AS t JOIN verdict AS v ON v.invocation_id = u.id
+            AND v.instance_id = t.instance_id WHERE t.group_id = g.id) AS judged,
+           (SELECT count(*) FROM test_group_instance AS t JOIN verdict AS v ON v.invocation_id = u.id
+            AND v.instance_id = t.instance_id WHERE t.group_id = g.id AND v.verdict = 'AC') AS accepted,
+           -- no group in its chain of dependencies (itself first) is empty or has a test not AC
+           NOT EXISTS (
+               WITH RECURSIVE needs (id) AS (
+                   SELECT g.id UNION SELECT d.depends_on FROM needs AS n JOIN test_group_dependency AS d
+                                     ON d.group_id = n.id)
+               SELECT 1 FROM needs AS n
+               WHERE NOT EXISTS (SELECT 1 FROM test_group_instance AS t WHERE t.group_id = n.id)
+                  OR EXISTS (SELECT 1 FROM test_group_instance AS t LEFT JOIN verdict AS v
+                             ON v.invocation_id = u.id AND v.instance_id = t.instance_id
+                             WHERE t.group_id = n.id AND v.verdict IS NOT 'AC')) AS passed,
+           g.set_id, g.id AS group_id
+    FROM invocation AS u JOIN test_group AS g ON g.set_id = u.set_id JOIN instance_set AS s ON s.id = g.set_id);
+
+-- Each invocation's points in all, over its set's groups (no row for a set
+-- without groups): the points there are, those scored, the groups and
+-- those passed.
+CREATE VIEW invocation_points AS
+SELECT invocation_id, set_name, sum(points) AS points, sum(scored) AS scored, count(*) AS groups,
+       sum(passed) AS groups_passed, set_id
+FROM invocation_group_points GROUP BY invocation_id, set_id, set_name;

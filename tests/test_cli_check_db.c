@@ -282,18 +282,24 @@ static void test_check_db__more_than_ten_findings_show_ten_and_count_the_rest(vo
     index_missing_rows(f, "30");
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
-    /* 33 findings: the page referred to twice, the index's own page that
-     * nothing refers to any more (SQLite says so since schema 10 laid out
-     * the pages otherwise), the 30 rows, the count */
+    /* 32 or 33 findings: the page referred to twice, the 30 rows, the
+     * count, and the index's own page that nothing refers to any more
+     * when the schema's size has SQLite lay out the pages so */
+    int unused = strstr(r.out, "is never used") != NULL;
     const char *rows = strstr(r.out, "integrity                            row 1 missing from index "
                                      "sqlite_autoindex_instance_1\n");
     assert_non_null(rows);
-    assert_non_null(strstr(rows, "row 8 missing from index sqlite_autoindex_instance_1\n"
-                                 "integrity                            ... and 23 more\n"
+    char last[160], more[64];
+    snprintf(last, sizeof last, "row %d missing from index sqlite_autoindex_instance_1\n", 9 - unused);
+    snprintf(more, sizeof more, "integrity                            ... and %d more\n", 22 + unused);
+    assert_non_null(rows = strstr(rows, last));
+    assert_ptr_equal(strstr(rows, more), rows + strlen(last));
+    assert_non_null(strstr(rows, "more\n"
                                  "schema-is-coinrows                   not checked: the file is damaged\n"
                                  "objects-of-your-own                  not checked: the file is damaged\n"
                                  "results-have-their-instance          not checked: the file is damaged\n"));
-    assert_null(strstr(r.out, "row 9 missing"));
+    snprintf(last, sizeof last, "row %d missing", 10 - unused);
+    assert_null(strstr(r.out, last));
     assert_non_null(strstr(r.err, ": 1 check found problems"));
     run_result_free(&r);
 }

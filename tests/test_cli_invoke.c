@@ -1296,6 +1296,7 @@ static void test_sandbox__an_invocation_from_before_it_resumes_without_it(void *
                                 "ALTER TABLE instance_set DROP COLUMN digest; ALTER TABLE instance_set DROP COLUMN marked;"
                                 "ALTER TABLE shard DROP COLUMN split; ALTER TABLE shard DROP COLUMN lo;"
                                 "ALTER TABLE shard DROP COLUMN hi;"
+                                "DROP VIEW invocation_points; DROP VIEW invocation_group_points;"
                                 "DROP VIEW test_group_view; DROP TABLE test_group_generator;"
                                 "DROP TABLE test_group_instance; DROP TABLE test_group_dependency;"
                                 "DROP TABLE test_group;"

@@ -353,8 +353,8 @@ done:
 /* ---- strength ---- */
 
 int cr_strength_run(cr_strength *out, cr_store *store, int64_t set_id, int64_t answers_run, cr_variant variant,
-                    cr_check_moves moves, const atomic_int *stop, void (*weak)(void *ctx, const char *ext_id),
-                    void *ctx, cr_error *err)
+                    cr_check_moves moves, const atomic_int *stop, cr_strength_test_fn each, void *ctx,
+                    cr_error *err)
 {
     memset(out, 0, sizeof *out);
     cr_store_instances *instances = NULL;
@@ -365,14 +365,14 @@ int cr_strength_run(cr_strength *out, cr_store *store, int64_t set_id, int64_t a
     if (rc == 0)
         rc = cr_store_results_new(&answers, store, answers_run, CR_BY_INSTANCE, err);
     while (rc == 0 && (rc = next_task(&t, instances, answers, variant, &out->unanswered, err)) == 0 && t) {
-        int broken = 0;
+        unsigned broken = 0;
         for (int s = 0; rc == 0 && s < CR_STRATEGY_COUNT; s++) {
             cr_strength_of *of = &out->of[s];
             rc = cr_verdict_builtin(&row, (cr_strategy)s, t->coins, t->n, t->input, t->input_len, t->jury,
                                     t->jury_len, variant, moves, err);
             if (rc || row.verdict == CR_INVOKE_AC)
                 continue;
-            broken = 1;
+            broken |= 1u << s;
             if (of->broken++ == 0) {
                 snprintf(of->first, sizeof of->first, "%s", t->ext_id);
                 of->first_verdict = row.verdict;
@@ -380,11 +380,9 @@ int cr_strength_run(cr_strength *out, cr_store *store, int64_t set_id, int64_t a
             }
         }
         out->tests++;
-        if (rc == 0 && !broken) {
-            out->weak++;
-            if (weak)
-                weak(ctx, t->ext_id);
-        }
+        out->weak += rc == 0 && !broken;
+        if (rc == 0 && each)
+            each(ctx, t->instance_id, t->ext_id, broken);
         task_free(t);
         t = NULL;
         if (rc == 0 && stop && atomic_load(stop))

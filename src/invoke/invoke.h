@@ -319,12 +319,16 @@ typedef struct cr_strength {
     cr_strength_of of[CR_STRATEGY_COUNT];
 } cr_strength;
 
+/* Called once per test judged: the strategies it breaks, a bit per
+ * strategy (1u << s; 0 for a weak test).  ext_id is valid during the call. */
+typedef void (*cr_strength_test_fn)(void *ctx, int64_t instance_id, const char *ext_id, unsigned broken);
+
 /* Judges every built-in strategy on every instance of set set_id, in id
  * order, against the answers of run answers_run (cr_verdict_builtin),
- * calling weak (may be NULL) for each test that breaks none.  Returns 0;
- * CR_EINTERRUPTED once *stop (may be NULL) is set; or the first error. */
+ * calling each (may be NULL) for each test.  Returns 0; CR_EINTERRUPTED
+ * once *stop (may be NULL) is set; or the first error. */
 int cr_strength_run(cr_strength *out, cr_store *store, int64_t set_id, int64_t answers_run, cr_variant variant,
-                    cr_check_moves moves, const atomic_int *stop, void (*weak)(void *ctx, const char *ext_id),
-                    void *ctx, cr_error *err);
+                    cr_check_moves moves, const atomic_int *stop, cr_strength_test_fn each, void *ctx,
+                    cr_error *err);
 
 #endif

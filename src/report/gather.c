@@ -82,6 +82,48 @@ static int pick_invocations(cr_report_model *m, cr_store *store, cr_error *err)
     return rc;
 }
 
+static int add_test_group(void *ctx, const cr_store_group *g)
+{
+    cr_report_model *m = ctx;
+    if (m->test_group_count < CR_REPORT_TEST_GROUPS) {
+        cr_report_test_group *t = &m->test_groups[m->test_group_count++];
+        snprintf(t->name, sizeof t->name, "%s", g->name);
+        snprintf(t->depends, sizeof t->depends, "%s", g->depends ? g->depends : "");
+        t->points = g->points;
+        t->tests = g->tests;
+    }
+    return 0;
+}
+
+/* The set's groups of tests, when an invocation is shown. */
+static int pick_test_groups(cr_report_model *m, cr_store *store, cr_error *err)
+{
+    return m->column_count ? cr_store_groups_each(&m->test_groups_total, store, m->opts->set_id, add_test_group, m, err)
+                           : 0;
+}
+
+/* Its points, group by group, into the column. */
+typedef struct points_into {
+    cr_report_column *column;
+    size_t next;
+} points_into;
+
+static int add_points(void *ctx, const cr_group_points *g)
+{
+    points_into *p = ctx;
+    cr_report_column *c = p->column;
+    size_t k = p->next++;
+    c->scored_total += g->scored;
+    c->points_total += g->points;
+    if (k < CR_REPORT_TEST_GROUPS) {
+        c->scored[k] = g->scored;
+        c->accepted[k] = g->accepted;
+        c->judged[k] = g->judged;
+        c->passed[k] = (unsigned char)g->passed;
+    }
+    return 0;
+}
+
 /* Tests a group: one each while the ids span at most CR_REPORT_ROWS. */
 static void pick_folds(cr_report_model *m)
 {
@@ -144,7 +186,11 @@ static int part_folds(cr_report_model *m, int arg, cr_store *store, cr_error *er
 static int part_column(cr_report_model *m, int k, cr_store *store, cr_error *err)
 {
     cr_report_column *c = &m->columns[k];
+    size_t seen = 0;
+    points_into into = {c, 0};
     int rc = cr_store_invocation_summary(&c->summary, store, c->inv.id, CR_INVOKE_AC, err);
+    if (rc == 0 && m->test_group_count)
+        rc = cr_store_invocation_points_each(&seen, store, c->inv.id, add_points, &into, err);
     return rc ? rc
               : cr_store_verdict_cells(c->cells, m->groups, &c->times, store, c->inv.id, m->set.id_min,
                                        m->group_width ? m->group_width : 1, &m->n, err);
@@ -265,6 +311,8 @@ int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
         rc = pick_runs(m, store, err);
     if (rc == 0)
         rc = pick_invocations(m, store, err);
+    if (rc == 0)
+        rc = pick_test_groups(m, store, err);
     if (rc)
         return rc;
     cr_store_histogram_init(&m->n, m->set.instances, m->set.n_min, m->set.n_max);

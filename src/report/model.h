@@ -16,6 +16,7 @@
 #define CR_REPORT_REJECTED 10
 #define CR_REPORT_ERRORS 5
 #define CR_REPORT_DIFFERENCES 20
+#define CR_REPORT_TEST_GROUPS 32 /* the set's groups of tests (subtasks) shown with their points */
 
 /* A run with what the page says of it. */
 typedef struct cr_report_run {
@@ -29,7 +30,19 @@ typedef struct cr_report_column {
     cr_invocation_summary summary; /* what its verdicts add up to */
     cr_verdict_cell cells[CR_REPORT_ROWS];
     cr_times_by_n times;
+    /* on a set with groups of tests: its points on each (invocation_group_points) */
+    int64_t scored[CR_REPORT_TEST_GROUPS], scored_total, points_total;
+    uint64_t accepted[CR_REPORT_TEST_GROUPS], judged[CR_REPORT_TEST_GROUPS];
+    unsigned char passed[CR_REPORT_TEST_GROUPS];
 } cr_report_column;
+
+/* A group of tests of the set, a subtask (store/groups.c); not the folds of
+ * the matrix below. */
+typedef struct cr_report_test_group {
+    char name[CR_STORE_GROUP_NAME_MAX + 1];
+    int64_t points, tests;
+    char depends[128]; /* a comma list, cut to fit; "" for none */
+} cr_report_test_group;
 
 typedef struct cr_report_model {
     const cr_report_opts *opts;
@@ -54,6 +67,8 @@ typedef struct cr_report_model {
     cr_answer_difference differences[CR_REPORT_DIFFERENCES], missing[CR_REPORT_DIFFERENCES];
     size_t difference_count, missing_count;
 
+    cr_report_test_group test_groups[CR_REPORT_TEST_GROUPS]; /* the first of the set's, in its order */
+    size_t test_group_count, test_groups_total;
     cr_report_column *columns; /* the latest invocations, oldest first */
     size_t column_count;
     uint64_t invocations_total;

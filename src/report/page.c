@@ -483,6 +483,62 @@ static void matrix_foot(FILE *f, const cr_report_model *m)
     }
 }
 
+/* The matrix's head: a column per invocation, after the first cells. */
+static void column_heads(FILE *f, const cr_report_model *m)
+{
+    for (size_t k = 0; k < m->column_count; k++) {
+        const cr_invocation *inv = &m->columns[k].inv;
+        fputs("<th title=\"", f);
+        column_command(f, inv);
+        fputs("\">", f);
+        column_name(f, inv);
+        fprintf(f, "<br><small>#%" PRId64 ", %s</small></th>", inv->id, cr_variant_name(inv->variant));
+    }
+}
+
+/* A set with groups of tests: each invocation's points on each group and
+ * in all, as Polygon's invocation matrix gives them. */
+static void points_table(FILE *f, const cr_report_model *m)
+{
+    char a[32], b[32], tests_text[32];
+    fputs("<h3>Points by group</h3>\n<p class=\"note\">A group scores its points when every test of it is AC and "
+          "every group it depends on scores too (the view <code>invocation_group_points</code>).",
+          f);
+    if (m->test_groups_total > m->test_group_count)
+        fprintf(f, " The first %zu of %zu groups.", m->test_group_count, m->test_groups_total);
+    fputs("</p>\n<table class=\"matrix\" id=\"points\"><thead><tr><th>group</th><th class=\"num\">points</th>", f);
+    column_heads(f, m);
+    fputs("</tr></thead>\n<tbody>\n", f);
+    for (size_t g = 0; g < m->test_group_count; g++) {
+        const cr_report_test_group *t = &m->test_groups[g];
+        fputs("<tr><td>", f);
+        cr_report__text(f, t->name);
+        fprintf(f, " <small>(%s test%s", cr_report__int(a, t->tests), t->tests == 1 ? "" : "s");
+        if (t->depends[0]) {
+            fputs("; needs ", f);
+            cr_report__text(f, t->depends);
+        }
+        fprintf(f, ")</small></td><td class=\"num\">%s</td>", cr_report__int(a, t->points));
+        for (size_t k = 0; k < m->column_count; k++) {
+            const cr_report_column *c = &m->columns[k];
+            if (!c->judged[g]) {
+                fputs("<td class=\"cell v-none\">-</td>", f);
+                continue;
+            }
+            fprintf(f, "<td class=\"cell %s\"><b>%s</b><small>AC %s of %s%s</small></td>",
+                    verdict_css[c->passed[g] ? CR_INVOKE_AC : CR_INVOKE_WA], cr_report__int(a, c->scored[g]),
+                    cr_report__count(b, c->accepted[g]), cr_report__int(tests_text, t->tests),
+                    c->passed[g] || c->accepted[g] < (uint64_t)t->tests ? "" : "; a group it needs fails");
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n<tfoot>\n<tr><td colspan=\"2\">points in all</td>", f);
+    for (size_t k = 0; k < m->column_count; k++)
+        fprintf(f, "<td><b>%s</b> of %s</td>", cr_report__int(a, m->columns[k].scored_total),
+                cr_report__int(b, m->columns[k].points_total));
+    fputs("</tr>\n</tfoot></table>\n", f);
+}
+
 static void matrix(FILE *f, const cr_report_model *m)
 {
     char a[32], b[32];
@@ -494,14 +550,7 @@ static void matrix(FILE *f, const cr_report_model *m)
                 "its verdicts, coloured by the most frequent one that is not AC, with the slowest CPU time.</p>\n",
                 cr_report__count(a, m->set.instances), CR_REPORT_ROWS);
     fputs("<table class=\"matrix\" id=\"matrix\"><thead><tr><th>test</th><th class=\"num\">n</th>", f);
-    for (size_t k = 0; k < m->column_count; k++) {
-        const cr_invocation *inv = &m->columns[k].inv;
-        fputs("<th title=\"", f);
-        column_command(f, inv);
-        fputs("\">", f);
-        column_name(f, inv);
-        fprintf(f, "<br><small>#%" PRId64 ", %s</small></th>", inv->id, cr_variant_name(inv->variant));
-    }
+    column_heads(f, m);
     fputs("</tr></thead>\n<tbody>\n", f);
     for (size_t g = 0; g < m->groups; g++) {
         const cr_test_fold *fold = &m->folds[g];
@@ -610,6 +659,8 @@ static void section_invocations(FILE *f, const cr_report_model *m)
     } else {
         fprintf(f, "<p class=\"note\">The latest %zu of %s invocations of the set, oldest first: a column each.</p>\n",
                 m->column_count, cr_report__count(a, m->invocations_total));
+        if (m->test_group_count)
+            points_table(f, m);
         if (m->groups)
             matrix(f, m);
         times_chart(f, m);

@@ -349,6 +349,34 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
     return rc;
 }
 
+int cr_store_invocation_points_each(size_t *out_count, cr_store *store, int64_t id, cr_group_points_fn fn, void *ctx,
+                                    cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *out_count = 0;
+    int rc = cr_store__prepare(&st, store,
+                               "SELECT group_name, points, scored, tests, judged, accepted, passed "
+                               "FROM invocation_group_points WHERE invocation_id = ? ORDER BY position",
+                               "reading the points", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    int step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        char name[CR_STORE_GROUP_NAME_MAX + 1];
+        cr_store__column_text(name, sizeof name, st, 0);
+        cr_group_points g = {name, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                             (uint64_t)sqlite3_column_int64(st, 3), (uint64_t)sqlite3_column_int64(st, 4),
+                             (uint64_t)sqlite3_column_int64(st, 5), sqlite3_column_int(st, 6)};
+        ++*out_count;
+        rc = fn(ctx, &g);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "reading the points", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
                              void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err)
 {

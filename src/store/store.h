@@ -744,6 +744,24 @@ typedef struct cr_invocation_summary {
 int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int64_t id, cr_invoke_verdict expect,
                                 cr_error *err);
 
+/* An invocation's points on one group of its set, as the view
+ * invocation_group_points gives them (schema/010_groups.sql). */
+typedef struct cr_group_points {
+    const char *name;        /* the group's; valid during the call */
+    int64_t points, scored;  /* the group's points; those scored: all or 0 */
+    uint64_t tests, judged, accepted; /* its tests; those judged; those AC */
+    int passed;              /* every test AC, and every group it depends on passed */
+} cr_group_points;
+
+/* Called once per group, in the set's order. */
+typedef int (*cr_group_points_fn)(void *ctx, const cr_group_points *g);
+
+/* Calls fn for each group of invocation id's set in order, with its points;
+ * stops at fn's first non-zero return and returns it.  *out_count: the
+ * groups seen (0 for a set without groups). */
+int cr_store_invocation_points_each(size_t *out_count, cr_store *store, int64_t id, cr_group_points_fn fn, void *ctx,
+                                    cr_error *err);
+
 /* How many instances of its set it has judged, and how many are left. */
 int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_store *store, const cr_invocation *inv,
                                  cr_error *err);

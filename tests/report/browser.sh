@@ -81,6 +81,27 @@ colours=$(python3 "$root/tests/report/png_colours.py" "$tmp/report.png")
 [ "$colours" -gt 8 ] || fail "the screenshot is blank ($colours colours)"
 [ -z "$keep" ] || cp "$tmp/report.png" "$keep"
 
+# a set without groups has no table of points; a set with groups has one,
+# each invocation's points group by group and in all
+! grep -qF 'id="points"' "$tmp/dom.html" || fail "the sample's page, a set without groups, has a table of points"
+for call in "small --points 40 --n 1..10 --seed 1" "large --points 60 --depends small --n 30..40 --seed 2"; do
+    # shellcheck disable=SC2086 # the call's words
+    "$coinrow" generate --db "$tmp/groups.db" --set sub --group $call --count 3 --values 1..99 --quiet >/dev/null 2>&1 ||
+        fail "the groups could not be made"
+done
+for builtin in greedy parity; do
+    "$coinrow" invoke --db "$tmp/groups.db" --set sub --variant diff --builtin "$builtin" --quiet >/dev/null 2>&1 ||
+        [ $? -eq 1 ] || fail "invoke --builtin $builtin failed"
+done
+"$coinrow" report --db "$tmp/groups.db" --set sub --out "$tmp/groups.html" >/dev/null
+browse --dump-dom "file://$tmp/groups.html" >"$tmp/groups.dom" 2>"$tmp/groups.err"
+[ -z "$(console_of "$tmp/groups.err")" ] || fail "the page of a set with groups wrote to the console"
+grep -qF '<table class="matrix" id="points">' "$tmp/groups.dom" || fail "the page of a set with groups lacks its points"
+grep -qF '<td>large <small>(3 tests; needs small)</small></td><td class="num">60</td>' "$tmp/groups.dom" ||
+    fail "the table of points lacks the group large"
+[ "$(grep -o '<td colspan="2">points in all</td>' "$tmp/groups.dom" | wc -l)" -eq 1 ] ||
+    fail "the table of points lacks its total"
+
 # names that are HTML and script show as text, and run nothing
 evil='<script>console.log("ran")</script><img src=x onerror=alert(1)>'
 sqlite3 "$tmp/sample.db" "UPDATE instance_set SET name = '$evil'; UPDATE run SET label = '$evil';
@@ -92,4 +113,4 @@ browse --dump-dom "file://$tmp/evil.html" >"$tmp/evil.dom" 2>"$tmp/evil.err"
 grep -qF '&lt;script&gt;console.log("ran")&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;' "$tmp/evil.dom" ||
     fail "a name with HTML does not show as its text"
 
-echo "report in a browser: ok (the sample's page: charts, matrix and numbers rendered, console empty, screenshot of $colours+ colours; names with script shown as text)"
+echo "report in a browser: ok (the sample's page: charts, matrix and numbers rendered, console empty, screenshot of $colours+ colours; a set with groups: its points; names with script shown as text)"

@@ -84,6 +84,12 @@ static const struct {
                               "    while (clock() < CLOCKS_PER_SEC * 3 / 100) x++;\n"
                               "    solve(); printf(\"%lld\\n\", d[n - 1]); print_line(); return 0; }\n"},
     [PROGRAM_EXIT_139] = {"exit_139", "int main(void) { return 139; }\n"},
+    [PROGRAM_CAPPED] = {"capped", READ_AND_SOLVE("i == j || l >= r")
+                                  "int main(int argc, char **argv) {\n"
+                                  "    solve(); volatile unsigned long x = 0;\n"
+                                  "    while (n > (argc > 1 ? strtol(argv[1], NULL, 10) : 0)) x++;\n"
+                                  "    printf(\"%lld\\n\", d[n - 1]); print_line(); return 0;\n"
+                                  "}\n"},
     [PROGRAM_PEEK] = {"peek", HOSTILE("#include <fcntl.h>\n")
                               "int main(int argc, char **argv) {\n"
                               "    solve(); char b[64]; int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;\n"

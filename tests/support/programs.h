@@ -21,6 +21,8 @@ typedef enum program {
     PROGRAM_SLOW,        /* correct, after sleeping 20 ms */
     PROGRAM_BUSY,        /* correct, after 30 ms of CPU */
     PROGRAM_EXIT_139,    /* exits with status 139, as a shell reports SIGSEGV */
+    PROGRAM_CAPPED,      /* correct (the O(n^2) DP) when n <= argv[1], else an infinite loop: a reference
+                            that surely times out on the tests above its cap, on any machine */
     /* Hostile ones, for the sandbox: each tries to reach beyond its own
      * files and, when it gets there, says "escaped: ..." on stderr and
      * exits 42; when it does not, it answers correctly and exits 0 (but

@@ -183,10 +183,58 @@ static void show_progress(void *ctx, const cr_invoke_stats *s)
     cli_progress_bar(&w->progress, w->before + s->judged, w->before + s->judged + s->left, tail);
 }
 
+/* The points of a set with groups, group by group, as one line. */
+typedef struct points_line {
+    FILE *f;
+    int64_t points, scored;
+    size_t groups;
+} points_line;
+
+static int add_group(void *ctx, const cr_group_points *g)
+{
+    points_line *p = ctx;
+    fputs(p->groups++ ? ", " : "", p->f);
+    cr_text_put(p->f, g->name);
+    fprintf(p->f, " %lld of %lld", (long long)g->scored, (long long)g->points);
+    if (g->accepted < g->tests)
+        fprintf(p->f, " (AC %llu of %llu%s)", (unsigned long long)g->accepted, (unsigned long long)g->tests,
+                g->judged < g->tests ? ", not all judged" : "");
+    else if (!g->passed)
+        fputs(g->tests ? " (a group it depends on is not passed)" : " (it has no tests)", p->f);
+    p->points += g->points;
+    p->scored += g->scored;
+    return 0;
+}
+
+/* "points: S of P: GROUP S of P, ..." for invocation id, into *out (for
+ * the caller to free); NULL for a set without groups. */
+static int points_text(char **out, cr_store *store, int64_t id, cr_error *err)
+{
+    char *groups = NULL;
+    size_t len = 0, count = 0;
+    points_line p = {open_memstream(&groups, &len), 0, 0, 0};
+    *out = NULL;
+    if (!p.f)
+        return cr_errorf(err, CR_ENOMEM, "no memory for the points");
+    int rc = cr_store_invocation_points_each(&count, store, id, add_group, &p, err);
+    if (fclose(p.f) != 0 && rc == 0)
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for the points");
+    if (rc == 0 && count) {
+        size_t cap = len + 64;
+        if ((*out = malloc(cap)))
+            snprintf(*out, cap, "points: %lld of %lld: %s", (long long)p.scored, (long long)p.points, groups);
+        else
+            rc = cr_errorf(err, CR_ENOMEM, "no memory for the points");
+    }
+    free(groups);
+    return rc;
+}
+
 /* The summary; every name and message in it comes from the database (or a
- * file before it), escaped on its way out. */
+ * file before it), escaped on its way out.  points: its points line, NULL
+ * for a set without groups. */
 static void print_summary(const cr_invocation *inv, const cr_invocation_summary *s, uint64_t left,
-                          const char *set_name, cr_invoke_verdict expect)
+                          const char *set_name, cr_invoke_verdict expect, const char *points)
 {
     printf("invocation %lld of set '", (long long)inv->id);
     cr_text_put(stdout, set_name);
@@ -207,6 +255,8 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
             sep = ", ";
         }
     printf("\n");
+    if (points)
+        printf("%s\n", points); /* the names in it escaped by add_group */
     if (s->slowest_count) {
         char t[32];
         printf("slowest (CPU):");
@@ -361,15 +411,19 @@ static int judge(cr_store *store, const cr_invocation *inv, const runnable *prog
     if (closed == 0)
         closed = cr_store_invocation_set_status(store, inv->id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
     cr_invocation_summary summary;
+    char *points = NULL;
     if (closed == 0)
         closed = cr_store_invocation_summary(&summary, store, inv->id, expect, &late);
+    if (closed == 0)
+        closed = points_text(&points, store, inv->id, &late);
     if (closed == 0 && !a->quiet) {
         if (stats.unanswered)
             cli_fail("%llu instance%s added to the set after run %lld %s no answer: not judged",
                      (unsigned long long)stats.unanswered, stats.unanswered == 1 ? "" : "s",
                      (long long)inv->answers_run, stats.unanswered == 1 ? "has" : "have");
-        print_summary(inv, &summary, stats.left, set_name, expect);
+        print_summary(inv, &summary, stats.left, set_name, expect, points);
     }
+    free(points);
     if (interrupted)
         return CR_EXIT_INTERRUPTED;
     if (rc || closed)
@@ -449,7 +503,9 @@ const cli_command cli_cmd_invoke = {
     "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
     "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
     "and verdict (and verdict_view) with CPU and wall time, peak memory, exit code,\n"
-    "signal, the checker's message and the first bytes of stderr.\n"
+    "signal, the checker's message and the first bytes of stderr.  On a set with\n"
+    "groups the summary gives the points, in all and group by group (the view\n"
+    "invocation_group_points).\n"
     "--jobs: programs running at once share the cores' caches, memory bandwidth and\n"
     "clock boost with each other and with coinrow, so their CPU times grow and wall\n"
     "times scatter: keep the default 1 for timings you rely on, raise it to find\n"

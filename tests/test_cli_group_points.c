@@ -1,0 +1,312 @@
+/* Points when judging a set with groups (issue 36): the view
+ * invocation_group_points scores a group when every test of it is AC and
+ * every group it depends on scores; invoke prints the points group by
+ * group; a reference that times out only on the large group gets exactly
+ * the other groups' points; strength flags a group every strategy passes;
+ * validate --group checks files against their group; the report shows the
+ * points by group.  A program that must time out loops for ever above its
+ * cap, so that any time limit stops it on any machine; one that must pass
+ * answers in a millisecond or two, against a limit of 0.5 s or more. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/files.h"
+#include "support/programs.h"
+#include "support/run.h"
+
+static char *dir;
+static char db[4200];
+
+/* The issue's groups, in set "sub": small (20 points, n <= 10, where brute
+ * force passes), mid (30, n <= 200, the O(n^2) DP) depending on small, and
+ * large (50, n from 400) depending on mid; and set "whole", without groups. */
+static int setup(void **state)
+{
+    (void)state;
+    static const char *const calls[][16] = {
+        {"--group", "small", "--points", "20", "--count", "3", "--n", "1..10", "--seed", "1"},
+        {"--group", "mid", "--points", "30", "--depends", "small", "--count", "3", "--n", "11..200", "--seed", "2"},
+        {"--group", "large", "--points", "50", "--depends", "mid", "--count", "2", "--n", "400..500", "--seed", "3"},
+    };
+    if (!(dir = tmp_dir_new()) || programs_build(dir) != 0)
+        return -1;
+    snprintf(db, sizeof db, "%s/t.db", dir);
+    run_result r;
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++) {
+        const char *args[32] = {"generate", "--db", db, "--set", "sub", "--values", "1..1000", "--quiet"};
+        size_t n = 8;
+        for (const char *const *a = calls[k]; *a; a++)
+            args[n++] = *a;
+        if (run_coinrow_args(&r, NULL, args) != 0 || r.status != 0)
+            return -1;
+        run_result_free(&r);
+    }
+    if (run_coinrow(&r, NULL, "generate", "--db", db, "--set", "whole", "--count", "3", "--n", "1..10", "--values",
+                    "1..9", "--seed", "4", "--quiet", (char *)NULL) != 0 ||
+        r.status != 0)
+        return -1;
+    run_result_free(&r);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tmp_dir_free(dir);
+    return 0;
+}
+
+/* coinrow invoke of program p with argument arg on set, its answers diff,
+ * CPU time limit `seconds`. */
+static void invoke(run_result *r, const char *set, program p, const char *arg, const char *seconds)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", dir, program_name(p));
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", (char *)set, "--variant", "diff",
+                    "--time-limit", (char *)seconds, "--", path, (char *)arg, NULL};
+    assert_int_equal(run_capture(r, argv, NULL), 0);
+}
+
+static int64_t latest(void) { return db_int(db, "SELECT max(id) FROM invocation"); }
+
+/* The latest invocation's row of invocation_group_points, group by group:
+ * "name points tests judged accepted passed scored", and the total. */
+static char *points(void)
+{
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT (SELECT group_concat(group_name || ' ' || points || ' ' || tests || ' ' || judged || ' ' || "
+             "accepted || ' ' || passed || ' ' || scored, ', ') FROM (SELECT * FROM invocation_group_points "
+             "WHERE invocation_id = %1$lld ORDER BY position)) || ' = ' || (SELECT scored || ' of ' || points || "
+             "', ' || groups_passed || ' of ' || groups FROM invocation_points WHERE invocation_id = %1$lld)",
+             (long long)latest());
+    char *text = db_text(db, sql);
+    assert_non_null(text);
+    return text;
+}
+
+static void test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points(
+    void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CAPPED, "300", "0.5");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 6, TLE 2\n"
+                                  "points: 50 of 100: small 20 of 20, mid 30 of 30, large 0 of 50 (AC 0 of 2)\n"));
+    run_result_free(&r);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 0 0 0 = 50 of 100, 2 of 3");
+    free(text);
+}
+
+static void test_group_points__a_correct_program_gets_every_point(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 8 of 8: AC 8\n"
+                                  "points: 100 of 100: small 20 of 20, mid 30 of 30, large 50 of 50\n"));
+    run_result_free(&r);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 3 1 20, mid 30 3 3 3 1 30, large 50 2 2 2 1 50 = 100 of 100, 3 of 3");
+    free(text);
+}
+
+/* A group whose every test is AC scores nothing when a group it depends
+ * on, or one that one depends on, fails: the verdicts of a correct
+ * program, one of small's then made WA, and one of large's missing. */
+static void test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "sub", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "UPDATE verdict SET verdict = 'WA' WHERE invocation_id = %1$lld AND instance_id = (SELECT min(id) "
+             "FROM instance WHERE ext_id LIKE 'small-%%'); DELETE FROM verdict WHERE invocation_id = %1$lld AND "
+             "instance_id = (SELECT min(id) FROM instance WHERE ext_id LIKE 'large-%%')",
+             (long long)latest());
+    assert_int_equal(db_exec(db, sql), 0);
+    char *text = points();
+    assert_string_equal(text, "small 20 3 3 2 0 0, mid 30 3 3 3 0 0, large 50 2 1 1 0 0 = 0 of 100, 0 of 3");
+    free(text);
+}
+
+/* A set without groups prints as before, and has no points. */
+static void test_group_points__a_set_without_groups_has_no_points(void **state)
+{
+    (void)state;
+    run_result r;
+    invoke(&r, "whole", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "judged 3 of 3: AC 3\nslowest (CPU): "));
+    assert_null(strstr(r.out, "points"));
+    run_result_free(&r);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM invocation_group_points WHERE invocation_id = %lld",
+             (long long)latest());
+    assert_int_equal(db_int(db, sql), 0);
+}
+
+/* strength names, group by group, the strategies that pass it, and flags
+ * as weak a group that every strategy passes: antigreedy tests break
+ * greedy, equal coins break none. */
+static void test_group_points__strength_flags_a_group_every_strategy_passes(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "str", "--group", "ag", "--points", "10", "--profile",
+            "antigreedy", "--even-n", "--count", "3", "--n", "4..8", "--values", "1..100", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "str", "--group", "eq", "--points", "5", "--all-equal",
+            "--count", "3", "--n", "2..6", "--values", "1..9", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "str", "--variant", "diff");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\ngroup        points  tests  passed by (no test of it breaks them)\n"
+                                  "ag               10      3  parity, lookahead2\n"
+                                  "eq                5      3  greedy, left, parity, lookahead2: WEAK, every "
+                                  "strategy passes it\n"
+                                  "WEAK: 1 group that every strategy passes\n"));
+    run_result_free(&r);
+    /* a set without groups has no table of groups */
+    COINROW(&r, NULL, "strength", "--db", db, "--set", "whole", "--variant", "diff");
+    assert_null(strstr(r.out, "group"));
+    run_result_free(&r);
+}
+
+/* validate --group checks files against a group's constraints, as the
+ * database holds them, naming the file, the group and the constraint. */
+static void test_group_points__validate_group_names_the_file_the_group_and_the_constraint(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "val", "--group", "eq", "--points", "5", "--all-equal",
+            "--even-n", "--count", "1", "--n", "2..6", "--values", "1..9", "--seed", "3", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char ok[4300], big[4300], unequal[4300], odd[4300];
+    snprintf(ok, sizeof ok, "%s/ok.in", dir);
+    snprintf(big, sizeof big, "%s/big.in", dir);
+    snprintf(unequal, sizeof unequal, "%s/unequal.in", dir);
+    snprintf(odd, sizeof odd, "%s/odd.in", dir);
+    assert_int_equal(write_file(ok, "4\n7 7 7 7\n"), 0);
+    assert_int_equal(write_file(big, "12\n1 2 3 4 5 6 7 8 9 10 11 12\n"), 0);
+    assert_int_equal(write_file(unequal, "4\n7 7 8 7\n"), 0);
+    assert_int_equal(write_file(odd, "3\n7 7 7\n"), 0);
+
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", ok);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", "--kattis", ok);
+    assert_int_equal(r.status, 42);
+    run_result_free(&r);
+    /* each file is checked, and each failure named */
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", ok, unequal, odd);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "unequal.in: group 'eq' of set 'val': line 2: coin 3 (value 8) differs from "
+                                  "coin 1 (value 7), the group wants all its coins equal\n"));
+    assert_non_null(strstr(r.err, "odd.in: group 'eq' of set 'val': line 1, column 1: n = 3 is odd"));
+    assert_null(strstr(r.err, "ok.in"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "sub", "--group", "small", "--kattis", big);
+    assert_int_equal(r.status, 43);
+    assert_non_null(strstr(r.err, "big.in: group 'small' of set 'sub': line 1, column 1: n = 12 is out of range "
+                                  "1..10\n"));
+    run_result_free(&r);
+
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "small", ok);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "set 'val' has no group 'small'"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--group", "eq", ok);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--group needs --set"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "validate", "--db", db, "--set", "val", "--group", "eq", "--n", "1..5", ok);
+    assert_int_equal(r.status, 2);
+    run_result_free(&r);
+}
+
+/* The report shows, above its matrix of verdicts, each invocation's points
+ * group by group and in all; a set without groups shows no such table. */
+static void test_group_points__the_report_shows_the_points_by_group(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "rep", "--group", "low", "--points", "40", "--count", "2",
+            "--n", "1..10", "--values", "1..99", "--seed", "5", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "rep", "--group", "high", "--points", "60", "--depends", "low",
+            "--count", "1", "--n", "400..450", "--values", "1..99", "--seed", "6", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "rep", PROGRAM_CORRECT, NULL, "1");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    invoke(&r, "rep", PROGRAM_CAPPED, "100", "0.5");
+    assert_int_equal(r.status, 1);
+    run_result_free(&r);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/rep.html", dir);
+    COINROW(&r, NULL, "report", "--db", db, "--set", "rep", "--out", out);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *page = read_text(out);
+    assert_non_null(page);
+    const char *table = strstr(page, "<table class=\"matrix\" id=\"points\"><thead><tr><th>group</th>"
+                                     "<th class=\"num\">points</th><th title=");
+    assert_non_null(table);
+    assert_true(table < strstr(page, "id=\"matrix\""));
+    assert_non_null(strstr(table, "<tr><td>low <small>(2 tests)</small></td><td class=\"num\">40</td>"
+                                  "<td class=\"cell v-AC\"><b>40</b><small>AC 2 of 2</small></td>"
+                                  "<td class=\"cell v-AC\"><b>40</b><small>AC 2 of 2</small></td></tr>\n"
+                                  "<tr><td>high <small>(1 test; needs low)</small></td><td class=\"num\">60</td>"
+                                  "<td class=\"cell v-AC\"><b>60</b><small>AC 1 of 1</small></td>"
+                                  "<td class=\"cell v-WA\"><b>0</b><small>AC 0 of 1</small></td></tr>\n"));
+    assert_non_null(strstr(table, "<tr><td colspan=\"2\">points in all</td><td><b>100</b> of 100</td>"
+                                  "<td><b>40</b> of 100</td></tr>"));
+    free(page);
+
+    invoke(&r, "whole", PROGRAM_CORRECT, NULL, "1");
+    run_result_free(&r);
+    COINROW(&r, NULL, "report", "--db", db, "--set", "whole", "--out", out);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    page = read_text(out);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "id=\"matrix\""));
+    assert_null(strstr(page, "Points by group"));
+    assert_null(strstr(page, "id=\"points\""));
+    free(page);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(
+            test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points),
+        cmocka_unit_test(test_group_points__a_correct_program_gets_every_point),
+        cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
+        cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
+        cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),
+        cmocka_unit_test(test_group_points__validate_group_names_the_file_the_group_and_the_constraint),
+        cmocka_unit_test(test_group_points__the_report_shows_the_points_by_group),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
