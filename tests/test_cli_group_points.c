@@ -121,6 +121,62 @@ static void test_group_points__a_correct_program_gets_every_point(void **state)
     free(text);
 }
 
+/* coinrow invoke --label partially_accepted of the source NAME.c, in dir,
+ * limited to 0.5 s; its invocation's id. */
+static int64_t invoke_partial(const char *name)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s.c", name);
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", "sub", "--variant", "diff", "--time-limit",
+                    "0.5", "--label", "partially_accepted", "--", path, NULL};
+    run_result r; /* in dir: export copies a source only from its invocation's folder */
+    assert_int_equal(run_capture_in(&r, dir, argv, NULL), 0);
+    run_result_free(&r);
+    return latest();
+}
+
+/* export --submissions puts an invocation labelled partially_accepted in
+ * the package only when invoke's points say a judge scores it so: some
+ * points and not all. */
+static void test_group_points__export_takes_a_partially_accepted_program_by_its_points(void **state)
+{
+    (void)state;
+    /* the capped DP, its cap at small's largest n: small's 20 points */
+    char *text = read_text(tmp_path(dir, "capped.c"));
+    assert_non_null(text);
+    char *cap = strstr(text, "(argc > 1 ? strtol(argv[1], NULL, 10) : 0)");
+    assert_non_null(cap);
+    size_t size = strlen(text) + 3;
+    char *capped10 = malloc(size);
+    assert_non_null(capped10);
+    snprintf(capped10, size, "%.*s10%s", (int)(cap - text), text,
+             cap + strlen("(argc > 1 ? strtol(argv[1], NULL, 10) : 0)"));
+    assert_int_equal(write_file(tmp_path(dir, "capped10.c"), capped10), 0);
+    free(capped10);
+    free(text);
+    int64_t some = invoke_partial("capped10");
+    int64_t all = invoke_partial(program_name(PROGRAM_CORRECT));
+    invoke_partial(program_name(PROGRAM_CAPPED)); /* its cap 0: no point */
+
+    run_result r;
+    const char *pkg = tmp_path(dir, "partial");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "sub", "--variant", "diff", "--moves", "canonical", "--format", "kattis",
+            "--out", pkg, "--submissions");
+    assert_int_equal(r.status, 0);
+    char why[512];
+    snprintf(why, sizeof why, "2 labelled invocations left out of the package; the first: invocation %lld (label "
+             "partially_accepted): it scored 100 of 100 points, where a partially accepted program scores some and "
+             "not all", (long long)all);
+    if (!strstr(r.err, why))
+        fail_msg("export said: %s", r.err);
+    run_result_free(&r);
+    char rel[256];
+    snprintf(rel, sizeof rel, "submissions/partially_accepted/inv%lld-capped10.c", (long long)some);
+    char *copy = read_text(tmp_path(pkg, rel));
+    assert_non_null(copy);
+    free(copy);
+}
+
 /* A group whose every test is AC scores nothing when a group it depends
  * on, or one that one depends on, fails: the verdicts of a correct
  * program, one of small's then made WA, and one of large's missing. */
@@ -302,6 +358,7 @@ int main(void)
         cmocka_unit_test(
             test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points),
         cmocka_unit_test(test_group_points__a_correct_program_gets_every_point),
+        cmocka_unit_test(test_group_points__export_takes_a_partially_accepted_program_by_its_points),
         cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
         cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
         cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),

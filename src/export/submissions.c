@@ -89,6 +89,31 @@ static int verdict_fits(const char *folder, cr_invoke_verdict v)
     return 0;
 }
 
+/* cr_store_invocation_points_each's callback: the points there are and
+ * those scored, summed into ctx[0] and ctx[1]. */
+static int add_points(void *ctx, const cr_group_points *g)
+{
+    int64_t *sum = ctx;
+    sum[0] += g->points;
+    sum[1] += g->scored;
+    return 0;
+}
+
+/* Why inv cannot be a partially accepted submission, into why (cap bytes),
+ * "" when it can: a judge scores it as invoke did, so it must have scored
+ * some points and not all. */
+static int partial_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, cr_error *err)
+{
+    int64_t sum[2] = {0, 0};
+    size_t groups = 0;
+    int rc = cr_store_invocation_points_each(&groups, store, inv->id, add_points, sum, err);
+    if (rc == 0 && (sum[1] == 0 || sum[1] == sum[0]))
+        snprintf(why, cap, "invocation %lld (label partially_accepted): it scored %lld of %lld points, where a "
+                 "partially accepted program scores some and not all", (long long)inv->id, (long long)sum[1],
+                 (long long)sum[0]);
+    return rc;
+}
+
 /* Why inv, labelled folder, cannot go into the package, into why (cap
  * bytes); "" when it can. */
 static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
@@ -114,13 +139,14 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
                  (long long)inv->id, folder, cr_check_moves_name(inv->moves), cr_check_moves_name(moves));
         return 0;
     }
+    if (strcmp(folder, "partially_accepted") == 0)
+        return partial_left_out(why, cap, store, inv, err);
     cr_invocation_summary *sum = malloc(sizeof *sum);
     if (!sum)
         return cr_errorf(err, CR_ENOMEM, "no memory for a summary");
     int rc = cr_store_invocation_summary(sum, store, inv->id, CR_INVOKE_AC, err);
-    int fits = strcmp(folder, "accepted") == 0             ? !sum->has_failure
-               : strcmp(folder, "partially_accepted") == 0 ? sum->has_failure
-                                                           : sum->has_failure && verdict_fits(folder, sum->failure_verdict);
+    int fits = strcmp(folder, "accepted") == 0 ? !sum->has_failure
+                                               : sum->has_failure && verdict_fits(folder, sum->failure_verdict);
     if (rc == 0 && !fits && sum->has_failure)
         snprintf(why, cap, "invocation %lld (label %s): its first failing test, '%s', got %s", (long long)inv->id,
                  folder, sum->failure_ext_id, cr_invoke_verdict_name(sum->failure_verdict));
