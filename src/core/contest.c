@@ -291,6 +291,17 @@ int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_erro
     return rc;
 }
 
+int cr_contest_all_equal(const cr_contest_input *in, cr_error *err)
+{
+    for (size_t k = 1; k < in->n; k++)
+        if (in->coins[k] != in->coins[0])
+            return cr_error_set(err, CR_EINVAL,
+                                "line 2: coin %zu (value %lld) differs from coin 1 (value %lld), the group wants all "
+                                "its coins equal",
+                                k + 1, (long long)in->coins[k], (long long)in->coins[0]);
+    return 0;
+}
+
 char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines)
 {
     char *line = out + 44; /* after the value (at most 41 characters) and its newline */
