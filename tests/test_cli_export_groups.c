@@ -156,6 +156,45 @@ static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_v
     assert_int_equal(run_status(as_problem, in), 42);
 }
 
+static void test_export_groups__kattis_validator_refuses_unequal_coins_in_an_all_equal_group_naming_the_coin(
+    void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, INTO(f->db, "small", "40"), "--count", "1", "--n", "1..10", "--values", "1..9", "--seed", "1",
+            "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, INTO(f->db, "eq", "60"), "--all-equal", "--even-n", "--count", "2", "--n", "2..10", "--values",
+            "1..9", "--seed", "2", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    const char *pkg = tmp_path(f->dir, "keq");
+    COINROW(&r, NULL, EXPORT(f->db, "kattis", pkg), "--samples", "0");
+    if (r.status != 0)
+        fail_msg("export --format kattis: exit %d: %s", r.status, r.err);
+    run_result_free(&r);
+    char validator[4300], in[4300];
+    snprintf(validator, sizeof validator, "%s", tmp_path(f->dir, "validator"));
+    cc_build(validator, tmp_path(pkg, "input_validators/validator/validator.c"));
+    char *as_eq[] = {validator, "--group", "eq", NULL}, *as_small[] = {validator, "--group", "small", NULL};
+    snprintf(in, sizeof in, "%s", tmp_path(pkg, "data/secret/eq/02.in"));
+    assert_int_equal(run_status(as_eq, in), 42); /* the group's own test */
+    /* within eq's ranges and n even, but its third coin is not the first's */
+    char *run[] = {validator, "--group", "eq", NULL};
+    assert_int_equal(run_capture(&r, run, "4\n2 2 3 2\n"), 0);
+    assert_int_equal(r.status, 43);
+    assert_string_equal(r.err, "standard input: line 2: coin 3 (value 3) differs from coin 1 (value 2), the group "
+                               "wants all its coins equal\n");
+    run_result_free(&r);
+    assert_int_equal(run_capture(&r, as_small, "4\n2 2 3 2\n"), 0);
+    assert_int_equal(r.status, 42); /* small does not want its coins equal */
+    run_result_free(&r);
+}
+
 static void test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies(
     void **state)
 {
@@ -274,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
+        TEST(test_export_groups__kattis_validator_refuses_unequal_coins_in_an_all_equal_group_naming_the_coin),
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),
         TEST(test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames),
         TEST(test_export_groups__plain_writes_a_groups_file_beside_the_tests),

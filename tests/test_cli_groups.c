@@ -281,6 +281,65 @@ static void test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_th
             "--values", "1..9", "--seed", "4");
 }
 
+static void test_groups__ingest_puts_the_rows_that_fit_in_the_group_and_rejects_each_other_naming_the_constraint(
+    void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    run_result r;
+    COINROW(&r, NULL, INTO(f->db, "odd", "0"), "--odd-sum", "--count", "1", "--n", "1..5", "--values", "1..9", "--seed",
+            "5", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    /* eq: n in 2..10 and even, values in 1..9, all equal */
+    const char *csv = tmp_path(f->dir, "eq.csv");
+    write_file(csv, "id,values\na,4 4 4 4\nb,1 1 1\nc,2 2 2 2 2 2 2 2 2 2 2 2\nd,5 50\ne,4 4 5 4\nf,7 7\n");
+    COINROW(&r, NULL, "ingest", csv, "--db", f->db, "--set", "sub", "--group", "eq");
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.out, "ingested 2, skipped 0, rejected 4, set 'sub'"));
+    run_result_free(&r);
+    COINROW(&r, "id,values\ng,2 2\nh,2 3\n", "ingest", "-", "--db", f->db, "--set", "sub", "--group", "odd", "--quiet");
+    assert_int_equal(r.status, 3);
+    run_result_free(&r);
+    char *errors = db_text(f->db, "SELECT group_concat(ext_id || ': ' || reason, char(10)) FROM "
+                                  "(SELECT * FROM ingest_error ORDER BY id)");
+    assert_string_equal(errors, "b: test 'b' breaks group 'eq' of set 'sub': n = 3 is odd, the group wants an even n\n"
+                                "c: test 'c' breaks group 'eq' of set 'sub': n = 12 is out of range 2..10\n"
+                                "d: test 'd' breaks group 'eq' of set 'sub': value 2 (50) is out of range 1..9\n"
+                                "e: test 'e' breaks group 'eq' of set 'sub': coin 3 (value 5) differs from coin 1 "
+                                "(value 4), the group wants all its coins equal\n"
+                                "g: test 'g' breaks group 'odd' of set 'sub': the values add up to an even number, "
+                                "the group wants an odd sum");
+    free(errors);
+    char *tests = tests_by_group(f->db);
+    assert_string_equal(tests, "small:small-01 small:small-02 small:small-03 mid:mid-01 mid:mid-02 eq:eq-01 eq:eq-02 "
+                               "odd:odd-01 eq:a eq:f odd:h");
+    free(tests);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    if (r.status != 0)
+        fail_msg("check-db: %s", r.out);
+    run_result_free(&r);
+}
+
+static void test_groups__ingest_into_a_group_the_set_lacks_is_refused_naming_the_set_and_the_group(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    const char *db = f->db, *csv = tmp_path(f->dir, "in.csv");
+    write_file(csv, "id,values\na,4 4\n");
+    run_result r;
+    COINROW(&r, "id,values\na,1 2\n", "ingest", "-", "--db", db, "--set", "mine", "--quiet");
+    run_result_free(&r);
+    REFUSED(f, 1, "set 'sub' has no group 'huge' (generate --group makes one)", "ingest", csv, "--db", db, "--set",
+            "sub", "--group", "huge");
+    REFUSED(f, 1, "set 'mine' has no group 'eq' (it has no groups: generate --group makes them)", "ingest", csv,
+            "--db", db, "--set", "mine", "--group", "eq");
+    REFUSED(f, 1, "set 'nope' has no group 'eq' (the database has no set 'nope')", "ingest", csv, "--db", db, "--set",
+            "nope", "--group", "eq");
+    REFUSED(f, 2, "--group NAME goes with --set SET, the set that has the group", "ingest", csv, "--db", db,
+            "--group", "eq");
+}
+
 static void test_groups__usage_errors_name_the_option(void **state)
 {
     tmp_db *f = *state;
@@ -357,6 +416,8 @@ int main(void)
         TEST(test_groups__several_calls_build_one_set_whose_ids_never_clash),
         TEST(test_groups__the_same_command_again_changes_nothing_and_another_call_adds_to_its_group),
         TEST(test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_the_group_and_the_constraint),
+        TEST(test_groups__ingest_puts_the_rows_that_fit_in_the_group_and_rejects_each_other_naming_the_constraint),
+        TEST(test_groups__ingest_into_a_group_the_set_lacks_is_refused_naming_the_set_and_the_group),
         TEST(test_groups__usage_errors_name_the_option),
         TEST(test_groups__an_interrupted_call_is_finished_into_its_group_by_the_command_it_names),
         TEST(test_groups__show_shows_a_set_s_groups_alone_or_with_a_run),

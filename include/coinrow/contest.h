@@ -53,6 +53,18 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
  * CR_ENOMEM.  O(n). */
 int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_error *err);
 
+/* Whether the coins of `in` are all equal, as a group with that property
+ * wants them: 0, or CR_EINVAL with err naming the first coin that differs
+ * from the first.  O(n). */
+int cr_contest_all_equal(const cr_contest_input *in, cr_error *err);
+
+/* Whether coins[0..n) meet limits and, when all_equal, are all equal: as
+ * cr_contest_input_parse and cr_contest_all_equal check an input file, for
+ * coins read otherwise (a row of a table).  0, or CR_EINVAL with err
+ * naming the first constraint they break ("n = 12 is out of range 1..10").
+ * O(n). */
+int cr_contest_meets(const int64_t *coins, size_t n, const cr_constraints *limits, int all_equal, cr_error *err);
+
 /* Writes into out (at least in->n + 48 bytes) the answer file of a greedy
  * player (cr_moves_greedy): the variant's value along its line, in decimal
  * (128 bits: it may leave int64), and the line after it when `lines`.

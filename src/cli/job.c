@@ -54,6 +54,8 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "%s", err.msg);
         src->id_col = a->id_col;
         src->values_col = a->values_col;
+        if (a->group && !a->set)
+            return cli_usage_error(cmd, "--group NAME goes with --set SET, the set that has the group");
         if (a->resume && (a->variant || a->moves || a->algo || a->label))
             return cli_usage_error(cmd, "--resume goes on with the run's own options");
     } else if (a->resume) {
@@ -100,7 +102,8 @@ static int find_set(int64_t *out, char *source, size_t cap, cr_store *store, con
         for (int i = 0; i < npos && len < cap; i++)
             len += (size_t)snprintf(source + len, cap - len, "%s%s", i ? " " : "", pos[i]);
     }
-    return cr_store_set_find(out, store, a->set ? a->set : name, 1, source, err);
+    /* rows for a group go into a set of groups that is there */
+    return cr_store_set_find(out, store, a->set ? a->set : name, !a->group, source, err);
 }
 
 /* A job under way: what check_args found, and what starting it made. */
@@ -110,6 +113,8 @@ typedef struct job {
     int steps, npos;
     char **pos;
     int64_t resume_id, set_id, run_id;
+    int64_t group_id;       /* the group the rows join (0: none) ... */
+    cr_store_group group;   /* ... and its constraints (ingest --group) */
     cr_solve_opts solve;
     cr_shard_spec shard;
     int jobs, shard_done;
@@ -140,7 +145,8 @@ static char *finish_command(const job *j)
         return NULL;
     fprintf(f, "coinrow %s%s", j->cmd->name, j->steps & CLI_JOB_SOLVE ? " --resume" : "");
     const char *flags[][2] = {{"--from-db", a->from_db}, {"--table", a->table}, {"--id-col", a->id_col},
-                              {"--values-col", a->values_col}, {"--format", strcmp(a->format, "auto") ? a->format : NULL}};
+                              {"--values-col", a->values_col}, {"--format", strcmp(a->format, "auto") ? a->format : NULL},
+                              {"--group", a->group}};
     for (int i = 0; !a->from_db && i < j->npos; i++) {
         fputc(' ', f);
         cr_text_put_word(f, j->pos[i]);
@@ -292,6 +298,8 @@ static int job_open(job *j)
     const cli_job_args *a = j->a;
     int ingest = j->steps & CLI_JOB_INGEST;
     int rc = cr_store_begin(j->store, j->err);
+    if (rc == 0 && ingest && a->group) /* first: it names the group when the set is missing */
+        rc = cr_store_group_find(&j->set_id, &j->group_id, &j->group, j->store, a->set, a->group, j->err);
     if (rc == 0 && (!a->resume || ingest))
         rc = find_set(&j->set_id, j->source, sizeof j->source, j->store, a, j->steps, j->npos, j->pos, j->err);
     if (rc == 0 && ingest) {
@@ -325,7 +333,7 @@ static int job_start(job *j)
                                          "ulimit -n)", db, CR_PIPELINE_FILES);
     /* solve needs a set in a database that is there: a mistyped path
      * creates none */
-    int creates = (j->steps & CLI_JOB_INGEST) || a->shard;
+    int creates = ((j->steps & CLI_JOB_INGEST) && !a->group) || a->shard;
     int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
     if (rc == 0 && a->shard) {
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, j->store, &j->shard, j->err);
@@ -338,24 +346,37 @@ static int job_start(job *j)
         rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
     if (rc || j->shard_done)
         return rc;
-    cr_pipeline_opts po = {.set_id = j->set_id, .group_id = j->a->group_id, .run_id = j->run_id, .solve = j->solve,
+    cr_pipeline_opts po = {.set_id = j->set_id, .group_id = j->group_id, .run_id = j->run_id, .solve = j->solve,
                            .jobs = j->jobs, .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
                            .wal_held = cli_progress_wal_held, .ctx = &j->progress};
     return cr_pipeline_new(&j->p, j->store, &po, j->err);
 }
 
-/* A cr_row_fn: starts the job on the first row, then queues each. */
+/* A cr_row_fn: starts the job on the first row, then queues each; a row
+ * for a group (ingest --group) that breaks its constraints is rejected,
+ * naming the test, the group and the constraint. */
 static int job_row(void *ctx, const cr_row *row)
 {
     job *j = ctx;
     int rc = j->store ? 0 : job_start(j);
-    return rc ? rc : cr_pipeline_row(j->p, row);
+    if (rc)
+        return rc;
+    cr_error why = {0};
+    if (!j->a->group || row->reason || cr_contest_meets(row->coins, row->n, &j->group.limits, j->group.all_equal, &why) == 0)
+        return cr_pipeline_row(j->p, row);
+    char reason[CR_ERROR_MSG_MAX + 256];
+    snprintf(reason, sizeof reason, "test '%.*s' breaks group '%s' of set '%s': %s",
+             (int)cr_utf8_cut(row->ext_id, row->ext_id_len > 60 ? 60 : row->ext_id_len), row->ext_id, j->a->group,
+             j->set_name, why.msg);
+    cr_row rejected = *row;
+    rejected.reason = reason;
+    return cr_pipeline_row(j->p, &rejected);
 }
 
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
-    job j = {.a = a, .cmd = cmd, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .err = &err};
+    job j = {.a = a, .cmd = cmd, .steps = steps, .npos = npos, .pos = pos, .jobs = 1, .group_id = a->group_id, .err = &err};
     cr_source_opts src = {0};
     int status = check_args(&j.resume_id, &j.solve, &src, &j.jobs, &j.shard, cmd, a, steps, npos, pos);
     if (status >= 0)

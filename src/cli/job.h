@@ -12,6 +12,7 @@
 typedef struct cli_job_args {
     const char *db, *set, *label;
     const char *format, *id_col, *values_col, *from_db, *table; /* ingesting */
+    const char *group; /* ingesting: the group of set `set` (made by generate --group) the rows join */
     const char *variant, *moves, *algo, *jobs;                  /* solving */
     const char *shard, *out, *run_tag;                          /* solving a shard */
     int resume, quiet, progress;
@@ -43,6 +44,9 @@ typedef struct cli_job_args {
              "the values column (default values, coins, piles or stones)")
 #define CLI_JOB_OPT_FROM_DB \
     CLI_TEXT(cli_job_args, from_db, "from-db", "FILE", "read a table of another SQLite database ...")
+#define CLI_JOB_OPT_GROUP                                                                                          \
+    CLI_TEXT(cli_job_args, group, "group", "NAME",                                                                 \
+             "put the rows in this group of the set (generate --group made it)")
 #define CLI_JOB_OPT_TABLE CLI_TEXT(cli_job_args, table, "table", "NAME", "... this table (with --from-db)")
 #define CLI_JOB_OPT_VARIANT \
     CLI_TEXT(cli_job_args, variant, "variant", "LIST", "total, diff, remaining, winner, a comma list, or all (default)")

@@ -291,6 +291,50 @@ int cr_contest_answerable(const cr_contest_input *in, unsigned variants, cr_erro
     return rc;
 }
 
+/* The first of coins[0..n) that differs from the first (0-based), or 0
+ * when they are all equal. */
+static size_t first_unequal(const int64_t *coins, size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        if (coins[k] != coins[0])
+            return k;
+    return 0;
+}
+
+int cr_contest_all_equal(const cr_contest_input *in, cr_error *err)
+{
+    size_t k = first_unequal(in->coins, in->n);
+    if (k)
+        return cr_error_set(err, CR_EINVAL,
+                            "line 2: coin %zu (value %lld) differs from coin 1 (value %lld), the group wants all its "
+                            "coins equal",
+                            k + 1, (long long)in->coins[k], (long long)in->coins[0]);
+    return 0;
+}
+
+int cr_contest_meets(const int64_t *coins, size_t n, const cr_constraints *limits, int all_equal, cr_error *err)
+{
+    if (n < limits->n_min || n > limits->n_max)
+        return cr_error_set(err, CR_EINVAL, "n = %zu is out of range %zu..%zu", n, limits->n_min, limits->n_max);
+    if (limits->even_n && n % 2 != 0)
+        return cr_error_set(err, CR_EINVAL, "n = %zu is odd, the group wants an even n", n);
+    uint64_t sum = 0; /* modulo 2^64: enough for its parity */
+    for (size_t k = 0; k < n; k++) {
+        if (coins[k] < limits->value_min || coins[k] > limits->value_max)
+            return cr_error_set(err, CR_EINVAL, "value %zu (%lld) is out of range %lld..%lld", k + 1,
+                                (long long)coins[k], (long long)limits->value_min, (long long)limits->value_max);
+        sum += (uint64_t)coins[k];
+    }
+    if (limits->odd_sum && sum % 2 == 0)
+        return cr_error_set(err, CR_EINVAL, "the values add up to an even number, the group wants an odd sum");
+    size_t k = all_equal ? first_unequal(coins, n) : 0;
+    if (k)
+        return cr_error_set(err, CR_EINVAL, "coin %zu (value %lld) differs from coin 1 (value %lld), the group wants "
+                                            "all its coins equal",
+                            k + 1, (long long)coins[k], (long long)coins[0]);
+    return 0;
+}
+
 char *cr_contest_greedy_answer(char *out, const cr_contest_input *in, cr_variant variant, int lines)
 {
     char *line = out + 44; /* after the value (at most 41 characters) and its newline */

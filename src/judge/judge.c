@@ -36,7 +36,8 @@ static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
     return out;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path)
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, unsigned answered,
+                      const char *path)
 {
     cr_error err = {0};
     char *text = NULL;
@@ -45,6 +46,8 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned
     int rc = read_file(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
+    if (rc == 0 && all_equal)
+        rc = cr_contest_all_equal(&in, &err);
     if (rc == 0 && answered)
         rc = cr_contest_answerable(&in, answered, &err);
     if (rc) {

@@ -36,11 +36,13 @@ enum {
 };
 
 /* Validates the input file at `path` (NULL: standard input) against limits,
- * and checks that an answer can be given for every variant of the mask
- * `answered` (cr_contest_answerable), printing what is wrong and where on
+ * its coins all equal when `all_equal` (cr_contest_all_equal: a group's
+ * property), and checks that an answer can be given for every variant of
+ * the mask `answered` (cr_contest_answerable), printing what is wrong and where on
  * standard error.  Returns the exit status: 0 valid, 3 invalid (testlib and
  * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, unsigned answered, const char *path);
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, unsigned answered,
+                      const char *path);
 
 /* Checks a contestant's output for `variant`.  args[0..nargs) are the
  * program's positional arguments in the convention's order (testlib: INPUT

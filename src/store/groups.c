@@ -143,6 +143,42 @@ static int group_read(cr_store_group *out, char *deps, size_t cap, cr_store *s, 
     return rc;
 }
 
+int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *out, cr_store *store, const char *set,
+                        const char *group, cr_error *err)
+{
+    int64_t groups = 0;
+    int rc = cr_store_set_find(out_set, store, set, 0, NULL, err);
+    if (rc == CR_EINVAL) /* no such set: said as the group's */
+        return cr_errorf(err, rc, "%s: set '%s' has no group '%s' (the database has no set '%s')", store->path, set,
+                         group, set);
+    if (rc == 0)
+        rc = cr_store__query_int(&groups, store, "SELECT count(*) FROM test_group WHERE set_id = ?", *out_set, 0,
+                                 "reading the groups", err);
+    *out_group = 0;
+    sqlite3_stmt *st = NULL;
+    if (rc == 0)
+        rc = cr_store__prepare(&st, store, "SELECT id FROM test_group WHERE set_id = ? AND name = ?",
+                               "reading the groups", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, *out_set);
+    sqlite3_bind_text(st, 2, group, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *out_group = sqlite3_column_int64(st, 0);
+    else if (step != SQLITE_DONE)
+        rc = cr_store__fail(store, "reading the groups", err);
+    sqlite3_finalize(st);
+    if (rc == 0 && !*out_group)
+        rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' has no group '%s' (%s)", store->path, set, group,
+                       groups ? "generate --group makes one" : "it has no groups: generate --group makes them");
+    char deps[1];
+    if (rc == 0)
+        rc = group_read(out, deps, sizeof deps, store, *out_group, err);
+    out->depends = NULL;
+    return rc;
+}
+
 /* Whether the comma list list[0..len) names `name`. */
 static int names(const char *list, size_t len, const char *name)
 {

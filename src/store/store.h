@@ -503,6 +503,13 @@ int cr_store_group_generated(int64_t *out_set, int64_t *out_group, int64_t *out_
                              const char *set, const cr_store_group *group, const cr_gen_spec *spec,
                              const char *command, cr_error *err);
 
+/* Finds group `group` of set `set` for rows that join it (ingest --group):
+ * the set's id in *out_set, the group's in *out_group, its constraints and
+ * properties in *out (out->name and out->depends are left).  CR_EINVAL
+ * naming the set and the group when either is missing. */
+int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *out, cr_store *store, const char *set,
+                        const char *group, cr_error *err);
+
 /* Puts the instances rows[0..count) that are in the set (added or there
  * already with the same coins) in group group_id, inside the caller's
  * transaction; those in a group already stay where they are. */

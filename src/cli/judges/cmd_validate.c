@@ -70,17 +70,6 @@ static int read_group(group_pick *out, const validate_args *a, cr_error *err)
     return rc;
 }
 
-/* The first coin of `in` that differs from the first, as a message. */
-static int check_all_equal(const cr_contest_input *in, cr_error *err)
-{
-    for (size_t k = 1; k < in->n; k++)
-        if (in->coins[k] != in->coins[0])
-            return cr_errorf(err, CR_EINVAL, "line 2: coin %zu (value %lld) differs from coin 1 (value %lld), the "
-                                             "group wants all its coins equal",
-                             k + 1, (long long)in->coins[k], (long long)in->coins[0]);
-    return 0;
-}
-
 /* Validates the file at path (NULL: standard input) against group g of
  * set `set`, saying on stderr what is wrong: 0, CR_EINVAL (invalid) or
  * CR_EIO / CR_ENOMEM (unreadable). */
@@ -100,7 +89,7 @@ static int validate_in_group(const char *path, const group_pick *g, const char *
     if (rc == 0 && answered)
         rc = cr_contest_answerable(&in, answered, &err);
     if (rc == 0 && g->all_equal)
-        rc = check_all_equal(&in, &err);
+        rc = cr_contest_all_equal(&in, &err);
     if (rc) { /* the file's name and its tokens are the user's: escaped */
         char line[CR_ERROR_MSG_MAX + 512];
         snprintf(line, sizeof line, "%s: group '%s' of set '%s': %s", name, g->name, set, err.msg);
@@ -152,7 +141,7 @@ static int cmd_validate(const cli_command *self, int argc, char **argv)
     cr_constraints limits;
     if (cli_constraints_parse(&limits, a.n, a.values, a.even_n, a.odd_sum, &err))
         return cli_usage_error(self, "%s", err.msg);
-    return cr_judge_validate(a.kattis ? CR_KATTIS : CR_TESTLIB, &limits, answered, npos ? argv[0] : NULL);
+    return cr_judge_validate(a.kattis ? CR_KATTIS : CR_TESTLIB, &limits, 0, answered, npos ? argv[0] : NULL);
 }
 
 const cli_command cli_cmd_validate = {

@@ -38,15 +38,10 @@ int main(int argc, char *argv[])
     cr_error err = {CR_OK, ""};
     cr_contest_input in = {NULL, 0};
     int rc = cr_contest_input_parse(&in, text.data(), text.size(), &group->limits, &err);
+    if (rc == 0 && group->all_equal)
+        rc = cr_contest_all_equal(&in, &err);
     if (rc == 0)
         rc = cr_contest_answerable(&in, CR_VARIANT_BIT(CR_JUDGE_VARIANT), &err);
-    for (size_t i = 1; rc == 0 && group->all_equal && i < in.n; i++) {
-        if (in.coins[i] != in.coins[0]) {
-            snprintf(err.msg, sizeof err.msg, "coin %zu is not the first's: group %s has all coins equal", i + 1,
-                     group->name);
-            rc = CR_EINVAL;
-        }
-    }
     cr_contest_input_free(&in);
     if (rc)
         quitf(_fail, "%s", err.msg);

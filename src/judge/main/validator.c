@@ -21,5 +21,5 @@ int main(void)
 {
     const cr_constraints limits = {CR_JUDGE_N_MIN,     CR_JUDGE_N_MAX,  CR_JUDGE_VALUE_MIN,
                                    CR_JUDGE_VALUE_MAX, CR_JUDGE_EVEN_N, CR_JUDGE_ODD_SUM};
-    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
+    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, 0, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
 }

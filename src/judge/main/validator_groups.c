@@ -4,8 +4,8 @@
  * group's constraints instead of the problem's.  Above it the exporter
  * writes the settings validator.c takes and the groups:
  *   #define CR_JUDGE_GROUP_COUNT 2
- *   #define CR_JUDGE_GROUPS {{"small", {1, 20, 1, 1000, 0, 0}, 0}, {"large", {1, 3000, 1, 1000, 0, 0}, 0}}
- * (A group whose coins are all equal is checked for its ranges alone.) */
+ *   #define CR_JUDGE_GROUPS {{"small", {1, 20, 1, 1000, 0, 0}, 0}, {"large", {1, 3000, 1, 1000, 0, 0}, 1}}
+ * (the last figure: the group's coins are all equal). */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +21,7 @@
 struct judge_group {
     const char *name;
     cr_constraints limits;
-    int all_equal; /* not checked here: the C validator reads the input once, through cr_judge_validate */
+    int all_equal; /* its coins are all equal */
 };
 
 int main(int argc, char **argv)
@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     static const struct judge_group groups[CR_JUDGE_GROUP_COUNT] = CR_JUDGE_GROUPS;
     cr_constraints limits = {CR_JUDGE_N_MIN,     CR_JUDGE_N_MAX,  CR_JUDGE_VALUE_MIN,
                              CR_JUDGE_VALUE_MAX, CR_JUDGE_EVEN_N, CR_JUDGE_ODD_SUM};
+    int all_equal = 0; /* the problem's tests need not be */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--group") != 0)
             continue;
@@ -40,7 +41,8 @@ int main(int argc, char **argv)
             return CR_JUDGE_CONVENTION == CR_KATTIS ? CR_JUDGE_KATTIS_WRONG : CR_JUDGE_TESTLIB_FAIL;
         }
         limits = groups[k].limits;
+        all_equal = groups[k].all_equal;
         i++;
     }
-    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
+    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, all_equal, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
 }
