@@ -94,15 +94,27 @@ fi
 # The tree's rules, on a copy of the tree and of its build (so that only
 # what is planted is compiled): each plant alone makes `make check` fail,
 # saying what it found, and the copy passes once it is taken out.
+# copy_sources DEST: the tree of the current folder into DEST: git's files
+# where there is a .git; in a tree without one (a release tarball, a `git
+# archive`, a forge's zip) every file but the build.
+copy_sources() {
+    mkdir -p "$1"
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp -a --parents -t "$1"
+    else
+        tar -c --exclude=./build . | tar -x -C "$1"
+    fi
+}
 tree=$tmp/tree
-mkdir -p "$tree"
-# The tree is git's files where there is a .git; in a tree without one (a
-# release tarball, a `git archive`, a forge's zip) every file but the build.
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp -a --parents -t "$tree"
-else
-    tar -c --exclude=./build . | tar -x -C "$tree"
+copy_sources "$tree"
+# a tree without .git (the copy has none) copies as well: the suite runs
+# from a release tarball
+if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$tmp copy_sources "$tmp/untracked") 2>"$tmp/untracked.log" ||
+    [ ! -f "$tmp/untracked/Makefile" ] || [ ! -f "$tmp/untracked/src/core/game.c" ] || [ -e "$tmp/untracked/.git" ]; then
+    cat "$tmp/untracked.log" >&2
+    fail "a tree without .git is not copied whole for the planted-rule checks"
 fi
+rm -rf "$tmp/untracked"
 cp -a build "$tree/"
 rm -rf "$tree/build/san" "$tree/build/tsan" "$tree/build/cov" "$tree/build/fuzz"
 check_tree() { $make -s --no-print-directory -C "$tree" check >"$tmp/check.log" 2>&1; }
@@ -236,5 +248,5 @@ $make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=$prefix >/dev/nul
 left=$(find "$root" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-[ $failed = 0 ] && echo "build: flags, no installs, a failing test named, the tree's rules, make demo on a fresh machine, make install with pkg-config, make uninstall: ok"
+[ $failed = 0 ] && echo "build: flags, no installs, a failing test named, the tree's rules, a tree without .git, make demo on a fresh machine, make install with pkg-config, make uninstall: ok"
 exit $failed
