@@ -177,24 +177,29 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brute_force.c check.cpp val.cpp \
-               val_groups.cpp
+               val_groups.cpp interactor.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
-# (Kattis refuses one over 128 KiB)
-JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
+# (Kattis refuses one over 128 KiB); the PRNG stays, for the jury's seeded
+# deviations (the interactor)
+JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c strategy.c stress.c),$(CORE_SRC))
 # and the utilities they use (util/util.h: the first three)
 JUDGE_UTIL_SRC := $(addprefix src/util/,errorf.c memory.c read_all.c)
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
-JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h) scripts/amalgamate.sh
+JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h src/judge/main/*.h) \
+                 scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
 $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 $(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 $(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/main/validator_groups.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
-$(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c: \
-    JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
+$(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c \
+    $(BUILD)/judge/main/interactor.c $(BUILD)/judge/main/play_reference.c $(BUILD)/judge/main/play_greedy.c \
+    $(BUILD)/judge/main/play_line.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
+# the interactive submissions that fail use nothing of coinrow's
+$(BUILD)/judge/main/play_unflushed.c $(BUILD)/judge/main/play_crash.c: JUDGE_AFTER :=
 $(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp $(BUILD)/judge/main/val_groups.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
     sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@

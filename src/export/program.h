@@ -25,6 +25,12 @@ typedef enum cr_judge_program {
     CR_JUDGE_BRUTE_FORCE,     /* main/brute_force.c: right, in 2^n time */
     CR_JUDGE_TESTLIB_CHECKER, /* main/check.cpp: the checker written against testlib.h */
     CR_JUDGE_TESTLIB_VALIDATOR, /* main/val.cpp: the validator written against testlib.h */
+    CR_JUDGE_INTERACTOR,      /* main/interactor.c: the jury of the interactive game (Kattis) */
+    CR_JUDGE_PLAY_REFERENCE,  /* main/play_reference.c: plays the game adaptively, optimally */
+    CR_JUDGE_PLAY_GREEDY,     /* main/play_greedy.c: plays the larger end (wrong) */
+    CR_JUDGE_PLAY_LINE,       /* main/play_line.c: plays the canonical line blind (wrong) */
+    CR_JUDGE_PLAY_UNFLUSHED,  /* main/play_unflushed.c: never flushes (times out) */
+    CR_JUDGE_PLAY_CRASH,      /* main/play_crash.c: aborts (a run-time error) */
     CR_JUDGE_PROGRAM_COUNT
 } cr_judge_program;
 
