@@ -7,6 +7,7 @@
 #include "coinrow/error.h"
 #include "coinrow/game.h"
 #include "coinrow/gen.h"
+#include "coinrow/jury.h"
 #include "coinrow/moves.h"
 #include "coinrow/number.h"
 #include "coinrow/rng.h"

@@ -105,6 +105,19 @@ static int lines(void *ctx, cr_error *err)
     cr_difference d;
     if (rc == 0)
         rc = cr_compare_sides(&d, coins, N, CR_DIFF, &a, &b, 0, err);
+    /* a game against the jury, judged */
+    cr_jury *jury = NULL;
+    if (rc == 0)
+        rc = cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){7}, err);
+    for (size_t k = 0; rc == 0 && k < N; k += 2) {
+        char move;
+        rc = cr_jury_play(jury, 'L', err);
+        if (rc == 0)
+            rc = cr_jury_move(&move, jury, err);
+    }
+    if (rc == 0)
+        rc = cr_jury_judge(&v, jury, err);
+    cr_jury_free(jury);
     return rc;
 }
 
@@ -114,8 +127,8 @@ static void test_nomem__lines_fail_cleanly_at_every_allocation(void **state)
     assert_true(fail_each_allocation(lines, NULL) >= 5);
 }
 
-/* What cr_moves_canonical_bytes says, by arithmetic, is the most the line
- * asks for: all of it for coins whose figures need 128 bits, about half
+/* What cr_moves_canonical_bytes (cr_jury_bytes) says, by arithmetic, is
+ * the most the line (the jury) asks for: all of it for coins whose figures need 128 bits, about half
  * where 64 bits hold them.  So the memory guards (cr_solver_limit, the
  * extension's heap limit) never let through a line that would not fit. */
 static void test_nomem__a_canonical_line_asks_for_at_most_the_bytes_it_says(void **state)
@@ -137,6 +150,15 @@ static void test_nomem__a_canonical_line_asks_for_at_most_the_bytes_it_says(void
                 assert_int_equal(asked, cr_moves_canonical_bytes(n));
             else
                 assert_true(asked > cr_moves_canonical_bytes(n) / 3 && asked < cr_moves_canonical_bytes(n) * 2 / 3);
+            /* and the jury as much, with its second plane and its line */
+            cr_jury *jury;
+            asked = 0;
+            assert_int_equal(cr_jury_new(&jury, row, n, CR_DIFF, (cr_jury_policy){0}, &err), 0);
+            cr_jury_free(jury);
+            if (wide)
+                assert_int_equal(asked, cr_jury_bytes(n));
+            else
+                assert_true(asked < cr_jury_bytes(n));
         }
         free(row);
         free(line);

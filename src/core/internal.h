@@ -81,12 +81,25 @@ int cr_sweep__lead(cr_i128 *out_lead, const int64_t *coins, size_t n, int negate
 /* The ends of a row, for the reduced row (reduced_impl.h). */
 enum { CR_END_LEFT, CR_END_RIGHT };
 
+/* The players whose turns the verifier judges: the first's are the even
+ * turns, the second's the odd ones. */
+enum { CR_REDUCED_FIRST = 1u, CR_REDUCED_SECOND = 2u, CR_REDUCED_BOTH = 3u };
+
+/* The first bad turn of a line, and the mover's leads there: the best to be
+ * had, and what the move played got. */
+typedef struct cr_reduced__bad {
+    size_t turn; /* SIZE_MAX when every turn judged is optimal */
+    cr_i128 best, got;
+} cr_reduced__bad;
+
 /* The first suboptimal turn of line[0..legal), legal moves (legal <= n), on
- * coins[0..n) into *out, or SIZE_MAX when every one is optimal: O(n log n)
- * time, O(n) memory.  The game is the standard one, or with `negate` the
- * remaining-sum game.  CR_ENOMEM when the work arrays cannot be had. */
-int cr_reduced__first_bad(size_t *out, const int64_t *coins, size_t n, int negate, const char *line, size_t legal,
-                          cr_error *err);
+ * coins[0..n) among the turns of `players` into *out: O(n log n) time, O(n)
+ * memory.  The game is the standard one, or with `negate` the remaining-sum
+ * game; a move is suboptimal when it loses lead, or with `by_outcome` when
+ * it changes the sign of the mover's lead (the winner variant's outcome).
+ * CR_ENOMEM when the work arrays cannot be had. */
+int cr_reduced__first_bad(cr_reduced__bad *out, const int64_t *coins, size_t n, int negate, const char *line,
+                          size_t legal, unsigned players, int by_outcome, cr_error *err);
 
 /* Both players' scores along a line of exactly n legal moves, in 128 bits. */
 int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line, size_t len,

@@ -35,10 +35,13 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     while (legal < limit && (line[legal] == 'L' || line[legal] == 'R'))
         legal++;
 
-    size_t bad = SIZE_MAX;
-    int rc = legal > 0 ? cr_reduced__first_bad(&bad, coins, n, is_remaining(variant), line, legal, err) : 0;
+    cr_reduced__bad first = {SIZE_MAX, 0, 0};
+    int rc = legal > 0 ? cr_reduced__first_bad(&first, coins, n, is_remaining(variant), line, legal,
+                                               CR_REDUCED_BOTH, 0, err)
+                       : 0;
     if (rc)
         return rc;
+    size_t bad = first.turn;
 
     out->why[0] = '\0';
     if (bad != SIZE_MAX) {

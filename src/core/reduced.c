@@ -25,7 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coinrow/contest.h"
+#include "coinrow/jury.h"
 #include "coinrow/moves.h"
+#include "coinrow/rng.h"
 #include "internal.h"
 
 __extension__ typedef unsigned __int128 cr_u128;
@@ -37,17 +40,23 @@ static size_t choice_bytes(size_t phase) { return (phase + 8) / 8 * 8; }
 /* The bytes of a row of w choice bits in a phase's box. */
 static size_t choice_row_bytes(size_t w) { return (w + 7) / 8; }
 
-/* Packs the choices choice[from..to) (bytes 0 or 1) into the bits of row
- * bits: bit p of the row is choice[p]; other bits of the bytes touched are
- * whatever choice held there. */
-static void pack_choices(uint8_t *bits, const uint8_t *choice, size_t from, size_t to)
+/* Packs bit `bit` of the choices choice[from..to) into the bits of row
+ * bits: bit p of the row is that bit of choice[p]; other bits of the bytes
+ * touched are whatever choice held there. */
+static void pack_choices(uint8_t *bits, const uint8_t *choice, size_t from, size_t to, int bit)
 {
     for (size_t k = from / 8; k * 8 < to; k++) {
         uint64_t eight;
         memcpy(&eight, choice + 8 * k, 8);
         /* gathers bit 0 of byte m into bit m of the top byte (little endian) */
-        bits[k] = (uint8_t)((eight * 0x0102040810204080u) >> 56);
+        bits[k] = (uint8_t)(((eight >> bit) & 0x0101010101010101u) * 0x0102040810204080u >> 56);
     }
+}
+
+/* Bit (p, q) of a box plane of side b + 1: the cell [i + p, j - q]. */
+static int box_bit(const uint8_t *plane, size_t b, size_t p, size_t q)
+{
+    return plane[(p + q) * choice_row_bytes(b + 1) + p / 8] >> (p % 8) & 1;
 }
 
 #define T int64_t
@@ -78,8 +87,19 @@ static int narrow(const int64_t *coins, size_t n)
     return abs_sum <= INT64_MAX / 4;
 }
 
-int cr_reduced__first_bad(size_t *out, const int64_t *coins, size_t n, int negate, const char *line, size_t legal,
-                          cr_error *err)
+/* The verifier's walk (reduced_impl.h's first_bad) in the figures that fit:
+ * v holds n of them, sum n + 1. */
+static void walk(cr_reduced__bad *out, int wide, void *v, void *sum, const int64_t *coins, size_t n, int negate,
+                 const char *line, size_t legal, unsigned players, int by_outcome)
+{
+    if (wide)
+        first_bad_i128(out, coins, n, negate, line, legal, players, by_outcome, (cr_i128 *)v, (cr_u128 *)sum);
+    else
+        first_bad_i64(out, coins, n, negate, line, legal, players, by_outcome, (int64_t *)v, (uint64_t *)sum);
+}
+
+int cr_reduced__first_bad(cr_reduced__bad *out, const int64_t *coins, size_t n, int negate, const char *line,
+                          size_t legal, unsigned players, int by_outcome, cr_error *err)
 {
     int wide = !narrow(coins, n);
     size_t width = wide ? sizeof(cr_i128) : sizeof(int64_t);
@@ -87,16 +107,14 @@ int cr_reduced__first_bad(size_t *out, const int64_t *coins, size_t n, int negat
     int rc = 0;
     if (!v || !sum)
         rc = cr_error_set(err, CR_ENOMEM, "verify: no memory for the leads of %zu coins", n);
-    else if (wide)
-        *out = first_bad_i128(coins, n, negate, line, legal, (cr_i128 *)v, (cr_u128 *)sum);
     else
-        *out = first_bad_i64(coins, n, negate, line, legal, (int64_t *)v, (uint64_t *)sum);
+        walk(out, wide, v, sum, coins, n, negate, line, legal, players, by_outcome);
     free(v);
     free(sum);
     return rc;
 }
 
-/* --- the canonical line ---------------------------------------------------- */
+/* --- phases: what the canonical line and the jury compute their boxes in -- */
 
 /* A phase's box side, less one: about 3 sqrt(n), which balances its passes
  * over the row (O(n)) against its box (O(phase^2)); measured, the best of
@@ -110,14 +128,85 @@ static size_t phase_of(size_t n)
     return 3 * root;
 }
 
-/* What cr_moves_canonical allocates, in `width`-byte figures: two rows of
- * n values and n + 1 sums, three lines of a box, a diagonal's choices and
- * the box's choice bits. */
-static size_t canonical_bytes(size_t n, size_t phase, size_t width)
+/* The rows, a box's lines, a diagonal's choices and `planes` bit planes of a
+ * box (1: the L choices; 2: and the ties) for the coins of a row, in the
+ * figures that fit (narrow). */
+typedef struct phases {
+    const int64_t *coins;
+    int negate, wide;
+    size_t phase;
+    void *v[2], *sum[2], *work;
+    uint8_t *choice, *plane[2];
+} phases;
+
+/* What phases_new allocates, in `width`-byte figures. */
+static size_t phases_bytes(size_t n, size_t phase, size_t width, int planes)
 {
     return (2 * (2 * n + 1) + 3 * (phase + 1) + 1) * width + choice_bytes(phase) +
-           (2 * phase + 1) * choice_row_bytes(phase + 1);
+           (size_t)planes * (2 * phase + 1) * choice_row_bytes(phase + 1);
 }
+
+static void phases_free(phases *ph)
+{
+    free(ph->work);
+    free(ph->choice);
+    for (int k = 0; k < 2; k++) {
+        free(ph->v[k]);
+        free(ph->sum[k]);
+        free(ph->plane[k]);
+    }
+}
+
+/* 0, or -1 when the memory cannot be had (nothing is kept then). */
+static int phases_new(phases *out, const int64_t *coins, size_t n, int negate, int planes)
+{
+    size_t phase = phase_of(n), plane_bytes = (2 * phase + 1) * choice_row_bytes(phase + 1);
+    int wide = !narrow(coins, n);
+    size_t width = wide ? sizeof(cr_i128) : sizeof(int64_t);
+    memset(out, 0, sizeof *out);
+    out->coins = coins;
+    out->negate = negate;
+    out->wide = wide;
+    out->phase = phase;
+    out->work = malloc((3 * (phase + 1) + 1) * width);
+    out->choice = (uint8_t *)calloc(choice_bytes(phase), 1);
+    int ok = out->work && out->choice;
+    for (int k = 0; k < 2; k++) {
+        out->v[k] = malloc(n * width);
+        out->sum[k] = malloc((n + 1) * width);
+        out->plane[k] = k < planes ? (uint8_t *)malloc(plane_bytes) : NULL;
+        ok = ok && out->v[k] && out->sum[k] && (k >= planes || out->plane[k]);
+    }
+    if (ok)
+        return 0;
+    phases_free(out);
+    return -1;
+}
+
+/* The box of the phase at the row [i, j], i < j (reduced_impl.h's box);
+ * returns its b. */
+static size_t phases_box(phases *ph, size_t i, size_t j)
+{
+    if (ph->wide) {
+        row_i128 rows[2] = {{(cr_i128 *)ph->v[0], (cr_u128 *)ph->sum[0], 0, 0, 0, 0},
+                            {(cr_i128 *)ph->v[1], (cr_u128 *)ph->sum[1], 0, 0, 0, 0}};
+        return box_i128(ph->coins, i, j, ph->negate, ph->phase, rows, (cr_i128 *)ph->work, ph->choice, ph->plane[0],
+                        ph->plane[1]);
+    }
+    row_i64 rows[2] = {{(int64_t *)ph->v[0], (uint64_t *)ph->sum[0], 0, 0, 0, 0},
+                       {(int64_t *)ph->v[1], (uint64_t *)ph->sum[1], 0, 0, 0, 0}};
+    return box_i64(ph->coins, i, j, ph->negate, ph->phase, rows, (int64_t *)ph->work, ph->choice, ph->plane[0],
+                   ph->plane[1]);
+}
+
+/* CR_ENOMEM in err: `what` of n coins needs `need` bytes, in MiB. */
+static int no_memory(cr_error *err, const char *what, size_t n, size_t need)
+{
+    return cr_error_set(err, CR_ENOMEM, "%s of %zu coins needs %zu MiB", what, n,
+                        need / (1u << 20) + (need % (1u << 20) != 0));
+}
+
+/* --- the canonical line ---------------------------------------------------- */
 
 size_t cr_moves_canonical_bytes(size_t n)
 {
@@ -126,50 +215,181 @@ size_t cr_moves_canonical_bytes(size_t n)
     if (n > CR_N_MAX)
         return SIZE_MAX;
     /* 128-bit figures: the most it takes (half as much where 64 bits hold them) */
-    return canonical_bytes(n, phase_of(n), sizeof(cr_i128));
+    return phases_bytes(n, phase_of(n), sizeof(cr_i128), 1);
 }
 
 int cr_moves__no_memory(cr_error *err, size_t n)
 {
-    size_t need = cr_moves_canonical_bytes(n);
-    return cr_error_set(err, CR_ENOMEM, "canonical line of %zu coins needs %zu MiB", n,
-                        need / (1u << 20) + (need % (1u << 20) != 0));
+    return no_memory(err, "canonical line", n, cr_moves_canonical_bytes(n));
 }
 
 int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant variant, cr_error *err)
 {
     if (!out || !coins || n == 0)
         return cr_error_set(err, CR_EINVAL, "canonical line: no coins");
-    if (n > CR_N_MAX)
+    phases ph;
+    if (n > CR_N_MAX || phases_new(&ph, coins, n, variant == CR_REMAINING, 1))
         return cr_moves__no_memory(err, n);
-    int wide = !narrow(coins, n), negate = variant == CR_REMAINING, rc = 0;
-    size_t phase = phase_of(n), width = wide ? sizeof(cr_i128) : sizeof(int64_t);
-    void *v[2], *sum[2], *work = malloc((3 * (phase + 1) + 1) * width);
-    uint8_t *choice = (uint8_t *)calloc(choice_bytes(phase), 1);
-    uint8_t *bits = (uint8_t *)malloc((2 * phase + 1) * choice_row_bytes(phase + 1));
-    for (int k = 0; k < 2; k++) {
-        v[k] = malloc(n * width);
-        sum[k] = malloc((n + 1) * width);
+    size_t i = 0, j = n - 1, turn = 0; /* the row is [i, j] */
+    while (i < j) {
+        size_t b = phases_box(&ph, i, j), p = 0, q = 0;
+        while (p < b && q < b) {
+            int take_left = box_bit(ph.plane[0], b, p, q);
+            out[turn++] = take_left ? 'L' : 'R';
+            p += (size_t)take_left;
+            q += (size_t)!take_left;
+        }
+        i += p;
+        j -= q;
     }
-    if (!work || !choice || !bits || !v[0] || !sum[0] || !v[1] || !sum[1]) {
-        rc = cr_moves__no_memory(err, n);
-    } else if (wide) {
-        row_i128 rows[2] = {{(cr_i128 *)v[0], (cr_u128 *)sum[0], 0, 0, 0, 0},
-                            {(cr_i128 *)v[1], (cr_u128 *)sum[1], 0, 0, 0, 0}};
-        canonical_i128(out, coins, n, negate, phase, rows, (cr_i128 *)work, choice, bits);
+    out[turn] = 'L'; /* the last coin: L and R are the same */
+    out[n] = '\0';
+    phases_free(&ph);
+    return 0;
+}
+
+/* --- the online jury --------------------------------------------------------- */
+
+struct cr_jury {
+    phases ph;              /* the box of the phase the game is in */
+    size_t n, turn, i, j;   /* the row left is [i, j] while turn < n */
+    size_t b, p, q;         /* the box's b (0: none yet), and the moves at either end since it began */
+    cr_variant variant;
+    int deviating;
+    cr_rng rng;
+    char *line;             /* the n moves and a NUL */
+};
+
+size_t cr_jury_bytes(size_t n)
+{
+    if (n > CR_N_MAX)
+        return SIZE_MAX;
+    return sizeof(cr_jury) + phases_bytes(n, phase_of(n), sizeof(cr_i128), 2) + n + 1;
+}
+
+int cr_jury_new(cr_jury **out, const int64_t *coins, size_t n, cr_variant variant, cr_jury_policy policy,
+                cr_error *err)
+{
+    if (!out || !coins || n == 0 || (unsigned)variant >= CR_VARIANT_COUNT)
+        return cr_error_set(err, CR_EINVAL, "jury: no coins or no variant");
+    *out = NULL;
+    cr_jury *jury = n > CR_N_MAX ? NULL : (cr_jury *)calloc(1, sizeof *jury);
+    char *line = jury ? (char *)calloc(n + 1, 1) : NULL;
+    if (!line || phases_new(&jury->ph, coins, n, variant == CR_REMAINING, 2)) {
+        free(line);
+        free(jury);
+        return no_memory(err, "the jury", n, cr_jury_bytes(n));
+    }
+    jury->n = n;
+    jury->j = n - 1;
+    jury->variant = variant;
+    jury->deviating = policy.seed != 0;
+    cr_rng_seed(&jury->rng, policy.seed, 0);
+    jury->line = line;
+    *out = jury;
+    return 0;
+}
+
+size_t cr_jury_turn(const cr_jury *jury) { return jury->turn; }
+
+const char *cr_jury_line(const cr_jury *jury) { return jury->line; }
+
+/* Plays `move` (L or R) at the turn to come. */
+static void advance(cr_jury *jury, char move)
+{
+    jury->line[jury->turn++] = move;
+    if (jury->turn == jury->n)
+        return;
+    if (move == 'L') {
+        jury->i++;
+        jury->p++;
     } else {
-        row_i64 rows[2] = {{(int64_t *)v[0], (uint64_t *)sum[0], 0, 0, 0, 0},
-                           {(int64_t *)v[1], (uint64_t *)sum[1], 0, 0, 0, 0}};
-        canonical_i64(out, coins, n, negate, phase, rows, (int64_t *)work, choice, bits);
+        jury->j--;
+        jury->q++;
     }
-    if (rc == 0)
-        out[n] = '\0';
-    free(work);
-    free(choice);
-    free(bits);
-    for (int k = 0; k < 2; k++) {
-        free(v[k]);
-        free(sum[k]);
+}
+
+/* CR_EINVAL unless the row holds a coin and the turn to come is `player`'s
+ * (0 the contestant's, 1 the jury's). */
+static int check_turn(const cr_jury *jury, size_t player, cr_error *err)
+{
+    if (jury->turn == jury->n)
+        return cr_error_set(err, CR_EINVAL, "the game is over: all %zu coins are taken", jury->n);
+    if (jury->turn % 2 != player)
+        return cr_error_set(err, CR_EINVAL, "turn %zu is the %s's, not the %s's", jury->turn + 1,
+                            player ? "contestant" : "jury", player ? "jury" : "contestant");
+    return 0;
+}
+
+int cr_jury_play(cr_jury *jury, char move, cr_error *err)
+{
+    int rc = check_turn(jury, 0, err);
+    if (rc)
+        return rc;
+    if (move != 'L' && move != 'R') {
+        char shown[8];
+        cr_contest_escape(shown, sizeof shown, &move, 1, 1);
+        return cr_error_set(err, CR_EINVAL, "turn %zu: '%s' is not a move (L or R)", jury->turn + 1, shown);
     }
-    return rc;
+    advance(jury, move);
+    return 0;
+}
+
+int cr_jury_move(char *out, cr_jury *jury, cr_error *err)
+{
+    int rc = check_turn(jury, 1, err);
+    if (rc)
+        return rc;
+    int left = 1, tie = 1; /* the last coin: L and R are the same */
+    if (jury->i < jury->j) {
+        if (jury->b == 0 || jury->p >= jury->b || jury->q >= jury->b) {
+            jury->b = phases_box(&jury->ph, jury->i, jury->j);
+            jury->p = jury->q = 0;
+        }
+        left = box_bit(jury->ph.plane[0], jury->b, jury->p, jury->q);
+        tie = box_bit(jury->ph.plane[1], jury->b, jury->p, jury->q);
+    }
+    if (jury->deviating && cr_rng_next(&jury->rng) >> 63)
+        left = tie ? 0 : !left; /* the worse end, or the tie broken the other way */
+    *out = left ? 'L' : 'R';
+    advance(jury, *out);
+    return 0;
+}
+
+/* "a win", "a draw" or "a loss" for the mover's lead. */
+static const char *outcome(cr_i128 lead) { return lead > 0 ? "a win" : lead < 0 ? "a loss" : "a draw"; }
+
+int cr_jury_judge(cr_verdict *out, cr_jury *jury, cr_error *err)
+{
+    if (jury->turn != jury->n)
+        return cr_error_set(err, CR_EINVAL, "the game is not over: %zu of %zu coins are taken", jury->turn, jury->n);
+    cr_reduced__bad bad;
+    walk(&bad, jury->ph.wide, jury->ph.v[0], jury->ph.sum[0], jury->ph.coins, jury->n, jury->ph.negate, jury->line,
+         jury->n, CR_REDUCED_FIRST, jury->variant == CR_WINNER);
+    out->why[0] = '\0';
+    out->turn = bad.turn == SIZE_MAX ? jury->n : bad.turn;
+    out->fault = bad.turn == SIZE_MAX ? CR_LINE_OK : CR_LINE_SUBOPTIMAL;
+    if (bad.turn == SIZE_MAX)
+        return 0;
+    char played = jury->line[bad.turn], other = played == 'L' ? 'R' : 'L';
+    if (jury->variant == CR_WINNER) {
+        cr_error__format(out->why, sizeof out->why, "turn %zu: %c is not optimal: it turns %s into %s (%c keeps it)",
+                         bad.turn + 1, played, outcome(bad.best), outcome(bad.got), other);
+        return 0;
+    }
+    /* the total and the remaining-sum difference are (sum + lead) / 2 (docs/design.md) */
+    char lost[48];
+    cr_figures__format(lost, sizeof lost, jury->variant == CR_DIFF ? bad.best - bad.got : (bad.best - bad.got) / 2);
+    cr_error__format(out->why, sizeof out->why, "turn %zu: %c is not optimal: it gives up %s of the %s (%c keeps it)",
+                     bad.turn + 1, played, lost, jury->variant == CR_TOTAL ? "total" : "lead", other);
+    return 0;
+}
+
+void cr_jury_free(cr_jury *jury)
+{
+    if (!jury)
+        return;
+    phases_free(&jury->ph);
+    free(jury->line);
+    free(jury);
 }

@@ -121,39 +121,51 @@ static void RED(settle)(RED(row) *r)
 
 /* --- the verifier's walk ---------------------------------------------------- */
 
-/* The first suboptimal turn of line[0..legal) (legal moves, legal <= n) on
- * coins[0..n), negated when `negate`, or SIZE_MAX when there is none.  v
- * holds n values, sum n + 1. */
-static size_t RED(first_bad)(const int64_t *coins, size_t n, int negate, const char *line, size_t legal, T *v,
-                             U *sum)
+/* Whether a move that gives the mover `got` where `best` was to be had is
+ * bad: any loss of lead, or with `by_outcome` only a change of its sign. */
+static inline int RED(loses)(T best, T got, int by_outcome)
+{
+    return by_outcome ? (best > 0) - (best < 0) != (got > 0) - (got < 0) : got != best;
+}
+
+/* The first bad turn of line[0..legal) (legal moves, legal <= n) on
+ * coins[0..n), negated when `negate`, among the turns of the players in
+ * `players` (CR_REDUCED_FIRST, CR_REDUCED_SECOND) into *out, with the leads
+ * at that turn; out->turn is SIZE_MAX when there is none.  v holds n
+ * values, sum n + 1. */
+static void RED(first_bad)(cr_reduced__bad *out, const int64_t *coins, size_t n, int negate, const char *line,
+                           size_t legal, unsigned players, int by_outcome, T *v, U *sum)
 {
     size_t lefts = 0;
     for (size_t k = 0; k < legal; k++)
         lefts += line[k] == 'L';
     /* P_legal is [l, r); the row starts at slot `lefts`, so that the pushes at
      * either end stay in [0, n) */
-    size_t l = lefts, r = n - (legal - lefts), bad = SIZE_MAX;
+    size_t l = lefts, r = n - (legal - lefts);
     RED(row) row = {v, sum, lefts, lefts, 0, 0};
     for (size_t i = l; i < r; i++)
         RED(push)(&row, CR_END_RIGHT, RED(value)(coins, i, negate));
     RED(settle)(&row);
+    out->turn = SIZE_MAX;
     for (size_t k = legal; k-- > 0;) {
         T after = row.lead;
         int end = line[k] == 'L' ? CR_END_LEFT : CR_END_RIGHT;
         T taken = RED(value)(coins, end == CR_END_LEFT ? --l : r++, negate);
         RED(push)(&row, end, taken);
-        if (taken - after != row.lead)
-            bad = k;
+        if (players >> (k % 2) & 1 && RED(loses)(row.lead, taken - after, by_outcome)) {
+            out->turn = k;
+            out->best = row.lead;
+            out->got = taken - after;
+        }
     }
-    return bad;
 }
 
 /* --- the canonical line by phases ------------------------------------------- */
 
 /* Diagonal d's cells p in [from, to) from diagonal d + 1's, in place (the
- * interval recursion): lead[p] becomes lead([i + p, j - (d - p)]) and
- * left[p] is 1 when L is optimal there; coins_i = coins + i and
- * coins_jd = coins + j - d. */
+ * interval recursion): lead[p] becomes lead([i + p, j - (d - p)]), and in
+ * left[p] bit 0 is set when L is optimal there and bit 1 when both ends are;
+ * coins_i = coins + i and coins_jd = coins + j - d. */
 DIAGONAL_TARGETS
 static void RED(diagonal)(T *CR_RESTRICT lead, uint8_t *CR_RESTRICT left, const int64_t *CR_RESTRICT coins_i,
                           const int64_t *CR_RESTRICT coins_jd, size_t from, size_t to, int negate)
@@ -163,75 +175,67 @@ static void RED(diagonal)(T *CR_RESTRICT lead, uint8_t *CR_RESTRICT left, const 
         T take_left = RED(value)(coins_i, p, negate) - lead[p + 1];
         T take_right = RED(value)(coins_jd, p, negate) - lead[p];
         lead[p] = take_left >= take_right ? take_left : take_right;
-        left[p] = (uint8_t)(take_left >= take_right);
+        left[p] = (uint8_t)((take_left >= take_right) | (take_left == take_right) << 1);
     }
 }
 
-/* The canonical line of coins[0..n) (negated when `negate`) into out[0..n),
- * by phases of boxes of side phase + 1 (less once half the row is less).
- * rows[0] and rows[1] have n values and n + 1 sums each; work holds
- * 3 (phase + 1) + 1 values, choice phase + 1 bytes and bits
- * (2 phase + 1) * choice_row_bytes(phase + 1). */
-static void RED(canonical)(char *out, const int64_t *coins, size_t n, int negate, size_t phase, RED(row) rows[2],
-                           T *work, uint8_t *choice, uint8_t *bits)
+/* One phase at the row [i, j] (i < j) of coins (negated when `negate`): the
+ * optimal moves of every interval [i + p, j - q], p, q < b, into the box's
+ * bit planes (box_left: L is optimal, box_tie: both ends are; tie may be
+ * NULL), with b = min(phase, (j - i + 1) / 2), which it returns.  Any b
+ * turns from [i, j] stay in the box.  rows[0] and rows[1] have n values and
+ * n + 1 sums each; work holds 3 (phase + 1) + 1 values, choice
+ * choice_bytes(phase) bytes, each plane (2 phase + 1) *
+ * choice_row_bytes(phase + 1).  The canonical line and the jury walk it
+ * (reduced.c). */
+static size_t RED(box)(const int64_t *coins, size_t i, size_t j, int negate, size_t phase, RED(row) rows[2],
+                       T *work, uint8_t *choice, uint8_t *left, uint8_t *tie)
 {
-    size_t i = 0, j = n - 1, turn = 0; /* the row is [i, j] */
-    while (i < j) {
-        size_t len = j - i + 1, b = phase < len / 2 ? phase : len / 2, w = b + 1;
-        /* rightward keeps the left end i + b, leftward the right end j - b:
-         * p_edge[q] = lead([i + b, j - q]), q_edge[p] = lead([i + p, j - b]) */
-        RED(row) *rightward = &rows[0], *leftward = &rows[1];
-        T *p_edge = work, *q_edge = work + w, *lead = work + 2 * w;
-        /* the middle at slot b: b pushes fit on either side */
-        rightward->lo = rightward->hi = b;
-        rightward->keep = 0;
-        for (size_t k = i + b; k + b <= j; k++)
-            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, k, negate));
-        RED(settle)(rightward);
-        leftward->lo = rightward->lo;
-        leftward->hi = rightward->hi;
-        leftward->lead = rightward->lead;
-        leftward->keep = 1;
-        memcpy(leftward->v + rightward->lo, rightward->v + rightward->lo,
-               (rightward->hi - rightward->lo) * sizeof(T));
-        memcpy(leftward->sum + rightward->lo, rightward->sum + rightward->lo,
-               (rightward->hi - rightward->lo + 1) * sizeof(U));
-        p_edge[b] = q_edge[b] = rightward->lead;
-        for (size_t q = b; q-- > 0;) {
-            RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, j - q, negate));
-            p_edge[q] = rightward->lead;
-        }
-        for (size_t p = b; p-- > 0;) {
-            RED(push)(leftward, CR_END_LEFT, RED(value)(coins, i + p, negate));
-            q_edge[p] = leftward->lead;
-        }
-
-        /* lead[p] holds diagonal d's cell (p, d - p); from d >= b on, its ends
-         * are the edges' cells (d - b, b) and (b, d - b) */
-        lead[b] = p_edge[b];
-        for (size_t d = 2 * b; d-- > 0;) {
-            size_t from = d > b ? d - b : 0, to = d < b ? d + 1 : b + 1;
-            if (d >= b) {
-                from++;
-                to--;
-            }
-            RED(diagonal)(lead, choice, coins + i, coins + j - d, from, to, negate);
-            pack_choices(bits + d * choice_row_bytes(w), choice, from, to);
-            if (d >= b) {
-                lead[d - b] = q_edge[d - b];
-                lead[b] = p_edge[d - b];
-            }
-        }
-
-        size_t p = 0, q = 0;
-        while (p < b && q < b) {
-            int take_left = bits[(p + q) * choice_row_bytes(w) + p / 8] >> (p % 8) & 1;
-            out[turn++] = take_left ? 'L' : 'R';
-            p += (size_t)take_left;
-            q += (size_t)!take_left;
-        }
-        i += p;
-        j -= q;
+    size_t len = j - i + 1, b = phase < len / 2 ? phase : len / 2, w = b + 1;
+    /* rightward keeps the left end i + b, leftward the right end j - b:
+     * p_edge[q] = lead([i + b, j - q]), q_edge[p] = lead([i + p, j - b]) */
+    RED(row) *rightward = &rows[0], *leftward = &rows[1];
+    T *p_edge = work, *q_edge = work + w, *lead = work + 2 * w;
+    /* the middle at slot b: b pushes fit on either side */
+    rightward->lo = rightward->hi = b;
+    rightward->keep = 0;
+    for (size_t k = i + b; k + b <= j; k++)
+        RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, k, negate));
+    RED(settle)(rightward);
+    leftward->lo = rightward->lo;
+    leftward->hi = rightward->hi;
+    leftward->lead = rightward->lead;
+    leftward->keep = 1;
+    memcpy(leftward->v + rightward->lo, rightward->v + rightward->lo, (rightward->hi - rightward->lo) * sizeof(T));
+    memcpy(leftward->sum + rightward->lo, rightward->sum + rightward->lo,
+           (rightward->hi - rightward->lo + 1) * sizeof(U));
+    p_edge[b] = q_edge[b] = rightward->lead;
+    for (size_t q = b; q-- > 0;) {
+        RED(push)(rightward, CR_END_RIGHT, RED(value)(coins, j - q, negate));
+        p_edge[q] = rightward->lead;
     }
-    out[turn] = 'L'; /* the last coin: L and R are the same */
+    for (size_t p = b; p-- > 0;) {
+        RED(push)(leftward, CR_END_LEFT, RED(value)(coins, i + p, negate));
+        q_edge[p] = leftward->lead;
+    }
+
+    /* lead[p] holds diagonal d's cell (p, d - p); from d >= b on, its ends
+     * are the edges' cells (d - b, b) and (b, d - b) */
+    lead[b] = p_edge[b];
+    for (size_t d = 2 * b; d-- > 0;) {
+        size_t from = d > b ? d - b : 0, to = d < b ? d + 1 : b + 1;
+        if (d >= b) {
+            from++;
+            to--;
+        }
+        RED(diagonal)(lead, choice, coins + i, coins + j - d, from, to, negate);
+        pack_choices(left + d * choice_row_bytes(w), choice, from, to, 0);
+        if (tie)
+            pack_choices(tie + d * choice_row_bytes(w), choice, from, to, 1);
+        if (d >= b) {
+            lead[d - b] = q_edge[d - b];
+            lead[b] = p_edge[d - b];
+        }
+    }
+    return b;
 }
