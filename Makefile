@@ -204,9 +204,13 @@ $(BUILD)/judge/main/play_unflushed.c $(BUILD)/judge/main/play_crash.c: JUDGE_AFT
 $(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp $(BUILD)/judge/main/val_groups.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
     sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
-# (the Makefile too: it says which of the core's files go in)
-$(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile
-	$(AMALGAMATE)
+# (the Makefile too: it says which of the core's files go in), without its
+# comments (scripts/strip-comments.awk), which would take an exported
+# submission past Kattis' code size limit of 128 KiB
+$(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile scripts/strip-comments.awk
+	@mkdir -p $(@D) && echo "amalgamate $@ (without comments)" && \
+	    sh scripts/amalgamate.sh --after -- $(filter-out $(JUDGE_HEADERS) Makefile scripts/strip-comments.awk,$^) \
+	    > $@.full && awk -f scripts/strip-comments.awk $@.full > $@ && rm $@.full
 $(BUILD)/judge/util.c: $(JUDGE_UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ static int check_features(const cr_export_opts *opts, cr_error *err)
         {opts->rights_owner != NULL, "--rights-owner", CR_EXPORT_LICENSE, "licence"},
         {opts->no_build, "--no-build", CR_EXPORT_BUILD, "program to build"},
         {opts->submissions, "--submissions", CR_EXPORT_SUBMISSIONS, "solutions"},
+        {opts->interactive, "--interactive", CR_EXPORT_INTERACTION, "interactive problem"},
     };
     for (size_t i = 0; i < sizeof uses / sizeof uses[0]; i++) {
         if (!uses[i].given || cr_export_format_supports(opts->format, uses[i].feature))
@@ -110,9 +112,25 @@ static int check_features(const cr_export_opts *opts, cr_error *err)
     return 0;
 }
 
+/* What an interactive package cannot hold: answers with lines (the
+ * contestant plays the line), the labelled invocations' sources (batch
+ * programs, which read the row and answer once). */
+static int check_interactive(const cr_export_opts *opts, cr_error *err)
+{
+    if (opts->interactive && opts->lines)
+        return cr_errorf(err, CR_EINVAL, "--moves canonical has no meaning with --interactive: the contestant plays "
+                                         "the line against the jury");
+    if (opts->interactive && opts->submissions)
+        return cr_errorf(err, CR_EINVAL, "--submissions has no meaning with --interactive: the labelled "
+                                         "invocations are batch programs, which do not play the game");
+    return 0;
+}
+
 int cr_export_opts_check(const cr_export_opts *opts, cr_error *err)
 {
     int rc = check_features(opts, err);
+    if (rc == 0)
+        rc = check_interactive(opts, err);
     if (rc == 0 && opts->title)
         rc = check_text("--title", opts->title, err);
     if (rc == 0 && opts->rights_owner)
@@ -321,10 +339,20 @@ static int write_input(package *p, const char *rel, const cr_instance *in, const
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
-static int write_answer(package *p, const char *rel, const cr_instance *in, const cr_stored_result *r, cr_error *err)
+/* The answer of test k: the value (and the line), or in an interactive
+ * package the jury's seed (judge/main/interactor.c reads it). */
+static int write_answer(package *p, const char *rel, uint64_t k, const cr_instance *in, const cr_stored_result *r,
+                        cr_error *err)
 {
     buffer *b = &p->answer;
     b->len = 0;
+    if (p->opts->interactive) {
+        char seed[48];
+        int len = snprintf(seed, sizeof seed, "seed %llu\n", (unsigned long long)cr_export__seed(k, p->opts->samples));
+        if (append(b, seed, (size_t)len))
+            return cr_errorf(err, CR_ENOMEM, "no memory for an answer");
+        return cr_export__bytes(&p->files, rel, b->text, b->len, err);
+    }
     if (p->opts->lines && (!r->moves || strlen(r->moves) != in->n))
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' has no line of play in run %lld", p->set_name,
                          in->ext_id, (long long)p->run_id);
@@ -334,6 +362,41 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     if (failed)
         return cr_errorf(err, CR_ENOMEM, "no memory for an answer of %zu moves", in->n);
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
+}
+
+/* A sample's interaction beside its input (the format's
+ * interaction_ext in place of the input's extension): the game the
+ * reference plays against the jury of its seed, each line the contestant
+ * reads after '<', each one it writes after '>'. */
+static int write_interaction(package *p, const char *in_rel, uint64_t k, const cr_instance *in, cr_error *err)
+{
+    char rel[CR_EXPORT_TEST_PATH_MAX + 32], *line = NULL;
+    const char *dot = strrchr(in_rel, '.');
+    int accepted = 0;
+    snprintf(rel, sizeof rel, "%.*s%s", (int)(dot ? dot - in_rel : (ptrdiff_t)strlen(in_rel)), in_rel,
+             p->opts->format->interaction_ext);
+    int rc = cr_export__play(&accepted, &line, in->coins, in->n, p->opts->variant,
+                             cr_export__seed(k, p->opts->samples), CR_PLAYER_REFERENCE, err);
+    if (rc == 0 && !accepted)
+        rc = cr_errorf(err, CR_EINVAL, "set '%s': instance '%s': the jury does not accept the reference's game "
+                                       "(a fault of coinrow's)",
+                       p->set_name, in->ext_id);
+    buffer *b = &p->answer;
+    b->len = 0;
+    int failed = rc != 0;
+    for (size_t at = 0; !failed && at < p->input.len;) { /* the input's two lines, read */
+        size_t len = strcspn(p->input.text + at, "\n") + 1;
+        failed = append(b, "<", 1) || append(b, p->input.text + at, len);
+        at += len;
+    }
+    for (size_t turn = 0; !failed && turn < in->n; turn++) {
+        char move[3] = {turn % 2 == 0 ? '>' : '<', line[turn], '\n'};
+        failed = append(b, move, 3);
+    }
+    free(line);
+    if (rc == 0 && failed)
+        rc = cr_errorf(err, CR_ENOMEM, "no memory for an interaction of %zu moves", in->n);
+    return rc ? rc : cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
 /* The run's result for instance `in`, from the run's results read beside
@@ -412,8 +475,11 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         }
         if (rc == 0)
             rc = write_input(p, in_path, in, test.group, err);
+        if (rc == 0 && sample && p->opts->interactive)
+            rc = write_interaction(p, in_path, k, in, err);
         if (rc == 0)
-            rc = write_answer(p, ans_path, in, answer, err);
+            rc = write_answer(p, ans_path, k, in, answer, err);
+        p->findings.seed = cr_export__seed(k, p->opts->samples);
         if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);
@@ -485,11 +551,23 @@ static void group_folders(const char **greedy, const char **brute_force, const p
  * labelled invocations' sources (--submissions).  The caller frees *out. */
 static int solutions_of(cr_problem_solution **out, size_t *out_count, const package *p, cr_error *err)
 {
-    cr_problem_solution *v = malloc((3 + p->sources.count) * sizeof *v);
+    cr_problem_solution *v = malloc((5 + p->sources.count) * sizeof *v);
     size_t count = 0;
     *out = v;
     if (!v)
         return cr_errorf(err, CR_ENOMEM, "no memory for the solutions");
+    if (p->opts->interactive) { /* the players: each wrong one when a test's jury catches it */
+        v[count++] = (cr_problem_solution){"accepted", "reference.c", CR_JUDGE_PLAY_REFERENCE, NULL, CR_LANG_C};
+        if (p->findings.greedy_caught)
+            v[count++] = (cr_problem_solution){"wrong_answer", "greedy.c", CR_JUDGE_PLAY_GREEDY, NULL, CR_LANG_C};
+        if (p->findings.line_caught)
+            v[count++] = (cr_problem_solution){"wrong_answer", "precomputed.c", CR_JUDGE_PLAY_LINE, NULL, CR_LANG_C};
+        v[count++] = (cr_problem_solution){"time_limit_exceeded", "unflushed.c", CR_JUDGE_PLAY_UNFLUSHED, NULL,
+                                           CR_LANG_C};
+        v[count++] = (cr_problem_solution){"run_time_error", "crash.c", CR_JUDGE_PLAY_CRASH, NULL, CR_LANG_C};
+        *out_count = count;
+        return 0;
+    }
     const char *greedy = p->findings.greedy_caught ? "wrong_answer" : NULL;
     const char *brute_force = p->findings.n_largest >= BRUTE_FORCE_N ? "time_limit_exceeded" : NULL;
     if (p->group_count > 0)
@@ -518,6 +596,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .run_id = p->run_id,
                      .variant = p->opts->variant,
                      .lines = p->opts->lines,
+                     .interactive = p->opts->interactive,
                      .limits = p->limits,
                      .tests = p->count,
                      .samples = p->opts->samples,
@@ -544,12 +623,14 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
 
 /* Refuses a package of the set's `count` instances that has no test, no
  * secret test, or more entries than a zip holds (two files a test, the
- * format's folders and other files, and `sources` invocations' sources with
- * the folder they may add). */
+ * format's folders and other files, `sources` invocations' sources with
+ * the folder they may add, and an interactive package's samples'
+ * interactions). */
 static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
                        cr_error *err)
 {
-    uint64_t entries = 2 * count + opts->format->entries + (sources ? sources + 1 : 0);
+    uint64_t entries = 2 * count + opts->format->entries + (sources ? sources + 1 : 0) +
+                       (opts->interactive ? opts->samples : 0); /* the samples' interactions */
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (cr_export_format_supports(opts->format, CR_EXPORT_SAMPLES) && opts->samples >= count)
@@ -610,6 +691,10 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
     size_t group_count = 0;
     if (rc == 0)
         rc = cr_store_groups_each(&group_count, store, opts->set_id, check_group, &groups, err);
+    if (rc == 0 && group_count > 0 && opts->interactive)
+        rc = cr_errorf(err, CR_EINVAL, "set '%s' is scored by %zu groups: an interactive package of groups is not "
+                                       "written yet (export it without --interactive)",
+                       set_name, group_count);
     if (rc == 0 && group_count > 0 && !cr_export_format_supports(opts->format, CR_EXPORT_GROUPS)) {
         char takers[256];
         cr_export__formats_with(takers, sizeof takers, CR_EXPORT_GROUPS);
@@ -800,6 +885,7 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
     p->findings.timed = cr_export_format_supports(opts->format, CR_EXPORT_METADATA) && !opts->time_limit_ms;
     p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS);
     p->findings.every_test = p->group_count > 0; /* which groups catch it */
+    p->findings.interactive = opts->interactive; /* the wrong players, which the jury's seeds catch */
     int rc = make_folders(p, err);
     if (rc == 0)
         rc = write_tests(p, out, err);

@@ -33,7 +33,8 @@ typedef enum cr_export_feature {
     CR_EXPORT_BUILD = 1u << 4,       /* a program built at export (no_build leaves it out) */
     CR_EXPORT_GROUPS = 1u << 5,      /* tests scored by groups: a set of groups exports only to a format
                                         that has them */
-    CR_EXPORT_INTERACTION = 1u << 6  /* interactive problems (no format yet) */
+    CR_EXPORT_INTERACTION = 1u << 6  /* the interactive game: an interactor plays the jury, the tests hold
+                                        its seeds (interactive) */
 } cr_export_feature;
 
 /* The k-th format (from 0), in the order --help lists them; NULL past the
@@ -67,6 +68,9 @@ typedef struct cr_export_opts {
                                up to whole seconds, at least one */
     int no_build;       /* CR_EXPORT_BUILD: write the program's source only, without building it */
     int submissions;    /* CR_EXPORT_SUBMISSIONS: the sources of the set's labelled invocations too */
+    int interactive;    /* CR_EXPORT_INTERACTION: the contestant plays the first player against the jury
+                           (docs/judges.md, "Interactive problems"); each test's judge answer holds the
+                           jury's seed */
 } cr_export_opts;
 
 #define CR_EXPORT_TIME_FACTOR 3
@@ -77,7 +81,9 @@ typedef struct cr_export_opts {
  * rights owner are one line of UTF-8 text (no control
  * character, not blanks alone), and the format takes the license with the
  * rights owner (kattis.c: one problem.yaml knows, with the rights owner
- * problemtools asks for).  Else CR_EINVAL naming the option. */
+ * problemtools asks for); an interactive package has no lines in its
+ * answers and no labelled invocations' sources (batch programs).  Else
+ * CR_EINVAL naming the option. */
 int cr_export_opts_check(const cr_export_opts *opts, cr_error *err);
 
 /* Checks, before anything is computed, that a package of the set can go

@@ -9,6 +9,7 @@
 
 #include "coinrow/contest.h"
 #include "coinrow/solve.h"
+#include "export/package.h"
 #include "util/util.h"
 
 void cr_findings_init(cr_findings *s, cr_variant variant, int lines, uint64_t samples)
@@ -81,6 +82,20 @@ static int judge_greedy(cr_findings *s, const cr_contest_input *in, const char *
     return rc;
 }
 
+/* The greedy player and the player of the precomputed line against the
+ * jury of the test, each until a test catches it. */
+static int play_wrong(cr_findings *s, const cr_contest_input *in, cr_error *err)
+{
+    int accepted = 1, rc = 0;
+    if (!s->greedy_caught && (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, s->seed,
+                                                    CR_PLAYER_GREEDY, err)) == 0)
+        s->greedy_caught = !accepted;
+    if (rc == 0 && !s->line_caught &&
+        (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, s->seed, CR_PLAYER_LINE, err)) == 0)
+        s->line_caught = !accepted;
+    return rc;
+}
+
 static char *copy_of(const char *text, size_t len)
 {
     char *copy = malloc(len + 1);
@@ -106,7 +121,9 @@ int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_
     if (s->timed)
         rc = time_reference(s, input, input_len, err);
     s->greedy_caught_last = 0;
-    if (rc == 0 && s->greedy && (!s->greedy_caught || s->every_test))
+    if (rc == 0 && s->greedy && s->interactive)
+        rc = play_wrong(s, &in, err);
+    else if (rc == 0 && s->greedy && (!s->greedy_caught || s->every_test))
         rc = judge_greedy(s, &in, answer, answer_len, err);
     cr_contest_input_free(&in);
     if (rc == 0 && s->tests < s->samples) {

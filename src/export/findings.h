@@ -22,6 +22,9 @@ typedef struct cr_findings {
     int timed;        /* time the reference solution's work on each test */
     int greedy;       /* judge the greedy answer on each test (until one catches it, but with every_test) */
     int every_test;   /* judge it on every test, greedy_caught_last telling */
+    int interactive;  /* the interactive game: the answers are the jury's seeds, and the greedy player and
+                         the player of the precomputed line are judged by playing against the jury */
+    uint64_t seed;    /* interactive: the jury's seed on the test added next */
     uint64_t samples; /* the first tests are samples */
     /* what was seen */
     uint64_t tests;
@@ -29,6 +32,7 @@ typedef struct cr_findings {
     double slowest;    /* seconds (CPU time) of the slowest test, when timed */
     int greedy_caught; /* some test's greedy answer is not accepted, when judged */
     int greedy_caught_last; /* the last test's was not (every_test) */
+    int line_caught;   /* interactive: some test's jury catches the player of the precomputed line */
     uint64_t digest[2]; /* FNV-1a, 128 bits, of every test's id and files */
     char **sample_in, **sample_ans; /* the samples' files; NULL when longer than CR_FINDINGS_SAMPLE_MAX */
 } cr_findings;

@@ -52,6 +52,9 @@ struct cr_export_format {
      * package at dir (NULL: none); CR_EINVAL saying what and why. */
     int (*check_opts)(const cr_export_opts *opts, cr_error *err);
     int (*check_tools)(const cr_export_opts *opts, const char *dir, cr_error *err);
+    /* CR_EXPORT_INTERACTION: a sample's interaction file goes beside its
+     * input, this extension in place of the input's (NULL: none). */
+    const char *interaction_ext;
     /* What to tell of a package made without a licence (NULL: nothing). */
     const char *unlicensed;
 };

@@ -4,7 +4,13 @@
  * output_validators/checker/checker.c, submissions/accepted/reference.c,
  * and when the tests catch them submissions/wrong_answer/greedy.c and
  * submissions/time_limit_exceeded/brute_force.c; with --submissions also
- * submissions/LABEL/invID-SOURCE.  A problem of groups is `type: scoring`:
+ * submissions/LABEL/invID-SOURCE.  An interactive problem (--interactive)
+ * is `validation: custom interactive`: the .ans files hold the jury's
+ * seeds, the samples have their data/sample/NN.interaction, the output
+ * validator is output_validators/interactor/interactor.c, and the
+ * submissions are the players: reference.c (accepted), greedy.c and
+ * precomputed.c (wrong_answer, when a test catches them), unflushed.c
+ * (time_limit_exceeded) and crash.c (run_time_error).  A problem of groups is `type: scoring`:
  * each group's secret tests in data/secret/GROUP with its testdata.yaml
  * (its points, scored as the least of its tests', and the validator's
  * --group GROUP), and the testdata.yaml of data, data/sample and
@@ -32,8 +38,13 @@ static void put_seconds(FILE *f, unsigned ms)
 static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
 {
     (void)err;
-    fprintf(f, "# written by coinrow export: the %s value%s, answers of run %" PRId64 " of set ",
-            cr_variant_name(pb->variant), pb->lines ? " and the line of play" : "", pb->run_id);
+    if (pb->interactive)
+        fprintf(f, "# written by coinrow export: the interactive game under %s, the jury's seeds in the .ans "
+                   "files; set ",
+                cr_variant_name(pb->variant));
+    else
+        fprintf(f, "# written by coinrow export: the %s value%s, answers of run %" PRId64 " of set ",
+                cr_variant_name(pb->variant), pb->lines ? " and the line of play" : "", pb->run_id);
     cr_export__put_yaml(f, pb->set_name);
     fputs("\nname: ", f);
     cr_export__put_yaml(f, pb->title);
@@ -46,11 +57,11 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
         fputc('\n', f);
     }
     fprintf(f,
-            "validation: custom\n"
+            "validation: custom%s\n"
             "# Kattis sets the time limit to the slowest accepted submission's time times\n"
             "# time_multiplier; .timelimit holds the one coinrow set (DOMjudge reads it).\n"
             "limits:\n  time_multiplier: %d\n  memory: %u\n",
-            CR_EXPORT_TIME_FACTOR, pb->memory_mib);
+            pb->interactive ? " interactive" : "", CR_EXPORT_TIME_FACTOR, pb->memory_mib);
     if (pb->group_count > 0)
         fputs("# each group of data/secret scored on its own (its testdata.yaml)\n"
               "grading:\n  show_test_data_groups: true\n",
@@ -154,10 +165,13 @@ static int write_submissions(cr_package *p, const cr_problem *pb, cr_error *err)
 static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
 {
     static const char *const folders[] = {"problem_statement", "input_validators", "input_validators/validator",
-                                          "output_validators", "output_validators/checker"};
+                                          "output_validators"};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof folders / sizeof folders[0]; i++)
         rc = cr_export__mkdir(p, folders[i], err);
+    /* the output validator: the checker, or the interactor, which plays the jury */
+    if (rc == 0)
+        rc = cr_export__mkdir(p, pb->interactive ? "output_validators/interactor" : "output_validators/checker", err);
     if (rc == 0)
         rc = cr_export__file(p, "problem.yaml", write_yaml, pb, err);
     if (rc == 0)
@@ -166,7 +180,10 @@ static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
         rc = cr_statement_file(p, "problem_statement/problem.en.tex", CR_STATEMENT_KATTIS, pb, err);
     if (rc == 0)
         rc = cr_export__program(p, "input_validators/validator/validator.c", CR_JUDGE_VALIDATOR, CR_KATTIS, pb, err);
-    if (rc == 0)
+    if (rc == 0 && pb->interactive)
+        rc = cr_export__program(p, "output_validators/interactor/interactor.c", CR_JUDGE_INTERACTOR, CR_KATTIS, pb,
+                                err);
+    else if (rc == 0)
         rc = cr_export__program(p, "output_validators/checker/checker.c", CR_JUDGE_CHECKER, CR_KATTIS, pb, err);
     if (rc == 0)
         rc = write_submissions(p, pb, err);
@@ -238,7 +255,8 @@ const cr_export_format cr_export__kattis = {
     .name = "kattis",
     .summary = "Kattis problemtools, DOMjudge: problem.yaml, .timelimit, the statement, data/sample, data/secret, "
                "the validator, the checker, submissions/LABEL/ (DIR's name: lowercase letters and digits)",
-    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_LICENSE | CR_EXPORT_SUBMISSIONS | CR_EXPORT_GROUPS,
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_LICENSE | CR_EXPORT_SUBMISSIONS | CR_EXPORT_GROUPS |
+                CR_EXPORT_INTERACTION,
     .short_name_chars = "abcdefghijklmnopqrstuvwxyz0123456789",
     .short_name_rule = "lowercase letters and digits (Kattis, DOMjudge)",
     .folders = {"data", "data/sample", "data/secret"},
@@ -246,5 +264,6 @@ const cr_export_format cr_export__kattis = {
     .write = write_files,
     .entries = 20,
     .check_opts = check_license,
+    .interaction_ext = ".interaction",
     .unlicensed = "problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner",
 };

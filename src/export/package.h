@@ -37,6 +37,7 @@ typedef struct cr_problem {
     int64_t run_id;        /* the answers' run */
     cr_variant variant;
     int lines;             /* answers carry the canonical line of play */
+    int interactive;       /* the interactive game: the answers are the jury's seeds */
     cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
     uint64_t tests, samples;
     const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
@@ -110,6 +111,29 @@ void cr_export__put_xml(FILE *f, const char *s);
 /* 1 when path lies in the folder at dir (or is it), links followed in
  * both (files.c). */
 int cr_export__lies_in(const char *path, const char *dir);
+
+/* ---- the interactive game (game.c) ---- */
+
+/* The seed of the jury (coinrow/jury.h) on test k (from 0) of an
+ * interactive package whose first `samples` tests are samples: 0, the
+ * optimal jury, on the samples and on the first secret test; k + 1, a jury
+ * that deviates, on every other test. */
+uint64_t cr_export__seed(uint64_t k, uint64_t samples);
+
+/* The players coinrow exports as an interactive problem's submissions, as
+ * they play in-process (judge/main/play_*.c). */
+typedef enum cr_export_player {
+    CR_PLAYER_REFERENCE, /* adaptive, optimal: a jury of its own on the row behind a coin of 0 */
+    CR_PLAYER_GREEDY,    /* the end that scores more at once */
+    CR_PLAYER_LINE       /* its turns of the canonical line of the whole row, blind to the jury's moves */
+} cr_export_player;
+
+/* Plays the game of coins[0..n) under the variant: the player against the
+ * jury of the seed.  *out_accepted: 1 when the jury judges every move of
+ * the player optimal; with out_line (not NULL) the line played, n letters,
+ * which the caller frees.  CR_ENOMEM, or the jury's error. */
+int cr_export__play(int *out_accepted, char **out_line, const int64_t *coins, size_t n, cr_variant variant,
+                    uint64_t seed, cr_export_player player, cr_error *err);
 
 /* ---- the sources of labelled invocations (submissions.c) ---- */
 

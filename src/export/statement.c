@@ -142,12 +142,12 @@ static void item(out *o)
         fputs("\\item ", o->f);
 }
 
-enum heading { INPUT, OUTPUT, EXAMPLES };
+enum heading { INPUT, OUTPUT, EXAMPLES, INTERACTION };
 
 static void heading(out *o, enum heading h)
 {
-    static const char *const names[] = {"Input", "Output", "Examples"};
-    static const char *const polygon[] = {"\\InputFile", "\\OutputFile", "\\Examples"};
+    static const char *const names[] = {"Input", "Output", "Examples", "Interaction"};
+    static const char *const polygon[] = {"\\InputFile", "\\OutputFile", "\\Examples", "\\Interaction"};
     if (o->style == CR_STATEMENT_KATTIS)
         fprintf(o->f, "\\section*{%s}\n\n", names[h]);
     else if (o->style == CR_STATEMENT_POLYGON)
@@ -236,19 +236,55 @@ static void legend(out *o, const cr_problem *pb)
     }
 }
 
-/* The input format and the constraints the set has. */
-static void input_section(out *o, const cr_problem *pb)
+/* The game the contestant plays against the jury (an interactive
+ * problem): the scoring and what makes a move of its right. */
+static void interactive_legend(out *o, const cr_problem *pb)
 {
-    const cr_constraints *l = &pb->limits;
-    heading(o, INPUT);
-    words(o, "The first line holds the number of coins ");
+    words(o, "Coins lie in a row, each with an integer value. Two players take turns, the first player first: in "
+             "a turn, a player takes one coin, from the left end or from the right end of the row, until the row "
+             "is empty. Your program plays the first player against the jury, which plays the second.");
+    end(o);
+    words(o, pb->variant == CR_REMAINING ? "When a player takes a coin, they score the sum of the values of the "
+                                           "coins still in the row after it."
+                                         : "Each player scores the values of the coins they take.");
+    if (pb->variant == CR_WINNER)
+        words(o, " Every move you make must keep the best outcome you can still reach, whatever the jury plays "
+                 "after it: a larger total than the jury's when you can make sure of one, else equal totals when "
+                 "you can make sure of those.");
+    else
+        words(o, " Every move you make must be optimal: from its position, no other move lets you make sure of "
+                 "ending further ahead of the jury, whatever the jury plays after it.");
+    words(o, " The jury does not always play optimally: each of your moves is judged in the position the jury "
+             "left.");
+    end(o);
+}
+
+/* The protocol of the interactive game: a contract (docs/judges.md,
+ * "Interactive problems"). */
+static void interaction_section(out *o)
+{
+    heading(o, INTERACTION);
+    words(o, "The jury first writes a line with the number of coins ");
     math(o, "n", "n");
-    words(o, ". The second line holds the ");
+    words(o, ", then a line with the ");
     math(o, "n", "n");
     words(o, " values ");
     math(o, "a_1, \\ldots, a_n", "a_1, ..., a_n");
-    words(o, " of the coins from left to right, separated by single spaces.");
+    words(o, " of the coins from left to right, separated by single spaces. Then the players move in turn, you "
+             "first: the player to move writes one line, L when it takes the coin at the left end of the row and R "
+             "when it takes the one at the right end. You read the jury's lines on standard input and write yours "
+             "on standard output. After the last coin nothing more is written, and your program exits.");
     end(o);
+    words(o, "Flush standard output after every line you write (fflush(stdout) in C, cout.flush() in C++, "
+             "sys.stdout.flush() in Python, System.out.flush() in Java): else the jury waits for your move while "
+             "your program waits for the jury's, and your program runs out of time.");
+    end(o);
+}
+
+/* The constraints the set has, as a list. */
+static void constraints(out *o, const cr_problem *pb)
+{
+    const cr_constraints *l = &pb->limits;
     list(o, 1);
     item(o);
     bounds(o, (int64_t)l->n_min, "n", (int64_t)l->n_max);
@@ -266,12 +302,27 @@ static void input_section(out *o, const cr_problem *pb)
         words(o, "The values add up to an odd number.");
         end(o);
     }
-    if (answer_may_overflow(pb)) {
+    if (!pb->interactive && answer_may_overflow(pb)) {
         item(o);
         words(o, "The answer fits in a signed 64-bit integer.");
         end(o);
     }
     list(o, 0);
+}
+
+/* The input format and the constraints the set has. */
+static void input_section(out *o, const cr_problem *pb)
+{
+    heading(o, INPUT);
+    words(o, "The first line holds the number of coins ");
+    math(o, "n", "n");
+    words(o, ". The second line holds the ");
+    math(o, "n", "n");
+    words(o, " values ");
+    math(o, "a_1, \\ldots, a_n", "a_1, ..., a_n");
+    words(o, " of the coins from left to right, separated by single spaces.");
+    end(o);
+    constraints(o, pb);
 }
 
 static void output_section(out *o, const cr_problem *pb)
@@ -295,6 +346,12 @@ static void output_section(out *o, const cr_problem *pb)
 
 static void compose(out *o, const cr_problem *pb)
 {
+    if (pb->interactive) { /* problemtools shows the samples' interactions itself */
+        interactive_legend(o, pb);
+        interaction_section(o);
+        constraints(o, pb);
+        return;
+    }
     legend(o, pb);
     input_section(o, pb);
     output_section(o, pb);

@@ -11,7 +11,7 @@
 
 typedef struct export_args {
     const char *db, *set, *variant, *format, *out, *moves, *samples, *title, *time_limit, *license, *rights_owner;
-    int zip, force, no_build, submissions;
+    int zip, force, no_build, submissions, interactive;
 } export_args;
 
 /* SECONDS (up to three decimals, 0 < SECONDS <= 3600) in milliseconds. */
@@ -69,6 +69,9 @@ static const cli_option options[] = {
     CLI_FLAG(export_args, force, "force", "replace an existing DIR (and DIR.zip)"),
     CLI_FLAG(export_args, submissions, "submissions",
              "the sources of invocations labelled accepted, wrong_answer, ... (for formats with submissions)"),
+    CLI_FLAG(export_args, interactive, "interactive",
+             "the interactive game: the contestant plays the first player against the jury, an interactor "
+             "(for formats with interactive problems)"),
     {0},
 };
 
@@ -82,7 +85,8 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
         return cli_usage_error(self, "--set, --variant, --format and --out are required");
     cr_error err = {0};
     cr_export_opts o = {.zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
-                        .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions};
+                        .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions,
+                        .interactive = a.interactive};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
@@ -147,7 +151,8 @@ const cli_command cli_cmd_export = {
     "write a set's tests and answers as a package a judging system takes",
     "export [--db PATH] --set NAME --variant V --format FMT --out DIR\n"
     "            [--moves canonical|none] [--samples K] [--title TEXT] [--time-limit SECONDS]\n"
-    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]",
+    "            [--license NAME --rights-owner TEXT] [--no-build] [--zip] [--force] [--submissions]\n"
+    "            [--interactive]",
     "Inputs in the contest format; answers hold the value (and with --moves canonical\n"
     "the canonical line of play) from the latest done run of the set that has them for\n"
     "every instance, else from a new run solved first; stderr names the run.  DIR's\n"
@@ -160,6 +165,12 @@ const cli_command cli_cmd_export = {
     "beside coinrow's own, where the format keeps submissions.\n"
     "A set of groups (generate --group) exports scored by groups in each format\n"
     "(docs/judges.md, \"Groups\").\n"
+    "--interactive exports the game played against the jury: the package's\n"
+    "interactor reads the contestant's moves, L or R, a line each, and answers\n"
+    "each; a move that is not optimal is wrong.  Each test's answer file holds the\n"
+    "jury's seed: 0 (an optimal jury) on the samples and the first secret test,\n"
+    "the test's number on the others, where the jury deviates from optimal play\n"
+    "(docs/judges.md, \"Interactive problems\").\n"
     "Exit status: 0 written, 1 refused or failed (the message says why), 2 usage,\n"
     "130 interrupted while solving.",
     options,
