@@ -9,7 +9,9 @@
 #     coinrow invoke (C and Python, accepted, wrong, crashing, too slow) and
 #     exported with --submissions beside coinrow's own: each gets the verdict
 #     of the folder its label names; and an export under every licence, the
-#     config and the statement checked;
+#     config and the statement checked; the interactive game exported under
+#     every variant (--interactive), judged by its interactor against the
+#     players export writes;
 #   - Polygon: files/check.cpp and files/val.cpp built with testlib.h and run
 #     on every test, on the greedy answers, on hostile bytes, with the result
 #     file and -appes; then the package converted as Polygon2DOMjudge does
@@ -135,6 +137,35 @@ wait
 for job in "${verified[@]}"; do
     verify_report "${job%%:*}" "${job#*:}"
 done
+# ---- Kattis: the interactive game (export --interactive) ----
+# A small set of antigreedy rows exported interactive under every variant:
+# verifyproblem runs the interactor against each player (its own runner,
+# support/interactive): no error, no warning, and the reference accepted,
+# the never-flushing player out of time, the crashing one a run-time error,
+# and each wrong player that export kept (a test's jury catches it) wrong.
+"$COINROW" generate --db "$DB" --set play --count 6 --n 4..12 --even-n --values 1..100 --seed 3 \
+    --profile antigreedy --quiet
+interactive=()
+for variant in total diff remaining winner; do
+    pkg=kplay$variant
+    "$COINROW" export --db "$DB" --set play --variant $variant --format kattis --out $pkg --interactive \
+        --title "Coins in a row, played ($variant)" --license "cc by-sa" --rights-owner "coinrow test" \
+        >/dev/null 2>"$pkg.err" && verify_start $pkg && interactive+=("$pkg:$variant") ||
+        fail "export --interactive $variant: $(cat "$pkg.err")"
+done
+wait
+for job in "${interactive[@]}"; do
+    pkg=${job%%:*}
+    verify_report "$pkg" "interactive ${job#*:}"
+    for sub in reference:AC unflushed:TLE crash:RTE $(cd $pkg/submissions/wrong_answer && ls | sed 's/\.c$/:WA/'); do
+        grep -q "^ *[A-Z]* submission ${sub%%:*}\.c (C) OK: ${sub#*:}" "$WORK/$pkg.log" ||
+            fail "kattis interactive ${job#*:}: ${sub%%:*}.c does not get ${sub#*:} (see $WORK/$pkg.log)"
+    done
+done
+[ -f kplaydiff/submissions/wrong_answer/greedy.c ] && [ -f kplaydiff/submissions/wrong_answer/precomputed.c ] &&
+    pass "kattis interactive diff: a test catches the greedy player and one the precomputed line" ||
+    fail "kattis interactive diff: no test catches the greedy player or the precomputed line"
+
 # Every licence, with what problemtools asks of it: a rights owner for each
 # but the public domain, which may have none; export refuses the other way
 # round (exit 2), writing nothing.  A title beyond ASCII, with LaTeX's

@@ -65,7 +65,8 @@ static int report(const char *feedback_dir, int status, const char *message)
     } else {
         status = JUDGE_ERROR;
     }
-    fprintf(stderr, "%s\n", message);
+    if (status == JUDGE_ERROR) /* what the judge's log then shows */
+        fprintf(stderr, "%s\n", message);
     return status;
 }
 

@@ -1,0 +1,351 @@
+/* export --interactive (issue 37): the Kattis package of the interactive
+ * game, and its interactor built from the exported source with cc alone and
+ * run against players, each pair joined by two pipes as a judge's runner
+ * joins them.  Every game ends by what the processes do (a line, an exit,
+ * a closed pipe), never by a clock: a player that never flushes is left to
+ * the judges' wall clock (make test-judges). */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "support/cc.h"
+#include "support/files.h"
+#include "support/run.h"
+
+/* The programs of one package, built once for every test of this file. */
+typedef struct built {
+    tmp_db db;
+    char pkg[4200], interactor[4300], reference[4300], greedy[4300], precomputed[4300], crash[4300];
+    char feedback[4300];
+} built;
+
+/* The exit status of the interactor (42, 43 or 1) and its message, after a
+ * game against the player. */
+typedef struct game_result {
+    int jury, player; /* exit statuses; a signal's number + 128 */
+    char message[1024];
+} game_result;
+
+static int status_of(int raw)
+{
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+}
+
+/* Runs the interactor on the test (input in, judge answer ans) against
+ * the player, the jury's output the player's input and the other way
+ * round, and waits for both. */
+static void play(game_result *out, const built *b, const char *in, const char *ans, char *const player[])
+{
+    int to_player[2], to_jury[2];
+    assert_int_equal(pipe(to_player), 0);
+    assert_int_equal(pipe(to_jury), 0);
+    pid_t jury = fork();
+    assert_true(jury >= 0);
+    if (jury == 0) {
+        dup2(to_jury[0], 0);
+        dup2(to_player[1], 1);
+        close(to_jury[0]), close(to_jury[1]), close(to_player[0]), close(to_player[1]);
+        execl(b->interactor, b->interactor, in, ans, b->feedback, (char *)NULL);
+        _exit(127);
+    }
+    pid_t contestant = fork();
+    assert_true(contestant >= 0);
+    if (contestant == 0) {
+        dup2(to_player[0], 0);
+        dup2(to_jury[1], 1);
+        close(to_jury[0]), close(to_jury[1]), close(to_player[0]), close(to_player[1]);
+        execv(player[0], player);
+        _exit(127);
+    }
+    close(to_jury[0]), close(to_jury[1]), close(to_player[0]), close(to_player[1]);
+    int raw = 0;
+    assert_int_equal(waitpid(jury, &raw, 0), jury);
+    out->jury = status_of(raw);
+    assert_int_equal(waitpid(contestant, &raw, 0), contestant);
+    out->player = status_of(raw);
+    char *message = read_text(tmp_path(b->feedback, "judgemessage.txt"));
+    assert_non_null(message);
+    snprintf(out->message, sizeof out->message, "%.*s", (int)strcspn(message, "\n"), message); /* its one line */
+    free(message);
+}
+
+/* The same against `sh -c script`. */
+static void play_sh(game_result *out, const built *b, const char *in, const char *ans, const char *script)
+{
+    char *player[] = {"/bin/sh", "-c", (char *)script, NULL};
+    play(out, b, in, ans, player);
+}
+
+static int setup(void **state)
+{
+    built *b = calloc(1, sizeof *b);
+    void *db_state = NULL;
+    if (!b || tmp_db_setup(&db_state))
+        return -1;
+    b->db = *(tmp_db *)db_state;
+    free(db_state);
+    *state = b;
+    snprintf(b->pkg, sizeof b->pkg, "%s", tmp_path(b->db.dir, "coins"));
+    snprintf(b->feedback, sizeof b->feedback, "%s", tmp_path(b->db.dir, "feedback"));
+    if (mkdir(b->feedback, 0755))
+        return -1;
+    run_result r;
+    /* antigreedy rows: taking the larger end loses */
+    if (run_coinrow(&r, NULL, "generate", "--db", b->db.db, "--set", "play", "--count", "6", "--n", "4..12",
+                    "--even-n", "--values", "1..100", "--seed", "3", "--profile", "antigreedy", "--quiet",
+                    (char *)NULL) || r.status != 0)
+        return -1;
+    run_result_free(&r);
+    if (run_coinrow(&r, NULL, "export", "--db", b->db.db, "--set", "play", "--variant", "diff", "--format", "kattis",
+                    "--out", b->pkg, "--interactive", (char *)NULL) || r.status != 0)
+        return -1;
+    run_result_free(&r);
+    static const struct {
+        size_t at;
+        const char *source;
+    } programs[] = {
+        {offsetof(built, interactor), "output_validators/interactor/interactor.c"},
+        {offsetof(built, reference), "submissions/accepted/reference.c"},
+        {offsetof(built, greedy), "submissions/wrong_answer/greedy.c"},
+        {offsetof(built, precomputed), "submissions/wrong_answer/precomputed.c"},
+        {offsetof(built, crash), "submissions/run_time_error/crash.c"},
+    };
+    for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
+        char *binary = (char *)b + programs[k].at;
+        char source[4400];
+        const char *name = strrchr(programs[k].source, '/') + 1;
+        snprintf(binary, 4300, "%s", tmp_path(b->db.dir, name));
+        *strrchr(binary, '.') = '\0';
+        snprintf(source, sizeof source, "%s", tmp_path(b->pkg, programs[k].source));
+        cc_build(binary, source);
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    built *b = *state;
+    tmp_db *db = malloc(sizeof *db);
+    *db = b->db;
+    free(b);
+    void *db_state = db;
+    return tmp_db_teardown(&db_state);
+}
+
+/* The package's path of name, in a buffer of the caller's. */
+static const char *in_pkg(char out[4400], const built *b, const char *name)
+{
+    snprintf(out, 4400, "%s", tmp_path(b->pkg, name));
+    return out;
+}
+
+static void test_export_interactive__kattis_holds_the_interactor_the_players_and_the_seeds(void **state)
+{
+    built *b = *state;
+    static const char *const files[] = {
+        "data/sample/01.in", "data/sample/01.ans", "data/sample/01.interaction", "data/secret/02.in",
+        "data/secret/06.ans", "output_validators/interactor/interactor.c", "submissions/accepted/reference.c",
+        "submissions/wrong_answer/greedy.c", "submissions/wrong_answer/precomputed.c",
+        "submissions/time_limit_exceeded/unflushed.c", "submissions/run_time_error/crash.c",
+        "problem_statement/problem.en.tex", "input_validators/validator/validator.c"};
+    char path[4400];
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        if (access(in_pkg(path, b, files[k]), R_OK) != 0)
+            fail_msg("the package lacks %s", files[k]);
+    assert_int_not_equal(access(in_pkg(path, b, "output_validators/checker"), F_OK), 0);
+    char *yaml = read_text(in_pkg(path, b, "problem.yaml"));
+    assert_non_null(strstr(yaml, "\nvalidation: custom interactive\n"));
+    free(yaml);
+    /* the seeds: an optimal jury on the sample and the first secret test, the test's number after */
+    static const char *const seeds[][2] = {{"data/sample/01.ans", "seed 0\n"}, {"data/secret/02.ans", "seed 0\n"},
+                                           {"data/secret/03.ans", "seed 3\n"}, {"data/secret/06.ans", "seed 6\n"}};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        char *ans = read_text(in_pkg(path, b, seeds[k][0]));
+        assert_string_equal(ans, seeds[k][1]);
+        free(ans);
+    }
+    /* the sample's interaction: the input read, then the moves, the contestant's first */
+    char *input = read_text(in_pkg(path, b, "data/sample/01.in")), *interaction =
+        read_text(in_pkg(path, b, "data/sample/01.interaction"));
+    size_t n = (size_t)strtoul(input, NULL, 10), first = strcspn(input, "\n");
+    assert_memory_equal(interaction, "<", 1);
+    assert_memory_equal(interaction + 1, input, first + 1);
+    const char *move = strchr(strchr(interaction, '\n') + 1, '\n') + 1;
+    for (size_t turn = 0; turn < n; turn++, move += 3) {
+        assert_int_equal(move[0], turn % 2 == 0 ? '>' : '<');
+        assert_true(move[1] == 'L' || move[1] == 'R');
+        assert_int_equal(move[2], '\n');
+    }
+    assert_string_equal(move, "");
+    free(input), free(interaction);
+    char *tex = read_text(in_pkg(path, b, "problem_statement/problem.en.tex"));
+    assert_non_null(strstr(tex, "\\section*{Interaction}"));
+    assert_non_null(strstr(tex, "Flush standard output after every line you write"));
+    free(tex);
+}
+
+static void test_export_interactive__the_interactor_accepts_the_reference_and_rejects_the_wrong_players(void **state)
+{
+    built *b = *state;
+    char in[4400], ans[4400];
+    game_result g;
+    int caught_greedy = 0, caught_line = 0;
+    for (int k = 1; k <= 6; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "data/%s/%02d.in", k == 1 ? "sample" : "secret", k);
+        in_pkg(in, b, name);
+        snprintf(name, sizeof name, "data/%s/%02d.ans", k == 1 ? "sample" : "secret", k);
+        in_pkg(ans, b, name);
+        char *reference[] = {b->reference, NULL}, *greedy[] = {b->greedy, NULL}, *line[] = {b->precomputed, NULL};
+        play(&g, b, in, ans, reference);
+        assert_int_equal(g.player, 0);
+        if (g.jury != 42)
+            fail_msg("test %d: the reference is not accepted: %s", k, g.message);
+        assert_memory_equal(g.message, "accepted: ", 10);
+        play(&g, b, in, ans, greedy);
+        caught_greedy += g.jury == 43;
+        play(&g, b, in, ans, line);
+        assert_int_equal(g.player, 0);
+        caught_line += g.jury == 43;
+        if (g.jury == 43)
+            assert_non_null(strstr(g.message, " is not optimal: it gives up "));
+        if (k <= 2) /* an optimal jury: the canonical line is right against it */
+            assert_int_equal(g.jury, 42);
+    }
+    assert_int_equal(caught_greedy, 6); /* antigreedy rows */
+    assert_true(caught_line > 0);
+    char *crash[] = {b->crash, NULL};
+    play(&g, b, in, ans, crash);
+    assert_int_equal(g.jury, 43);
+    assert_int_not_equal(g.player, 0);
+}
+
+/* A contestant that is not playing the game gets a wrong answer naming
+ * what it did, and the jury neither hangs nor dies. */
+static void test_export_interactive__hostile_contestants_each_get_a_clear_wrong_answer(void **state)
+{
+    built *b = *state;
+    char in[4400], ans[4400];
+    in_pkg(in, b, "data/sample/01.in");
+    in_pkg(ans, b, "data/sample/01.ans");
+    static const struct {
+        const char *script, *message;
+    } hostile[] = {
+        {"printf 'X\\n'; cat >/dev/null", "wrong answer: turn 1: expected a line L or R, got 'X'"},
+        {"printf '\\033[2J\\n'; cat >/dev/null", "wrong answer: turn 1: expected a line L or R, got '\\x1b[2J'"},
+        {"printf 'LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL'; cat >/dev/null",
+         "wrong answer: turn 1: a line longer than 16 bytes, not L or R: 'LLLLLLLLLLLLLLLL'"},
+        {"printf 'L'", "wrong answer: the output ends at turn 1 of 10, before the row is empty (in a line without "
+                       "its newline)"},
+        {"read n; read coins; printf 'L\\n'", "wrong answer: the output ends at turn 3 of 10, before the row is "
+                                              "empty"},
+        /* it closes its input, then moves: the jury's answer meets EPIPE, not SIGPIPE */
+    };
+    game_result g;
+    for (size_t k = 0; k < sizeof hostile / sizeof hostile[0]; k++) {
+        play_sh(&g, b, in, ans, hostile[k].script);
+        if (g.jury != 43 || strcmp(g.message, hostile[k].message) != 0)
+            fail_msg("%s: jury exit %d, '%s'", hostile[k].script, g.jury, g.message);
+    }
+    /* it closes its input, then moves: the jury's answer meets EPIPE (its
+     * first message may already), not SIGPIPE */
+    play_sh(&g, b, in, ans, "exec 0<&-; printf 'L\\n'");
+    assert_int_equal(g.jury, 43);
+    assert_memory_equal(g.message, "wrong answer: the output ends at turn 3 of 10, before the row is empty; it "
+                                   "stopped reading at turn ", 99);
+    /* the reference's game, then a byte more */
+    char script[9000];
+    snprintf(script, sizeof script, "%s; printf 'L\\n'", b->reference);
+    play_sh(&g, b, in, ans, script);
+    assert_int_equal(g.jury, 43);
+    assert_string_equal(g.message, "wrong answer: output after the game's 10 moves: 'L\\x0a'");
+}
+
+/* A first message larger than a pipe holds, and a contestant that writes
+ * more than a pipe holds before it reads anything: the jury reads while it
+ * writes, so the game ends with a verdict instead of two processes each
+ * waiting for the other. */
+static void test_export_interactive__a_first_message_larger_than_a_pipe_does_not_block_the_jury(void **state)
+{
+    built *b = *state;
+    const char *in = tmp_path(b->db.dir, "big.in");
+    char ans[4400];
+    snprintf(ans, sizeof ans, "%s", tmp_path(b->db.dir, "big.ans"));
+    assert_int_equal(write_file(ans, "seed 0\n"), 0);
+    size_t n = 200000;
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fprintf(f, "%zu\n", n);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%zu%c", 1000000 + i % 7, i + 1 < n ? ' ' : '\n'); /* 1.6 MB */
+    assert_int_equal(fclose(f), 0);
+    game_result g;
+    /* 100,000 moves (200 kB) written first, then the jury's lines read to the end */
+    play_sh(&g, b, in, ans, "yes L 2>/dev/null | head -n 100000; exec 1>&-; cat >/dev/null");
+    assert_true(g.jury == 42 || g.jury == 43);
+    assert_int_equal(g.player, 0);
+    /* and the reference plays the whole game */
+    char *reference[] = {b->reference, NULL};
+    play(&g, b, in, ans, reference);
+    assert_int_equal(g.jury, 42);
+    assert_string_equal(g.message, "accepted: each of the contestant's 100000 moves was optimal");
+}
+
+/* Formats without interactive problems refuse --interactive, naming the
+ * format and the ones that have them, and so do the options it has no use
+ * for; nothing is written. */
+static void test_export_interactive__refusals_name_the_format_and_the_option(void **state)
+{
+    built *b = *state;
+    static const struct {
+        const char *format, *option, *message;
+    } refused[] = {
+        {"polygon", NULL, "--interactive has no meaning for --format polygon, whose packages hold no interactive "
+                          "problem (it is for --format kattis)"},
+        {"cms", NULL, "--interactive has no meaning for --format cms, "},
+        {"plain", NULL, "--interactive has no meaning for --format plain, "},
+        {"kattis", "--submissions", "--submissions has no meaning with --interactive"},
+    };
+    const char *out = tmp_path(b->db.dir, "refused");
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        run_result r;
+        if (refused[k].option)
+            COINROW(&r, NULL, "export", "--db", b->db.db, "--set", "play", "--variant", "diff", "--format",
+                    refused[k].format, "--out", out, "--interactive", refused[k].option);
+        else
+            COINROW(&r, NULL, "export", "--db", b->db.db, "--set", "play", "--variant", "diff", "--format",
+                    refused[k].format, "--out", out, "--interactive");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, refused[k].message));
+        assert_int_not_equal(access(out, F_OK), 0);
+        run_result_free(&r);
+    }
+    run_result r;
+    COINROW(&r, NULL, "export", "--db", b->db.db, "--set", "play", "--variant", "diff", "--format", "kattis", "--out",
+            out, "--interactive", "--moves", "canonical");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--moves canonical has no meaning with --interactive"));
+    run_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_export_interactive__kattis_holds_the_interactor_the_players_and_the_seeds),
+        cmocka_unit_test(test_export_interactive__the_interactor_accepts_the_reference_and_rejects_the_wrong_players),
+        cmocka_unit_test(test_export_interactive__hostile_contestants_each_get_a_clear_wrong_answer),
+        cmocka_unit_test(test_export_interactive__a_first_message_larger_than_a_pipe_does_not_block_the_jury),
+        cmocka_unit_test(test_export_interactive__refusals_name_the_format_and_the_option),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
