@@ -85,13 +85,14 @@ count() {
 # verifyproblem on PKG into $WORK/PKG.log, in the background, with as many
 # at once as there are cores (JUDGES_JOBS=N): each package's run is
 # independent, and they are most of this script's time.  PKG.secs gets its
-# time.
+# time.  verifyproblem's options may follow PKG (-p PARTS).
 verify_start() {
     local pkg=$1
+    shift
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
     (
         t0=$(date +%s)
-        "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" >"$WORK/$pkg.log" 2>&1 || true
+        "$TOOLS/verifyproblem" "$pkg" --fixed_timelim "$(cat "$pkg/.timelimit")" "$@" >"$WORK/$pkg.log" 2>&1 || true
         echo $(($(date +%s) - t0)) >"$WORK/$pkg.secs"
     ) &
 }
@@ -138,19 +139,24 @@ for job in "${verified[@]}"; do
     verify_report "${job%%:*}" "${job#*:}"
 done
 # ---- Kattis: the interactive game (export --interactive) ----
-# A small set of antigreedy rows exported interactive under every variant:
-# verifyproblem runs the interactor against each player (its own runner,
-# support/interactive): no error, no warning, and the reference accepted,
-# the never-flushing player out of time, the crashing one a run-time error,
-# and each wrong player that export kept (a test's jury catches it) wrong.
+# A small set of antigreedy rows exported interactive: verifyproblem runs
+# the interactor against each player (its own runner, support/interactive):
+# no error, no warning, and the reference accepted, the never-flushing
+# player out of time, the crashing one a run-time error, and each wrong
+# player that export kept (a test's jury catches it) wrong.  The whole
+# package under diff; the submissions alone under remaining and winner,
+# whose optimal moves differ (total's are diff's), to keep within the
+# time budget: each package compiles five submissions of coinrow's core.
 "$COINROW" generate --db "$DB" --set play --count 6 --n 4..12 --even-n --values 1..100 --seed 3 \
     --profile antigreedy --quiet
 interactive=()
-for variant in total diff remaining winner; do
+for variant in diff remaining winner; do
     pkg=kplay$variant
+    parts=()
+    [ $variant = diff ] || parts=(-p submissions)
     "$COINROW" export --db "$DB" --set play --variant $variant --format kattis --out $pkg --interactive \
         --title "Coins in a row, played ($variant)" --license "cc by-sa" --rights-owner "coinrow test" \
-        >/dev/null 2>"$pkg.err" && verify_start $pkg && interactive+=("$pkg:$variant") ||
+        >/dev/null 2>"$pkg.err" && verify_start $pkg "${parts[@]}" && interactive+=("$pkg:$variant") ||
         fail "export --interactive $variant: $(cat "$pkg.err")"
 done
 wait

@@ -1,7 +1,8 @@
 /* An exported submission of the interactive game that times out
- * (submissions/time_limit_exceeded): it takes the larger end, never flushed,
- * so its first one stays in its buffer while it waits for the jury's
- * answer, and the jury waits for it: the judge's wall clock ends the game.
+ * (submissions/time_limit_exceeded): it takes the larger end and never
+ * flushes, so its first move stays in its buffer while it waits for the
+ * jury's answer, and the jury waits for the move: the judge's wall clock
+ * ends the game.
  * It is compiled only inside the amalgamation. */
 #include "play.h"
 
