@@ -315,6 +315,29 @@ static void test_jury__on_long_rows_it_answers_a_slip_as_the_quadratic_canonical
     }
 }
 
+/* Where every move ties (equal coins), a deviating jury breaks the ties the
+ * other way now and then: R on some of its turns, L on others. */
+static void test_jury__a_deviating_jury_breaks_ties_both_ways(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    static int64_t coins[N];
+    for (size_t k = 0; k < N; k++)
+        coins[k] = 7;
+    cr_jury *jury;
+    cr_error err;
+    size_t rights = 0;
+    assert_int_equal(cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){37}, &err), 0);
+    for (size_t k = 0; k < N; k += 2) {
+        char move;
+        assert_int_equal(cr_jury_play(jury, 'L', &err), 0);
+        assert_int_equal(cr_jury_move(&move, jury, &err), 0);
+        rights += move == 'R';
+    }
+    cr_jury_free(jury);
+    assert_true(rights > N / 8 && rights < N / 2 - N / 8);
+}
+
 static void test_jury__the_same_seed_and_moves_give_the_same_game(void **state)
 {
     (void)state;
@@ -441,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_jury__an_optimal_jury_takes_the_brute_forces_moves_on_small_rows),
         cmocka_unit_test(test_jury__meeting_the_canonical_line_it_plays_the_canonical_line),
         cmocka_unit_test(test_jury__on_long_rows_it_answers_a_slip_as_the_quadratic_canonical_line),
+        cmocka_unit_test(test_jury__a_deviating_jury_breaks_ties_both_ways),
         cmocka_unit_test(test_jury__the_same_seed_and_moves_give_the_same_game),
         cmocka_unit_test(test_jury__moves_out_of_turn_or_past_the_end_are_refused_and_change_nothing),
         cmocka_unit_test(test_jury__winner_judges_by_outcome_and_says_what_was_lost),
