@@ -217,7 +217,7 @@ static void test_group_points__a_set_without_groups_has_no_points(void **state)
 
 /* strength names, group by group, the strategies that pass it, and flags
  * as weak a group that every strategy passes: antigreedy tests break
- * greedy, equal coins break none. */
+ * greedy, equal coins break none; a group worth no points is not weak. */
 static void test_group_points__strength_flags_a_group_every_strategy_passes(void **state)
 {
     (void)state;
@@ -230,12 +230,19 @@ static void test_group_points__strength_flags_a_group_every_strategy_passes(void
             "--count", "3", "--n", "2..6", "--values", "1..9", "--seed", "3", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
+    /* a group worth no points (samples) is easy without being weak */
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "str", "--group", "zero", "--points", "0", "--all-equal",
+            "--count", "2", "--n", "2..6", "--values", "1..9", "--seed", "4", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
     COINROW(&r, NULL, "strength", "--db", db, "--set", "str", "--variant", "diff");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "\ngroup        points  tests  passed by (no test of it breaks them)\n"
                                   "ag               10      3  parity, lookahead2\n"
                                   "eq                5      3  greedy, left, parity, lookahead2: WEAK, every "
                                   "strategy passes it\n"
+                                  "zero              0      2  greedy, left, parity, lookahead2: every strategy "
+                                  "passes it, worth no points\n"
                                   "WEAK: 1 group that every strategy passes\n"));
     run_result_free(&r);
     /* a set without groups has no table of groups */

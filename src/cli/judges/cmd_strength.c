@@ -101,8 +101,8 @@ static void on_test(void *ctx, int64_t instance_id, const char *ext_id, unsigned
 }
 
 /* The groups' table: which strategies pass each group (break on none of
- * its tests); a group every strategy passes is weak.  Returns how many
- * are. */
+ * its tests); a group every strategy passes is weak, unless it is worth no
+ * points.  Returns how many are. */
 static size_t print_groups(const tally *t)
 {
     size_t weak = 0;
@@ -116,8 +116,13 @@ static size_t print_groups(const tally *t)
         for (int s = 0; s < CR_STRATEGY_COUNT; s++)
             if (!g->broken[s])
                 printf("%s%s", passing++ ? ", " : "", cr_strategy_name((cr_strategy)s));
-        weak += passing == CR_STRATEGY_COUNT;
-        printf("%s\n", !passing ? "none" : passing == CR_STRATEGY_COUNT ? ": WEAK, every strategy passes it" : "");
+        /* a group worth no points (the samples, say) costs nothing when it is easy */
+        int easy = passing == CR_STRATEGY_COUNT;
+        weak += easy && g->points > 0;
+        printf("%s\n", !passing                ? "none"
+                       : easy && g->points > 0 ? ": WEAK, every strategy passes it"
+                       : easy                  ? ": every strategy passes it, worth no points"
+                                               : "");
     }
     return weak;
 }
