@@ -452,6 +452,21 @@ static void kill_group(watch *w, cr_child_end why)
     w->killed = 1;
 }
 
+/* What coinrow wrote to the program that it has not read yet. */
+static size_t unread(const watch *w)
+{
+    int count = 0;
+    return w->fds[IN].fd >= 0 && ioctl(w->fds[IN].fd, FIONREAD, &count) == 0 && count > 0 ? (size_t)count : 0;
+}
+
+/* The program closed its standard input (SIGPIPE is ignored). */
+static void input_closed(watch *w)
+{
+    w->r->stdin_closed = 1;
+    if (w->talk)
+        cr_dialogue__closed(w->talk, unread(w));
+}
+
 /* Writes what there is to write, without blocking; in a game, what the
  * game has to send, until it has nothing more, and a poll for room only
  * while something waits. */
@@ -469,9 +484,7 @@ static void feed(watch *w)
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             return;
         if (n < 0) { /* EPIPE: it closed its end; SIGPIPE is ignored */
-            w->r->stdin_closed = 1;
-            if (w->talk)
-                cr_dialogue__closed(w->talk);
+            input_closed(w);
             break;
         }
         if (w->talk) {
@@ -489,10 +502,7 @@ static void feed(watch *w)
  * game's answer written at once; the program killed at a fault. */
 static int hear(watch *w, const char *read, size_t len, cr_error *err)
 {
-    int unread = 0;
-    if (w->fds[IN].fd >= 0 && ioctl(w->fds[IN].fd, FIONREAD, &unread) != 0)
-        unread = 0;
-    int rc = cr_dialogue__heard(w->talk, read, len, unread > 0 ? (size_t)unread : 0, err);
+    int rc = cr_dialogue__heard(w->talk, read, len, unread(w), err);
     if (rc == 0 && cr_dialogue__faulted(w->talk))
         kill_group(w, CR_CHILD_JURY_KILLED);
     if (rc == 0 && w->fds[IN].fd >= 0)
@@ -598,9 +608,7 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
             return cr_errorf(err, CR_EIO, "waiting for the program: %s", strerror(errno));
         }
         if (w->fds[IN].revents & ~POLLOUT) { /* POLLERR: it closed its end, as EPIPE */
-            w->r->stdin_closed = 1;
-            if (w->talk)
-                cr_dialogue__closed(w->talk);
+            input_closed(w);
             close_at(w, IN);
         } else if (w->fds[IN].revents) {
             feed(w);

@@ -21,7 +21,8 @@ struct cr_dialogue {
     size_t row_len, row_sent;
     char reply[2];   /* the jury's last move, "L\n", while it is not all written */
     size_t reply_len, reply_sent;
-    int input_closed;                  /* writing found its standard input closed (EPIPE) */
+    int input_closed;                  /* its standard input is closed (EPIPE) */
+    int lost;                          /* and something of coinrow's was unread then */
     char line[CR_DIALOGUE__LINE_MAX];  /* the line it is writing */
     size_t line_len;
     int faulted;
@@ -86,7 +87,12 @@ void cr_dialogue__sent(cr_dialogue *d, size_t n)
         d->reply_len = d->reply_sent = 0;
 }
 
-void cr_dialogue__closed(cr_dialogue *d) { d->input_closed = 1; }
+void cr_dialogue__closed(cr_dialogue *d, size_t unread)
+{
+    const char *rest;
+    d->lost |= cr_dialogue__pending(d, &rest) > 0 || unread > 1;
+    d->input_closed = 1;
+}
 
 int cr_dialogue__done_writing(const cr_dialogue *d)
 {
@@ -124,10 +130,10 @@ static int move(cr_dialogue *d, size_t unread, cr_error *err)
      * is deterministic for a program that never reads; one that writes
      * ahead and reads later may or may not be caught, and is then judged
      * on its moves. */
-    if (turn >= 2 && (d->input_closed || cr_dialogue__pending(d, &rest) || unread > 1)) {
+    if (turn >= 2 && (d->lost || cr_dialogue__pending(d, &rest) || unread > 1)) {
         fault(d, CR_INVOKE_WA, "turn %zu: a move on the jury's turn: it came before the program read the jury's move of "
                                "turn %zu%s",
-              turn + 1, turn, d->input_closed ? " (it had closed its standard input)" : "");
+              turn + 1, turn, d->lost ? " (it had closed its standard input)" : "");
         return 0;
     }
     if (d->line_len != 1 || (d->line[0] != 'L' && d->line[0] != 'R')) {
@@ -141,6 +147,7 @@ static int move(cr_dialogue *d, size_t unread, cr_error *err)
         d->reply[1] = '\n';
         d->reply_len = 2;
         d->reply_sent = 0;
+        d->lost |= d->input_closed; /* it can never read this one */
     }
     return rc;
 }
@@ -187,7 +194,7 @@ int cr_dialogue__judge(cr_invoke_verdict *out, char *message, size_t cap, cr_dia
     if (turn < d->n) {
         *out = CR_INVOKE_WA;
         snprintf(message, cap, "its output ended mid-game, at turn %zu of %zu%s", turn + 1, d->n,
-                 d->input_closed ? " (it had closed its standard input: EPIPE)" : "");
+                 d->lost ? " (it had closed its standard input: EPIPE)" : "");
         return 0;
     }
     cr_verdict judged;

@@ -22,9 +22,12 @@ size_t cr_dialogue__pending(const cr_dialogue *d, const char **out);
 /* n bytes of what was pending were written. */
 void cr_dialogue__sent(cr_dialogue *d, size_t n);
 
-/* The program's standard input is closed (EPIPE): what was pending is
- * lost, and nothing more goes there. */
-void cr_dialogue__closed(cr_dialogue *d);
+/* The program's standard input is closed (EPIPE, or POLLERR before a
+ * write), with unread bytes of coinrow's still in the pipe (FIONREAD):
+ * nothing more goes there, and what was pending or unread is lost, which
+ * makes its next move one on the jury's turn.  (A program that read the
+ * jury's last move, wrote its own and exited loses nothing.) */
+void cr_dialogue__closed(cr_dialogue *d, size_t unread);
 
 /* Whether nothing more will be written: everything sent and the game over
  * (or the program faulted, or its input closed). */
