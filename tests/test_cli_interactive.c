@@ -323,9 +323,9 @@ static void test_interactive__a_player_that_never_flushes_is_idle_and_gets_tle(v
 {
     (void)state;
     run_result r;
-    /* it waits for ever: only the wall clock (twice 0.1 s) ends it */
-    invoke(&r, "ag", "diff", "unflushed", "--time-limit", "0.1", NULL);
-    expect(r.status == 1 && verdicts("TLE", "killed at the wall clock limit of 0.2 s") == set_size("ag") &&
+    /* it waits for ever: only the wall clock (twice 0.5 s) ends it */
+    invoke(&r, "ag", "diff", "unflushed", "--time-limit", "0.5", "--jobs", "3", NULL);
+    expect(r.status == 1 && verdicts("TLE", "killed at the wall clock limit of 1 s") == set_size("ag") &&
                verdicts("TLE", "the game: at turn 1 of ") == set_size("ag") &&
                verdicts("TLE", "(idle: its move, none came: unflushed?)") == set_size("ag"),
            &r, "unflushed");
