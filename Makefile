@@ -24,6 +24,7 @@
 #   make bench-ext         only the SQL extension's (BENCH_EXT_ARGS="--rows N --reps R")
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
 #                          --sandbox-instances K --reps R")
+#   make bench-jury        the online jury's CPU time for a game of 10^6 coins (BENCH_JURY_ARGS="--n N --rows R")
 #   make bench-interactive  one game of invoke --interactive against a bare relay (BENCH_INTERACTIVE_ARGS="--n N --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
@@ -148,7 +149,8 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test test-hold coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-check bench-pipeline bench-read bench-ext bench-invoke bench-interactive bench-wal bench-report bench-scale fuzz fuzz-smoke \
+        bench bench-core bench-jury bench-check bench-pipeline bench-read bench-ext bench-invoke bench-interactive bench-wal bench-report \
+        bench-scale fuzz fuzz-smoke \
         fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
@@ -433,10 +435,14 @@ demo:
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-check bench-pipeline bench-ext bench-invoke bench-interactive bench-wal bench-report
+bench: bench-core bench-jury bench-check bench-pipeline bench-ext bench-invoke bench-interactive bench-wal bench-report
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
+
+# The online jury's own CPU time for a game (docs/performance.md).
+bench-jury: $(BUILD)/bench/bench_jury
+	$(BUILD)/bench/bench_jury $(BENCH_JURY_ARGS)
 
 # coinrow check and a fresh export's Kattis and Polygon checkers on lines of
 # 10^6 moves (docs/performance.md); BENCH_CHECK_ARGS="--n N --rows R".

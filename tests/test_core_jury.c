@@ -257,6 +257,87 @@ static void test_jury__meeting_the_canonical_line_it_plays_the_canonical_line(vo
     }
 }
 
+/* Long rows, many boxes and many blocks: the contestant plays the canonical
+ * line but for one slip at a random turn of its own, and from there the
+ * canonical line of the position the slip left.  An optimal jury must play
+ * that position's canonical line too, and the verdict must name the slip
+ * exactly when the quadratic verifier calls it bad. */
+static void test_jury__on_long_rows_it_answers_a_slip_as_the_quadratic_canonical_line(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    static int64_t coins[N];
+    static char line[N + 1], rest[N + 1];
+    uint64_t rng = 3705;
+    for (int round = 0; round < 12; round++) {
+        size_t n = N - (size_t)test_rand_range(&rng, 0, 1500);
+        for (size_t i = 0; i < n; i++)
+            coins[i] = round % 3 == 0   ? test_rand_range(&rng, 1, 1000000000)
+                       : round % 3 == 1 ? test_rand_range(&rng, -3, 3)
+                                        : (int64_t)(i < n / 2 ? n / 2 - i : i - n / 2) + test_rand_range(&rng, 0, 1);
+        cr_variant v = variants[round % 4];
+        quadratic_canonical(line, coins, n, v);
+        size_t slip = 2 * (size_t)test_rand_range(&rng, 0, (int64_t)(n - 1) / 2);
+        cr_jury *jury;
+        cr_error err;
+        assert_int_equal(cr_jury_new(&jury, coins, n, v, (cr_jury_policy){0}, &err), 0);
+        size_t i = 0, j = n - 1, from = 0; /* rest[k - from] is turn k's move after the slip */
+        for (size_t k = 0; k < n; k++) {
+            char move, want = k < slip ? line[k] : k == slip ? (line[k] == 'L' ? 'R' : 'L') : rest[k - from];
+            if (k % 2 == 0) {
+                move = want;
+                assert_int_equal(cr_jury_play(jury, move, &err), 0);
+            } else {
+                assert_int_equal(cr_jury_move(&move, jury, &err), 0);
+                if (move != want)
+                    fail_msg("n = %zu, %s, slip at turn %zu: the jury took %c at turn %zu, the canonical line %c", n,
+                             cr_variant_name(v), slip + 1, move, k + 1, want);
+            }
+            if (move == 'L')
+                i++;
+            else
+                j--;
+            if (k == slip && i <= j) {
+                quadratic_canonical(rest, coins + i, j - i + 1, v);
+                from = k + 1;
+            }
+        }
+        size_t bad = quadratic_first_bad(coins, n, v, cr_jury_line(jury), n);
+        cr_verdict verdict;
+        assert_int_equal(cr_jury_judge(&verdict, jury, &err), 0);
+        if (v != CR_WINNER) {
+            assert_int_equal(verdict.fault, bad == SIZE_MAX ? CR_LINE_OK : CR_LINE_SUBOPTIMAL);
+            assert_int_equal(verdict.turn, bad == SIZE_MAX ? n : slip);
+        } else if (bad == SIZE_MAX) {
+            assert_int_equal(verdict.fault, CR_LINE_OK); /* keeping the lead keeps the outcome */
+        }
+        cr_jury_free(jury);
+    }
+}
+
+/* Where every move ties (equal coins), a deviating jury breaks the ties the
+ * other way now and then: R on some of its turns, L on others. */
+static void test_jury__a_deviating_jury_breaks_ties_both_ways(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    static int64_t coins[N];
+    for (size_t k = 0; k < N; k++)
+        coins[k] = 7;
+    cr_jury *jury;
+    cr_error err;
+    size_t rights = 0;
+    assert_int_equal(cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){37}, &err), 0);
+    for (size_t k = 0; k < N; k += 2) {
+        char move;
+        assert_int_equal(cr_jury_play(jury, 'L', &err), 0);
+        assert_int_equal(cr_jury_move(&move, jury, &err), 0);
+        rights += move == 'R';
+    }
+    cr_jury_free(jury);
+    assert_true(rights > N / 8 && rights < N / 2 - N / 8);
+}
+
 static void test_jury__the_same_seed_and_moves_give_the_same_game(void **state)
 {
     (void)state;
@@ -382,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_jury__its_moves_are_the_tables_against_every_contestant_and_its_verdicts_too),
         cmocka_unit_test(test_jury__an_optimal_jury_takes_the_brute_forces_moves_on_small_rows),
         cmocka_unit_test(test_jury__meeting_the_canonical_line_it_plays_the_canonical_line),
+        cmocka_unit_test(test_jury__on_long_rows_it_answers_a_slip_as_the_quadratic_canonical_line),
+        cmocka_unit_test(test_jury__a_deviating_jury_breaks_ties_both_ways),
         cmocka_unit_test(test_jury__the_same_seed_and_moves_give_the_same_game),
         cmocka_unit_test(test_jury__moves_out_of_turn_or_past_the_end_are_refused_and_change_nothing),
         cmocka_unit_test(test_jury__winner_judges_by_outcome_and_says_what_was_lost),

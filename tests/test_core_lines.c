@@ -214,6 +214,31 @@ static void test_lines__the_canonical_line_is_the_quadratic_ones_on_long_adversa
     check_canonical(coins, N - 1, CR_TOTAL);
 }
 
+/* Rows of many blocks (the phases' middles reuse each block's reduced row:
+ * reduced.c), of every kind of values: random ones, wide and negative ones,
+ * ties, a valley where nothing merges, figures that need 128 bits; across
+ * block boundaries (lengths just off multiples of 1024). */
+static void test_lines__the_canonical_line_is_the_quadratic_ones_on_rows_of_many_blocks(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1023, 1025, 2049, 4097, 7000};
+    enum { KINDS = 6 };
+    static int64_t coins[7000];
+    uint64_t rng = 2301;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int kind = 0; kind < KINDS; kind++) {
+            size_t n = sizes[s];
+            for (size_t i = 0; i < n; i++)
+                coins[i] = kind == 0   ? test_rand_range(&rng, 1, 1000000000)
+                           : kind == 1 ? test_rand_range(&rng, -1000000000, 1000000000)
+                           : kind == 2 ? test_rand_range(&rng, -2, 2)
+                           : kind == 3 ? (int64_t)(i < n / 2 ? n / 2 - i : i - n / 2)
+                           : kind == 4 ? INT64_MAX - test_rand_range(&rng, 0, 1000)
+                                       : (i < n / 2 ? (i % 2 ? (int64_t)i : 0) : (int64_t)(10 * n - i));
+            check_canonical(coins, n, variants[(s + (size_t)kind) % 4]);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_lines__the_verifier_is_right_on_every_small_row_of_small_values),
         cmocka_unit_test(test_lines__the_canonical_line_is_the_quadratic_ones),
         cmocka_unit_test(test_lines__the_canonical_line_is_the_quadratic_ones_on_long_adversarial_rows),
+        cmocka_unit_test(test_lines__the_canonical_line_is_the_quadratic_ones_on_rows_of_many_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

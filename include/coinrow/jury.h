@@ -41,7 +41,7 @@ int cr_jury_new(cr_jury **out, const int64_t *coins, size_t n, cr_variant varian
                 cr_error *err);
 
 /* The most cr_jury_new allocates for n coins, by arithmetic alone (about
- * 66n bytes, as the canonical line); SIZE_MAX beyond CR_N_MAX. */
+ * 69n bytes: the canonical line's, with a second bit plane); SIZE_MAX beyond CR_N_MAX. */
 size_t cr_jury_bytes(size_t n);
 
 /* How many moves have been played (0..n); the turn to come is the

@@ -24,7 +24,7 @@ int cr_moves_canonical(char *out, const int64_t *coins, size_t n, cr_variant var
  * or for remaining the smaller one (the removal that leaves more in the row).
  * The wrong answer strong tests catch.  O(n). */
 void cr_moves_greedy(char *out, const int64_t *coins, size_t n, cr_variant variant);
-/* The most cr_moves_canonical allocates for a row of n coins (about 66n
+/* The most cr_moves_canonical allocates for a row of n coins (about 67n
  * bytes; half that when the sum of |coin| is below 2^61), by arithmetic
  * alone: callers can refuse a row before trying.  SIZE_MAX beyond CR_N_MAX. */
 size_t cr_moves_canonical_bytes(size_t n);

@@ -33,6 +33,12 @@
 
 __extension__ typedef unsigned __int128 cr_u128;
 
+/* The coins of a block whose reduced row a phase's middle reuses
+ * (reduced_impl.h's middle), and the most values such a row may keep (a
+ * random block keeps about ten; a falling one all its coins). */
+#define CR_REDUCED_BLOCK 1024u
+#define CR_REDUCED_KEPT 128u
+
 /* A diagonal's choices, a byte each, rounded up to whole 8-byte groups for
  * pack_choices. */
 static size_t choice_bytes(size_t phase) { return (phase + 8) / 8 * 8; }
@@ -116,45 +122,73 @@ int cr_reduced__first_bad(cr_reduced__bad *out, const int64_t *coins, size_t n, 
 
 /* --- phases: what the canonical line and the jury compute their boxes in -- */
 
-/* A phase's box side, less one: about 3 sqrt(n), which balances its passes
- * over the row (O(n)) against its box (O(phase^2)); measured, the best of
- * 1 to 8 sqrt(n) at n = 10^5 to 10^6 (docs/performance.md). */
-static size_t phase_of(size_t n)
+/* floor(sqrt(x)), x < 2^32. */
+static size_t root_of(size_t x)
 {
-    size_t root = 0; /* floor(sqrt(n)), n < 2^32 */
+    size_t root = 0;
     for (size_t bit = (size_t)1 << 15; bit; bit >>= 1)
-        if ((root + bit) * (root + bit) <= n)
+        if ((root + bit) * (root + bit) <= x)
             root += bit;
-    return 3 * root;
+    return root;
 }
+
+/* A phase's box side, less one: 2 sqrt(m) balances the phase's middle, at
+ * most m pushes, against its box (O(phase^2)); the best of 1 to 6 sqrt(m)
+ * at n = 10^6 on random rows, a valley and the un-merge killer
+ * (docs/performance.md).  The middle reuses the blocks' reduced rows, so m
+ * is what they keep plus two blocks for its ends: n where nothing merges,
+ * the most the phases allocate for. */
+static size_t phase_of(size_t m) { return 2 * root_of(m); }
 
 /* The rows, a box's lines, a diagonal's choices and `planes` bit planes of a
  * box (1: the L choices; 2: and the ties) for the coins of a row, in the
- * figures that fit (narrow). */
+ * figures that fit (narrow), and the reduced rows of its blocks. */
 typedef struct phases {
     const int64_t *coins;
     int negate, wide;
     size_t phase;
-    void *v[2], *sum[2], *work;
+    void *v[2], *sum[2], *work, *block_v;
+    size_t *block_start, block_count;
     uint8_t *choice, *plane[2];
 } phases;
 
-/* What phases_new allocates, in `width`-byte figures. */
-static size_t phases_bytes(size_t n, size_t phase, size_t width, int planes)
+/* What phases_new allocates for n coins, in `width`-byte figures. */
+static size_t phases_bytes(size_t n, size_t width, int planes)
 {
-    return (2 * (2 * n + 1) + 3 * (phase + 1) + 1) * width + choice_bytes(phase) +
-           (size_t)planes * (2 * phase + 1) * choice_row_bytes(phase + 1);
+    size_t phase = phase_of(n);
+    return (4 * n + 3 + n / CR_REDUCED_BLOCK * CR_REDUCED_KEPT + 3 * (phase + 1) + 1) * width +
+           (n / CR_REDUCED_BLOCK + 1) * sizeof(size_t) +
+           choice_bytes(phase) + (size_t)planes * (2 * phase + 1) * choice_row_bytes(phase + 1);
 }
 
 static void phases_free(phases *ph)
 {
     free(ph->work);
     free(ph->choice);
+    free(ph->block_v);
+    free(ph->block_start);
     for (int k = 0; k < 2; k++) {
         free(ph->v[k]);
         free(ph->sum[k]);
         free(ph->plane[k]);
     }
+}
+
+/* The blocks' reduced rows, and the phase the middles they make give. */
+static void phases_reduce(phases *ph, size_t n)
+{
+    size_t pushes;
+    if (ph->wide) {
+        row_i128 scratch = {(cr_i128 *)ph->v[0], (cr_u128 *)ph->sum[0], 0, 0, 0, 0};
+        blocks_i128 b = {(cr_i128 *)ph->block_v, ph->block_start, 0};
+        pushes = reduce_blocks_i128(&b, ph->coins, n, ph->negate, &scratch);
+    } else {
+        row_i64 scratch = {(int64_t *)ph->v[0], (uint64_t *)ph->sum[0], 0, 0, 0, 0};
+        blocks_i64 b = {(int64_t *)ph->block_v, ph->block_start, 0};
+        pushes = reduce_blocks_i64(&b, ph->coins, n, ph->negate, &scratch);
+    }
+    ph->block_count = n / CR_REDUCED_BLOCK;
+    ph->phase = phase_of(pushes);
 }
 
 /* 0, or -1 when the memory cannot be had (nothing is kept then). */
@@ -167,20 +201,23 @@ static int phases_new(phases *out, const int64_t *coins, size_t n, int negate, i
     out->coins = coins;
     out->negate = negate;
     out->wide = wide;
-    out->phase = phase;
     out->work = malloc((3 * (phase + 1) + 1) * width);
     out->choice = (uint8_t *)calloc(choice_bytes(phase), 1);
-    int ok = out->work && out->choice;
+    out->block_v = malloc((n / CR_REDUCED_BLOCK * CR_REDUCED_KEPT + 1) * width);
+    out->block_start = (size_t *)malloc((n / CR_REDUCED_BLOCK + 1) * sizeof(size_t));
+    int ok = out->work && out->choice && out->block_v && out->block_start;
     for (int k = 0; k < 2; k++) {
         out->v[k] = malloc(n * width);
         out->sum[k] = malloc((n + 1) * width);
         out->plane[k] = k < planes ? (uint8_t *)malloc(plane_bytes) : NULL;
         ok = ok && out->v[k] && out->sum[k] && (k >= planes || out->plane[k]);
     }
-    if (ok)
-        return 0;
-    phases_free(out);
-    return -1;
+    if (!ok) {
+        phases_free(out);
+        return -1;
+    }
+    phases_reduce(out, n);
+    return 0;
 }
 
 /* The box of the phase at the row [i, j], i < j (reduced_impl.h's box);
@@ -190,12 +227,14 @@ static size_t phases_box(phases *ph, size_t i, size_t j)
     if (ph->wide) {
         row_i128 rows[2] = {{(cr_i128 *)ph->v[0], (cr_u128 *)ph->sum[0], 0, 0, 0, 0},
                             {(cr_i128 *)ph->v[1], (cr_u128 *)ph->sum[1], 0, 0, 0, 0}};
-        return box_i128(ph->coins, i, j, ph->negate, ph->phase, rows, (cr_i128 *)ph->work, ph->choice, ph->plane[0],
-                        ph->plane[1]);
+        blocks_i128 b = {(cr_i128 *)ph->block_v, ph->block_start, ph->block_count};
+        return box_i128(ph->coins, i, j, ph->negate, &b, ph->phase, rows, (cr_i128 *)ph->work, ph->choice,
+                        ph->plane[0], ph->plane[1]);
     }
     row_i64 rows[2] = {{(int64_t *)ph->v[0], (uint64_t *)ph->sum[0], 0, 0, 0, 0},
                        {(int64_t *)ph->v[1], (uint64_t *)ph->sum[1], 0, 0, 0, 0}};
-    return box_i64(ph->coins, i, j, ph->negate, ph->phase, rows, (int64_t *)ph->work, ph->choice, ph->plane[0],
+    blocks_i64 b = {(int64_t *)ph->block_v, ph->block_start, ph->block_count};
+    return box_i64(ph->coins, i, j, ph->negate, &b, ph->phase, rows, (int64_t *)ph->work, ph->choice, ph->plane[0],
                    ph->plane[1]);
 }
 
@@ -215,7 +254,7 @@ size_t cr_moves_canonical_bytes(size_t n)
     if (n > CR_N_MAX)
         return SIZE_MAX;
     /* 128-bit figures: the most it takes (half as much where 64 bits hold them) */
-    return phases_bytes(n, phase_of(n), sizeof(cr_i128), 1);
+    return phases_bytes(n, sizeof(cr_i128), 1);
 }
 
 int cr_moves__no_memory(cr_error *err, size_t n)
@@ -264,7 +303,7 @@ size_t cr_jury_bytes(size_t n)
 {
     if (n > CR_N_MAX)
         return SIZE_MAX;
-    return sizeof(cr_jury) + phases_bytes(n, phase_of(n), sizeof(cr_i128), 2) + n + 1;
+    return sizeof(cr_jury) + phases_bytes(n, sizeof(cr_i128), 2) + n + 1;
 }
 
 int cr_jury_new(cr_jury **out, const int64_t *coins, size_t n, cr_variant variant, cr_jury_policy policy,
