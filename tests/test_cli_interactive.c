@@ -5,11 +5,15 @@
  * verdict and message, and coinrow neither hangs nor dies of it; --resume
  * stays interactive; in the sandbox too.
  *
- * The players are this program itself, run as `test_cli_interactive play
- * KIND VARIANT`: it links the core, so the adaptive player takes the
- * canonical line's first move on the row that is left at each of its
- * turns.  Every test waits on events only: the program's exit and its
- * pipes closing, coinrow's own exit.  The one player that must time out
+ * The players are one small C program built here with cc (tests/support/
+ * programs.c's way): the adaptive one reads the O(n^2) table of the lead
+ * on the row left at each of its turns (the remaining-sum game on negated
+ * coins; a lead-optimal move keeps the best outcome for winner), a check
+ * of the jury that shares no code with the core.  (The test program itself,
+ * linked with the core, cannot be the player: a sanitized build does not
+ * run under the memory limit.)  Every test waits on events only: the
+ * program's exit and its pipes closing, coinrow's own exit.  The one
+ * player that must time out
  * (it never flushes) blocks for ever reading its standard input, which
  * coinrow keeps open mid-game, so that only the wall clock ends it,
  * whatever the machine's speed. */
@@ -25,135 +29,92 @@
 
 #include <cmocka.h>
 
-#include "coinrow.h"
+#include "support/cc.h"
 #include "support/files.h"
 #include "support/run.h"
 
-/* ---- the players (this program, run by coinrow) ---- */
+/* ---- the players: one C program, built here with cc alone (not this
+ * test's build, which may be sanitized and cannot run under the memory
+ * limit), run as `player KIND VARIANT` ---- */
 
-static int64_t *coins;
-static size_t n, lo, hi; /* the row left is coins[lo..hi) */
-
-static int read_row(void)
-{
-    if (scanf("%zu", &n) != 1 || !(coins = malloc((n ? n : 1) * sizeof *coins)))
-        return -1;
-    for (size_t k = 0; k < n; k++)
-        if (scanf("%lld", (long long *)&coins[k]) != 1)
-            return -1;
-    lo = 0;
-    hi = n;
-    return 0;
-}
-
-static void take(char move)
-{
-    if (move == 'L')
-        lo++;
-    else
-        hi--;
-}
-
-/* Reads the jury's move and plays it: -1 at the end of the input. */
-static int hear(void)
-{
-    char move;
-    if (scanf(" %c", &move) != 1)
-        return -1;
-    take(move);
-    return 0;
-}
-
-static void say(char move)
-{
-    printf("%c\n", move);
-    fflush(stdout);
-    take(move);
-}
-
-/* The first move of the canonical line (canonical) or of the greedy one
- * on the row left. */
-static char first_move(int canonical, cr_variant variant)
-{
-    char *line = malloc(hi - lo + 1);
-    if (!line)
-        exit(3);
-    if (canonical && cr_moves_canonical(line, coins + lo, hi - lo, variant, NULL) != 0)
-        exit(3);
-    if (!canonical)
-        cr_moves_greedy(line, coins + lo, hi - lo, variant);
-    char move = line[0];
-    free(line);
-    return move;
-}
-
-/* The player `kind` on the variant: its exit status. */
-static int play(const char *kind, const char *variant_name)
-{
-    cr_variant variant;
-    if (cr_variant_parse(&variant, variant_name, NULL) || read_row())
-        return 3;
-    if (!strcmp(kind, "optimal") || !strcmp(kind, "greedy") || !strcmp(kind, "after")) {
-        /* adaptive: its move on the row left, at each of its turns */
-        for (size_t turn = 0; turn < n; turn++)
-            if (turn % 2 == 0)
-                say(first_move(strcmp(kind, "greedy") != 0, variant));
-            else if (hear())
-                return 1;
-        if (!strcmp(kind, "after"))
-            say('L'); /* one move too many */
-        return 0;
-    }
-    char *line = malloc(n + 1); /* the canonical line against an optimal jury */
-    if (!line || cr_moves_canonical(line, coins, n, variant, NULL) != 0)
-        return 3;
-    if (!strcmp(kind, "precomputed") || !strcmp(kind, "blind")) {
-        /* its own moves of that line; the precomputed one reads the jury's
-         * and ignores them, the blind one does not even read them */
-        for (size_t turn = 0; turn < n; turn++)
-            if (turn % 2 == 0)
-                say(line[turn]);
-            else if (!strcmp(kind, "precomputed") && hear())
-                return 1;
-        return 0;
-    }
-    if (!strcmp(kind, "garbage")) {
-        printf("l\x01 \n");
-        fflush(stdout);
-    } else if (!strcmp(kind, "long")) { /* L without a newline, for as long as anyone reads it */
-        for (;;)
-            if (putchar('L') == EOF || fflush(stdout) == EOF)
-                return 1;
-    } else if (!strcmp(kind, "quitter")) { /* its first move, then goes */
-        say(line[0]);
-    } else if (!strcmp(kind, "unflushed")) { /* its move stays in its buffer while it waits for the jury's */
-        printf("%c\n", line[0]);
-        while (getchar() != EOF)
-            ;
-    } else if (!strcmp(kind, "crash")) {
-        say(line[0]);
-        abort();
-    } else if (!strcmp(kind, "unended")) { /* the optimal line, the last move without its newline */
-        for (size_t turn = 0; turn < n; turn++)
-            if (turn % 2)
-                hear();
-            else if (turn + 2 >= n) {
-                printf("%c", line[turn]);
-                return 0;
-            } else
-                say(line[turn]);
-    }
-    return 0;
-}
-
-/* An early quitter: exits at once, reading nothing (the row fills the
- * pipe: coinrow's write finds it closed). */
-static int quit_at_once(void) { return 0; }
+static const char player_source[] =
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <string.h>\n"
+    "static long long *a, *lead; static size_t n, lo, hi; static int remaining;\n"
+    "static void take(char m) { if (m == 'L') lo++; else hi--; }\n"
+    "static int hear(void) { char m; if (scanf(\" %c\", &m) != 1) return -1; take(m); return 0; }\n"
+    "static void say(char m) { printf(\"%c\\n\", m); fflush(stdout); take(m); }\n"
+    /* the coin as the lead counts it: the remaining-sum game is the
+     * standard game on negated coins (docs/design.md) */
+    "static long long coin(size_t i) { return remaining ? -a[i] : a[i]; }\n"
+    /* lead[i * n + j]: the most the player to move leads by on a[i..j] */
+    "static long long best(size_t i, size_t j) { return i > j || j >= n ? 0 : lead[i * n + j]; }\n"
+    "static void table(void) {\n"
+    "    lead = malloc(n * n * sizeof *lead);\n"
+    "    for (size_t i = n; i-- > 0;)\n"
+    "        for (size_t j = i; j < n; j++) {\n"
+    "            long long l = coin(i) - best(i + 1, j), r = coin(j) - (j ? best(i, j - 1) : 0);\n"
+    "            lead[i * n + j] = i == j ? coin(i) : l > r ? l : r;\n"
+    "        }\n"
+    "}\n"
+    /* the optimal move on the row left, L on a tie; greedy's, the end that
+     * scores more at once (for remaining the smaller coin), L on a tie */
+    "static char optimal(void) {\n"
+    "    if (hi - lo == 1) return 'L';\n"
+    "    return coin(lo) - best(lo + 1, hi - 1) >= coin(hi - 1) - best(lo, hi - 2) ? 'L' : 'R';\n"
+    "}\n"
+    "static char greedy(void) { return coin(lo) >= coin(hi - 1) ? 'L' : 'R'; }\n"
+    "int main(int argc, char **argv) {\n"
+    "    if (argc != 3) return 3;\n"
+    "    const char *kind = argv[1];\n"
+    "    remaining = strcmp(argv[2], \"remaining\") == 0;\n"
+    "    if (!strcmp(kind, \"quit\")) return 0; /* at once, reading nothing */\n"
+    "    if (scanf(\"%zu\", &n) != 1 || !(a = malloc(n * sizeof *a))) return 3;\n"
+    "    for (size_t k = 0; k < n; k++) if (scanf(\"%lld\", &a[k]) != 1) return 3;\n"
+    "    table(); lo = 0; hi = n;\n"
+    "    if (!strcmp(kind, \"optimal\") || !strcmp(kind, \"greedy\") || !strcmp(kind, \"after\")) {\n"
+    "        for (size_t turn = 0; turn < n; turn++)\n"
+    "            if (turn % 2 == 0) say(strcmp(kind, \"greedy\") ? optimal() : greedy());\n"
+    "            else if (hear()) return 1;\n"
+    "        if (!strcmp(kind, \"after\")) say('L'); /* one move too many */\n"
+    "        return 0;\n"
+    "    }\n"
+    /* the line of both players playing optimally, L on ties: what an
+     * optimal jury plays against an optimal player */
+    "    char *line = malloc(n + 1);\n"
+    "    for (size_t turn = 0; turn < n; turn++) line[turn] = optimal(), take(line[turn]);\n"
+    "    lo = 0; hi = n;\n"
+    "    if (!strcmp(kind, \"precomputed\") || !strcmp(kind, \"blind\")) {\n"
+    "        /* its own moves of that line; the precomputed player reads the\n"
+    "         * jury's and ignores them, the blind one does not read them */\n"
+    "        for (size_t turn = 0; turn < n; turn++)\n"
+    "            if (turn % 2 == 0) say(line[turn]);\n"
+    "            else if (!strcmp(kind, \"precomputed\") && hear()) return 1;\n"
+    "    } else if (!strcmp(kind, \"garbage\")) {\n"
+    "        printf(\"l\\x01 \\n\"); fflush(stdout);\n"
+    "    } else if (!strcmp(kind, \"long\")) { /* L without a newline, as long as anyone reads */\n"
+    "        for (;;) if (putchar('L') == EOF || fflush(stdout) == EOF) return 1;\n"
+    "    } else if (!strcmp(kind, \"quitter\")) { /* its first move, then it goes */\n"
+    "        say(line[0]);\n"
+    "    } else if (!strcmp(kind, \"unflushed\")) { /* its move stays in its buffer while it waits */\n"
+    "        printf(\"%c\\n\", line[0]);\n"
+    "        while (getchar() != EOF) ;\n"
+    "    } else if (!strcmp(kind, \"crash\")) {\n"
+    "        say(line[0]); abort();\n"
+    "    } else if (!strcmp(kind, \"unended\")) { /* the line, its last move without a newline */\n"
+    "        for (size_t turn = 0; turn < n; turn++)\n"
+    "            if (turn % 2) hear();\n"
+    "            else if (turn + 2 >= n) { printf(\"%c\", line[turn]); return 0; }\n"
+    "            else say(line[turn]);\n"
+    "    }\n"
+    "    return 0;\n"
+    "}\n";
 
 /* ---- the tests ---- */
 
 static char *dir;
-static char db[4200], self[PATH_MAX];
+static char db[4200], self[4300]; /* self: the player program */
 
 static const struct {
     const char *name, *count, *n, *values, *profile;
@@ -166,10 +127,8 @@ static const struct {
 static int setup(void **state)
 {
     (void)state;
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0 || !(dir = tmp_dir_new()))
+    if (!(dir = tmp_dir_new()))
         return -1;
-    self[len] = '\0';
     snprintf(db, sizeof db, "%s/t.db", dir);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
         run_result r;
@@ -190,6 +149,19 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The player, built at the first call (in a test: a build that fails
+ * fails it). */
+static const char *player(void)
+{
+    if (!self[0]) {
+        snprintf(self, sizeof self, "%s/player", dir);
+        const char *source = tmp_path(dir, "player.c");
+        assert_int_equal(write_file(source, player_source), 0);
+        cc_build(self, source);
+    }
+    return self;
+}
+
 /* coinrow invoke --interactive --db DB --set SET --variant V [OPTION...]
  * -- this program play KIND V; options end at a NULL. */
 static void invoke(run_result *r, const char *set, const char *variant, const char *kind, ...)
@@ -202,7 +174,7 @@ static void invoke(run_result *r, const char *set, const char *variant, const ch
     for (const char *o; (o = va_arg(ap, const char *));)
         argv[argc++] = (char *)o;
     va_end(ap);
-    char *command[] = {"--", self, "play", (char *)kind, (char *)variant, NULL};
+    char *command[] = {"--", (char *)player(), (char *)kind, (char *)variant, NULL};
     for (char **c = command; *c; c++)
         argv[argc++] = *c;
     argv[argc] = NULL;
@@ -350,7 +322,7 @@ static void test_interactive__resume_goes_on_interactively(void **state)
     assert_int_equal(db_exec(db, sql), 0);
     char ids[32];
     snprintf(ids, sizeof ids, "%lld", id);
-    char *argv[] = {(char *)run_bin(), "invoke", "--resume", ids, "--db", db, "--", self, "play", "blind", "diff",
+    char *argv[] = {(char *)run_bin(), "invoke", "--resume", ids, "--db", db, "--", (char *)player(), "blind", "diff",
                     NULL};
     assert_int_equal(run_capture_in(&r, dir, argv, NULL), 0);
     /* judged as a batch program its output would be a presentation error */
@@ -378,7 +350,7 @@ static void test_interactive__usage_errors_change_nothing(void **state)
             argv[argc++] = *o;
         if (strcmp(cases[k][0], "--builtin") != 0) {
             argv[argc++] = "--";
-            argv[argc++] = self;
+            argv[argc++] = player();
         }
         argv[argc] = NULL;
         assert_int_equal(run_coinrow_args(&r, NULL, argv), 0);
@@ -407,10 +379,8 @@ static void test_interactive__the_sandbox_plays_too(void **state)
     run_result_free(&r);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    if (argc == 4 && strcmp(argv[1], "play") == 0)
-        return strcmp(argv[2], "quit") == 0 ? quit_at_once() : play(argv[2], argv[3]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interactive__the_adaptive_optimal_player_passes_every_variant),
         cmocka_unit_test(test_interactive__greedy_gets_wa_naming_the_turn_and_what_it_lost),
