@@ -584,12 +584,16 @@ static int take_records(watch *w)
 static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_error *err)
 {
     int rc = 0;
+    double cpu_due = 0; /* a game wakes the loop at every move: the CPU clock (a system call) is read every
+                           CR_CHILD_CHECK_MS at most */
     while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && cr_seconds_now() < deadline))) {
-        double left = deadline - cr_seconds_now();
+        double now = cr_seconds_now(), left = deadline - now;
         if (!w->killed && left <= 0)
             kill_group(w, CR_CHILD_WALL_KILLED);
         struct timespec cpu;
-        if (!w->killed && w->has_cpu_clock && clock_gettime(w->cpu_clock, &cpu) == 0 &&
+        int look = now >= cpu_due;
+        cpu_due = look ? now + CR_CHILD_CHECK_MS / 1000.0 : cpu_due;
+        if (look && !w->killed && w->has_cpu_clock && clock_gettime(w->cpu_clock, &cpu) == 0 &&
             (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9 > w->lim->cpu_seconds)
             kill_group(w, CR_CHILD_CPU_KILLED);
         if (!w->killed && stop && atomic_load(stop)) {
