@@ -183,8 +183,9 @@ JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brut
                val_groups.cpp
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
-# (Kattis refuses one over 128 KiB)
-JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c rng.c strategy.c stress.c),$(CORE_SRC))
+# (Kattis refuses one over 128 KiB); the PRNG stays, for the jury's seeded
+# deviations (the interactor)
+JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c strategy.c stress.c),$(CORE_SRC))
 # and the utilities they use (util/util.h: the first three)
 JUDGE_UTIL_SRC := $(addprefix src/util/,errorf.c memory.c read_all.c)
 JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
