@@ -25,6 +25,7 @@
 #   make bench-invoke      only invoke's (BENCH_INVOKE_ARGS="--instances N --builtin-instances M
 #                          --sandbox-instances K --reps R")
 #   make bench-jury        the online jury's CPU time for a game of 10^6 coins (BENCH_JURY_ARGS="--n N --rows R")
+#   make bench-interactive  one game of invoke --interactive against a bare relay (BENCH_INTERACTIVE_ARGS="--n N --reps R")
 #   make bench-wal         what readers cost a run's WAL (BENCH_WAL_ARGS="--rows N --reps R --against OLD")
 #   make bench-report      coinrow report of 10^6 instances: time and size (BENCH_REPORT_ARGS="--instances N --reps R")
 #   make bench-scale       shards and merge of 10^6 instances against the single run, for 10, 100 and 1,000
@@ -129,7 +130,7 @@ SUPPORT_OBJ := $(SUPPORT_SRC:%.c=$(BUILD)/%.o)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
-TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke \
+TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke test_cli_interactive \
            test_cli_report)
 endif
 
@@ -148,7 +149,8 @@ COMPLETION := $(BUILD)/doc/coinrow.bash
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-nogit)
 
 .PHONY: all test test-hold coverage coverage-report mutate test-cluster test-judges check deps deps-check install uninstall demo \
-        bench bench-core bench-jury bench-check bench-pipeline bench-read bench-ext bench-invoke bench-wal bench-report bench-scale fuzz fuzz-smoke \
+        bench bench-core bench-jury bench-check bench-pipeline bench-read bench-ext bench-invoke bench-interactive bench-wal bench-report \
+        bench-scale fuzz fuzz-smoke \
         fuzz-targets clean FORCE
 .SECONDARY:
 all: $(BIN) $(LIBCORE) $(EXT) $(MAN) $(COMPLETION) check
@@ -442,7 +444,7 @@ demo:
 	$(BIN) run sample-data/ --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) --limit 12
 
-bench: bench-core bench-jury bench-check bench-pipeline bench-ext bench-invoke bench-wal bench-report
+bench: bench-core bench-jury bench-check bench-pipeline bench-ext bench-invoke bench-interactive bench-wal bench-report
 
 bench-core: $(BUILD)/bench/bench_core
 	$(BUILD)/bench/bench_core
@@ -482,6 +484,12 @@ bench-ext: $(EXT) $(BUILD)/bench/bench_ext
 bench-invoke: $(BIN) $(BUILD)/bench/bench_invoke
 	@sh scripts/deps.sh install bubblewrap:bwrap
 	$(BUILD)/bench/bench_invoke $(BIN) $(BENCH_INVOKE_ARGS)
+
+# One game of n = 10^5 through invoke --interactive against a bare relay
+# over the same pipes (docs/invoke.md, "Interactive"; issue 37's target:
+# at most 1.5 times); BENCH_INTERACTIVE_ARGS="--n N --reps R".
+bench-interactive: $(BIN) $(BUILD)/bench/bench_interactive
+	$(BUILD)/bench/bench_interactive $(BIN) $(BENCH_INTERACTIVE_ARGS)
 
 # coinrow report of a 10^6-instance set with two runs and an invocation:
 # its time and its size (docs/performance.md, "The report");

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "invoke/dialogue.h"
 #include "invoke/sandbox.h"
 #include "util/util.h"
 
@@ -416,6 +418,7 @@ typedef struct watch {
     struct pollfd fds[5]; /* stdin (to write), stdout, stderr, the pidfd, the init's records */
     const char *input;
     size_t input_len, written;
+    cr_dialogue *talk;    /* a game instead of the input (cr_child_play), or NULL */
     int exited, killed, interrupted;
     clockid_t cpu_clock; /* the program's CPU time, while it runs */
     int has_cpu_clock;
@@ -449,25 +452,78 @@ static void kill_group(watch *w, cr_child_end why)
     w->killed = 1;
 }
 
+/* What coinrow wrote to the program that it has not read yet. */
+static size_t unread(const watch *w)
+{
+    int count = 0;
+    return w->fds[IN].fd >= 0 && ioctl(w->fds[IN].fd, FIONREAD, &count) == 0 && count > 0 ? (size_t)count : 0;
+}
+
+/* The program closed its standard input (SIGPIPE is ignored). */
+static void input_closed(watch *w)
+{
+    w->r->stdin_closed = 1;
+    if (w->talk)
+        cr_dialogue__closed(w->talk, unread(w));
+}
+
+/* Writes what there is to write, without blocking; in a game, what the
+ * game has to send, until it has nothing more, and a poll for room only
+ * while something waits. */
 static void feed(watch *w)
 {
-    size_t left = w->input_len - w->written;
-    ssize_t n = write(w->fds[IN].fd, w->input + w->written, left < CHUNK ? left : CHUNK);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR))
-        return;
-    if (n < 0) { /* EPIPE: it closed its end; SIGPIPE is ignored */
-        w->r->stdin_closed = 1;
-        close_at(w, IN);
-        return;
+    for (;;) {
+        const char *from = w->input + w->written;
+        size_t left = w->talk ? cr_dialogue__pending(w->talk, &from) : w->input_len - w->written;
+        if (w->talk && left == 0 && cr_dialogue__done_writing(w->talk))
+            break;
+        w->fds[IN].events = left ? POLLOUT : 0;
+        if (left == 0)
+            return;
+        ssize_t n = write(w->fds[IN].fd, from, left < CHUNK ? left : CHUNK);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        if (n < 0) { /* EPIPE: it closed its end; SIGPIPE is ignored */
+            input_closed(w);
+            break;
+        }
+        if (w->talk) {
+            cr_dialogue__sent(w->talk, (size_t)n);
+            continue;
+        }
+        w->written += (size_t)n;
+        if (w->written == w->input_len)
+            break;
     }
-    w->written += (size_t)n;
-    if (w->written == w->input_len)
-        close_at(w, IN);
+    close_at(w, IN);
+}
+
+/* In a game: what the program wrote, read[0..len), to the game, then the
+ * game's answer written at once; the program killed at a fault. */
+static int hear(watch *w, const char *read, size_t len, cr_error *err)
+{
+    int rc = cr_dialogue__heard(w->talk, read, len, unread(w), err);
+    if (rc == 0 && cr_dialogue__faulted(w->talk))
+        kill_group(w, CR_CHILD_JURY_KILLED);
+    if (rc == 0 && w->fds[IN].fd >= 0)
+        feed(w);
+    return rc;
 }
 
 static int take_output(watch *w, cr_error *err)
 {
     cr_child *c = w->child;
+    if (w->talk) { /* not kept: the game has what it needs of it */
+        char got[4096];
+        ssize_t n = read(w->fds[OUT].fd, got, sizeof got);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return 0;
+        if (n <= 0) {
+            close_at(w, OUT);
+            return 0;
+        }
+        return hear(w, got, (size_t)n, err);
+    }
     if (cr_grow((void **)&c->out, &c->cap, w->r->out_len + CHUNK + 1, 1, CHUNK + 1))
         return cr_errorf(err, CR_ENOMEM, "no memory for a program's output");
     ssize_t n = read(w->fds[OUT].fd, c->out + w->r->out_len, CHUNK);
@@ -528,12 +584,16 @@ static int take_records(watch *w)
 static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_error *err)
 {
     int rc = 0;
+    double cpu_due = 0; /* a game wakes the loop at every move: the CPU clock (a system call) is read every
+                           CR_CHILD_CHECK_MS at most */
     while (rc == 0 && (!w->exited || ((w->fds[OUT].fd >= 0 || w->fds[ERR].fd >= 0) && cr_seconds_now() < deadline))) {
-        double left = deadline - cr_seconds_now();
+        double now = cr_seconds_now(), left = deadline - now;
         if (!w->killed && left <= 0)
             kill_group(w, CR_CHILD_WALL_KILLED);
         struct timespec cpu;
-        if (!w->killed && w->has_cpu_clock && clock_gettime(w->cpu_clock, &cpu) == 0 &&
+        int look = now >= cpu_due;
+        cpu_due = look ? now + CR_CHILD_CHECK_MS / 1000.0 : cpu_due;
+        if (look && !w->killed && w->has_cpu_clock && clock_gettime(w->cpu_clock, &cpu) == 0 &&
             (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9 > w->lim->cpu_seconds)
             kill_group(w, CR_CHILD_CPU_KILLED);
         if (!w->killed && stop && atomic_load(stop)) {
@@ -551,8 +611,12 @@ static int watch_program(watch *w, double deadline, const atomic_int *stop, cr_e
                 continue;
             return cr_errorf(err, CR_EIO, "waiting for the program: %s", strerror(errno));
         }
-        if (w->fds[IN].revents)
+        if (w->fds[IN].revents & ~POLLOUT) { /* POLLERR: it closed its end, as EPIPE */
+            input_closed(w);
+            close_at(w, IN);
+        } else if (w->fds[IN].revents) {
             feed(w);
+        }
         if (w->fds[OUT].revents)
             rc = take_output(w, err);
         if (w->fds[ERR].revents)
@@ -760,9 +824,10 @@ static int sandboxed_end(watch *w, int bwrap_status, cr_error *err)
     return 0;
 }
 
-int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
-                 const cr_sandbox *sandbox, const char *input, size_t input_len, const cr_limits *limits,
-                 const atomic_int *stop, cr_error *err)
+/* cr_child_run, or with talk cr_child_play. */
+static int run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+               const cr_sandbox *sandbox, const char *input, size_t input_len, cr_dialogue *talk,
+               const cr_limits *limits, const atomic_int *stop, cr_error *err)
 {
     memset(out, 0, sizeof *out);
     if (child->cap > KEEP_BUFFER) {
@@ -773,7 +838,7 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     /* in a sandbox the init counts its own size instead */
     out->floor_kib = sandbox ? -1 : cr_child__reset_peak();
     watch w = {.child = child, .r = out, .lim = limits, .sandbox = sandbox, .input = input, .input_len = input_len,
-               .pid = -1};
+               .talk = talk, .pid = -1};
     for (int k = 0; k < WATCHED; k++)
         w.fds[k] = (struct pollfd){.fd = -1};
     double start = cr_seconds_now();
@@ -781,7 +846,9 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     int rc = launch(&w, path, argv, dir, err);
     if (rc == 0) {
-        if (input_len == 0)
+        if (talk)
+            feed(&w); /* the row, as much as the pipe takes now */
+        else if (input_len == 0)
             close_at(&w, IN);
         rc = watch_program(&w, start + 2 * limits->cpu_seconds, stop, err);
         if (rc)
@@ -795,4 +862,18 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
     for (int k = 0; k < WATCHED; k++)
         close_at(&w, k);
     return rc;
+}
+
+int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                 const cr_sandbox *sandbox, const char *input, size_t input_len, const cr_limits *limits,
+                 const atomic_int *stop, cr_error *err)
+{
+    return run(out, child, path, argv, dir, sandbox, input, input_len, NULL, limits, stop, err);
+}
+
+int cr_child_play(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                  const cr_sandbox *sandbox, cr_dialogue *d, const cr_limits *limits, const atomic_int *stop,
+                  cr_error *err)
+{
+    return run(out, child, path, argv, dir, sandbox, NULL, 0, d, limits, stop, err);
 }

@@ -77,6 +77,18 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
                                   inv->variant, inv->moves, err);
     cr_child_report run;
     const cr_invoke_opts *o = e->opts;
+    if (inv->interactive) { /* a game with the jury, the seed the test's (docs/invoke.md, "Interactive") */
+        cr_dialogue *d = NULL;
+        int rc = cr_dialogue_new(&d, t->coins, t->n, inv->variant, cr_dialogue_seed(t->ext_id), t->input,
+                                 t->input_len, err);
+        if (rc == 0)
+            rc = cr_child_play(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
+                               o->sandbox ? NULL : inv->directory, o->sandbox, d, &inv->limits, o->stop, err);
+        if (rc == 0)
+            rc = cr_verdict_play(out, &run, &inv->limits, d, err);
+        cr_dialogue_free(d);
+        return rc;
+    }
     int rc = cr_child_run(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
                           o->sandbox ? NULL : inv->directory, o->sandbox, t->input, t->input_len, &inv->limits, o->stop,
                           err);

@@ -38,6 +38,7 @@ typedef enum cr_child_end {
     CR_CHILD_CPU_KILLED,    /* killed when its CPU time passed the limit */
     CR_CHILD_WALL_KILLED,   /* killed at the wall clock limit */
     CR_CHILD_OUTPUT_KILLED, /* killed for writing more than the output limit */
+    CR_CHILD_JURY_KILLED,   /* killed when the game's jury found a fault in its moves (cr_child_play) */
     CR_CHILD_SANDBOX_LOST   /* its sandbox ended before it did (sandbox_note says how) */
 } cr_child_end;
 
@@ -72,6 +73,10 @@ typedef struct cr_sandbox cr_sandbox;
  * thread, freed by the thread that ran it. */
 typedef struct cr_child cr_child;
 
+/* A game played with a program (dialogue.c, below): the jury, what is to
+ * be sent, and what the program did wrong. */
+typedef struct cr_dialogue cr_dialogue;
+
 int cr_child_new(cr_child **out, cr_error *err);
 
 /* Ends its box, if any; accepts NULL. */
@@ -99,6 +104,40 @@ int cr_child_run(cr_child_report *out, cr_child *child, const char *path, char *
                  const cr_sandbox *sandbox, const char *input, size_t input_len, const cr_limits *limits,
                  const atomic_int *stop, cr_error *err);
 
+/* cr_child_run of a program that plays the game d (an interactive one):
+ * its standard input is what d has to send, written without blocking as
+ * it comes, and what it writes goes to d as it comes, not kept (out is
+ * ""); the output limit does not apply (the protocol bounds it: a line
+ * too long, or anything after the game, is a fault).  It is killed
+ * (CR_CHILD_JURY_KILLED) when d finds a fault in what it wrote, and its
+ * standard input closed once the game is over. */
+int cr_child_play(cr_child_report *out, cr_child *child, const char *path, char *const argv[], const char *dir,
+                  const cr_sandbox *sandbox, cr_dialogue *d, const cr_limits *limits, const atomic_int *stop,
+                  cr_error *err);
+
+/* ---- a game played with the program (dialogue.c): invoke --interactive.
+ * The protocol (docs/invoke.md, "Interactive"): coinrow writes n, then the
+ * coins; the program is the first player; the player to move writes one
+ * line, L or R; after the last coin nothing more is written, and the
+ * program exits 0.  coinrow's moves are the core's jury's
+ * (coinrow/jury.h), answered as soon as the program's move is read. ---- */
+
+/* The jury's seed for the test named ext_id (cr_jury_policy): FNV-1a of
+ * the name, or 0 (the optimal jury) when that is a multiple of 3, so that
+ * about a third of the tests have the optimal jury and the others a
+ * deviating one, the same on every machine and in every database. */
+uint64_t cr_dialogue_seed(const char *ext_id);
+
+/* A game on coins[0..n) (n >= 1) under the variant, the jury's policy by
+ * seed; row[0..row_len) is the instance in the contest format, the first
+ * message, which must outlive the game, as must the coins.  CR_ENOMEM as
+ * cr_jury_new.  Free with cr_dialogue_free. */
+int cr_dialogue_new(cr_dialogue **out, const int64_t *coins, size_t n, cr_variant variant, uint64_t seed,
+                    const char *row, size_t row_len, cr_error *err);
+
+/* Accepts NULL. */
+void cr_dialogue_free(cr_dialogue *d);
+
 /* ---- verdicts (verdict.c): how a program ended, then the checker on what
  * it wrote ---- */
 
@@ -125,6 +164,18 @@ void cr_verdict_signal_name(char out[16], int sig);
 int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits,
                        const char *input, size_t input_len, const char *jury, size_t jury_len, cr_variant variant,
                        cr_check_moves moves, cr_error *err);
+
+/* Judges a program's game d (cr_child_play's): OLE, TLE, RE and MLE as
+ * cr_verdict_program when no fault in its moves came first (a fault is
+ * the verdict, whatever ended the program after it), with where the game
+ * stood (and, killed at the wall clock, whether it was idle on its move);
+ * then for a program that exited 0, the game: PE for a line that is not L
+ * or R, or one too long; WA for a move on the jury's turn, output after
+ * the game, output that ends mid-game, or a move that is not optimal
+ * (the jury's judgement, naming the first bad turn); else AC.  Returns 0
+ * with the row in *out, or the jury's own failure. */
+int cr_verdict_play(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits, cr_dialogue *d,
+                    cr_error *err);
 
 /* Judges a built-in strategy's answer the way a program's is: plays the
  * instance coins[0..n), whose input file is input[0..input_len), writes the

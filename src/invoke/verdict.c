@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "invoke/dialogue.h"
 #include "util/util.h"
 
 void cr_verdict_signal_name(char out[16], int sig)
@@ -77,11 +78,9 @@ static cr_invoke_verdict how_it_ended(char *why, size_t cap, const cr_child_repo
     return CR_INVOKE_RE;
 }
 
-int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits,
-                       const char *input, size_t input_len, const char *jury, size_t jury_len, cr_variant variant,
-                       cr_check_moves moves, cr_error *err)
+/* What the run measured into the row: times, memory, exit, signal, stderr. */
+static void measured(cr_verdict_row *out, const cr_child_report *run)
 {
-    char why[160] = "";
     out->cpu_seconds = run->cpu_seconds;
     out->wall_seconds = run->wall_seconds;
     out->peak_rss_kib = run->peak_rss_kib;
@@ -90,8 +89,16 @@ int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr
     out->signal[0] = '\0';
     if (run->end != CR_CHILD_EXITED)
         cr_verdict_signal_name(out->signal, run->signal);
-    out->verdict = how_it_ended(why, sizeof why, run, limits, out->signal);
     cr_contest_escape(out->stderr_text, sizeof out->stderr_text, run->err, run->err_len, CR_STDERR_KEEP);
+}
+
+int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits,
+                       const char *input, size_t input_len, const char *jury, size_t jury_len, cr_variant variant,
+                       cr_check_moves moves, cr_error *err)
+{
+    char why[160] = "";
+    measured(out, run);
+    out->verdict = how_it_ended(why, sizeof why, run, limits, out->signal);
     if (out->verdict == CR_INVOKE_OLE) {
         snprintf(out->message, sizeof out->message, "%s", why);
         return 0;
@@ -111,6 +118,20 @@ int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr
     } else {
         snprintf(out->message, sizeof out->message, "%s; its output: %s", why, checked);
     }
+    return 0;
+}
+
+int cr_verdict_play(cr_verdict_row *out, const cr_child_report *run, const cr_limits *limits, cr_dialogue *d,
+                    cr_error *err)
+{
+    char why[160] = "", where[128];
+    measured(out, run);
+    /* a fault in what it wrote is the verdict, whatever ended it then */
+    out->verdict = cr_dialogue__faulted(d) ? CR_INVOKE_AC : how_it_ended(why, sizeof why, run, limits, out->signal);
+    if (out->verdict == CR_INVOKE_AC)
+        return cr_dialogue__judge(&out->verdict, out->message, sizeof out->message, d, err);
+    cr_dialogue__where(where, sizeof where, d, run->end == CR_CHILD_WALL_KILLED);
+    snprintf(out->message, sizeof out->message, "%s; the game: %s", why, where);
     return 0;
 }
 

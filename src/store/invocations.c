@@ -9,6 +9,11 @@
 
 #include "util/util.h"
 
+/* The moves_policy of an interactive invocation: the line is played, not
+ * written after a value (a coinrow before --interactive refuses it as
+ * damaged rather than judge it as a batch one). */
+#define CR_STORE__INTERACTIVE "interactive"
+
 static const char *const verdict_names[CR_INVOKE_VERDICT_COUNT] = {"AC", "WA", "PE", "TLE", "MLE", "RE", "OLE"};
 
 const char *cr_invoke_verdict_name(cr_invoke_verdict v)
@@ -69,7 +74,8 @@ int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coi
         sqlite3_bind_text(st, 4, program ? NULL : cr_strategy_name(inv->strategy), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 5, program ? inv->directory : NULL, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 6, inv->label[0] ? inv->label : NULL, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 7, cr_check_moves_name(inv->moves), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 7, inv->interactive ? CR_STORE__INTERACTIVE : cr_check_moves_name(inv->moves), -1,
+                          SQLITE_STATIC);
         if (program) {
             sqlite3_bind_double(st, 8, inv->limits.cpu_seconds);
             sqlite3_bind_int64(st, 9, (int64_t)(inv->limits.memory_bytes >> 20));
@@ -147,8 +153,13 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
     out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 13));
     out->sandbox = sqlite3_column_int(st, 14);
+    const char *moves = (const char *)sqlite3_column_text(st, 6);
+    out->interactive = moves && strcmp(moves, CR_STORE__INTERACTIVE) == 0;
+    if (out->interactive && builtin)
+        return cr_errorf(err, CR_EDB, "%s: invocation %lld: a built-in cannot be interactive", store->path,
+                         (long long)out->id);
     if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
-        cr_check_moves_parse(&out->moves, (const char *)sqlite3_column_text(st, 6), &bad) ||
+        (!out->interactive && cr_check_moves_parse(&out->moves, moves, &bad)) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
         return cr_errorf(err, CR_EDB, "%s: invocation %lld: %s", store->path, (long long)out->id, bad.msg);
     /* the limits invoke's options allow, and no more: an edited row does

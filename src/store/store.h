@@ -641,7 +641,10 @@ typedef struct cr_verdict_row {
 typedef struct cr_invocation {
     int64_t id, set_id;
     cr_variant variant;       /* what the answers hold */
-    cr_check_moves moves;     /* whether an answer carries the line */
+    cr_check_moves moves;     /* whether an answer carries the line (required when interactive) */
+    int interactive;          /* the program plays the game against coinrow's jury (invoke --interactive);
+                                 stored as the moves_policy 'interactive', so that no schema change and no
+                                 coinrow before it takes the invocation for a batch one */
     char **argv;              /* the program and its arguments as given, NULL-terminated; NULL for a
                                  built-in (cr_invocation_clear frees it) */
     cr_strategy strategy;     /* the built-in, when argv is NULL */

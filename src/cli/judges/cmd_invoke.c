@@ -22,7 +22,7 @@
 typedef struct args {
     const char *db, *set, *variant, *moves, *time_limit, *memory_limit, *output_limit, *jobs, *label, *expect,
         *builtin;
-    int resume, quiet, progress, sandbox;
+    int resume, quiet, progress, sandbox, interactive;
 } args;
 
 /* cli_print_command into a message: a string for the caller to free (NULL when
@@ -61,6 +61,12 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     if (a->builtin && (a->time_limit || a->memory_limit || a->output_limit || a->sandbox))
         return cli_usage_error(self, "--builtin runs inside coinrow: time, memory and output limits and --sandbox "
                                      "do not apply");
+    if (a->interactive && a->builtin)
+        return cli_usage_error(self, "--interactive plays a program against the jury: --builtin strategies do not "
+                                     "play interactively (yet)");
+    if (a->interactive && (a->output_limit || strcmp(a->moves, "required") != 0))
+        return cli_usage_error(self, "--interactive: the protocol bounds what the program writes, and it writes the "
+                                     "line move by move: --output-limit and --moves do not apply");
     if (cr_variant_parse(&inv->variant, a->variant, &err) || cr_check_moves_parse(&inv->moves, a->moves, &err) ||
         (a->builtin && cr_strategy_parse(&inv->strategy, a->builtin, &err)))
         return cli_usage_error(self, "%s", err.msg);
@@ -83,6 +89,7 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     inv->limits.output_bytes = (uint64_t)output << 20;
     inv->jobs = (int)jobs;
     inv->sandbox = a->sandbox;
+    inv->interactive = a->interactive;
     snprintf(inv->label, sizeof inv->label, "%s", a->label ? a->label : "");
     if (npos) {
         pos[npos] = NULL; /* cli_parse moved the command to the front of argv */
@@ -106,7 +113,7 @@ static int check_resume(int64_t *out_id, char ***out_command, const cli_command 
         return cli_usage_error(self, "--resume takes one invocation id (a positive number), or none for the latest; "
                                      "the program's command goes after '--'");
     if (a->set || a->variant || a->time_limit || a->memory_limit || a->output_limit || a->jobs || a->label ||
-        a->builtin || strcmp(a->moves, "required") != 0)
+        a->builtin || a->interactive || strcmp(a->moves, "required") != 0)
         return cli_usage_error(self, "--resume goes on with the invocation's own set and options");
     if (ncommand) {
         pos[npos] = NULL; /* cli_parse moved the command to the front of argv, after the id */
@@ -240,10 +247,14 @@ static void print_summary(const cr_invocation *inv, const cr_invocation_summary 
     cr_text_put(stdout, set_name);
     printf("': ");
     print_program(stdout, inv);
-    printf(" (%s, moves %s", cr_variant_name(inv->variant), cr_check_moves_name(inv->moves));
+    if (inv->interactive)
+        printf(" (%s, interactive", cr_variant_name(inv->variant));
+    else
+        printf(" (%s, moves %s", cr_variant_name(inv->variant), cr_check_moves_name(inv->moves));
     if (inv->argv)
-        printf("; %g s, %llu MiB, %llu MiB of output", inv->limits.cpu_seconds,
-               (unsigned long long)(inv->limits.memory_bytes >> 20), (unsigned long long)(inv->limits.output_bytes >> 20));
+        printf("; %g s, %llu MiB", inv->limits.cpu_seconds, (unsigned long long)(inv->limits.memory_bytes >> 20));
+    if (inv->argv && !inv->interactive)
+        printf(", %llu MiB of output", (unsigned long long)(inv->limits.output_bytes >> 20));
     printf("%s%s", inv->sandbox ? "; sandboxed" : "", inv->label[0] ? "; label " : "");
     cr_text_put(stdout, inv->label);
     printf(")\n");
@@ -378,6 +389,7 @@ static const cli_option options[] = {
     CLI_TEXT(args, label, "label", "TEXT", "a note kept with it; accepted, wrong_answer, ... name export's folders"),
     CLI_TEXT(args, expect, "expect", "VERDICT", "the verdict every instance should get (default AC)"),
     CLI_TEXT(args, builtin, "builtin", "NAME", "judge a built-in strategy instead: greedy, left, parity or lookahead2"),
+    CLI_FLAG(args, interactive, "interactive", "COMMAND plays the game move by move, coinrow the jury (below)"),
     CLI_FLAG(args, sandbox, "sandbox", "run each program inside bubblewrap: no network, nothing of yours in reach"),
     CLI_FLAG(args, resume, "resume", "finish an interrupted invocation (ID, or the latest) with its COMMAND"),
     CLI_FLAG(args, quiet, "quiet", "no progress and no summary"),
@@ -490,7 +502,7 @@ const cli_command cli_cmd_invoke = {
     "judge a program (or a built-in strategy) on every instance of a set",
     "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
     "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
-    "            [--label TEXT] [--expect VERDICT] [--sandbox] -- COMMAND [ARG...]\n"
+    "            [--label TEXT] [--expect VERDICT] [--sandbox] [--interactive] -- COMMAND [ARG...]\n"
     "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
     "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT] [--sandbox] [-- COMMAND [ARG...]]",
     "COMMAND runs once per instance, the instance in the contest format on its\n"
@@ -499,6 +511,14 @@ const cli_command cli_cmd_invoke = {
     "(else one solved first; stderr names it).  A COMMAND that is one source file\n"
     "(.c, .cc, .cpp, .cxx, .py) is built ($CC / $CXX, else cc / c++, -O2) or run with\n"
     "python3 first.\n"
+    "--interactive: COMMAND plays the game instead, coinrow the jury: coinrow writes\n"
+    "n, then the coins; COMMAND is the first player; the player to move writes one\n"
+    "line, L or R; after the last coin nothing more is written, and COMMAND exits 0.\n"
+    "It passes when every move it made was optimal where it was made.  On about two\n"
+    "tests in three, chosen by the test's name, the jury deviates from optimal play.\n"
+    "A line not L or R, or longer than 16 bytes, is PE; a move before it read the\n"
+    "jury's, output after the game, or output that ends mid-game is WA; waiting for\n"
+    "ever is TLE at the wall clock (the message says idle).\n"
     "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
     "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
     "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
