@@ -188,18 +188,19 @@ JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brut
 JUDGE_CORE_SRC := $(filter-out $(addprefix src/core/,compare.c gen.c strategy.c stress.c),$(CORE_SRC))
 # and the utilities they use (util/util.h: the first three)
 JUDGE_UTIL_SRC := $(addprefix src/util/,errorf.c memory.c read_all.c)
-JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c \
+JUDGE_PIECES := $(BUILD)/judge/core.c $(BUILD)/judge/util.c $(BUILD)/judge/judge.c $(BUILD)/judge/dialogue.c \
                 $(addprefix $(BUILD)/judge/main/,$(JUDGE_MAINS))
 TESTLIB := third_party/testlib/testlib.h third_party/testlib/LICENSE
 JUDGE_HEADERS := $(wildcard src/core/*.h include/coinrow/*.h src/util/*.h src/judge/*.h src/judge/main/*.h) \
                  scripts/amalgamate.sh
 # each piece leaves out the headers the pieces before it in its programs have
 $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
-$(BUILD)/judge/judge.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
+$(BUILD)/judge/judge.c $(BUILD)/judge/dialogue.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 $(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/main/validator_groups.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
+$(BUILD)/judge/main/interactor.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/dialogue.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c \
-    $(BUILD)/judge/main/interactor.c $(BUILD)/judge/main/play_reference.c $(BUILD)/judge/main/play_greedy.c \
+    $(BUILD)/judge/main/play_reference.c $(BUILD)/judge/main/play_greedy.c \
     $(BUILD)/judge/main/play_line.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 # the interactive submissions that fail use nothing of coinrow's
 $(BUILD)/judge/main/play_unflushed.c $(BUILD)/judge/main/play_crash.c: JUDGE_AFTER :=
@@ -216,6 +217,8 @@ $(BUILD)/judge/core.c: $(JUDGE_CORE_SRC) $(JUDGE_HEADERS) Makefile scripts/strip
 $(BUILD)/judge/util.c: $(JUDGE_UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
+	$(AMALGAMATE)
+$(BUILD)/judge/dialogue.c: src/judge/dialogue.c $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/main/%: src/judge/main/% $(JUDGE_HEADERS)
 	$(AMALGAMATE)

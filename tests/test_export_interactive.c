@@ -241,15 +241,13 @@ static void test_export_interactive__hostile_contestants_each_get_a_clear_wrong_
     static const struct {
         const char *script, *message;
     } hostile[] = {
-        {"printf 'X\\n'; cat >/dev/null", "wrong answer: turn 1: expected a line L or R, got 'X'"},
-        {"printf '\\033[2J\\n'; cat >/dev/null", "wrong answer: turn 1: expected a line L or R, got '\\x1b[2J'"},
+        {"printf 'X\\n'; cat >/dev/null", "presentation error: turn 1: 'X' is not L or R"},
+        {"printf '\\033[2J\\n'; cat >/dev/null", "presentation error: turn 1: '\\x1b[2J' is not L or R"},
         {"printf 'LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL'; cat >/dev/null",
-         "wrong answer: turn 1: a line longer than 16 bytes, not L or R: 'LLLLLLLLLLLLLLLL'"},
+         "presentation error: turn 1: a line longer than 16 bytes: 'LLLLLLLLLLLLLLLL...'"},
         /* each reads what the jury writes before it exits, so that no write of the jury's meets a closed pipe */
-        {"read n; read coins; printf 'L'", "wrong answer: the output ends at turn 1 of 10, before the row is empty "
-                                           "(in a line without its newline)"},
-        {"read n; read coins; printf 'L\\n'; read move", "wrong answer: the output ends at turn 3 of 10, before the "
-                                                         "row is empty"},
+        {"read n; read coins; printf 'L'", "presentation error: turn 1: its last line 'L' has no newline"},
+        {"read n; read coins; printf 'L\\n'; read move", "wrong answer: its output ended mid-game, at turn 3 of 10"},
         /* it closes its input, then moves: the jury's answer meets EPIPE, not SIGPIPE */
     };
     game_result g;
@@ -262,14 +260,14 @@ static void test_export_interactive__hostile_contestants_each_get_a_clear_wrong_
      * first message may already), not SIGPIPE */
     play_sh(&g, b, in, ans, "exec 0<&-; printf 'L\\n'");
     assert_int_equal(g.jury, 43);
-    assert_memory_equal(g.message, "wrong answer: the output ends at turn 3 of 10, before the row is empty; it "
-                                   "stopped reading at turn ", 99);
+    assert_string_equal(g.message, "wrong answer: its output ended mid-game, at turn 3 of 10 (it had closed its "
+                                   "standard input: EPIPE)");
     /* the reference's game, then a byte more */
     char script[9000];
     snprintf(script, sizeof script, "%s; printf 'L\\n'", b->reference);
     play_sh(&g, b, in, ans, script);
     assert_int_equal(g.jury, 43);
-    assert_string_equal(g.message, "wrong answer: output after the game's 10 moves: 'L\\x0a'");
+    assert_string_equal(g.message, "wrong answer: output after the game, which ended at turn 10: 'L\\x0a'");
 }
 
 /* A first message larger than a pipe holds, and a contestant that writes
@@ -299,7 +297,8 @@ static void test_export_interactive__a_first_message_larger_than_a_pipe_does_not
     char *reference[] = {b->reference, NULL};
     play(&g, b, in, ans, reference);
     assert_int_equal(g.jury, 42);
-    assert_string_equal(g.message, "accepted: each of the contestant's 100000 moves was optimal");
+    assert_string_equal(g.message, "accepted: every one of its 100000 moves optimal (of 200000); jury seed 0 "
+                                   "(optimal)");
 }
 
 /* Formats without interactive problems refuse --interactive, naming the

@@ -8,7 +8,7 @@
 
 #include "util/util.h"
 
-extern const char cr_judge__core_c[], cr_judge__util_c[], cr_judge__judge_c[];
+extern const char cr_judge__core_c[], cr_judge__util_c[], cr_judge__judge_c[], cr_judge__dialogue_c[];
 extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_judge__main_solution_c[],
     cr_judge__main_greedy_c[], cr_judge__main_brute_force_c[], cr_judge__main_check_cpp[], cr_judge__main_val_cpp[],
     cr_judge__main_validator_groups_c[], cr_judge__main_val_groups_cpp[], cr_judge__main_interactor_c[],
@@ -33,7 +33,8 @@ static const struct {
                               {cr_judge__core_c, cr_judge__util_c, cr_judge__main_brute_force_c}},
     [CR_JUDGE_TESTLIB_CHECKER] = {"check.cpp", MOVES | TESTLIB, {cr_judge__core_c, cr_judge__main_check_cpp}},
     [CR_JUDGE_TESTLIB_VALIDATOR] = {"val.cpp", LIMITS | TESTLIB, {cr_judge__core_c, cr_judge__main_val_cpp}},
-    [CR_JUDGE_INTERACTOR] = {"interactor.c", 0, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_interactor_c}},
+    [CR_JUDGE_INTERACTOR] = {"interactor.c", 0,
+                             {cr_judge__core_c, cr_judge__util_c, cr_judge__dialogue_c, cr_judge__main_interactor_c}},
     [CR_JUDGE_PLAY_REFERENCE] = {"reference.c", 0,
                                  {cr_judge__core_c, cr_judge__util_c, cr_judge__main_play_reference_c}},
     [CR_JUDGE_PLAY_GREEDY] = {"greedy.c", 0, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_play_greedy_c}},

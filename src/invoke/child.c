@@ -28,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "invoke/dialogue.h"
 #include "invoke/sandbox.h"
 #include "util/util.h"
 
@@ -464,7 +463,7 @@ static void input_closed(watch *w)
 {
     w->r->stdin_closed = 1;
     if (w->talk)
-        cr_dialogue__closed(w->talk, unread(w));
+        cr_dialogue_closed(w->talk, unread(w));
 }
 
 /* Writes what there is to write, without blocking; in a game, what the
@@ -474,8 +473,8 @@ static void feed(watch *w)
 {
     for (;;) {
         const char *from = w->input + w->written;
-        size_t left = w->talk ? cr_dialogue__pending(w->talk, &from) : w->input_len - w->written;
-        if (w->talk && left == 0 && cr_dialogue__done_writing(w->talk))
+        size_t left = w->talk ? cr_dialogue_pending(w->talk, &from) : w->input_len - w->written;
+        if (w->talk && left == 0 && cr_dialogue_done_writing(w->talk))
             break;
         w->fds[IN].events = left ? POLLOUT : 0;
         if (left == 0)
@@ -488,7 +487,7 @@ static void feed(watch *w)
             break;
         }
         if (w->talk) {
-            cr_dialogue__sent(w->talk, (size_t)n);
+            cr_dialogue_sent(w->talk, (size_t)n);
             continue;
         }
         w->written += (size_t)n;
@@ -502,8 +501,8 @@ static void feed(watch *w)
  * game's answer written at once; the program killed at a fault. */
 static int hear(watch *w, const char *read, size_t len, cr_error *err)
 {
-    int rc = cr_dialogue__heard(w->talk, read, len, unread(w), err);
-    if (rc == 0 && cr_dialogue__faulted(w->talk))
+    int rc = cr_dialogue_heard(w->talk, read, len, unread(w), err);
+    if (rc == 0 && cr_dialogue_faulted(w->talk))
         kill_group(w, CR_CHILD_JURY_KILLED);
     if (rc == 0 && w->fds[IN].fd >= 0)
         feed(w);

@@ -67,6 +67,12 @@ typedef struct engine {
     cr_error error;            /* the first worker's error */
 } engine;
 
+uint64_t cr_invoke_seed(const char *ext_id)
+{
+    uint64_t h = cr_fnv1a(CR_FNV1A_BASIS, ext_id, strlen(ext_id));
+    return h % 3 == 0 ? 0 : h;
+}
+
 /* ---- workers ---- */
 
 static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const task *t, cr_error *err)
@@ -79,7 +85,7 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
     const cr_invoke_opts *o = e->opts;
     if (inv->interactive) { /* a game with the jury, the seed the test's (docs/invoke.md, "Interactive") */
         cr_dialogue *d = NULL;
-        int rc = cr_dialogue_new(&d, t->coins, t->n, inv->variant, cr_dialogue_seed(t->ext_id), t->input,
+        int rc = cr_dialogue_new(&d, t->coins, t->n, inv->variant, cr_invoke_seed(t->ext_id), t->input,
                                  t->input_len, err);
         if (rc == 0)
             rc = cr_child_play(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,

@@ -73,10 +73,6 @@ typedef struct cr_sandbox cr_sandbox;
  * thread, freed by the thread that ran it. */
 typedef struct cr_child cr_child;
 
-/* A game played with a program (dialogue.c, below): the jury, what is to
- * be sent, and what the program did wrong. */
-typedef struct cr_dialogue cr_dialogue;
-
 int cr_child_new(cr_child **out, cr_error *err);
 
 /* Ends its box, if any; accepts NULL. */
@@ -115,28 +111,14 @@ int cr_child_play(cr_child_report *out, cr_child *child, const char *path, char 
                   const cr_sandbox *sandbox, cr_dialogue *d, const cr_limits *limits, const atomic_int *stop,
                   cr_error *err);
 
-/* ---- a game played with the program (dialogue.c): invoke --interactive.
- * The protocol (docs/invoke.md, "Interactive"): coinrow writes n, then the
- * coins; the program is the first player; the player to move writes one
- * line, L or R; after the last coin nothing more is written, and the
- * program exits 0.  coinrow's moves are the core's jury's
- * (coinrow/jury.h), answered as soon as the program's move is read. ---- */
+/* ---- invoke --interactive: a game played with the program
+ * (judge/judge.h says how) ---- */
 
 /* The jury's seed for the test named ext_id (cr_jury_policy): FNV-1a of
  * the name, or 0 (the optimal jury) when that is a multiple of 3, so that
  * about a third of the tests have the optimal jury and the others a
  * deviating one, the same on every machine and in every database. */
-uint64_t cr_dialogue_seed(const char *ext_id);
-
-/* A game on coins[0..n) (n >= 1) under the variant, the jury's policy by
- * seed; row[0..row_len) is the instance in the contest format, the first
- * message, which must outlive the game, as must the coins.  CR_ENOMEM as
- * cr_jury_new.  Free with cr_dialogue_free. */
-int cr_dialogue_new(cr_dialogue **out, const int64_t *coins, size_t n, cr_variant variant, uint64_t seed,
-                    const char *row, size_t row_len, cr_error *err);
-
-/* Accepts NULL. */
-void cr_dialogue_free(cr_dialogue *d);
+uint64_t cr_invoke_seed(const char *ext_id);
 
 /* ---- verdicts (verdict.c): how a program ended, then the checker on what
  * it wrote ---- */

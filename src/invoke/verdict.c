@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "invoke/dialogue.h"
 #include "util/util.h"
 
 void cr_verdict_signal_name(char out[16], int sig)
@@ -79,6 +78,14 @@ static cr_invoke_verdict how_it_ended(char *why, size_t cap, const cr_child_repo
 }
 
 /* What the run measured into the row: times, memory, exit, signal, stderr. */
+/* The verdict of a checker's or the jury's outcome. */
+static cr_invoke_verdict of_outcome(cr_outcome outcome)
+{
+    static const cr_invoke_verdict verdicts[CR_OUTCOME_COUNT] = {
+        [CR_ACCEPTED] = CR_INVOKE_AC, [CR_WRONG_ANSWER] = CR_INVOKE_WA, [CR_PRESENTATION_ERROR] = CR_INVOKE_PE};
+    return verdicts[outcome];
+}
+
 static void measured(cr_verdict_row *out, const cr_child_report *run)
 {
     out->cpu_seconds = run->cpu_seconds;
@@ -111,9 +118,7 @@ int cr_verdict_program(cr_verdict_row *out, const cr_child_report *run, const cr
         return rc;
     cr_judge_message(checked, 0, &judgement, NULL);
     if (out->verdict == CR_INVOKE_AC) {
-        static const cr_invoke_verdict of_outcome[CR_OUTCOME_COUNT] = {
-            [CR_ACCEPTED] = CR_INVOKE_AC, [CR_WRONG_ANSWER] = CR_INVOKE_WA, [CR_PRESENTATION_ERROR] = CR_INVOKE_PE};
-        out->verdict = of_outcome[judgement.outcome];
+        out->verdict = of_outcome(judgement.outcome);
         snprintf(out->message, sizeof out->message, "%s", checked);
     } else {
         snprintf(out->message, sizeof out->message, "%s; its output: %s", why, checked);
@@ -127,10 +132,14 @@ int cr_verdict_play(cr_verdict_row *out, const cr_child_report *run, const cr_li
     char why[160] = "", where[128];
     measured(out, run);
     /* a fault in what it wrote is the verdict, whatever ended it then */
-    out->verdict = cr_dialogue__faulted(d) ? CR_INVOKE_AC : how_it_ended(why, sizeof why, run, limits, out->signal);
-    if (out->verdict == CR_INVOKE_AC)
-        return cr_dialogue__judge(&out->verdict, out->message, sizeof out->message, d, err);
-    cr_dialogue__where(where, sizeof where, d, run->end == CR_CHILD_WALL_KILLED);
+    out->verdict = cr_dialogue_faulted(d) ? CR_INVOKE_AC : how_it_ended(why, sizeof why, run, limits, out->signal);
+    if (out->verdict == CR_INVOKE_AC) {
+        cr_outcome outcome;
+        int rc = cr_dialogue_judge(&outcome, out->message, sizeof out->message, d, err);
+        out->verdict = of_outcome(outcome);
+        return rc;
+    }
+    cr_dialogue_where(where, sizeof where, d, run->end == CR_CHILD_WALL_KILLED);
     snprintf(out->message, sizeof out->message, "%s; the game: %s", why, where);
     return 0;
 }

@@ -1,16 +1,19 @@
-/* coinrow — the judge programs: validating an input file and checking a
- * contestant's answer the way a judging system runs them.
+/* coinrow — the judge programs: validating an input file, checking a
+ * contestant's answer the way a judging system runs them, and playing the
+ * interactive game with a contestant as its jury.
  *
- * This file and judge.c are compiled into coinrow (the validate and check
- * commands) and, unchanged, into the self-contained validator and checker
- * sources that are exported for judges (scripts/amalgamate.sh): both run the
- * same code.  They read files and print, so they are not part of the core. */
+ * This file, judge.c and dialogue.c are compiled into coinrow (the
+ * validate and check commands, invoke --interactive) and, unchanged, into
+ * the self-contained validator, checker and interactor sources that are
+ * exported for judges (scripts/amalgamate.sh): both run the same code.  They read files and print, so they are not part of the core. */
 #ifndef CR_JUDGE_H
 #define CR_JUDGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "coinrow/contest.h"
+#include "coinrow/error.h"
 #include "coinrow/game.h"
 
 /* The judging systems' ways of running a validator or a checker. */
@@ -72,5 +75,75 @@ int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, cons
  * held: "accepted", "wrong answer: ...", "presentation error: ..." or, when
  * rc is not 0, "judge error: ...". */
 void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err);
+
+/* ---- the interactive game on the jury's side of the pipes (dialogue.c):
+ * the protocol, the moves given to the core's jury (coinrow/jury.h) and its
+ * answers, and what the contestant did wrong, named by turn.
+ *
+ * The protocol (docs/judges.md, "Interactive problems"): the jury writes n,
+ * then the coins; the contestant is the first player; the player to move
+ * writes one line, L or R; after the last coin nothing more is written,
+ * and the contestant exits 0.  The jury answers each move as soon as it is
+ * read.
+ *
+ * No I/O here: whoever runs the contestant moves the bytes (invoke's
+ * runner, src/invoke/child.c; the exported interactor,
+ * src/judge/main/interactor.c), writing without blocking what
+ * cr_dialogue_pending gives and handing over what the contestant writes. ---- */
+
+typedef struct cr_dialogue cr_dialogue;
+
+/* The longest line the contestant may write (without its newline); one
+ * byte more without a newline is a fault, and nothing more of it is kept. */
+#define CR_DIALOGUE_LINE_MAX 16
+
+/* A game on coins[0..n) (n >= 1) under the variant, the jury's policy by
+ * seed (cr_jury_policy); row[0..row_len) is the instance in the contest
+ * format, the first message, which must outlive the game, as must the
+ * coins.  CR_ENOMEM as cr_jury_new.  Free with cr_dialogue_free. */
+int cr_dialogue_new(cr_dialogue **out, const int64_t *coins, size_t n, cr_variant variant, uint64_t seed,
+                    const char *row, size_t row_len, cr_error *err);
+
+/* Accepts NULL. */
+void cr_dialogue_free(cr_dialogue *d);
+
+/* What is to be written to the contestant now, into *out: its length (0
+ * for nothing now). */
+size_t cr_dialogue_pending(const cr_dialogue *d, const char **out);
+
+/* n bytes of what was pending were written. */
+void cr_dialogue_sent(cr_dialogue *d, size_t n);
+
+/* The contestant's input is closed (EPIPE, or POLLERR before a write), with
+ * `unread` bytes of the jury's still in the pipe (FIONREAD): nothing more
+ * goes there, and what was pending or unread is lost, which makes its next
+ * move one on the jury's turn.  (A contestant that read the jury's last
+ * move, wrote its own and exited loses nothing.) */
+void cr_dialogue_closed(cr_dialogue *d, size_t unread);
+
+/* Whether nothing more will be written: everything sent and the game over
+ * (or the contestant faulted, or its input closed). */
+int cr_dialogue_done_writing(const cr_dialogue *d);
+
+/* bytes[0..len) the contestant wrote, taken line by line: each move played,
+ * the jury's answer made pending.  unread: the bytes of the jury's still in
+ * the contestant's input pipe (FIONREAD; 0 when that cannot be known).  0,
+ * or what the jury says is wrong with itself (CR_ENOMEM, CR_EINVAL: the
+ * jury's fault, not the contestant's). */
+int cr_dialogue_heard(cr_dialogue *d, const char *bytes, size_t len, size_t unread, cr_error *err);
+
+/* Whether the contestant broke the protocol or the game: the game is over
+ * for it, and it need not be read further. */
+int cr_dialogue_faulted(const cr_dialogue *d);
+
+/* The verdict once the contestant's output has ended (a fault, its output
+ * ending mid-game, or the jury's judgement of its turns) into *out, and its
+ * message into message (cap bytes).  0, or the jury's own failure. */
+int cr_dialogue_judge(cr_outcome *out, char *message, size_t cap, cr_dialogue *d, cr_error *err);
+
+/* Where the game stood, for a contestant that ended otherwise (killed,
+ * crashed): "at turn K of N" and, when the wall clock killed it, what it
+ * was waiting for ("idle: ..."), into out. */
+void cr_dialogue_where(char *out, size_t cap, const cr_dialogue *d, int killed_at_wall_clock);
 
 #endif

@@ -1,9 +1,6 @@
-/* A game played with a program (invoke --interactive): the protocol of
- * issue 37 on the program's side of the pipes, the moves given to the
- * core's jury (coinrow/jury.h) and its answers sent back, and what the
- * program did wrong, named by turn.  No I/O here: the runner (child.c)
- * moves the bytes. */
-#include "invoke/dialogue.h"
+/* The interactive game on the jury's side of the pipes (judge.h says
+ * what and why).  "Program" below is the contestant. */
+#include "judge/judge.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,18 +20,12 @@ struct cr_dialogue {
     size_t reply_len, reply_sent;
     int input_closed;                  /* its standard input is closed (EPIPE) */
     int lost;                          /* and something of coinrow's was unread then */
-    char line[CR_DIALOGUE__LINE_MAX];  /* the line it is writing */
+    char line[CR_DIALOGUE_LINE_MAX];  /* the line it is writing */
     size_t line_len;
     int faulted;
-    cr_invoke_verdict fault;
-    char why[CR_VERDICT_MESSAGE_MAX];
+    cr_outcome fault;
+    char why[CR_ERROR_MSG_MAX + 64];
 };
-
-uint64_t cr_dialogue_seed(const char *ext_id)
-{
-    uint64_t h = cr_fnv1a(CR_FNV1A_BASIS, ext_id, strlen(ext_id));
-    return h % 3 == 0 ? 0 : h;
-}
 
 int cr_dialogue_new(cr_dialogue **out, const int64_t *coins, size_t n, cr_variant variant, uint64_t seed,
                     const char *row, size_t row_len, cr_error *err)
@@ -64,7 +55,7 @@ void cr_dialogue_free(cr_dialogue *d)
     free(d);
 }
 
-size_t cr_dialogue__pending(const cr_dialogue *d, const char **out)
+size_t cr_dialogue_pending(const cr_dialogue *d, const char **out)
 {
     if (d->input_closed || d->faulted)
         return 0;
@@ -76,7 +67,7 @@ size_t cr_dialogue__pending(const cr_dialogue *d, const char **out)
     return d->reply_len - d->reply_sent;
 }
 
-void cr_dialogue__sent(cr_dialogue *d, size_t n)
+void cr_dialogue_sent(cr_dialogue *d, size_t n)
 {
     if (d->row_sent < d->row_len) {
         d->row_sent += n;
@@ -87,25 +78,28 @@ void cr_dialogue__sent(cr_dialogue *d, size_t n)
         d->reply_len = d->reply_sent = 0;
 }
 
-void cr_dialogue__closed(cr_dialogue *d, size_t unread)
+void cr_dialogue_closed(cr_dialogue *d, size_t unread)
 {
     const char *rest;
-    d->lost |= cr_dialogue__pending(d, &rest) > 0 || unread > 1;
+    d->lost |= cr_dialogue_pending(d, &rest) > 0 || unread > 1;
     d->input_closed = 1;
 }
 
-int cr_dialogue__done_writing(const cr_dialogue *d)
+int cr_dialogue_done_writing(const cr_dialogue *d)
 {
     const char *rest;
     return d->input_closed || d->faulted ||
-           (cr_jury_turn(d->jury) == d->n && cr_dialogue__pending(d, &rest) == 0);
+           (cr_jury_turn(d->jury) == d->n && cr_dialogue_pending(d, &rest) == 0);
 }
 
-int cr_dialogue__faulted(const cr_dialogue *d) { return d->faulted; }
+int cr_dialogue_faulted(const cr_dialogue *d) { return d->faulted; }
 
 /* The fault that ends the game for the program: verdict v, the message
  * fmt formats. */
-__attribute__((format(printf, 3, 4))) static void fault(cr_dialogue *d, cr_invoke_verdict v, const char *fmt, ...)
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void fault(cr_dialogue *d, cr_outcome v, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -130,16 +124,16 @@ static int move(cr_dialogue *d, size_t unread, cr_error *err)
      * is deterministic for a program that never reads; one that writes
      * ahead and reads later may or may not be caught, and is then judged
      * on its moves. */
-    if (turn >= 2 && (d->lost || cr_dialogue__pending(d, &rest) || unread > 1)) {
-        fault(d, CR_INVOKE_WA, "turn %zu: a move on the jury's turn: it came before the program read the jury's move of "
+    if (turn >= 2 && (d->lost || cr_dialogue_pending(d, &rest) || unread > 1)) {
+        fault(d, CR_WRONG_ANSWER, "turn %zu: a move on the jury's turn: it came before the program read the jury's move of "
                                "turn %zu%s",
               turn + 1, turn, d->lost ? " (it had closed its standard input)" : "");
         return 0;
     }
     if (d->line_len != 1 || (d->line[0] != 'L' && d->line[0] != 'R')) {
-        char shown[4 * CR_DIALOGUE__LINE_MAX + 8];
-        cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE__LINE_MAX);
-        fault(d, CR_INVOKE_PE, "turn %zu: '%s' is not L or R", turn + 1, shown);
+        char shown[4 * CR_DIALOGUE_LINE_MAX + 8];
+        cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE_LINE_MAX);
+        fault(d, CR_PRESENTATION_ERROR, "turn %zu: '%s' is not L or R", turn + 1, shown);
         return 0;
     }
     int rc = cr_jury_play(d->jury, d->line[0], err);
@@ -152,23 +146,23 @@ static int move(cr_dialogue *d, size_t unread, cr_error *err)
     return rc;
 }
 
-int cr_dialogue__heard(cr_dialogue *d, const char *bytes, size_t len, size_t unread, cr_error *err)
+int cr_dialogue_heard(cr_dialogue *d, const char *bytes, size_t len, size_t unread, cr_error *err)
 {
     for (size_t k = 0; k < len && !d->faulted; k++) {
         if (cr_jury_turn(d->jury) == d->n) {
-            char shown[4 * CR_DIALOGUE__LINE_MAX + 8];
-            cr_contest_escape(shown, sizeof shown, bytes + k, len - k, CR_DIALOGUE__LINE_MAX);
-            fault(d, CR_INVOKE_WA, "output after the game, which ended at turn %zu: '%s'", d->n, shown);
+            char shown[4 * CR_DIALOGUE_LINE_MAX + 8];
+            cr_contest_escape(shown, sizeof shown, bytes + k, len - k, CR_DIALOGUE_LINE_MAX);
+            fault(d, CR_WRONG_ANSWER, "output after the game, which ended at turn %zu: '%s'", d->n, shown);
         } else if (bytes[k] == '\n') {
             int rc = move(d, unread, err);
             d->line_len = 0;
             if (rc)
                 return rc;
-        } else if (d->line_len == CR_DIALOGUE__LINE_MAX) {
-            char shown[4 * CR_DIALOGUE__LINE_MAX + 8];
-            cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE__LINE_MAX);
-            fault(d, CR_INVOKE_PE, "turn %zu: a line longer than %d bytes: '%s...'", cr_jury_turn(d->jury) + 1,
-                  CR_DIALOGUE__LINE_MAX, shown);
+        } else if (d->line_len == CR_DIALOGUE_LINE_MAX) {
+            char shown[4 * CR_DIALOGUE_LINE_MAX + 8];
+            cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE_LINE_MAX);
+            fault(d, CR_PRESENTATION_ERROR, "turn %zu: a line longer than %d bytes: '%s...'", cr_jury_turn(d->jury) + 1,
+                  CR_DIALOGUE_LINE_MAX, shown);
         } else {
             d->line[d->line_len++] = bytes[k];
         }
@@ -176,7 +170,7 @@ int cr_dialogue__heard(cr_dialogue *d, const char *bytes, size_t len, size_t unr
     return 0;
 }
 
-int cr_dialogue__judge(cr_invoke_verdict *out, char *message, size_t cap, cr_dialogue *d, cr_error *err)
+int cr_dialogue_judge(cr_outcome *out, char *message, size_t cap, cr_dialogue *d, cr_error *err)
 {
     size_t turn = cr_jury_turn(d->jury);
     if (d->faulted) {
@@ -185,14 +179,14 @@ int cr_dialogue__judge(cr_invoke_verdict *out, char *message, size_t cap, cr_dia
         return 0;
     }
     if (d->line_len) {
-        char shown[4 * CR_DIALOGUE__LINE_MAX + 8];
-        cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE__LINE_MAX);
-        *out = CR_INVOKE_PE;
+        char shown[4 * CR_DIALOGUE_LINE_MAX + 8];
+        cr_contest_escape(shown, sizeof shown, d->line, d->line_len, CR_DIALOGUE_LINE_MAX);
+        *out = CR_PRESENTATION_ERROR;
         snprintf(message, cap, "turn %zu: its last line '%s' has no newline", turn + 1, shown);
         return 0;
     }
     if (turn < d->n) {
-        *out = CR_INVOKE_WA;
+        *out = CR_WRONG_ANSWER;
         snprintf(message, cap, "its output ended mid-game, at turn %zu of %zu%s", turn + 1, d->n,
                  d->lost ? " (it had closed its standard input: EPIPE)" : "");
         return 0;
@@ -202,7 +196,7 @@ int cr_dialogue__judge(cr_invoke_verdict *out, char *message, size_t cap, cr_dia
     if (rc)
         return rc;
     size_t mine = (d->n + 1) / 2;
-    *out = judged.fault == CR_LINE_OK ? CR_INVOKE_AC : CR_INVOKE_WA;
+    *out = judged.fault == CR_LINE_OK ? CR_ACCEPTED : CR_WRONG_ANSWER;
     if (judged.fault == CR_LINE_OK)
         snprintf(message, cap, "every one of its %zu move%s optimal (of %zu); jury seed %llu (%s)", mine,
                  mine == 1 ? "" : "s", d->n, (unsigned long long)d->seed, jury_kind(d));
@@ -211,11 +205,11 @@ int cr_dialogue__judge(cr_invoke_verdict *out, char *message, size_t cap, cr_dia
     return 0;
 }
 
-void cr_dialogue__where(char *out, size_t cap, const cr_dialogue *d, int killed_at_wall_clock)
+void cr_dialogue_where(char *out, size_t cap, const cr_dialogue *d, int killed_at_wall_clock)
 {
     size_t turn = cr_jury_turn(d->jury);
     const char *rest;
-    size_t pending = cr_dialogue__pending(d, &rest);
+    size_t pending = cr_dialogue_pending(d, &rest);
     if (turn == d->n) {
         snprintf(out, cap, "after the game");
         return;
