@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Seconds on the monotonic clock. */
 static inline double bench_now(void)
@@ -82,6 +85,43 @@ static inline void bench_remove_db(const char *db)
         snprintf(path, sizeof path, "%s%s", db, suffixes[i]);
         remove(path);
     }
+}
+
+/* The CPU seconds (user + system) of a getrusage figure. */
+static inline double bench_cpu_of(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 + (double)ru->ru_stime.tv_sec +
+           (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+/* Runs argv in the benchmark's folder, its output discarded: its wall
+ * seconds, or a negative number (said on standard error) when it did not
+ * exit with one of the statuses in ok (a mask of exit statuses 0..7).  Its
+ * CPU seconds go to *cpu when cpu is not NULL. */
+static inline double bench_timed(char *const argv[], unsigned ok, double *cpu)
+{
+    struct rusage before, after;
+    getrusage(RUSAGE_CHILDREN, &before);
+    fflush(NULL); /* or the child writes what is buffered here */
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(bench_folder()) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 7 ||
+        !(ok >> WEXITSTATUS(status) & 1)) {
+        fprintf(stderr, "bench: %s %s failed\n", argv[0], argv[1] ? argv[1] : "");
+        return -1;
+    }
+    double wall = bench_now() - t0;
+    getrusage(RUSAGE_CHILDREN, &after);
+    if (cpu)
+        *cpu = bench_cpu_of(&after) - bench_cpu_of(&before);
+    return wall;
 }
 
 #endif

@@ -54,26 +54,6 @@ static int player(void)
 
 static char self[4096];
 
-/* Runs argv in the scratch folder, output discarded: its wall seconds, or
- * a negative number when it exits with another status than `ok`. */
-static double timed(char *const argv[], int ok)
-{
-    fflush(NULL);
-    double t0 = bench_now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(bench_folder()) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0)
-        return -1;
-    double t = bench_now() - t0;
-    return WIFEXITED(status) && WEXITSTATUS(status) == ok ? t : -1;
-}
-
 /* One game against the relay: its wall seconds, from the player's start to
  * its reaping; negative when something failed. */
 static double relay(const char *row, size_t row_len, size_t n)
@@ -193,7 +173,8 @@ int main(int argc, char **argv)
     size_t row_len = 0, rows = 0;
     char *row = NULL;
     int rc = 1;
-    if (!coinrow || timed(gen, 0) < 0 || timed(solve, 0) < 0 || !(row = row_text(db.text, &row_len, &rows))) {
+    if (!coinrow || bench_timed(gen, 1, NULL) < 0 || bench_timed(solve, 1, NULL) < 0 ||
+        !(row = row_text(db.text, &row_len, &rows))) {
         fprintf(stderr, "bench_interactive: cannot make the game (coinrow generate, solve)\n");
         goto done;
     }
@@ -202,7 +183,7 @@ int main(int argc, char **argv)
         /* alternately, the relay first on odd repetitions */
         for (int k = 0; k < 2; k++) {
             if ((k == 0) == (r % 2 == 0)) {
-                whole[r] = timed(invoke, 1); /* the player's L is not optimal: WA, exit 1 */
+                whole[r] = bench_timed(invoke, 2, NULL); /* the player's L is not optimal: WA, exit 1 */
                 game[r] = game_seconds(db.text);
             } else {
                 bare[r] = relay(row, row_len, rows);

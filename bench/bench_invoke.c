@@ -43,31 +43,8 @@ extern char **environ;
  * children's included. */
 static double last_cpu;
 
-/* Runs argv in the benchmark's folder, output discarded; its wall seconds,
- * or a negative number when it did not exit with one of the statuses ok
- * (a mask of exit statuses 0..7). */
-static double timed(char *const argv[], unsigned ok)
-{
-    fflush(NULL); /* or the child writes what is buffered here */
-    double t0 = bench_now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr) || chdir(bench_folder()) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    struct rusage ru;
-    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 7 ||
-        !(ok >> WEXITSTATUS(status) & 1)) {
-        fprintf(stderr, "bench_invoke: %s %s failed\n", argv[0], argv[1]);
-        return -1;
-    }
-    last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-               (double)ru.ru_stime.tv_usec / 1e6;
-    return bench_now() - t0;
-}
+/* bench_timed, keeping the command's CPU seconds in last_cpu. */
+static double timed(char *const argv[], unsigned ok) { return bench_timed(argv, ok, &last_cpu); }
 
 /* The CPU seconds the programs of the latest invocation used, by its
  * verdicts; -1 on failure. */
