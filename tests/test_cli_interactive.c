@@ -333,6 +333,41 @@ static void test_interactive__resume_goes_on_interactively(void **state)
     run_result_free(&r);
 }
 
+/* A program that played the game is no submission of a batch package: a
+ * labelled interactive invocation is left out of export --submissions,
+ * saying why, not filed as a program that prints answers. */
+static void test_interactive__a_labelled_game_is_left_out_of_a_batch_packages_submissions(void **state)
+{
+    (void)state;
+    static const char left_source[] = "#include <stdio.h>\n"
+                                      "int main(void) {\n"
+                                      "    long long n, c; char move[8];\n"
+                                      "    if (scanf(\"%lld\", &n) != 1) return 1;\n"
+                                      "    for (long long k = 0; k < n; k++) if (scanf(\"%lld\", &c) != 1) return 1;\n"
+                                      "    for (long long k = 0; k < n; k++) {\n"
+                                      "        if (k % 2 == 0) { puts(\"L\"); fflush(stdout); }\n"
+                                      "        else if (scanf(\"%7s\", move) != 1) return 1;\n"
+                                      "    }\n"
+                                      "    return 0;\n"
+                                      "}\n";
+    assert_int_equal(write_file(tmp_path(dir, "left.c"), left_source), 0);
+    run_result r;
+    char *play[] = {(char *)run_bin(), "invoke", "--interactive", "--db", db, "--set", "ag", "--variant", "diff",
+                    "--label", "wrong_answer", "--", "left.c", NULL};
+    assert_int_equal(run_capture_in(&r, dir, play, NULL), 0);
+    expect(r.status == 1 && verdicts("WA", " is not optimal: ") > 0, &r, "left.c");
+    run_result_free(&r);
+    const char *out = tmp_path(dir, "batch");
+    char *export[] = {(char *)run_bin(), "export", "--db", db, "--set", "ag", "--variant", "diff", "--format",
+                      "kattis", "--moves", "canonical", "--out", (char *)out, "--submissions", NULL};
+    assert_int_equal(run_capture_in(&r, dir, export, NULL), 0);
+    expect(strstr(r.err, "played the game interactively") != NULL, &r, "export");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/submissions/wrong_answer/left.c", out);
+    assert_int_equal(access(path, F_OK), -1);
+    run_result_free(&r);
+}
+
 static void test_interactive__usage_errors_change_nothing(void **state)
 {
     (void)state;
@@ -389,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_interactive__exiting_at_once_on_a_row_larger_than_the_pipe_is_seen_as_epipe),
         cmocka_unit_test(test_interactive__a_player_that_never_flushes_is_idle_and_gets_tle),
         cmocka_unit_test(test_interactive__resume_goes_on_interactively),
+        cmocka_unit_test(test_interactive__a_labelled_game_is_left_out_of_a_batch_packages_submissions),
         cmocka_unit_test(test_interactive__usage_errors_change_nothing),
         cmocka_unit_test(test_interactive__the_sandbox_plays_too),
     };

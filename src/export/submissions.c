@@ -134,6 +134,11 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
             len += (size_t)snprintf(why + len, cap - len, "%s%s", a == inv->argv ? "" : " ", *a);
         return 0;
     }
+    if (inv->interactive) { /* an interactive package takes no --submissions: this one is a batch problem */
+        snprintf(why, cap, "invocation %lld (label %s): it played the game interactively, and the package's "
+                           "programs print answers", (long long)inv->id, folder);
+        return 0;
+    }
     if (inv->moves != moves) {
         snprintf(why, cap, "invocation %lld (label %s): judged with --moves %s, the package's checker has %s",
                  (long long)inv->id, folder, cr_check_moves_name(inv->moves), cr_check_moves_name(moves));
