@@ -15,19 +15,6 @@ const char *cr_judge_convention_name(cr_convention conv)
     return (unsigned)conv < CR_CONVENTION_COUNT ? convention_names[conv] : NULL;
 }
 
-/* Reads the file at path (NULL: standard input) into *out. */
-static int read_file(char **out, size_t *out_len, const char *path, cr_error *err)
-{
-    if (!path)
-        return cr_read_all(out, out_len, stdin, "standard input", err);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
-    int rc = cr_read_all(out, out_len, f, path, err);
-    fclose(f);
-    return rc;
-}
-
 /* text as one line of printable ASCII, whatever bytes the files or their
  * paths held: CMS refuses text it cannot decode, judges show it to people. */
 static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
@@ -43,7 +30,7 @@ int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_
     char *text = NULL;
     size_t len = 0;
     cr_contest_input in = {0};
-    int rc = read_file(&text, &len, path, &err);
+    int rc = cr_read_path(&text, &len, path, &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, text, len, limits, &err);
     if (rc == 0 && all_equal)
@@ -109,11 +96,11 @@ static int judge(cr_judgement *out, const check_files *files, cr_variant variant
 {
     char *input = NULL, *answer = NULL, *output = NULL;
     size_t input_len = 0, answer_len = 0, output_len = 0;
-    int rc = read_file(&input, &input_len, files->input, err);
+    int rc = cr_read_path(&input, &input_len, files->input, err);
     if (rc == 0)
-        rc = read_file(&answer, &answer_len, files->answer, err);
+        rc = cr_read_path(&answer, &answer_len, files->answer, err);
     if (rc == 0)
-        rc = read_file(&output, &output_len, files->output, err);
+        rc = cr_read_path(&output, &output_len, files->output, err);
     if (rc == 0)
         rc = cr_judge_answer(out, input, input_len, files->input, answer, answer_len, output, output_len, variant,
                              moves, err);

@@ -26,3 +26,15 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
     free(buf);
     return cr_errorf(err, CR_ENOMEM, "no memory to read %s", name);
 }
+
+int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err)
+{
+    if (!path)
+        return cr_read_all(out, out_len, stdin, "standard input", err);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
+    int rc = cr_read_all(out, out_len, f, path, err);
+    fclose(f);
+    return rc;
+}

@@ -32,6 +32,10 @@ int cr_errorf(cr_error *err, int code, const char *fmt, ...) __attribute__((form
  * the caller frees *out.  `name` names the stream in errors. */
 int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error *err);
 
+/* cr_read_all of the file at path, or of standard input when path is NULL;
+ * CR_EIO naming the file when it cannot be opened. */
+int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err);
+
 /* The machine's physical memory in bytes, for the budgets the layers above
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);

@@ -73,17 +73,6 @@ static int read_seed(uint64_t *out, const char *text, cr_error *err)
     return 0;
 }
 
-/* Reads the file at path whole. */
-static int read_file(char **out, size_t *len, const char *path, cr_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cr_errorf(err, CR_EINVAL, "cannot open %s", path);
-    int rc = cr_read_all(out, len, f, path, err);
-    fclose(f);
-    return rc;
-}
-
 /* The bytes of the jury's still in the contestant's input pipe, not read
  * (0 when that cannot be known). */
 static size_t unread(void)
@@ -172,11 +161,11 @@ int main(int argc, char **argv)
         return JUDGE_ERROR;
     }
     signal(SIGPIPE, SIG_IGN); /* a contestant that leaves is EPIPE, not the jury's death */
-    int rc = read_file(&input, &input_len, argv[1], &err);
+    int rc = cr_read_path(&input, &input_len, argv[1], &err);
     if (rc == 0)
         rc = cr_contest_input_parse(&in, input, input_len, NULL, &err);
     if (rc == 0)
-        rc = read_file(&answer, &answer_len, argv[2], &err);
+        rc = cr_read_path(&answer, &answer_len, argv[2], &err);
     if (rc == 0)
         rc = read_seed(&seed, answer, &err);
     if (rc == 0)
