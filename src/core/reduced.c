@@ -381,7 +381,7 @@ int cr_jury_move(char *out, cr_jury *jury, cr_error *err)
         return rc;
     int left = 1, tie = 1; /* the last coin: L and R are the same */
     if (jury->i < jury->j) {
-        if (jury->b == 0 || jury->p >= jury->b || jury->q >= jury->b) {
+        if (jury->p >= jury->b || jury->q >= jury->b) { /* out of the box, or none yet (b = 0) */
             jury->b = phases_box(&jury->ph, jury->i, jury->j);
             jury->p = jury->q = 0;
         }
