@@ -96,6 +96,44 @@ static void test_input__each_malformed_variant_is_rejected_saying_where(void **s
     }
 }
 
+static void test_game__the_seed_is_the_third_line_and_each_fault_is_named_there(void **state)
+{
+    (void)state;
+    cr_contest_input in = {0};
+    uint64_t seed = 1;
+    const char *text = "4\n8 15 3 7\n0\n";
+    assert_int_equal(cr_contest_game_parse(&in, &seed, text, strlen(text), &limits, NULL), 0);
+    assert_int_equal(in.n, 4);
+    assert_true(seed == 0 && in.coins[3] == 7);
+    cr_contest_input_free(&in);
+    text = "1\n-3\n18446744073709551615\n";
+    assert_int_equal(cr_contest_game_parse(&in, &seed, text, strlen(text), NULL, NULL), 0);
+    assert_true(seed == UINT64_MAX && in.n == 1 && in.coins[0] == -3);
+    cr_contest_input_free(&in);
+    struct {
+        const char *text, *message;
+    } cases[] = {
+        {"4\n8 15 3 7\n", "line 3, column 1: expected the jury's seed, found the end of the file"},
+        {"4\n8 15 3 7\n\n", "line 3, column 1: expected the jury's seed, found the end of the line"},
+        {"4\n8 15 3 7\n18446744073709551616\n", "line 3, column 1: the jury's seed ('18446744073709551616') is not"},
+        {"4\n8 15 3 7\n-1\n", "line 3, column 1: the jury's seed ('-1') is not a decimal number from 0 to"},
+        {"4\n8 15 3 7\n07\n", "the jury's seed ('07') is not"},
+        {"4\n8 15 3 7\n7", "line 3, column 2: missing newline after the seed at the end of the file"},
+        {"4\n8 15 3 7\n7 8\n", "line 3, column 2: expected the end of the line after the seed, found a space"},
+        {"4\n8 15 3 7\n7\n\n", "line 4, column 1: expected the end of the file after the seed"},
+        {"4\n8 15 3 21\n7\n", "line 2, column 8: value 4 (21) is out of range 1..20"},
+        {"4\n8 15 3 7", "line 2, column 9: missing newline after the last value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_error err = {0};
+        assert_int_equal(cr_contest_game_parse(&in, &seed, cases[i].text, strlen(cases[i].text), &limits, &err),
+                         CR_EINVAL);
+        assert_null(in.coins);
+        if (!strstr(err.msg, cases[i].message))
+            fail_msg("case %zu: '%s' does not say '%s'", i, err.msg, cases[i].message);
+    }
+}
+
 /* Writes coins as an input file, the way export writes them. */
 static char *input_text(const int64_t *coins, size_t n)
 {
@@ -499,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_input__well_formed_files_are_read),
         cmocka_unit_test(test_input__each_malformed_variant_is_rejected_saying_where),
         cmocka_unit_test(test_input__every_generated_instance_passes_the_validator_with_the_same_constraints),
+        cmocka_unit_test(test_game__the_seed_is_the_third_line_and_each_fault_is_named_there),
         cmocka_unit_test(test_check__accepts_exactly_the_lines_whose_every_move_is_optimal),
         cmocka_unit_test(test_check__a_cancelling_pair_of_mistakes_is_named_at_its_first_turn),
         cmocka_unit_test(test_check__tolerates_white_space_but_not_missing_or_extra_tokens),

@@ -47,6 +47,14 @@ typedef struct cr_contest_input {
 int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, const cr_constraints *limits,
                            cr_error *err);
 
+/* Reads text[0..len) as a test of the interactive game: the input file's
+ * two lines (the row the jury sends the contestant), then a third, the
+ * jury's seed (cr_jury_policy), canonical decimal from 0 to 2^64 - 1, which
+ * the contestant never sees.  As cr_contest_input_parse, the seed into
+ * *out_seed; errors on the third line name line 3. */
+int cr_contest_game_parse(cr_contest_input *out, uint64_t *out_seed, const char *text, size_t len,
+                          const cr_constraints *limits, cr_error *err);
+
 /* Whether an answer can be given for `in` under every variant of the mask
  * (CR_VARIANT_BIT()s): 0 when each value fits in int64 (a player's total
  * need not), else CR_EOVERFLOW with err naming the variant and the figure;

@@ -264,6 +264,51 @@ int cr_contest_input_parse(cr_contest_input *out, const char *text, size_t len, 
     return 0;
 }
 
+/* The seed's line: canonical decimal (no sign, no leading zero) within
+ * 64 bits, then LF and the end of the file. */
+static int read_seed(uint64_t *out, cursor *c, cr_error *err)
+{
+    size_t col = column(c), start = c->at;
+    if (c->at == c->len || is_blank(c->text[c->at]))
+        return unexpected(err, c, "the jury's seed");
+    take_token(c);
+    const char *s = c->text + start;
+    size_t len = c->at - start, k = 0;
+    uint64_t v = 0;
+    while (k < len && s[k] >= '0' && s[k] <= '9' && v <= (UINT64_MAX - (uint64_t)(s[k] - '0')) / 10)
+        v = v * 10 + (uint64_t)(s[k++] - '0');
+    if (k < len || (s[0] == '0' && len > 1)) {
+        char shown[128], msg[192];
+        quote(shown, sizeof shown, s, len);
+        cr_error__format(msg, sizeof msg, "the jury's seed ('%s') is not a decimal number from 0 to %llu", shown,
+                         (unsigned long long)UINT64_MAX);
+        return input_error(err, c, col, msg);
+    }
+    int rc = end_line(c, "the seed", err);
+    if (rc == 0 && c->at < c->len)
+        rc = unexpected(err, c, "the end of the file after the seed");
+    if (rc == 0)
+        *out = v;
+    return rc;
+}
+
+int cr_contest_game_parse(cr_contest_input *out, uint64_t *out_seed, const char *text, size_t len,
+                          const cr_constraints *limits, cr_error *err)
+{
+    /* the row is the first two lines: read as an input file, then the seed */
+    const char *first = (const char *)memchr(text, '\n', len);
+    const char *second = first ? (const char *)memchr(first + 1, '\n', len - (size_t)(first + 1 - text)) : NULL;
+    size_t row = second ? (size_t)(second + 1 - text) : len;
+    int rc = cr_contest_input_parse(out, text, row, limits, err);
+    if (rc)
+        return rc;
+    cursor c = {text, len, row, 3, row};
+    rc = read_seed(out_seed, &c, err);
+    if (rc)
+        cr_contest_input_free(out);
+    return rc;
+}
+
 /* Solves `in` for the variants; 0 when every value is given. */
 static int solve_values(cr_result out[CR_VARIANT_COUNT], const cr_contest_input *in, unsigned variants,
                         cr_error *err)
