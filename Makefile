@@ -198,7 +198,8 @@ $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 $(BUILD)/judge/judge.c $(BUILD)/judge/dialogue.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 $(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/main/validator_groups.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
-$(BUILD)/judge/main/interactor.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/dialogue.c
+$(BUILD)/judge/main/interactor.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/dialogue.c \
+    src/judge/serve.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c \
     $(BUILD)/judge/main/play_reference.c $(BUILD)/judge/main/play_greedy.c \
     $(BUILD)/judge/main/play_line.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
@@ -218,7 +219,7 @@ $(BUILD)/judge/util.c: $(JUDGE_UTIL_SRC) $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/judge.c: src/judge/judge.c $(JUDGE_HEADERS)
 	$(AMALGAMATE)
-$(BUILD)/judge/dialogue.c: src/judge/dialogue.c $(JUDGE_HEADERS)
+$(BUILD)/judge/dialogue.c: src/judge/dialogue.c src/judge/serve.c $(JUDGE_HEADERS)
 	$(AMALGAMATE)
 $(BUILD)/judge/main/%: src/judge/main/% $(JUDGE_HEADERS)
 	$(AMALGAMATE)

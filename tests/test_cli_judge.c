@@ -441,7 +441,7 @@ static void test_export__checkers_build_alone_and_judge_like_coinrow_check(void 
     static const char *const flags[CR_CONVENTION_COUNT] = {NULL, "--kattis", "--cms"};
     write_file("in.txt", "4\n1 2 3 4\n");
     for (int conv = 0; conv < CR_CONVENTION_COUNT; conv++) {
-        cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}};
+        cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}, 0};
         build("checker", CR_JUDGE_CHECKER, &settings);
         for (size_t i = 0; i < sizeof check_cases / sizeof check_cases[0]; i++) {
             const check_case *c = &check_cases[i];
@@ -482,7 +482,7 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
     };
     for (int conv = CR_TESTLIB; conv <= CR_KATTIS; conv++) {
         cr_judge_settings settings = {(cr_convention)conv, CR_TOTAL, CR_CHECK_MOVES_REQUIRED,
-                                      {2, 10, INT64_MIN, 20, 1, 1}};
+                                      {2, 10, INT64_MIN, 20, 1, 1}, 0};
         build("validator", CR_JUDGE_VALIDATOR, &settings);
         for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
             run_result mine, exported;
@@ -498,6 +498,39 @@ static void test_export__validators_build_alone_and_validate_like_coinrow_valida
             assert_int_equal(mine.status, conv == CR_KATTIS ? (valid ? 42 : 43) : (valid ? 0 : 3));
             run_result_free(&mine), run_result_free(&exported);
         }
+    }
+}
+
+/* A test of the interactive game carries the jury's seed on a third line:
+ * the exported validator built for it and coinrow validate --interactive
+ * take it, and a row without one, or a bad one, is invalid saying so. */
+static void test_export__an_interactive_validator_takes_the_seed_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *input, *says;
+    } inputs[] = {
+        {"4\n8 15 3 7\n0\n", NULL},
+        {"2\n1 2\n18446744073709551615\n", NULL},
+        {"4\n8 15 3 7\n", "line 3, column 1: expected the jury's seed, found the end of the file"},
+        {"4\n8 15 3 7\nseed 3\n", "line 3, column 1: the jury's seed ('seed') is not a decimal number"},
+        {"4\n8 15 3 7\n3\n\n", "line 4, column 1: expected the end of the file after the seed"},
+        {"4\n8 15 3 70\n3\n", "line 2, column 8: value 4 (70) is out of range 1..20"},
+    };
+    cr_judge_settings settings = {CR_KATTIS, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {1, 10, 1, 20, 0, 0}, 1};
+    build("validator", CR_JUDGE_VALIDATOR, &settings);
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        run_result mine, exported;
+        char *coinrow_argv[] = {(char *)run_bin(), "validate", "--n", "1..10", "--values", "1..20", "--variant",
+                                "diff", "--interactive", "--kattis", NULL};
+        char *validator_argv[] = {(char *)path_of("validator"), NULL};
+        assert_int_equal(run_capture(&mine, coinrow_argv, inputs[i].input), 0);
+        assert_int_equal(run_capture(&exported, validator_argv, inputs[i].input), 0);
+        assert_same_run(&mine, &exported);
+        assert_int_equal(mine.status, inputs[i].says ? 43 : 42);
+        if (inputs[i].says && !strstr(mine.err, inputs[i].says))
+            fail_msg("input %zu: '%s' does not say '%s'", i, mine.err, inputs[i].says);
+        run_result_free(&mine), run_result_free(&exported);
     }
 }
 
@@ -525,7 +558,7 @@ static void test_export__submissions_build_alone_and_earn_their_verdicts(void **
         {"4\n2 10 1 1\n", 1},
         {"3\n9223372036854775807 9223372036854775807 9223372036854775807\n", 0},
     };
-    cr_judge_settings settings = {CR_TESTLIB, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}};
+    cr_judge_settings settings = {CR_TESTLIB, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}, 0};
     build("solution", CR_JUDGE_SOLUTION, &settings);
     build("greedy", CR_JUDGE_GREEDY, &settings);
     build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
@@ -563,7 +596,7 @@ static void test_export__the_solution_and_the_brute_force_agree_under_every_vari
     (void)state;
     static const char *const inputs[] = {"5\n3 5 1 2 4\n", "4\n8 15 3 7\n", "3\n-4 0 -4\n"};
     for (int v = 0; v < CR_VARIANT_COUNT; v++) {
-        cr_judge_settings settings = {CR_TESTLIB, (cr_variant)v, CR_CHECK_MOVES_REQUIRED, {0}};
+        cr_judge_settings settings = {CR_TESTLIB, (cr_variant)v, CR_CHECK_MOVES_REQUIRED, {0}, 0};
         build("solution", CR_JUDGE_SOLUTION, &settings);
         build("brute_force", CR_JUDGE_BRUTE_FORCE, &settings);
         for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
@@ -585,7 +618,7 @@ static void test_export__every_submission_fits_a_contestant_s_code_limit(void **
     (void)state;
     static const cr_judge_program submissions[] = {CR_JUDGE_SOLUTION, CR_JUDGE_GREEDY, CR_JUDGE_BRUTE_FORCE};
     for (size_t k = 0; k < sizeof submissions / sizeof submissions[0]; k++) {
-        cr_judge_settings settings = {CR_KATTIS, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}};
+        cr_judge_settings settings = {CR_KATTIS, CR_DIFF, CR_CHECK_MOVES_REQUIRED, {0}, 0};
         FILE *f = fopen(path_of("submission.c"), "w");
         assert_non_null(f);
         cr_error err = {0};
@@ -600,7 +633,7 @@ static void test_export__every_submission_fits_a_contestant_s_code_limit(void **
 static void test_export__a_validator_for_cms_is_refused(void **state)
 {
     (void)state;
-    cr_judge_settings settings = {CR_CMS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {1, 10, 1, 10, 0, 0}};
+    cr_judge_settings settings = {CR_CMS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {1, 10, 1, 10, 0, 0}, 0};
     cr_error err = {0};
     FILE *f = fopen(path_of("cms-validator.c"), "w");
     assert_non_null(f);
@@ -612,7 +645,7 @@ static void test_export__a_validator_for_cms_is_refused(void **state)
 static void test_export__bad_settings_and_a_stream_that_cannot_be_written_are_errors(void **state)
 {
     (void)state;
-    cr_judge_settings settings = {CR_KATTIS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}};
+    cr_judge_settings settings = {CR_KATTIS, CR_TOTAL, CR_CHECK_MOVES_REQUIRED, {0}, 0};
     cr_error err = {0};
     FILE *f = fopen("/dev/null", "r"); /* every write to it fails */
     assert_non_null(f);
@@ -645,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_check__a_feedback_folder_that_cannot_be_written_is_a_judge_error),
         cmocka_unit_test(test_export__checkers_build_alone_and_judge_like_coinrow_check),
         cmocka_unit_test(test_export__validators_build_alone_and_validate_like_coinrow_validate),
+        cmocka_unit_test(test_export__an_interactive_validator_takes_the_seed_line),
         cmocka_unit_test(test_export__submissions_build_alone_and_earn_their_verdicts),
         cmocka_unit_test(test_export__the_solution_and_the_brute_force_agree_under_every_variant),
         cmocka_unit_test(test_export__every_submission_fits_a_contestant_s_code_limit),

@@ -166,14 +166,19 @@ static void test_export_interactive__kattis_holds_the_interactor_the_players_and
     char *yaml = read_text(in_pkg(path, b, "problem.yaml"));
     assert_non_null(strstr(yaml, "\nvalidation: custom interactive\n"));
     free(yaml);
-    /* the seeds: an optimal jury on the sample and the first secret test, the test's number after */
-    static const char *const seeds[][2] = {{"data/sample/01.ans", "seed 0\n"}, {"data/secret/02.ans", "seed 0\n"},
-                                           {"data/secret/03.ans", "seed 3\n"}, {"data/secret/06.ans", "seed 6\n"}};
+    /* the seeds, on the inputs' third lines: an optimal jury on the sample and the first secret test, the
+     * test's number after; the answers only say so */
+    static const char *const seeds[][2] = {{"data/sample/01.in", "\n0\n"}, {"data/secret/02.in", "\n0\n"},
+                                           {"data/secret/03.in", "\n3\n"}, {"data/secret/06.in", "\n6\n"}};
     for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
-        char *ans = read_text(in_pkg(path, b, seeds[k][0]));
-        assert_string_equal(ans, seeds[k][1]);
-        free(ans);
+        char *in = read_text(in_pkg(path, b, seeds[k][0]));
+        const char *third = strchr(strchr(in, '\n') + 1, '\n');
+        assert_string_equal(third, seeds[k][1]);
+        free(in);
     }
+    char *ans = read_text(in_pkg(path, b, "data/secret/06.ans"));
+    assert_string_equal(ans, "interactive: the jury plays the seed on the input's third line\n");
+    free(ans);
     /* the sample's interaction: the input read, then the moves, the contestant's first */
     char *input = read_text(in_pkg(path, b, "data/sample/01.in")), *interaction =
         read_text(in_pkg(path, b, "data/sample/01.interaction"));
@@ -280,13 +285,14 @@ static void test_export_interactive__a_first_message_larger_than_a_pipe_does_not
     const char *in = tmp_path(b->db.dir, "big.in");
     char ans[4400];
     snprintf(ans, sizeof ans, "%s", tmp_path(b->db.dir, "big.ans"));
-    assert_int_equal(write_file(ans, "seed 0\n"), 0);
+    assert_int_equal(write_file(ans, ""), 0);
     size_t n = 200000;
     FILE *f = fopen(in, "w");
     assert_non_null(f);
     fprintf(f, "%zu\n", n);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%zu%c", 1000000 + i % 7, i + 1 < n ? ' ' : '\n'); /* 1.6 MB */
+    fprintf(f, "0\n"); /* the jury's seed */
     assert_int_equal(fclose(f), 0);
     game_result g;
     /* 100,000 moves (200 kB) written first, then the jury's lines read to the end */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,10 +308,11 @@ static int all_equal(const int64_t *coins, size_t n)
     return 1;
 }
 
-/* The input file of `in`; a generated set's must pass the very check its
- * validator makes, and a group's test that of its group's validator
- * (`--group NAME`). */
-static int write_input(package *p, const char *rel, const cr_instance *in, const cr_problem_group *group,
+/* The input file of test k, `in`; a generated set's must pass the very
+ * check its validator makes, and a group's test that of its group's
+ * validator (`--group NAME`).  In an interactive package its third line is
+ * the jury's seed (cr_contest_game_parse), which the interactor reads. */
+static int write_input(package *p, const char *rel, uint64_t k, const cr_instance *in, const cr_problem_group *group,
                        cr_error *err)
 {
     buffer *b = &p->input;
@@ -336,20 +338,23 @@ static int write_input(package *p, const char *rel, const cr_instance *in, const
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' breaks the constraints of its group '%s': its "
                                          "coins are not all equal",
                          p->set_name, in->ext_id, group->name);
+    char seed[CR_INT64_CHARS + 2];
+    int len = snprintf(seed, sizeof seed, "%" PRIu64 "\n", cr_export__seed(k, p->opts->samples));
+    if (p->opts->interactive && append(b, seed, (size_t)len))
+        return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
-/* The answer of test k: the value (and the line), or in an interactive
- * package the jury's seed (judge/main/interactor.c reads it). */
-static int write_answer(package *p, const char *rel, uint64_t k, const cr_instance *in, const cr_stored_result *r,
-                        cr_error *err)
+/* The answer of test k: the value (and the line).  An interactive
+ * package's has no answer to give: the judges want the file, and it says
+ * where the seed is, for whoever opens it. */
+static int write_answer(package *p, const char *rel, const cr_instance *in, const cr_stored_result *r, cr_error *err)
 {
     buffer *b = &p->answer;
     b->len = 0;
     if (p->opts->interactive) {
-        char seed[48];
-        int len = snprintf(seed, sizeof seed, "seed %llu\n", (unsigned long long)cr_export__seed(k, p->opts->samples));
-        if (append(b, seed, (size_t)len))
+        static const char note[] = "interactive: the jury plays the seed on the input's third line\n";
+        if (append(b, note, sizeof note - 1))
             return cr_errorf(err, CR_ENOMEM, "no memory for an answer");
         return cr_export__bytes(&p->files, rel, b->text, b->len, err);
     }
@@ -384,7 +389,7 @@ static int write_interaction(package *p, const char *in_rel, uint64_t k, const c
     buffer *b = &p->answer;
     b->len = 0;
     int failed = rc != 0;
-    for (size_t at = 0; !failed && at < p->input.len;) { /* the input's two lines, read */
+    for (size_t at = 0, lines = 0; !failed && lines < 2; lines++) { /* the input's two lines, read (not the seed) */
         size_t len = strcspn(p->input.text + at, "\n") + 1;
         failed = append(b, "<", 1) || append(b, p->input.text + at, len);
         at += len;
@@ -474,12 +479,11 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
                 rc = cr_errorf(err, CR_ENOMEM, "no memory for the groups' tests");
         }
         if (rc == 0)
-            rc = write_input(p, in_path, in, test.group, err);
+            rc = write_input(p, in_path, k, in, test.group, err);
         if (rc == 0 && sample && p->opts->interactive)
             rc = write_interaction(p, in_path, k, in, err);
         if (rc == 0)
-            rc = write_answer(p, ans_path, k, in, answer, err);
-        p->findings.seed = cr_export__seed(k, p->opts->samples);
+            rc = write_answer(p, ans_path, in, answer, err);
         if (rc == 0 && p->opts->format->write) /* what the format's other files tell of the tests */
             rc = cr_findings_add(&p->findings, in->ext_id, p->input.text, p->input.len, p->answer.text, p->answer.len,
                                err);

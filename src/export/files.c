@@ -74,7 +74,7 @@ int cr_export__program(cr_package *p, const char *rel, cr_judge_program program,
                        const cr_problem *pb, cr_error *err)
 {
     cr_judge_settings settings = {convention, pb->variant, pb->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED,
-                                  pb->limits};
+                                  pb->limits, pb->interactive};
     FILE *f = cr_export__create(p, rel, err);
     if (!f)
         return CR_EIO;

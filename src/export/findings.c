@@ -44,6 +44,16 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* Reads a test's input file: the row, and in the interactive game the
+ * jury's seed after it. */
+static int parse_test(cr_contest_input *out, uint64_t *out_seed, const cr_findings *s, const char *input, size_t len,
+                      cr_error *err)
+{
+    *out_seed = 0;
+    return s->interactive ? cr_contest_game_parse(out, out_seed, input, len, NULL, err)
+                          : cr_contest_input_parse(out, input, len, NULL, err);
+}
+
 /* The reference solution's work on one input: read it and solve it. */
 static int time_reference(cr_findings *s, const char *input, size_t len, cr_error *err)
 {
@@ -52,7 +62,8 @@ static int time_reference(cr_findings *s, const char *input, size_t len, cr_erro
     cr_solver *solver = NULL;
     cr_result results[CR_VARIANT_COUNT];
     cr_solve_opts opts = {CR_VARIANT_BIT(s->variant), CR_ALGO_AUTO, s->lines ? CR_MOVES_CANONICAL : CR_MOVES_NONE};
-    int rc = cr_contest_input_parse(&in, input, len, NULL, err);
+    uint64_t seed;
+    int rc = parse_test(&in, &seed, s, input, len, err);
     if (rc == 0)
         rc = cr_solver_new(&solver, err);
     if (rc == 0)
@@ -84,14 +95,14 @@ static int judge_greedy(cr_findings *s, const cr_contest_input *in, const char *
 
 /* The greedy player and the player of the precomputed line against the
  * jury of the test, each until a test catches it. */
-static int play_wrong(cr_findings *s, const cr_contest_input *in, cr_error *err)
+static int play_wrong(cr_findings *s, const cr_contest_input *in, uint64_t seed, cr_error *err)
 {
     int accepted = 1, rc = 0;
-    if (!s->greedy_caught && (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, s->seed,
+    if (!s->greedy_caught && (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, seed,
                                                     CR_PLAYER_GREEDY, err)) == 0)
         s->greedy_caught = !accepted;
     if (rc == 0 && !s->line_caught &&
-        (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, s->seed, CR_PLAYER_LINE, err)) == 0)
+        (rc = cr_export__play(&accepted, NULL, in->coins, in->n, s->variant, seed, CR_PLAYER_LINE, err)) == 0)
         s->line_caught = !accepted;
     return rc;
 }
@@ -113,7 +124,8 @@ int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_
     digest_add(s->digest, input, input_len);
     digest_add(s->digest, answer, answer_len);
     cr_contest_input in = {0};
-    int rc = cr_contest_input_parse(&in, input, input_len, NULL, err);
+    uint64_t seed;
+    int rc = parse_test(&in, &seed, s, input, input_len, err);
     if (rc)
         return rc;
     if (in.n > s->n_largest)
@@ -122,7 +134,7 @@ int cr_findings_add(cr_findings *s, const char *ext_id, const char *input, size_
         rc = time_reference(s, input, input_len, err);
     s->greedy_caught_last = 0;
     if (rc == 0 && s->greedy && s->interactive)
-        rc = play_wrong(s, &in, err);
+        rc = play_wrong(s, &in, seed, err);
     else if (rc == 0 && s->greedy && (!s->greedy_caught || s->every_test))
         rc = judge_greedy(s, &in, answer, answer_len, err);
     cr_contest_input_free(&in);

@@ -22,9 +22,8 @@ typedef struct cr_findings {
     int timed;        /* time the reference solution's work on each test */
     int greedy;       /* judge the greedy answer on each test (until one catches it, but with every_test) */
     int every_test;   /* judge it on every test, greedy_caught_last telling */
-    int interactive;  /* the interactive game: the answers are the jury's seeds, and the greedy player and
-                         the player of the precomputed line are judged by playing against the jury */
-    uint64_t seed;    /* interactive: the jury's seed on the test added next */
+    int interactive;  /* the interactive game: the inputs end in the jury's seeds, and the greedy player
+                         and the player of the precomputed line are judged by playing against the jury */
     uint64_t samples; /* the first tests are samples */
     /* what was seen */
     uint64_t tests;

@@ -5,8 +5,8 @@
  * and when the tests catch them submissions/wrong_answer/greedy.c and
  * submissions/time_limit_exceeded/brute_force.c; with --submissions also
  * submissions/LABEL/invID-SOURCE.  An interactive problem (--interactive)
- * is `validation: custom interactive`: the .ans files hold the jury's
- * seeds, the samples have their data/sample/NN.interaction, the output
+ * is `validation: custom interactive`: the inputs end in the jury's seeds
+ * (the .ans files say so), the samples have their data/sample/NN.interaction, the output
  * validator is output_validators/interactor/interactor.c, and the
  * submissions are the players: reference.c (accepted), greedy.c and
  * precomputed.c (wrong_answer, when a test catches them), unflushed.c
@@ -39,8 +39,8 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
 {
     (void)err;
     if (pb->interactive)
-        fprintf(f, "# written by coinrow export: the interactive game under %s, the jury's seeds in the .ans "
-                   "files; set ",
+        fprintf(f, "# written by coinrow export: the interactive game under %s, the jury's seeds on the inputs' "
+                   "third lines; set ",
                 cr_variant_name(pb->variant));
     else
         fprintf(f, "# written by coinrow export: the %s value%s, answers of run %" PRId64 " of set ",

@@ -37,7 +37,7 @@ typedef struct cr_problem {
     int64_t run_id;        /* the answers' run */
     cr_variant variant;
     int lines;             /* answers carry the canonical line of play */
-    int interactive;       /* the interactive game: the answers are the jury's seeds */
+    int interactive;       /* the interactive game: the inputs end in the jury's seeds */
     cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
     uint64_t tests, samples;
     const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */

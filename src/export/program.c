@@ -124,7 +124,8 @@ int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_j
         fprintf(f, "#define CR_JUDGE_N_MIN %zu\n#define CR_JUDGE_N_MAX %zu\n", l->n_min, l->n_max);
         define_int64(f, "CR_JUDGE_VALUE_MIN", l->value_min);
         define_int64(f, "CR_JUDGE_VALUE_MAX", l->value_max);
-        fprintf(f, "#define CR_JUDGE_EVEN_N %d\n#define CR_JUDGE_ODD_SUM %d\n", !!l->even_n, !!l->odd_sum);
+        fprintf(f, "#define CR_JUDGE_EVEN_N %d\n#define CR_JUDGE_ODD_SUM %d\n#define CR_JUDGE_INTERACTIVE %d\n",
+                !!l->even_n, !!l->odd_sum, !!settings->interactive);
     }
     /* a validator of groups: their table, and the main that takes --group */
     const char *const *pieces = programs[program].pieces;

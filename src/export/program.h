@@ -52,6 +52,7 @@ typedef struct cr_judge_settings {
     cr_variant variant;       /* the value asked for (a validator refuses inputs it does not fit for) */
     cr_check_moves moves;     /* whether the answer carries the line */
     cr_constraints limits;    /* validators: what the input promises */
+    int interactive;          /* validators: a test of the interactive game, the jury's seed on a third line */
 } cr_judge_settings;
 
 /* The file name a program is usually given ("checker.c", "check.cpp", ...). */

@@ -23,16 +23,18 @@ static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
     return out;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, unsigned answered,
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
                       const char *path)
 {
+    uint64_t seed;
     cr_error err = {0};
     char *text = NULL;
     size_t len = 0;
     cr_contest_input in = {0};
     int rc = cr_read_path(&text, &len, path, &err);
     if (rc == 0)
-        rc = cr_contest_input_parse(&in, text, len, limits, &err);
+        rc = seeded ? cr_contest_game_parse(&in, &seed, text, len, limits, &err)
+                    : cr_contest_input_parse(&in, text, len, limits, &err);
     if (rc == 0 && all_equal)
         rc = cr_contest_all_equal(&in, &err);
     if (rc == 0 && answered)

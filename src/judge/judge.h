@@ -40,11 +40,12 @@ enum {
 
 /* Validates the input file at `path` (NULL: standard input) against limits,
  * its coins all equal when `all_equal` (cr_contest_all_equal: a group's
- * property), and checks that an answer can be given for every variant of
+ * property), with the jury's seed on a third line when `seeded` (a test of
+ * the interactive game: cr_contest_game_parse), and checks that an answer can be given for every variant of
  * the mask `answered` (cr_contest_answerable), printing what is wrong and where on
  * standard error.  Returns the exit status: 0 valid, 3 invalid (testlib and
  * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, unsigned answered,
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
                       const char *path);
 
 /* Checks a contestant's output for `variant`.  args[0..nargs) are the
@@ -140,6 +141,16 @@ int cr_dialogue_faulted(const cr_dialogue *d);
  * ending mid-game, or the jury's judgement of its turns) into *out, and its
  * message into message (cap bytes).  0, or the jury's own failure. */
 int cr_dialogue_judge(cr_outcome *out, char *message, size_t cap, cr_dialogue *d, cr_error *err);
+
+/* Plays the game over two descriptors (serve.c), as the exported juries
+ * do: the contestant's output read from `from`, the jury's lines written to
+ * `to`, which it makes non-blocking, so that a first message larger than
+ * the pipe never blocks the jury while the contestant writes.  Returns when
+ * the contestant's output ends or it faults; then cr_dialogue_judge gives
+ * the verdict.  Ignore SIGPIPE first: a contestant that stops reading is
+ * EPIPE here.  0, or the jury's own failure (CR_EIO: a descriptor, poll;
+ * cr_dialogue_heard's). */
+int cr_dialogue_serve(cr_dialogue *d, int from, int to, cr_error *err);
 
 /* Where the game stood, for a contestant that ended otherwise (killed,
  * crashed): "at turn K of N" and, when the wall clock killed it, what it

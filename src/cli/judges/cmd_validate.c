@@ -13,7 +13,7 @@
 
 typedef struct validate_args {
     const char *n, *values, *variant, *group, *set, *db;
-    int even_n, odd_sum, kattis;
+    int even_n, odd_sum, interactive, kattis;
 } validate_args;
 
 static const cli_option options[] = {
@@ -26,6 +26,8 @@ static const cli_option options[] = {
     CLI_TEXT(validate_args, db, "db", "PATH", "the database of --group (default coinrow.db)"),
     CLI_TEXT(validate_args, variant, "variant", "LIST",
              "the answers that must fit in int64: variants, a comma list or all (default)"),
+    CLI_FLAG(validate_args, interactive, "interactive",
+             "a test of the interactive game: a third line holds the jury's seed (export --interactive)"),
     CLI_FLAG(validate_args, kattis, "kattis", "Kattis exit statuses: 42 valid, 43 invalid"),
     {0},
 };
@@ -73,8 +75,9 @@ static int read_group(group_pick *out, const validate_args *a, cr_error *err)
 /* Validates the file at path (NULL: standard input) against group g of
  * set `set`, saying on stderr what is wrong: 0, CR_EINVAL (invalid) or
  * CR_EIO / CR_ENOMEM (unreadable). */
-static int validate_in_group(const char *path, const group_pick *g, const char *set, unsigned answered)
+static int validate_in_group(const char *path, const group_pick *g, const char *set, int seeded, unsigned answered)
 {
+    uint64_t seed;
     cr_error err = {0};
     char *text = NULL;
     size_t len = 0;
@@ -85,7 +88,8 @@ static int validate_in_group(const char *path, const group_pick *g, const char *
     if (f && f != stdin)
         fclose(f);
     if (rc == 0)
-        rc = cr_contest_input_parse(&in, text, len, &g->limits, &err);
+        rc = seeded ? cr_contest_game_parse(&in, &seed, text, len, &g->limits, &err)
+                    : cr_contest_input_parse(&in, text, len, &g->limits, &err);
     if (rc == 0 && answered)
         rc = cr_contest_answerable(&in, answered, &err);
     if (rc == 0 && g->all_equal)
@@ -122,7 +126,7 @@ static int cmd_validate(const cli_command *self, int argc, char **argv)
             return cli_report(&err);
         int invalid = 0, unreadable = 0;
         for (int k = 0; k < (npos ? npos : 1); k++) {
-            int rc = validate_in_group(npos ? argv[k] : NULL, &g, a.set, answered);
+            int rc = validate_in_group(npos ? argv[k] : NULL, &g, a.set, a.interactive, answered);
             invalid |= rc == CR_EINVAL || rc == CR_EOVERFLOW;
             unreadable |= rc && rc != CR_EINVAL && rc != CR_EOVERFLOW;
         }
@@ -141,7 +145,8 @@ static int cmd_validate(const cli_command *self, int argc, char **argv)
     cr_constraints limits;
     if (cli_constraints_parse(&limits, a.n, a.values, a.even_n, a.odd_sum, &err))
         return cli_usage_error(self, "%s", err.msg);
-    return cr_judge_validate(a.kattis ? CR_KATTIS : CR_TESTLIB, &limits, 0, answered, npos ? argv[0] : NULL);
+    return cr_judge_validate(a.kattis ? CR_KATTIS : CR_TESTLIB, &limits, 0, a.interactive, answered,
+                             npos ? argv[0] : NULL);
 }
 
 const cli_command cli_cmd_validate = {

@@ -8,12 +8,13 @@
  *   #define CR_JUDGE_VALUE_MAX 1000000000
  *   #define CR_JUDGE_EVEN_N 0
  *   #define CR_JUDGE_ODD_SUM 0
+ *   #define CR_JUDGE_INTERACTIVE 0               (1: a third line, the jury's seed)
  *   #define CR_JUDGE_VARIANT CR_DIFF             (its value must fit in int64) */
 #include "judge/judge.h"
 
 #if !defined(CR_JUDGE_CONVENTION) || !defined(CR_JUDGE_N_MIN) || !defined(CR_JUDGE_N_MAX) ||                      \
     !defined(CR_JUDGE_VALUE_MIN) || !defined(CR_JUDGE_VALUE_MAX) || !defined(CR_JUDGE_EVEN_N) ||                  \
-    !defined(CR_JUDGE_ODD_SUM) || !defined(CR_JUDGE_VARIANT)
+    !defined(CR_JUDGE_ODD_SUM) || !defined(CR_JUDGE_VARIANT) || !defined(CR_JUDGE_INTERACTIVE)
 #error "define CR_JUDGE_CONVENTION, the constraints CR_JUDGE_* and CR_JUDGE_VARIANT above (coinrow writes them)"
 #endif
 
@@ -21,5 +22,6 @@ int main(void)
 {
     const cr_constraints limits = {CR_JUDGE_N_MIN,     CR_JUDGE_N_MAX,  CR_JUDGE_VALUE_MIN,
                                    CR_JUDGE_VALUE_MAX, CR_JUDGE_EVEN_N, CR_JUDGE_ODD_SUM};
-    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, 0, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
+    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, 0, CR_JUDGE_INTERACTIVE, CR_VARIANT_BIT(CR_JUDGE_VARIANT),
+                             NULL);
 }

@@ -44,5 +44,5 @@ int main(int argc, char **argv)
         all_equal = groups[k].all_equal;
         i++;
     }
-    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, all_equal, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
+    return cr_judge_validate(CR_JUDGE_CONVENTION, &limits, all_equal, 0, CR_VARIANT_BIT(CR_JUDGE_VARIANT), NULL);
 }
