@@ -99,6 +99,44 @@ static void test_core_strategy__every_move_is_the_rules_and_the_value_is_the_lin
     assert_true(overflows > 0); /* the extreme rows reach it */
 }
 
+/* A player moved through any line, each move taken at random: its move is
+ * the rule's in every position it faces; and a move on an empty row, or
+ * one that is not L or R, is refused. */
+static void test_core_strategy__a_player_moves_by_the_rule_in_any_position(void **state)
+{
+    (void)state;
+    uint64_t rng = 16;
+    int64_t a[MAX_N];
+    size_t n;
+    for (int r = 0; r < ROWS; r++) {
+        random_row(a, &n, &rng);
+        for (int s = 0; s < CR_STRATEGY_COUNT; s++)
+            for (int v = 0; v < CR_VARIANT_COUNT; v++) {
+                cr_strategy_player *p = NULL;
+                assert_int_equal(cr_strategy_player_new(&p, a, n, (cr_variant)v, (cr_strategy)s, NULL), 0);
+                for (size_t i = 0, j = n - 1, k = 0; k < n; k++) {
+                    assert_int_equal(cr_strategy_player_move(p), rule((cr_strategy)s, a, (cr_variant)v, i, j));
+                    char move = test_rand(&rng) % 2 ? 'L' : 'R';
+                    assert_int_equal(cr_strategy_player_take(p, move, NULL), 0);
+                    if (move == 'L')
+                        i++;
+                    else
+                        j--;
+                }
+                cr_error err = {0};
+                assert_int_equal(cr_strategy_player_take(p, 'L', &err), CR_EINVAL);
+                cr_strategy_player_free(p);
+            }
+    }
+    cr_strategy_player *p = NULL;
+    assert_int_equal(cr_strategy_player_new(&p, a, n, CR_DIFF, CR_STRATEGY_GREEDY, NULL), 0);
+    assert_int_equal(cr_strategy_player_take(p, 'x', NULL), CR_EINVAL);
+    cr_strategy_player_free(p);
+    assert_int_equal(cr_strategy_player_new(&p, a, 0, CR_DIFF, CR_STRATEGY_GREEDY, NULL), CR_EINVAL);
+    assert_null(p);
+    cr_strategy_player_free(NULL);
+}
+
 /* With an even number of coins the first player who keeps to the richer
  * class never ends behind, whatever the other does. */
 static void test_core_strategy__parity_never_loses_an_even_row(void **state)
@@ -172,6 +210,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_core_strategy__every_move_is_the_rules_and_the_value_is_the_lines),
+        cmocka_unit_test(test_core_strategy__a_player_moves_by_the_rule_in_any_position),
         cmocka_unit_test(test_core_strategy__parity_never_loses_an_even_row),
         cmocka_unit_test(test_core_strategy__greedy_falls_into_the_antigreedy_trap),
         cmocka_unit_test(test_core_strategy__equal_coins_give_every_strategy_the_optimal_value),

@@ -43,4 +43,26 @@ int cr_strategy_parse(cr_strategy *out, const char *name, cr_error *err);
 int cr_strategy_play(int64_t *out, char *line, const int64_t *coins, size_t n, cr_variant variant,
                      cr_strategy strategy, cr_error *err);
 
+/* A strategy playing one side of a game move by move, whatever the other
+ * side plays (invoke --interactive --builtin): the rule's move in the row
+ * it faces now, and every move taken, by either side.  The coins must
+ * outlive it. */
+typedef struct cr_strategy_player cr_strategy_player;
+
+/* A player on coins[0..n) (n >= 1); free it with cr_strategy_player_free.
+ * CR_EINVAL for bad arguments, CR_ENOMEM. */
+int cr_strategy_player_new(cr_strategy_player **out, const int64_t *coins, size_t n, cr_variant variant,
+                           cr_strategy strategy, cr_error *err);
+
+/* The rule's move ('L' or 'R') in the row as it stands, which must not be
+ * empty.  O(1). */
+char cr_strategy_player_move(const cr_strategy_player *p);
+
+/* The move taken (by either side): CR_EINVAL, and nothing taken, when it
+ * is not L or R or the row is empty. */
+int cr_strategy_player_take(cr_strategy_player *p, char move, cr_error *err);
+
+/* Accepts NULL. */
+void cr_strategy_player_free(cr_strategy_player *p);
+
 #endif
