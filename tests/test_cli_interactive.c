@@ -368,11 +368,64 @@ static void test_interactive__a_labelled_game_is_left_out_of_a_batch_packages_su
     run_result_free(&r);
 }
 
+/* The verdicts and messages of the latest invocation, one line per test
+ * in test order; the caller frees them. */
+static char *latest_verdicts(void)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT group_concat(verdict || ' ' || message, char(10)) FROM (SELECT verdict, message FROM verdict "
+             "WHERE invocation_id = %lld ORDER BY instance_id)",
+             (long long)latest());
+    return db_text(db, sql);
+}
+
+/* A built-in strategy plays the game inside coinrow against the same jury
+ * as a program: --builtin greedy gets, test by test, the verdict and the
+ * message of the player program that plays greedy over the pipes (which
+ * shares no code with the core); and --resume goes on with it. */
+static void test_interactive__a_builtin_strategy_plays_as_a_program_would(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {"total", "diff", "remaining", "winner"};
+    for (size_t v = 0; v < 4; v++) {
+        run_result r;
+        invoke(&r, "mix", variants[v], "greedy", NULL);
+        run_result_free(&r);
+        char *played = latest_verdicts();
+        const char *argv[] = {"invoke", "--interactive", "--builtin", "greedy", "--db", db, "--set", "mix",
+                              "--variant", variants[v], NULL};
+        assert_int_equal(run_coinrow_args(&r, NULL, argv), 0);
+        char *builtin = latest_verdicts();
+        if (strcmp(played, builtin) != 0)
+            fail_msg("%s: the program's verdicts\n%s\nthe built-in's\n%s", variants[v], played, builtin);
+        expect(strstr(r.out, "--builtin greedy (") != NULL && strstr(r.out, ", interactive") != NULL, &r,
+               "the summary");
+        run_result_free(&r);
+        free(played), free(builtin);
+    }
+    /* interrupted before judging anything, it goes on interactively */
+    char *before = latest_verdicts(), sql[256], ids[32];
+    long long id = (long long)latest();
+    snprintf(sql, sizeof sql,
+             "UPDATE invocation SET status = 'interrupted' WHERE id = %lld; DELETE FROM verdict WHERE invocation_id = "
+             "%lld;",
+             id, id);
+    assert_int_equal(db_exec(db, sql), 0);
+    snprintf(ids, sizeof ids, "%lld", id);
+    run_result r;
+    const char *argv[] = {"invoke", "--resume", ids, "--db", db, NULL};
+    assert_int_equal(run_coinrow_args(&r, NULL, argv), 0);
+    char *after = latest_verdicts();
+    expect(strcmp(before, after) == 0 && verdicts("WA", " is not optimal: ") > 0, &r, "resume");
+    run_result_free(&r);
+    free(before), free(after);
+}
+
 static void test_interactive__usage_errors_change_nothing(void **state)
 {
     (void)state;
     static const char *const cases[][8] = {
-        {"--builtin", "greedy", NULL},
         {"--output-limit", "2", NULL},
         {"--moves", "ignored", NULL},
     };
@@ -383,10 +436,8 @@ static void test_interactive__usage_errors_change_nothing(void **state)
         int argc = 8;
         for (const char *const *o = cases[k]; *o; o++)
             argv[argc++] = *o;
-        if (strcmp(cases[k][0], "--builtin") != 0) {
-            argv[argc++] = "--";
-            argv[argc++] = player();
-        }
+        argv[argc++] = "--";
+        argv[argc++] = player();
         argv[argc] = NULL;
         assert_int_equal(run_coinrow_args(&r, NULL, argv), 0);
         expect(r.status == 2 && strstr(r.err, "--interactive") != NULL, &r, cases[k][0]);
@@ -425,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_interactive__a_player_that_never_flushes_is_idle_and_gets_tle),
         cmocka_unit_test(test_interactive__resume_goes_on_interactively),
         cmocka_unit_test(test_interactive__a_labelled_game_is_left_out_of_a_batch_packages_submissions),
+        cmocka_unit_test(test_interactive__a_builtin_strategy_plays_as_a_program_would),
         cmocka_unit_test(test_interactive__usage_errors_change_nothing),
         cmocka_unit_test(test_interactive__the_sandbox_plays_too),
     };

@@ -78,23 +78,25 @@ uint64_t cr_invoke_seed(const char *ext_id)
 static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const task *t, cr_error *err)
 {
     const cr_invocation *inv = e->inv;
-    if (!e->opts->path)
-        return cr_verdict_builtin(out, inv->strategy, t->coins, t->n, t->input, t->input_len, t->jury, t->jury_len,
-                                  inv->variant, inv->moves, err);
-    cr_child_report run;
     const cr_invoke_opts *o = e->opts;
+    cr_child_report run;
     if (inv->interactive) { /* a game with the jury, the seed the test's (docs/invoke.md, "Interactive") */
         cr_dialogue *d = NULL;
         int rc = cr_dialogue_new(&d, t->coins, t->n, inv->variant, cr_invoke_seed(t->ext_id), t->input,
                                  t->input_len, err);
-        if (rc == 0)
+        if (rc == 0 && !o->path)
+            rc = cr_verdict_builtin_play(out, inv->strategy, t->coins, t->n, inv->variant, d, err);
+        else if (rc == 0)
             rc = cr_child_play(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
                                o->sandbox ? NULL : inv->directory, o->sandbox, d, &inv->limits, o->stop, err);
-        if (rc == 0)
+        if (rc == 0 && o->path)
             rc = cr_verdict_play(out, &run, &inv->limits, d, err);
         cr_dialogue_free(d);
         return rc;
     }
+    if (!o->path)
+        return cr_verdict_builtin(out, inv->strategy, t->coins, t->n, t->input, t->input_len, t->jury, t->jury_len,
+                                  inv->variant, inv->moves, err);
     int rc = cr_child_run(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
                           o->sandbox ? NULL : inv->directory, o->sandbox, t->input, t->input_len, &inv->limits, o->stop,
                           err);

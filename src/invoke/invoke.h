@@ -169,6 +169,15 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
                        size_t input_len, const char *jury, size_t jury_len, cr_variant variant, cr_check_moves moves,
                        cr_error *err);
 
+/* Judges a built-in strategy playing the game d (an interactive one) on
+ * coins[0..n): it reads the row, moves by its rule (cr_strategy_player)
+ * on its turns and reads the jury's moves on the others, all in this
+ * thread, then is judged as cr_verdict_play judges a program that exited
+ * 0.  Times are the strategy's own and the jury's.  Returns 0 with the row
+ * in *out, or the jury's own failure. */
+int cr_verdict_builtin_play(cr_verdict_row *out, cr_strategy strategy, const int64_t *coins, size_t n,
+                            cr_variant variant, cr_dialogue *d, cr_error *err);
+
 /* ---- a command that is one source file (submission.c): built and run the
  * way a judge does ---- */
 

@@ -151,6 +151,26 @@ static double thread_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* A built-in strategy's run, as a program's report: it exited 0 having
+ * written out[0..out_len), in this thread's CPU time since start. */
+static cr_child_report ran_inside(double start, char *out, size_t out_len)
+{
+    cr_child_report run = {.end = CR_CHILD_EXITED, .out = out, .out_len = out_len,
+                           .cpu_seconds = thread_seconds() - start, .peak_rss_kib = -1, .floor_kib = -1};
+    run.wall_seconds = run.cpu_seconds;
+    return run;
+}
+
+/* No limit binds a strategy: it runs in coinrow. */
+static const cr_limits unlimited = {.cpu_seconds = 1e9};
+
+/* What a row of a strategy cannot say: it ran in coinrow, not on its own. */
+static void inside(cr_verdict_row *out)
+{
+    out->peak_rss_kib = out->floor_kib = -1;
+    out->exit_code = -1;
+}
+
 int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t *coins, size_t n, const char *input,
                        size_t input_len, const char *jury, size_t jury_len, cr_variant variant, cr_check_moves moves,
                        cr_error *err)
@@ -163,10 +183,7 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
     int64_t value;
     cr_error why = {0};
     int played = cr_strategy_play(&value, line, coins, n, variant, strategy, &why);
-    cr_child_report run = {.end = CR_CHILD_EXITED, .out = answer, .cpu_seconds = thread_seconds() - start,
-                           .peak_rss_kib = -1, .floor_kib = -1};
-    run.wall_seconds = run.cpu_seconds;
-    cr_limits unlimited = {.cpu_seconds = 1e9};
+    cr_child_report run = ran_inside(start, answer, 0);
     int rc = 0;
     if (played == 0) {
         run.out_len = (size_t)snprintf(answer, 22, "%lld\n", (long long)value);
@@ -181,8 +198,37 @@ int cr_verdict_builtin(cr_verdict_row *out, cr_strategy strategy, const int64_t 
     } else {
         rc = cr_errorf(err, played, "%s", why.msg);
     }
-    out->peak_rss_kib = out->floor_kib = -1; /* it ran in coinrow, not on its own */
-    out->exit_code = -1;
+    inside(out);
     free(line);
+    return rc;
+}
+
+int cr_verdict_builtin_play(cr_verdict_row *out, cr_strategy strategy, const int64_t *coins, size_t n,
+                            cr_variant variant, cr_dialogue *d, cr_error *err)
+{
+    cr_strategy_player *player = NULL;
+    const char *said;
+    double start = thread_seconds();
+    int rc = cr_strategy_player_new(&player, coins, n, variant, strategy, err);
+    cr_dialogue_sent(d, cr_dialogue_pending(d, &said)); /* the row, read */
+    for (size_t turn = 0; rc == 0 && turn < n; turn++) {
+        char move[2] = {'?', '\n'};
+        if (turn % 2 == 0) { /* its move, written */
+            move[0] = cr_strategy_player_move(player);
+            rc = cr_dialogue_heard(d, move, sizeof move, 0, err);
+        } else { /* the jury's, read */
+            size_t len = cr_dialogue_pending(d, &said);
+            move[0] = len ? said[0] : '?';
+            cr_dialogue_sent(d, len);
+        }
+        if (rc == 0)
+            rc = cr_strategy_player_take(player, move[0], err);
+    }
+    cr_strategy_player_free(player);
+    if (rc)
+        return rc;
+    cr_child_report run = ran_inside(start, "", 0);
+    rc = cr_verdict_play(out, &run, &unlimited, d, err);
+    inside(out);
     return rc;
 }

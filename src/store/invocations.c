@@ -155,9 +155,6 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->sandbox = sqlite3_column_int(st, 14);
     const char *moves = (const char *)sqlite3_column_text(st, 6);
     out->interactive = moves && strcmp(moves, CR_STORE__INTERACTIVE) == 0;
-    if (out->interactive && builtin)
-        return cr_errorf(err, CR_EDB, "%s: invocation %lld: a built-in cannot be interactive", store->path,
-                         (long long)out->id);
     if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
         (!out->interactive && cr_check_moves_parse(&out->moves, moves, &bad)) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))

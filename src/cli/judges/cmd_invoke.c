@@ -61,9 +61,6 @@ static int check_new(cr_invocation *inv, const cli_command *self, const args *a,
     if (a->builtin && (a->time_limit || a->memory_limit || a->output_limit || a->sandbox))
         return cli_usage_error(self, "--builtin runs inside coinrow: time, memory and output limits and --sandbox "
                                      "do not apply");
-    if (a->interactive && a->builtin)
-        return cli_usage_error(self, "--interactive plays a program against the jury: --builtin strategies do not "
-                                     "play interactively (yet)");
     if (a->interactive && (a->output_limit || strcmp(a->moves, "required") != 0))
         return cli_usage_error(self, "--interactive: the protocol bounds what the program writes, and it writes the "
                                      "line move by move: --output-limit and --moves do not apply");
@@ -503,7 +500,7 @@ const cli_command cli_cmd_invoke = {
     "invoke --set NAME --variant V [--db PATH] [--moves required|ignored]\n"
     "            [--time-limit SEC] [--memory-limit MIB] [--output-limit MIB] [--jobs N]\n"
     "            [--label TEXT] [--expect VERDICT] [--sandbox] [--interactive] -- COMMAND [ARG...]\n"
-    "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [OPTIONS]\n"
+    "       coinrow invoke --set NAME --variant V --builtin greedy|left|parity|lookahead2 [--interactive] [OPTIONS]\n"
     "       coinrow invoke --resume [ID] [--db PATH] [--expect VERDICT] [--sandbox] [-- COMMAND [ARG...]]",
     "COMMAND runs once per instance, the instance in the contest format on its\n"
     "standard input, in its own process group; its standard output is judged by the\n"
@@ -518,7 +515,8 @@ const cli_command cli_cmd_invoke = {
     "tests in three, chosen by the test's name, the jury deviates from optimal play.\n"
     "A line not L or R, or longer than 16 bytes, is PE; a move before it read the\n"
     "jury's, output after the game, or output that ends mid-game is WA; waiting for\n"
-    "ever is TLE at the wall clock (the message says idle).\n"
+    "ever is TLE at the wall clock (the message says idle).  --builtin NAME\n"
+    "--interactive plays the strategy move by move against the same jury.\n"
     "Verdicts: AC, WA, PE, TLE (CPU time over the limit, or the wall clock at twice\n"
     "it), MLE (a crash or a failure with at least 3/4 of the memory limit resident),\n"
     "RE (a non-zero exit or a signal, named), OLE.  They go to the tables invocation\n"
