@@ -65,7 +65,7 @@ static double game(const int64_t *row, size_t n, int contestant, uint64_t seed, 
     char last = 'L';
     uint64_t flips = rng;
     double t0 = cpu_now();
-    if (cr_jury_new(&jury, row, n, CR_DIFF, (cr_jury_policy){seed}, &err)) {
+    if (cr_jury_new(&jury, row, n, CR_DIFF, (cr_jury_policy){.seed = seed}, &err)) {
         fprintf(stderr, "bench_jury: %s\n", err.msg);
         exit(1);
     }

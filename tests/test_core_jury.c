@@ -75,15 +75,16 @@ static table t_; /* too large for the stack */
 
 /* Plays one game: the contestant moves by `contestant` (0: optimal as the
  * table says, L first; 1: random; 2: optimal with a random slip now and
- * then), the jury by `seed`; checks every jury move against the table and
- * returns how many of them deviated. */
-static size_t play(cr_jury *jury, const table *t, cr_variant v, uint64_t seed, int contestant, uint64_t *rng)
+ * then), the jury by `seed`, moving first when jury_first; checks every
+ * jury move against the table and returns how many of them deviated. */
+static size_t play(cr_jury *jury, const table *t, cr_variant v, uint64_t seed, int jury_first, int contestant,
+                   uint64_t *rng)
 {
     size_t i = 0, j = t->n - 1, deviations = 0;
     cr_error err;
     for (size_t k = 0; k < t->n; k++) {
         int left;
-        if (k % 2 == 0) {
+        if ((k + (size_t)jury_first) % 2 == 0) {
             int best_left = optimal(t, v, i, j, 1);
             left = contestant == 1 || (contestant == 2 && test_rand(rng) % 8 == 0) ? (int)(test_rand(rng) & 1)
                                                                                    : best_left;
@@ -113,13 +114,13 @@ static size_t play(cr_jury *jury, const table *t, cr_variant v, uint64_t seed, i
     return deviations;
 }
 
-/* The first of the contestant's turns of line whose move is not optimal, as
- * the table says, or SIZE_MAX. */
-static size_t first_bad(const table *t, cr_variant v, const char *line, i128 *lost)
+/* The first of the contestant's turns of line (the odd ones when
+ * jury_first) whose move is not optimal, as the table says, or SIZE_MAX. */
+static size_t first_bad(const table *t, cr_variant v, int jury_first, const char *line, i128 *lost)
 {
     for (size_t k = 0, i = 0, j = t->n - 1; k < t->n; k++) {
         int left = line[k] == 'L';
-        if (k % 2 == 0 && !optimal(t, v, i, j, left)) {
+        if ((k + (size_t)jury_first) % 2 == 0 && !optimal(t, v, i, j, left)) {
             *lost = t->lead[i][j] - got(t, v, i, j, left);
             return k;
         }
@@ -131,13 +132,13 @@ static size_t first_bad(const table *t, cr_variant v, const char *line, i128 *lo
     return SIZE_MAX;
 }
 
-static void check_verdict(cr_jury *jury, const table *t, cr_variant v)
+static void check_verdict(cr_jury *jury, const table *t, cr_variant v, int jury_first)
 {
     cr_verdict verdict;
     cr_error err;
     assert_int_equal(cr_jury_judge(&verdict, jury, &err), 0);
     i128 lost = 0;
-    size_t bad = first_bad(t, v, cr_jury_line(jury), &lost);
+    size_t bad = first_bad(t, v, jury_first, cr_jury_line(jury), &lost);
     if (bad == SIZE_MAX) {
         assert_int_equal(verdict.fault, CR_LINE_OK);
         assert_int_equal(verdict.turn, t->n);
@@ -174,11 +175,12 @@ static void test_jury__its_moves_are_the_tables_against_every_contestant_and_its
         table_build(&t_, coins, n, v);
         for (int contestant = 0; contestant < 3; contestant++) {
             uint64_t seed = round % 2 ? 0 : test_rand(&rng) | 1;
+            int jury_first = round / 4 % 2; /* every variant meets both orders, with and without a seed */
             cr_jury *jury;
             cr_error err;
-            assert_int_equal(cr_jury_new(&jury, coins, n, v, (cr_jury_policy){seed}, &err), 0);
-            deviations += play(jury, &t_, v, seed, contestant, &rng);
-            check_verdict(jury, &t_, v);
+            assert_int_equal(cr_jury_new(&jury, coins, n, v, (cr_jury_policy){seed, jury_first}, &err), 0);
+            deviations += play(jury, &t_, v, seed, jury_first, contestant, &rng);
+            check_verdict(jury, &t_, v, jury_first);
             cr_verdict verdict;
             assert_int_equal(cr_jury_judge(&verdict, jury, &err), 0);
             bad_verdicts += verdict.fault != CR_LINE_OK;
@@ -327,7 +329,7 @@ static void test_jury__a_deviating_jury_breaks_ties_both_ways(void **state)
     cr_jury *jury;
     cr_error err;
     size_t rights = 0;
-    assert_int_equal(cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){37}, &err), 0);
+    assert_int_equal(cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){.seed = 37}, &err), 0);
     for (size_t k = 0; k < N; k += 2) {
         char move;
         assert_int_equal(cr_jury_play(jury, 'L', &err), 0);
@@ -349,7 +351,7 @@ static void test_jury__the_same_seed_and_moves_give_the_same_game(void **state)
     for (int game = 0; game < 2; game++) {
         cr_jury *jury;
         cr_error err;
-        assert_int_equal(cr_jury_new(&jury, coins, 64, CR_DIFF, (cr_jury_policy){12345}, &err), 0);
+        assert_int_equal(cr_jury_new(&jury, coins, 64, CR_DIFF, (cr_jury_policy){.seed = 12345}, &err), 0);
         for (size_t k = 0; k < 64; k += 2) {
             char move;
             assert_int_equal(cr_jury_play(jury, k % 6 ? 'L' : 'R', &err), 0);
@@ -396,6 +398,21 @@ static void test_jury__moves_out_of_turn_or_past_the_end_are_refused_and_change_
     assert_int_equal(verdict.fault, CR_LINE_SUBOPTIMAL);
     assert_int_equal(verdict.turn, 0);
     assert_string_equal(verdict.why, "turn 1: R is not optimal: it gives up 6 of the total (L keeps it)");
+    cr_jury_free(jury);
+
+    /* a jury that moves first: the contestant moves second, and its turns are the ones judged */
+    assert_int_equal(cr_jury_new(&jury, coins, 3, CR_TOTAL, (cr_jury_policy){.jury_first = 1}, &err), 0);
+    assert_int_equal(cr_jury_play(jury, 'L', &err), CR_EINVAL);
+    assert_string_equal(err.msg, "turn 1 is the jury's, not the contestant's");
+    assert_int_equal(cr_jury_move(&move, jury, &err), 0);
+    assert_int_equal(move, 'L'); /* the 9 */
+    assert_int_equal(cr_jury_move(&move, jury, &err), CR_EINVAL);
+    assert_string_equal(err.msg, "turn 2 is the contestant's, not the jury's");
+    assert_int_equal(cr_jury_play(jury, 'L', &err), 0); /* the 1: the 3 was worth 2 more */
+    assert_int_equal(cr_jury_move(&move, jury, &err), 0);
+    assert_int_equal(cr_jury_judge(&verdict, jury, &err), 0);
+    assert_int_equal(verdict.turn, 1);
+    assert_string_equal(verdict.why, "turn 2: L is not optimal: it gives up 2 of the total (R keeps it)");
     cr_jury_free(jury);
 }
 

@@ -108,7 +108,7 @@ static int lines(void *ctx, cr_error *err)
     /* a game against the jury, judged */
     cr_jury *jury = NULL;
     if (rc == 0)
-        rc = cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){7}, err);
+        rc = cr_jury_new(&jury, coins, N, CR_DIFF, (cr_jury_policy){.seed = 7}, err);
     for (size_t k = 0; rc == 0 && k < N; k += 2) {
         char move;
         rc = cr_jury_play(jury, 'L', err);

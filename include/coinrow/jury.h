@@ -1,7 +1,7 @@
 /* coinrow — the online jury of the interactive game.
  *
- * The contestant is the first player and the jury the second; they move in
- * turn, one end ('L' or 'R') at a time, until the row is empty.  The jury
+ * The contestant is the first player and the jury the second (or the other
+ * way round, cr_jury_policy's jury_first); they move in turn, one end ('L' or 'R') at a time, until the row is empty.  The jury
  * answers any position the contestant leaves, as it comes, without an O(n^2)
  * table: it computes the optimal moves of the next turns by phases, as the
  * canonical line does (docs/design.md, "The online jury"), O(sqrt n log n)
@@ -21,8 +21,9 @@
 #include "coinrow/game.h"
 #include "coinrow/moves.h"
 
-/* How the jury picks its own moves.  seed 0: always optimal, L when both
- * ends are (a jury that plays both sides so plays the canonical line).
+/* How the jury picks its own moves, and which player it is.  seed 0:
+ * always optimal, L when both ends are (a jury that plays both sides so
+ * plays the canonical line).
  * Otherwise the seed drives deviations, so that the line cannot be known in
  * advance: on each of its turns, with probability one half, the jury plays
  * the worse end when one end is worse (by lead), and R when both are
@@ -30,6 +31,8 @@
  * contestant moves give the same jury moves on every machine. */
 typedef struct cr_jury_policy {
     uint64_t seed;
+    int jury_first; /* the jury is the first player and the contestant the second (0: the game's own order):
+                       an optimal jury that moves first is an optimal player for a contestant's side */
 } cr_jury_policy;
 
 typedef struct cr_jury cr_jury;
@@ -45,7 +48,7 @@ int cr_jury_new(cr_jury **out, const int64_t *coins, size_t n, cr_variant varian
 size_t cr_jury_bytes(size_t n);
 
 /* How many moves have been played (0..n); the turn to come is the
- * contestant's when it is even. */
+ * contestant's when it is even (odd with jury_first). */
 size_t cr_jury_turn(const cr_jury *jury);
 
 /* The line played so far: cr_jury_turn(jury) letters, NUL-terminated; it

@@ -294,6 +294,7 @@ struct cr_jury {
     size_t n, turn, i, j;   /* the row left is [i, j] while turn < n */
     size_t b, p, q;         /* the box's b (0: none yet), and the moves at either end since it began */
     cr_variant variant;
+    size_t first;           /* 1 when the jury is the first player: the contestant's turns are the odd ones */
     int deviating;
     cr_rng rng;
     char *line;             /* the n moves and a NUL */
@@ -322,6 +323,7 @@ int cr_jury_new(cr_jury **out, const int64_t *coins, size_t n, cr_variant varian
     jury->n = n;
     jury->j = n - 1;
     jury->variant = variant;
+    jury->first = policy.jury_first != 0;
     jury->deviating = policy.seed != 0;
     cr_rng_seed(&jury->rng, policy.seed, 0);
     jury->line = line;
@@ -354,7 +356,7 @@ static int check_turn(const cr_jury *jury, size_t player, cr_error *err)
 {
     if (jury->turn == jury->n)
         return cr_error_set(err, CR_EINVAL, "the game is over: all %zu coins are taken", jury->n);
-    if (jury->turn % 2 != player)
+    if ((jury->turn + jury->first) % 2 != player)
         return cr_error_set(err, CR_EINVAL, "turn %zu is the %s's, not the %s's", jury->turn + 1,
                             player ? "contestant" : "jury", player ? "jury" : "contestant");
     return 0;
@@ -404,7 +406,7 @@ int cr_jury_judge(cr_verdict *out, cr_jury *jury, cr_error *err)
         return cr_error_set(err, CR_EINVAL, "the game is not over: %zu of %zu coins are taken", jury->turn, jury->n);
     cr_reduced__bad bad;
     walk(&bad, jury->ph.wide, jury->ph.v[0], jury->ph.sum[0], jury->ph.coins, jury->n, jury->ph.negate, jury->line,
-         jury->n, CR_REDUCED_FIRST, jury->variant == CR_WINNER);
+         jury->n, jury->first ? CR_REDUCED_SECOND : CR_REDUCED_FIRST, jury->variant == CR_WINNER);
     out->why[0] = '\0';
     out->turn = bad.turn == SIZE_MAX ? jury->n : bad.turn;
     out->fault = bad.turn == SIZE_MAX ? CR_LINE_OK : CR_LINE_SUBOPTIMAL;

@@ -18,8 +18,7 @@ uint64_t cr_export__seed(uint64_t k, uint64_t samples)
 /* What a player keeps between its moves. */
 typedef struct player {
     cr_export_player kind;
-    int64_t *padded;  /* CR_PLAYER_REFERENCE: 0, then the coins, */
-    cr_jury *oracle;  /* and the jury that plays it optimally */
+    cr_jury *oracle;  /* CR_PLAYER_REFERENCE: an optimal jury that moves first, the player's side */
     char *line;       /* CR_PLAYER_LINE: the canonical line of the whole row */
 } player;
 
@@ -32,11 +31,7 @@ static int player_start(player *p, const int64_t *coins, size_t n, cr_variant va
     }
     if (p->kind != CR_PLAYER_REFERENCE)
         return 0;
-    if (!(p->padded = calloc(n + 1, sizeof *p->padded)))
-        return cr_errorf(err, CR_ENOMEM, "no memory for a row of %zu coins", n + 1);
-    memcpy(p->padded + 1, coins, n * sizeof *coins);
-    int rc = cr_jury_new(&p->oracle, p->padded, n + 1, variant, (cr_jury_policy){0}, err);
-    return rc ? rc : cr_jury_play(p->oracle, 'L', err); /* the coin of 0 */
+    return cr_jury_new(&p->oracle, coins, n, variant, (cr_jury_policy){.jury_first = 1}, err);
 }
 
 /* The player's move at `turn` on coins[i..j]. */
@@ -58,10 +53,10 @@ static int player_move(char *out, player *p, const int64_t *coins, size_t i, siz
 int cr_export__play(int *out_accepted, char **out_line, const int64_t *coins, size_t n, cr_variant variant,
                     uint64_t seed, cr_export_player kind, cr_error *err)
 {
-    player p = {kind, NULL, NULL, NULL};
+    player p = {kind, NULL, NULL};
     cr_jury *jury = NULL;
     cr_verdict verdict;
-    int rc = cr_jury_new(&jury, coins, n, variant, (cr_jury_policy){seed}, err);
+    int rc = cr_jury_new(&jury, coins, n, variant, (cr_jury_policy){.seed = seed}, err);
     if (rc == 0)
         rc = player_start(&p, coins, n, variant, err);
     for (size_t turn = 0, i = 0, j = n - 1; rc == 0 && turn < n; turn++) {
@@ -88,7 +83,6 @@ int cr_export__play(int *out_accepted, char **out_line, const int64_t *coins, si
         rc = cr_errorf(err, CR_ENOMEM, "no memory for a line of %zu moves", n);
     cr_jury_free(jury);
     cr_jury_free(p.oracle);
-    free(p.padded);
     free(p.line);
     return rc;
 }

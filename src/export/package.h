@@ -123,7 +123,7 @@ uint64_t cr_export__seed(uint64_t k, uint64_t samples);
 /* The players coinrow exports as an interactive problem's submissions, as
  * they play in-process (judge/main/play_*.c). */
 typedef enum cr_export_player {
-    CR_PLAYER_REFERENCE, /* adaptive, optimal: a jury of its own on the row behind a coin of 0 */
+    CR_PLAYER_REFERENCE, /* adaptive, optimal: a jury of its own that moves first, optimally */
     CR_PLAYER_GREEDY,    /* the end that scores more at once */
     CR_PLAYER_LINE       /* its turns of the canonical line of the whole row, blind to the jury's moves */
 } cr_export_player;
