@@ -38,13 +38,11 @@ static int check_compiler(const cr_export_opts *opts, const char *dir, cr_error 
         free(path);
         return 0;
     }
-    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s/%s, which CMS runs (%s): install one (Debian: "
-                                     "apt-get install gcc), or give --no-build and build it before importing: cc "
-                                     "-O2 -static -o %s/%s %s/%s.c",
-                     compiler, dir, program,
-                     opts->interactive ? "without it, CMS does not take the task as interactive"
-                                       : "without it, CMS compares bytes",
-                     dir, program, dir, program);
+    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s, which CMS runs (%s): install gcc, or give "
+                                     "--no-build and build it before importing: cd %s && cc -O2 -static -o %s %s.c",
+                     compiler, program,
+                     opts->interactive ? "the interactive task's jury" : "without it CMS compares bytes", dir, program,
+                     program);
 }
 
 /* Builds the program at rel (check/checker, check/manager) from rel.c:

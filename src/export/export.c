@@ -629,12 +629,12 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
  * secret test, or more entries than a zip holds (two files a test, the
  * format's folders and other files, `sources` invocations' sources with
  * the folder they may add, and an interactive package's samples'
- * interactions). */
+ * interactions, in a format that has them). */
 static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
                        cr_error *err)
 {
     uint64_t entries = 2 * count + opts->format->entries + (sources ? sources + 1 : 0) +
-                       (opts->interactive ? opts->samples : 0); /* the samples' interactions */
+                       (opts->interactive && opts->format->interaction_ext ? opts->samples : 0);
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (cr_export_format_supports(opts->format, CR_EXPORT_SAMPLES) && opts->samples >= count)
