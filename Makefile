@@ -180,7 +180,7 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brute_force.c check.cpp val.cpp \
-               val_groups.cpp interactor.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
+               val_groups.cpp interactor.c manager.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB); the PRNG stays, for the jury's seeded
@@ -200,6 +200,8 @@ $(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/mai
     src/judge/judge.c
 $(BUILD)/judge/main/interactor.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/dialogue.c \
     src/judge/serve.c
+$(BUILD)/judge/main/manager.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/judge.c \
+    src/judge/dialogue.c src/judge/serve.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c \
     $(BUILD)/judge/main/play_reference.c $(BUILD)/judge/main/play_greedy.c \
     $(BUILD)/judge/main/play_line.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)

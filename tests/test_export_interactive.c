@@ -317,8 +317,7 @@ static void test_export_interactive__refusals_name_the_format_and_the_option(voi
         const char *format, *option, *message;
     } refused[] = {
         {"polygon", NULL, "--interactive has no meaning for --format polygon, whose packages hold no interactive "
-                          "problem (it is for --format kattis)"},
-        {"cms", NULL, "--interactive has no meaning for --format cms, "},
+                          "problem (it is for --format kattis or cms)"},
         {"plain", NULL, "--interactive has no meaning for --format plain, "},
         {"kattis", "--submissions", "--submissions has no meaning with --interactive"},
     };

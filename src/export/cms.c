@@ -5,7 +5,16 @@
  * its sandbox: statically linked where the toolchain allows), and the
  * statement, statement/statement.pdf.  A problem of groups is scored
  * GroupMin: each group's points when all its tests pass, its tests named
- * by a regex of their codenames; CMS has no dependencies between groups. */
+ * by a regex of their codenames; CMS has no dependencies between groups.
+ * An interactive problem (--interactive) is a Communication task, which
+ * the loader makes of a check/manager: check/manager.c and the manager
+ * built from it in place of the checker, task.yaml's one process on
+ * standard input and output (no stub), the inputs ending in the jury's
+ * seeds (the outputs, which the loader requires, say so), and the players
+ * in sol/ (the loader lists that folder for a Communication task's
+ * headers, and refuses the task without it): reference.c, which scores
+ * 1.0, then those that score 0.0: greedy.c and precomputed.c (when a
+ * test catches them), unflushed.c (out of time) and crash.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,31 +23,36 @@
 #include "export/statement.h"
 #include "util/util.h"
 
+/* The program CMS runs on every test: the manager of an interactive
+ * problem, else the checker. */
+static const char *judge_program(int interactive) { return interactive ? "check/manager" : "check/checker"; }
+
 /* Before anything is written: without opts->no_build, a C compiler ($CC,
- * else cc) must be there to build the checker; CR_EINVAL saying so and
- * what to do. */
+ * else cc) must be there to build the checker or the manager; CR_EINVAL
+ * saying so and what to do. */
 static int check_compiler(const cr_export_opts *opts, const char *dir, cr_error *err)
 {
-    const char *compiler = cr_submission_compiler(CR_LANG_C);
+    const char *compiler = cr_submission_compiler(CR_LANG_C), *program = judge_program(opts->interactive);
     char *path = NULL;
     if (opts->no_build || cr_child_resolve(&path, compiler, NULL, NULL) == 0) {
         free(path);
         return 0;
     }
-    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s/check/checker, which CMS runs (without it "
-                                        "CMS compares bytes): install one (Debian: apt-get install gcc), or give "
-                                        "--no-build and build it before importing: cc -O2 -static -o "
-                                        "%s/check/checker %s/check/checker.c",
-                        compiler, dir, dir, dir);
+    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s, which CMS runs (%s): install gcc, or give "
+                                     "--no-build and build it before importing: cd %s && cc -O2 -static -o %s %s.c",
+                     compiler, program,
+                     opts->interactive ? "the interactive task's jury" : "without it CMS compares bytes", dir, program,
+                     program);
 }
 
-/* Builds check/checker from check/checker.c: statically linked when the
- * toolchain can, else as it can. */
-static int build_checker(cr_package *p, cr_error *err)
+/* Builds the program at rel (check/checker, check/manager) from rel.c:
+ * statically linked when the toolchain can, else as it can. */
+static int build_program(cr_package *p, const char *rel, cr_error *err)
 {
-    char source[4096], binary[4096];
-    snprintf(source, sizeof source, "%s", cr_export__path(p, "check/checker.c"));
-    snprintf(binary, sizeof binary, "%s", cr_export__path(p, "check/checker"));
+    char source[4096], binary[4096], rel_source[64];
+    snprintf(rel_source, sizeof rel_source, "%s.c", rel);
+    snprintf(source, sizeof source, "%s", cr_export__path(p, rel_source));
+    snprintf(binary, sizeof binary, "%s", cr_export__path(p, rel));
     char *cc = (char *)cr_submission_compiler(CR_LANG_C);
     char *static_argv[] = {cc, "-O2", "-static", "-o", binary, source, NULL};
     char *dynamic_argv[] = {cc, "-O2", "-o", binary, source, NULL};
@@ -47,7 +61,7 @@ static int build_checker(cr_package *p, cr_error *err)
     if (rc == 1)
         rc = cr_submission_compile(&failed, dynamic_argv, NULL, NULL, err);
     if (rc == 1)
-        rc = cr_errorf(err, CR_EIO, "%s could not build check/checker (%s %d): %.120s", cc,
+        rc = cr_errorf(err, CR_EIO, "%s could not build %s (%s %d): %.120s", cc, rel,
                        failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
                        failed.said);
     return rc;
@@ -67,6 +81,10 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
     for (uint64_t k = 0; k < pb->samples; k++)
         fprintf(f, k ? ",%" PRIu64 : "%" PRIu64, k);
     fputs("\"\ninfile: \"\"\noutfile: \"\"\ntoken_mode: disabled\n", f);
+    if (pb->interactive) /* the loader's Communication task: check/manager is there, sol/ has no stub */
+        fprintf(f, "# the interactive game under %s: check/manager plays the jury, the contestant's program on\n"
+                   "# standard input and output\nnum_processes: 1\nuser_io: std_io\n",
+                cr_variant_name(pb->variant));
     if (pb->group_count == 0)
         return 0;
     /* each group: its points, and a regex its tests' codenames (CMS names
@@ -87,8 +105,23 @@ static int write_yaml(FILE *f, const cr_problem *pb, cr_error *err)
     return 0;
 }
 
+/* sol/NAME for every player of an interactive problem. */
+static int write_players(cr_package *p, const cr_problem *pb, cr_error *err)
+{
+    int rc = cr_export__mkdir(p, "sol", err);
+    for (size_t i = 0; rc == 0 && i < pb->solution_count; i++) {
+        char rel[16 + CR_SUBMISSION_NAME_MAX];
+        snprintf(rel, sizeof rel, "sol/%s", pb->solutions[i].name);
+        rc = cr_export__solution(p, rel, &pb->solutions[i], CR_CMS, pb, err);
+    }
+    return rc;
+}
+
 static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
 {
+    const char *program = judge_program(pb->interactive);
+    char source[32];
+    snprintf(source, sizeof source, "%s.c", program);
     int rc = cr_export__mkdir(p, "check", err);
     if (rc == 0)
         rc = cr_export__mkdir(p, "statement", err);
@@ -97,9 +130,11 @@ static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
     if (rc == 0)
         rc = cr_export__file(p, "statement/statement.pdf", cr_statement_write_pdf, pb, err);
     if (rc == 0)
-        rc = cr_export__program(p, "check/checker.c", CR_JUDGE_CHECKER, CR_CMS, pb, err);
+        rc = cr_export__program(p, source, pb->interactive ? CR_JUDGE_MANAGER : CR_JUDGE_CHECKER, CR_CMS, pb, err);
     if (rc == 0 && !p->opts->no_build)
-        rc = build_checker(p, err);
+        rc = build_program(p, program, err);
+    if (rc == 0 && pb->interactive)
+        rc = write_players(p, pb, err);
     return rc;
 }
 
@@ -114,14 +149,14 @@ static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_
 
 const cr_export_format cr_export__cms = {
     .name = "cms",
-    .summary = "CMS (italy_yaml): task.yaml, input/, output/, check/checker.c and check/checker built from it, "
-               "statement/statement.pdf",
-    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_BUILD | CR_EXPORT_GROUPS,
+    .summary = "CMS (italy_yaml): task.yaml, input/, output/, check/checker.c and check/checker built from it "
+               "(interactive: check/manager.c, check/manager, sol/), statement/statement.pdf",
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_BUILD | CR_EXPORT_GROUPS | CR_EXPORT_INTERACTION,
     .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
     .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
     .folders = {"input", "output"},
     .test_paths = test_paths,
     .write = write_files,
-    .entries = 8,
+    .entries = 14, /* interactive: 4 folders, task.yaml, the PDF, the manager's 2 files, sol/ and 5 players */
     .check_tools = check_compiler,
 };

@@ -480,7 +480,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         }
         if (rc == 0)
             rc = write_input(p, in_path, k, in, test.group, err);
-        if (rc == 0 && sample && p->opts->interactive)
+        if (rc == 0 && sample && p->opts->interactive && p->opts->format->interaction_ext)
             rc = write_interaction(p, in_path, k, in, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
@@ -629,12 +629,12 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
  * secret test, or more entries than a zip holds (two files a test, the
  * format's folders and other files, `sources` invocations' sources with
  * the folder they may add, and an interactive package's samples'
- * interactions). */
+ * interactions, in a format that has them). */
 static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
                        cr_error *err)
 {
     uint64_t entries = 2 * count + opts->format->entries + (sources ? sources + 1 : 0) +
-                       (opts->interactive ? opts->samples : 0); /* the samples' interactions */
+                       (opts->interactive && opts->format->interaction_ext ? opts->samples : 0);
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s' has no instances to export", set_name);
     if (cr_export_format_supports(opts->format, CR_EXPORT_SAMPLES) && opts->samples >= count)
@@ -885,9 +885,10 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
         return cr_errorf(err, CR_EIO, "cannot create a folder beside %s: %s", p->dest->dir, strerror(errno));
     cr_findings_init(&p->findings, opts->variant, opts->lines, opts->samples);
     /* the time limit comes of the slowest test, and the greedy solution goes
-     * with the others when a test catches it */
+     * with the others when a test catches it (every interactive package
+     * holds the players) */
     p->findings.timed = cr_export_format_supports(opts->format, CR_EXPORT_METADATA) && !opts->time_limit_ms;
-    p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS);
+    p->findings.greedy = cr_export_format_supports(opts->format, CR_EXPORT_SUBMISSIONS) || opts->interactive;
     p->findings.every_test = p->group_count > 0; /* which groups catch it */
     p->findings.interactive = opts->interactive; /* the wrong players, which the jury's seeds catch */
     int rc = make_folders(p, err);

@@ -12,6 +12,7 @@ extern const char cr_judge__core_c[], cr_judge__util_c[], cr_judge__judge_c[], c
 extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_judge__main_solution_c[],
     cr_judge__main_greedy_c[], cr_judge__main_brute_force_c[], cr_judge__main_check_cpp[], cr_judge__main_val_cpp[],
     cr_judge__main_validator_groups_c[], cr_judge__main_val_groups_cpp[], cr_judge__main_interactor_c[],
+    cr_judge__main_manager_c[],
     cr_judge__main_play_reference_c[], cr_judge__main_play_greedy_c[], cr_judge__main_play_line_c[],
     cr_judge__main_play_unflushed_c[], cr_judge__main_play_crash_c[];
 
@@ -21,7 +22,7 @@ enum { CONVENTION = 1, MOVES = 2, LIMITS = 4, TESTLIB = 8 };
 static const struct {
     const char *file;
     unsigned takes;
-    const char *pieces[4]; /* in order, after the settings */
+    const char *pieces[5]; /* in order, after the settings */
 } programs[CR_JUDGE_PROGRAM_COUNT] = {
     [CR_JUDGE_CHECKER] = {"checker.c", CONVENTION | MOVES,
                           {cr_judge__core_c, cr_judge__util_c, cr_judge__judge_c, cr_judge__main_checker_c}},
@@ -35,6 +36,9 @@ static const struct {
     [CR_JUDGE_TESTLIB_VALIDATOR] = {"val.cpp", LIMITS | TESTLIB, {cr_judge__core_c, cr_judge__main_val_cpp}},
     [CR_JUDGE_INTERACTOR] = {"interactor.c", 0,
                              {cr_judge__core_c, cr_judge__util_c, cr_judge__dialogue_c, cr_judge__main_interactor_c}},
+    [CR_JUDGE_MANAGER] = {"manager.c", 0,
+                          {cr_judge__core_c, cr_judge__util_c, cr_judge__judge_c, cr_judge__dialogue_c,
+                           cr_judge__main_manager_c}},
     [CR_JUDGE_PLAY_REFERENCE] = {"reference.c", 0,
                                  {cr_judge__core_c, cr_judge__util_c, cr_judge__main_play_reference_c}},
     [CR_JUDGE_PLAY_GREEDY] = {"greedy.c", 0, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_play_greedy_c}},
@@ -129,7 +133,7 @@ int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_j
     }
     /* a validator of groups: their table, and the main that takes --group */
     const char *const *pieces = programs[program].pieces;
-    const char *grouped[4] = {pieces[0], pieces[1], pieces[2], pieces[3]};
+    const char *grouped[5] = {pieces[0], pieces[1], pieces[2], pieces[3], pieces[4]};
     if ((takes & LIMITS) && count > 0) {
         define_groups(f, groups, count);
         grouped[program == CR_JUDGE_VALIDATOR ? 3 : 1] =
@@ -141,7 +145,7 @@ int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_j
     /* Judges build with warnings on (DOMjudge: gcc -Wall) and without
      * -fopenmp, which would flag every '#pragma omp simd' hint of the core. */
     fputs("#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n", f);
-    for (int i = 0; i < 4 && grouped[i]; i++)
+    for (int i = 0; i < 5 && grouped[i]; i++)
         fputs(grouped[i], f);
     if (ferror(f))
         return cr_errorf(err, CR_EIO, "cannot write %s", file);

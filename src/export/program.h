@@ -26,6 +26,7 @@ typedef enum cr_judge_program {
     CR_JUDGE_TESTLIB_CHECKER, /* main/check.cpp: the checker written against testlib.h */
     CR_JUDGE_TESTLIB_VALIDATOR, /* main/val.cpp: the validator written against testlib.h */
     CR_JUDGE_INTERACTOR,      /* main/interactor.c: the jury of the interactive game (Kattis) */
+    CR_JUDGE_MANAGER,         /* main/manager.c: the jury of the interactive game (CMS) */
     CR_JUDGE_PLAY_REFERENCE,  /* main/play_reference.c: plays the game adaptively, optimally */
     CR_JUDGE_PLAY_GREEDY,     /* main/play_greedy.c: plays the larger end (wrong) */
     CR_JUDGE_PLAY_LINE,       /* main/play_line.c: plays the canonical line blind (wrong) */

@@ -124,6 +124,16 @@ void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement
     safe_text(out, line);
 }
 
+int cr_judge_report_cms(int rc, const cr_judgement *verdict, const cr_error *err)
+{
+    char message[CR_JUDGE_MESSAGE_MAX];
+    cr_judge_message(message, rc, verdict, err);
+    if (rc == 0)
+        printf("%s\n", verdict->outcome == CR_ACCEPTED ? "1.0" : "0.0");
+    fprintf(stderr, "%s\n", rc == 0 && verdict->outcome == CR_ACCEPTED ? "translate:success" : message);
+    return rc ? CR_JUDGE_ERROR : 0;
+}
+
 /* Writes FEEDBACK_DIR/judgemessage.txt; 0, or -1 when it cannot. */
 static int write_judge_message(const char *dir, const char *message)
 {
@@ -165,10 +175,7 @@ int cr_judge_check(cr_convention conv, cr_variant variant, cr_check_moves moves,
         fprintf(stderr, "%s\n", message);
         return rc ? CR_JUDGE_ERROR : verdict.outcome == CR_ACCEPTED ? CR_JUDGE_KATTIS_OK : CR_JUDGE_KATTIS_WRONG;
     case CR_CMS:
-        if (rc == 0)
-            printf("%s\n", verdict.outcome == CR_ACCEPTED ? "1.0" : "0.0");
-        fprintf(stderr, "%s\n", rc == 0 && verdict.outcome == CR_ACCEPTED ? "translate:success" : message);
-        return rc ? CR_JUDGE_ERROR : 0;
+        return cr_judge_report_cms(rc, &verdict, &err);
     default: {
         static const int testlib_status[CR_OUTCOME_COUNT] = {[CR_ACCEPTED] = 0, [CR_WRONG_ANSWER] = 1,
                                                              [CR_PRESENTATION_ERROR] = 2};

@@ -77,6 +77,14 @@ int cr_judge_answer(cr_judgement *out, const char *input, size_t input_len, cons
  * rc is not 0, "judge error: ...". */
 void cr_judge_message(char out[CR_JUDGE_MESSAGE_MAX], int rc, const cr_judgement *verdict, const cr_error *err);
 
+/* Reports the outcome of a check or a game (rc and err as for
+ * cr_judge_message) as CMS reads a checker's or a manager's: 1.0 or 0.0 on
+ * standard output (nothing when rc is not 0), and on standard error
+ * "translate:success" or cr_judge_message's line.  Returns the exit
+ * status: 0, or CR_JUDGE_ERROR when rc is not 0 (CMS then fails the
+ * evaluation rather than score it). */
+int cr_judge_report_cms(int rc, const cr_judgement *verdict, const cr_error *err);
+
 /* ---- the interactive game on the jury's side of the pipes (dialogue.c):
  * the protocol, the moves given to the core's jury (coinrow/jury.h) and its
  * answers, and what the contestant did wrong, named by turn.
@@ -151,6 +159,15 @@ int cr_dialogue_judge(cr_outcome *out, char *message, size_t cap, cr_dialogue *d
  * EPIPE here.  0, or the jury's own failure (CR_EIO: a descriptor, poll;
  * cr_dialogue_heard's). */
 int cr_dialogue_serve(cr_dialogue *d, int from, int to, cr_error *err);
+
+/* The game of the test file at path (NULL: standard input): its row, then
+ * the jury's seed on a third line (cr_contest_game_parse), played over
+ * from and to (cr_dialogue_serve, whose SIGPIPE note holds) and judged,
+ * as the exported juries do.  0 with the outcome in *out and its account
+ * in out->why (said when accepted too: its moves, the jury's seed), or
+ * why the jury could not judge: the test (CR_EIO, CR_EINVAL), or the
+ * jury itself ("the jury: ..."). */
+int cr_dialogue_play(cr_judgement *out, const char *path, cr_variant variant, int from, int to, cr_error *err);
 
 /* Where the game stood, for a contestant that ended otherwise (killed,
  * crashed): "at turn K of N" and, when the wall clock killed it, what it

@@ -1,13 +1,16 @@
-/* The exported juries' side of the pipes (judge.h, cr_dialogue_serve): the
- * game played over two descriptors, the jury's lines written without
- * blocking while the contestant's moves are read (poll).  Kattis'
- * interactor, Polygon's and CMS's manager run this loop; invoke's runner
- * has its own, which also times and limits the contestant. */
+/* The exported juries' side of the pipes (judge.h, cr_dialogue_serve and
+ * cr_dialogue_play): the game of a test file played over two descriptors,
+ * the jury's lines written without blocking while the contestant's moves
+ * are read (poll).  Kattis' interactor, Polygon's and CMS's manager run
+ * this loop; invoke's runner has its own, which also times and limits the
+ * contestant. */
 #include "judge/judge.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -72,4 +75,32 @@ int cr_dialogue_serve(cr_dialogue *d, int from, int to, cr_error *err)
         flush_some(d, to); /* the jury's answer at once: the contestant waits for it */
     }
     return 0;
+}
+
+int cr_dialogue_play(cr_judgement *out, const char *path, cr_variant variant, int from, int to, cr_error *err)
+{
+    char *input = NULL, *first = NULL;
+    size_t input_len = 0, first_len = 0, first_cap = 0;
+    cr_contest_input in = {NULL, 0};
+    uint64_t seed = 0;
+    cr_dialogue *d = NULL;
+    memset(out, 0, sizeof *out);
+    int rc = cr_read_path(&input, &input_len, path, err);
+    if (rc == 0)
+        rc = cr_contest_game_parse(&in, &seed, input, input_len, NULL, err);
+    if (rc == 0)
+        rc = cr_contest_text(&first_len, &first, &first_cap, in.coins, in.n, err);
+    if (rc == 0)
+        rc = cr_dialogue_new(&d, in.coins, in.n, variant, seed, first, first_len, err);
+    if (rc == 0 && ((rc = cr_dialogue_serve(d, from, to, err)) != 0 ||
+                    (rc = cr_dialogue_judge(&out->outcome, out->why, sizeof out->why, d, err)) != 0)) {
+        char why[CR_ERROR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", err->msg);
+        rc = cr_errorf(err, rc, "the jury: %s", why);
+    }
+    cr_dialogue_free(d);
+    free(first);
+    cr_contest_input_free(&in);
+    free(input);
+    return rc;
 }

@@ -20,6 +20,9 @@
 #     (--submissions), each keeping its verdict through the conversion, the
 #     run-time error (tagged rejected) under submissions/mixed/;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it;
+#     the interactive game, a Communication task (CMS's loader), its
+#     check/manager run against the players as CMS runs it
+#     (tests/judges/communication.sh);
 #   - groups: a set of three groups exported to Kattis (verifyproblem: no
 #     error, no warning, each submission's points), to Polygon (val.cpp run
 #     with each test's --group; the Polygon2DOMjudge conversion judged) and
@@ -469,6 +472,54 @@ PY
     fi
 else
     say "skipped: CMS's loader (no $TOOLS/cms-loader/run_loader.py)"
+fi
+
+# ---- CMS: the interactive game, a Communication task ----
+# The antigreedy set exported --interactive to CMS: its own loader takes a
+# Communication task (one process, no stub, standard input and output)
+# with check/manager, and the manager, run against each player of sol/ as
+# CMS runs them (tests/judges/communication.sh: the FIFOs, the opening
+# order, the wall clock), scores the reference 1.0 on every test and
+# every other player 0.0 on some test: greedy and precomputed by the
+# jury's word, crash by its exit, unflushed by the wall clock (on one test).
+if "$COINROW" export --db "$DB" --set play --variant diff --format cms --out cmsplay --interactive \
+    >cmsplay.out 2>&1; then
+    if [ -f "$TOOLS/cms-loader/run_loader.py" ]; then
+        python3 "$TOOLS/cms-loader/run_loader.py" cmsplay nostatement >cmsplayloader.log 2>&1
+        sed -n "s/^dataset: .*\('managers': {'manager'.*\)/judges:      \1/p" cmsplayloader.log
+        grep -q "'managers': {'manager': Manager.*'task_type': 'Communication', 'task_type_parameters': \[1, 'alone', 'std_io'\]" \
+            cmsplayloader.log && ! grep -q checker cmsplayloader.log &&
+            pass "cms interactive: CMS's loader takes a Communication task with check/manager, [1, 'alone', 'std_io']" ||
+            fail "cms interactive: the loader's task is not a Communication task (see $WORK/cmsplayloader.log)"
+    else
+        say "skipped: CMS's loader (no $TOOLS/cms-loader/run_loader.py)"
+    fi
+    [ -x cmsplay/check/manager ] && ! ldd cmsplay/check/manager >/dev/null 2>&1 &&
+        pass "cms interactive: check/manager is built and statically linked" ||
+        fail "cms interactive: check/manager is missing or dynamically linked"
+    mkdir -p build
+    for player in $(cd cmsplay/sol && ls | sed 's/\.c$//'); do
+        cc -O2 -o build/$player cmsplay/sol/$player.c 2>build/cc.err || fail "sol/$player.c does not build: $(head -3 build/cc.err)"
+    done
+    for player in $(cd cmsplay/sol && ls | sed 's/\.c$//'); do
+        scores= why=
+        for input in cmsplay/input/input*.txt; do
+            [ $player = unflushed ] && [ $input != cmsplay/input/input0.txt ] && continue
+            score=$(bash "$ROOT/tests/judges/communication.sh" cmsplay/check/manager $input 2 build/$player 2>/dev/null) ||
+                fail "cms interactive: $player on $input: $score"
+            scores="$scores $(head -n 1 <<<"$score")"
+            [ "$(head -n 1 <<<"$score")" = 1.0 ] || why=$(tail -n 1 <<<"$score")
+        done
+        if [ $player = reference ]; then
+            [ -z "$why" ] && pass "cms interactive: reference.c scores$scores" ||
+                fail "cms interactive: reference.c scores$scores ($why)"
+        else
+            [[ "$scores " == *" 0.0 "* ]] && pass "cms interactive: $player.c scores$scores ($why)" ||
+                fail "cms interactive: $player.c scores$scores"
+        fi
+    done
+else
+    fail "export cms --interactive: $(cat cmsplay.out)"
 fi
 
 say "$passed passed, $failed failed, $(($(date +%s) - start)) s"

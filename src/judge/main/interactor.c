@@ -18,12 +18,9 @@
  *   #define CR_JUDGE_VARIANT CR_DIFF             (a cr_variant) */
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
-#include "coinrow/contest.h"
 #include "judge/judge.h"
-#include "util/util.h"
 
 #if !defined(CR_JUDGE_VARIANT)
 #error "define CR_JUDGE_VARIANT above (coinrow writes it)"
@@ -52,53 +49,24 @@ static int report(const char *feedback_dir, int status, const char *message)
     return status;
 }
 
-/* Plays the game over standard input and output until the contestant's
- * output ends or it faults: the exit status, with the message. */
-static int play(cr_dialogue *d, char *message)
-{
-    cr_error err = {CR_OK, ""};
-    cr_outcome outcome;
-    char why[MESSAGE_MAX - 32];
-    if (cr_dialogue_serve(d, STDIN_FILENO, STDOUT_FILENO, &err) || cr_dialogue_judge(&outcome, why, sizeof why, d, &err)) {
-        snprintf(message, MESSAGE_MAX, "judge error: the jury: %s", err.msg);
-        return JUDGE_ERROR;
-    }
-    snprintf(message, MESSAGE_MAX, "%s: %s", cr_outcome_name(outcome), why);
-    return outcome == CR_ACCEPTED ? ACCEPTED : WRONG;
-}
-
 int main(int argc, char **argv)
 {
     cr_error err = {CR_OK, ""};
-    char *input = NULL, *first = NULL, message[MESSAGE_MAX] = "";
-    size_t input_len = 0, first_len = 0, first_cap = 0;
-    cr_contest_input in = {NULL, 0};
-    uint64_t seed = 0;
-    cr_dialogue *d = NULL;
+    cr_judgement verdict;
+    char message[MESSAGE_MAX];
     if (argc < 4) {
         fprintf(stderr, "usage: %s INPUT JUDGE_ANSWER FEEDBACK_DIR < contestant's output > contestant's input\n",
                 argv[0]);
         return JUDGE_ERROR;
     }
     signal(SIGPIPE, SIG_IGN); /* a contestant that leaves is EPIPE, not the jury's death */
-    int rc = cr_read_path(&input, &input_len, argv[1], &err);
-    if (rc == 0)
-        rc = cr_contest_game_parse(&in, &seed, input, input_len, NULL, &err);
-    if (rc == 0)
-        rc = cr_contest_text(&first_len, &first, &first_cap, in.coins, in.n, &err);
-    if (rc == 0)
-        rc = cr_dialogue_new(&d, in.coins, in.n, CR_JUDGE_VARIANT, seed, first, first_len, &err);
     int status;
-    if (rc) {
+    if (cr_dialogue_play(&verdict, argv[1], CR_JUDGE_VARIANT, STDIN_FILENO, STDOUT_FILENO, &err)) {
         snprintf(message, sizeof message, "judge error: %s", err.msg);
         status = JUDGE_ERROR;
     } else {
-        status = play(d, message);
+        snprintf(message, sizeof message, "%s: %s", cr_outcome_name(verdict.outcome), verdict.why);
+        status = verdict.outcome == CR_ACCEPTED ? ACCEPTED : WRONG;
     }
-    status = report(argv[3], status, message);
-    cr_dialogue_free(d);
-    free(first);
-    cr_contest_input_free(&in);
-    free(input);
-    return status;
+    return report(argv[3], status, message);
 }
