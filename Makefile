@@ -180,7 +180,9 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brute_force.c check.cpp val.cpp \
-               val_groups.cpp interactor.c interactor.cpp check_game.cpp play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
+               val_groups.cpp interactor.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
+# Polygon's interactor of the interactive game and its checker of the interactor's tout
+JUDGE_MAINS += interactor.cpp check_game.cpp
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB); the PRNG stays, for the jury's seeded
