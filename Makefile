@@ -180,7 +180,7 @@ $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
 # (src/export/program.c); with testlib.h, which the Polygon ones (C++) are
 # written against.
 JUDGE_MAINS := checker.c validator.c validator_groups.c solution.c greedy.c brute_force.c check.cpp val.cpp \
-               val_groups.cpp interactor.c manager.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
+               val_groups.cpp interactor.c interactor.cpp check_game.cpp manager.c play_reference.c play_greedy.c play_line.c play_unflushed.c play_crash.c
 # the core they use: not the generator, stress testing, run comparison or the
 # built-in strategies, which would only weigh on an exported submission
 # (Kattis refuses one over 128 KiB); the PRNG stays, for the jury's seeded
@@ -198,8 +198,8 @@ $(BUILD)/judge/util.c: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 $(BUILD)/judge/judge.c $(BUILD)/judge/dialogue.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 $(BUILD)/judge/main/checker.c $(BUILD)/judge/main/validator.c $(BUILD)/judge/main/validator_groups.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
     src/judge/judge.c
-$(BUILD)/judge/main/interactor.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/dialogue.c \
-    src/judge/serve.c
+$(BUILD)/judge/main/interactor.c $(BUILD)/judge/main/interactor.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) \
+    src/judge/dialogue.c src/judge/serve.c
 $(BUILD)/judge/main/manager.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC) src/judge/judge.c \
     src/judge/dialogue.c src/judge/serve.c
 $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/brute_force.c \
@@ -207,7 +207,8 @@ $(BUILD)/judge/main/solution.c $(BUILD)/judge/main/greedy.c $(BUILD)/judge/main/
     $(BUILD)/judge/main/play_line.c: JUDGE_AFTER := $(JUDGE_CORE_SRC) $(JUDGE_UTIL_SRC)
 # the interactive submissions that fail use nothing of coinrow's
 $(BUILD)/judge/main/play_unflushed.c $(BUILD)/judge/main/play_crash.c: JUDGE_AFTER :=
-$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp $(BUILD)/judge/main/val_groups.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
+$(BUILD)/judge/main/check.cpp $(BUILD)/judge/main/val.cpp $(BUILD)/judge/main/val_groups.cpp \
+    $(BUILD)/judge/main/check_game.cpp: JUDGE_AFTER := $(JUDGE_CORE_SRC)
 AMALGAMATE = @mkdir -p $(@D) && echo "amalgamate $@" && \
     sh scripts/amalgamate.sh --after $(JUDGE_AFTER) -- $(filter-out $(JUDGE_HEADERS) Makefile,$^) > $@
 # (the Makefile too: it says which of the core's files go in), without its

@@ -1,7 +1,8 @@
-/* export --interactive (issue 37): the Kattis package of the interactive
- * game, and its interactor built from the exported source with cc alone and
- * run against players, each pair joined by two pipes as a judge's runner
- * joins them.  Every game ends by what the processes do (a line, an exit,
+/* export --interactive (issue 37): the Kattis and the Polygon packages of
+ * the interactive game, and their interactors built from the exported
+ * sources (Kattis': cc alone; Polygon's: g++ with testlib.h) and run
+ * against players, each pair joined by two pipes as a judge's runner joins
+ * them.  Every game ends by what the processes do (a line, an exit,
  * a closed pipe), never by a clock: a player that never flushes is left to
  * the judges' wall clock (make test-judges). */
 #include <fcntl.h>
@@ -27,10 +28,11 @@ typedef struct built {
     tmp_db db;
     char pkg[4200], interactor[4300], reference[4300], greedy[4300], precomputed[4300], crash[4300];
     char feedback[4300];
+    char polygon[4200], testlib_interactor[4300], testlib_check[4300], tout[4300]; /* Polygon's */
 } built;
 
-/* The exit status of the interactor (42, 43 or 1) and its message, after a
- * game against the player. */
+/* The exit status of the interactor (Kattis: 42, 43 or 1; testlib: 0, 1,
+ * 2 or 3) and its message, after a game against the player. */
 typedef struct game_result {
     int jury, player; /* exit statuses; a signal's number + 128 */
     char message[1024];
@@ -41,10 +43,10 @@ static int status_of(int raw)
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
 }
 
-/* Runs the interactor on the test (input in, judge answer ans) against
- * the player, the jury's output the player's input and the other way
- * round, and waits for both. */
-static void play(game_result *out, const built *b, const char *in, const char *ans, char *const player[])
+/* Runs the jury (its command) against the player, the jury's output the
+ * player's input and the other way round, waits for both, and reads the
+ * first line of the file the jury says its verdict in. */
+static void play_with(game_result *out, char *const jury_argv[], const char *message_path, char *const player[])
 {
     int to_player[2], to_jury[2];
     assert_int_equal(pipe(to_player), 0);
@@ -54,8 +56,11 @@ static void play(game_result *out, const built *b, const char *in, const char *a
     if (jury == 0) {
         dup2(to_jury[0], 0);
         dup2(to_player[1], 1);
+        int null = open("/dev/null", O_WRONLY); /* testlib tells its verdict there too */
+        dup2(null, 2);
+        close(null);
         close(to_jury[0]), close(to_jury[1]), close(to_player[0]), close(to_player[1]);
-        execl(b->interactor, b->interactor, in, ans, b->feedback, (char *)NULL);
+        execv(jury_argv[0], jury_argv);
         _exit(127);
     }
     pid_t contestant = fork();
@@ -73,10 +78,28 @@ static void play(game_result *out, const built *b, const char *in, const char *a
     out->jury = status_of(raw);
     assert_int_equal(waitpid(contestant, &raw, 0), contestant);
     out->player = status_of(raw);
-    char *message = read_text(tmp_path(b->feedback, "judgemessage.txt"));
+    char *message = read_text(message_path);
     assert_non_null(message);
     snprintf(out->message, sizeof out->message, "%.*s", (int)strcspn(message, "\n"), message); /* its one line */
     free(message);
+}
+
+/* Kattis' interactor on the test (input in, judge answer ans): its message
+ * in FEEDBACK_DIR/judgemessage.txt. */
+static void play(game_result *out, const built *b, const char *in, const char *ans, char *const player[])
+{
+    char *jury[] = {(char *)b->interactor, (char *)in, (char *)ans, (char *)b->feedback, NULL};
+    play_with(out, jury, tmp_path(b->feedback, "judgemessage.txt"), player);
+}
+
+/* Polygon's, as Polygon runs it (interactor INPUT TOUT ANSWER): its
+ * verdict's line in TOUT. */
+static void play_polygon(game_result *out, const built *b, const char *in, char *const player[])
+{
+    char ans[4410];
+    snprintf(ans, sizeof ans, "%s.a", in);
+    char *jury[] = {(char *)b->testlib_interactor, (char *)in, (char *)b->tout, ans, NULL};
+    play_with(out, jury, b->tout, player);
 }
 
 /* The same against `sh -c script`. */
@@ -110,6 +133,12 @@ static int setup(void **state)
                     "--out", b->pkg, "--interactive", (char *)NULL) || r.status != 0)
         return -1;
     run_result_free(&r);
+    snprintf(b->polygon, sizeof b->polygon, "%s", tmp_path(b->db.dir, "pcoins"));
+    snprintf(b->tout, sizeof b->tout, "%s", tmp_path(b->db.dir, "tout"));
+    if (run_coinrow(&r, NULL, "export", "--db", b->db.db, "--set", "play", "--variant", "diff", "--format", "polygon",
+                    "--out", b->polygon, "--interactive", (char *)NULL) || r.status != 0)
+        return -1;
+    run_result_free(&r);
     static const struct {
         size_t at;
         const char *source;
@@ -129,6 +158,14 @@ static int setup(void **state)
         snprintf(source, sizeof source, "%s", tmp_path(b->pkg, programs[k].source));
         cc_build(binary, source);
     }
+    /* testlib's, with the testlib.h beside them in files/ */
+    char source[4400];
+    snprintf(b->testlib_interactor, sizeof b->testlib_interactor, "%s", tmp_path(b->db.dir, "testlib_interactor"));
+    snprintf(source, sizeof source, "%s", tmp_path(b->polygon, "files/interactor.cpp"));
+    cxx_build(b->testlib_interactor, source);
+    snprintf(b->testlib_check, sizeof b->testlib_check, "%s", tmp_path(b->db.dir, "testlib_check"));
+    snprintf(source, sizeof source, "%s", tmp_path(b->polygon, "files/check.cpp"));
+    cxx_build(b->testlib_check, source);
     return 0;
 }
 
@@ -307,6 +344,139 @@ static void test_export_interactive__a_first_message_larger_than_a_pipe_does_not
                                    "(optimal)");
 }
 
+/* The Polygon package: files/interactor.cpp among problem.xml's assets,
+ * the checker that reports the interactor's tout, the validator of the
+ * seeded inputs, the players as solutions, tagged; the answers are the
+ * note (Polygon remakes them from the main solution's tout), and the
+ * statement shows the sample's game, as Polygon's statements do. */
+static void test_export_interactive__polygon_holds_the_interactor_the_checker_and_the_players(void **state)
+{
+    built *b = *state;
+    static const char *const files[] = {"files/interactor.cpp", "files/check.cpp", "files/val.cpp", "files/testlib.h",
+                                        "solutions/reference.c", "solutions/greedy.c", "solutions/precomputed.c",
+                                        "solutions/unflushed.c", "solutions/crash.c", "tests/01", "tests/06.a",
+                                        "statements/english/problem.tex", "statements/.pdf/english/problem.pdf"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
+        if (access(tmp_path(b->polygon, files[k]), R_OK) != 0)
+            fail_msg("the package lacks %s", files[k]);
+    assert_int_not_equal(access(tmp_path(b->polygon, "tests/01.interaction"), F_OK), 0);
+    char *xml = read_text(tmp_path(b->polygon, "problem.xml"));
+    assert_non_null(strstr(xml, "        </checker>\n        <interactor>\n"
+                                "            <source path=\"files/interactor.cpp\" type=\"cpp.g++17\"/>\n"
+                                "        </interactor>\n        <validators>\n"));
+    static const char *const tagged[] = {"main\">\n                <source path=\"solutions/reference.c\"",
+                                         "wrong-answer\">\n                <source path=\"solutions/greedy.c\"",
+                                         "wrong-answer\">\n                <source path=\"solutions/precomputed.c\"",
+                                         "time-limit-exceeded\">\n                <source path=\"solutions/unflushed.c\"",
+                                         "rejected\">\n                <source path=\"solutions/crash.c\""};
+    for (size_t k = 0; k < sizeof tagged / sizeof tagged[0]; k++)
+        if (!strstr(xml, tagged[k]))
+            fail_msg("problem.xml lacks the solution tag=\"%s", tagged[k]);
+    free(xml);
+    char *val = read_text(tmp_path(b->polygon, "files/val.cpp"));
+    assert_non_null(strstr(val, "\n#define CR_JUDGE_INTERACTIVE 1\n"));
+    free(val);
+    char *in = read_text(tmp_path(b->polygon, "tests/06")), *ans = read_text(tmp_path(b->polygon, "tests/06.a"));
+    assert_string_equal(strchr(strchr(in, '\n') + 1, '\n'), "\n6\n"); /* the seed */
+    assert_string_equal(ans, "interactive: the jury plays the seed on the input's third line\n");
+    free(in), free(ans);
+    char *tex = read_text(tmp_path(b->polygon, "statements/english/problem.tex")), *first = read_text(tmp_path(b->polygon, "tests/01"));
+    char game[256];
+    snprintf(game, sizeof game, "\\Examples\n\n\\begin{example}\n\\exmp{%.*s~\n", (int)(strchr(strchr(first, '\n') + 1, '\n') + 1 - first), first);
+    assert_non_null(strstr(tex, "\\Interaction\n"));
+    if (!strstr(tex, game))
+        fail_msg("no '%s' in:\n%s", game, tex);
+    free(tex), free(first);
+}
+
+/* Polygon's interactor, built with g++ and testlib.h, judges as Kattis'
+ * does: it accepts the reference (exit 0) and rejects the greedy player on
+ * every test, the precomputed line on a test whose jury deviates, and the
+ * crashing player (exit 1, _wa); each time its tout holds the verdict's
+ * line, which the checker, run as Polygon runs it after the interactor,
+ * reports as its own verdict.  A tout without one is the jury's failure. */
+static void test_export_interactive__polygon_s_interactor_and_checker_judge_the_players(void **state)
+{
+    built *b = *state;
+    game_result g;
+    int caught_greedy = 0, caught_line = 0;
+    char in[4400], ans[4410];
+    for (int k = 1; k <= 6; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "tests/%02d", k);
+        snprintf(in, sizeof in, "%s", tmp_path(b->polygon, name));
+        snprintf(ans, sizeof ans, "%s.a", in);
+        char *reference[] = {b->reference, NULL}, *greedy[] = {b->greedy, NULL}, *line[] = {b->precomputed, NULL};
+        play_polygon(&g, b, in, reference);
+        assert_int_equal(g.player, 0);
+        if (g.jury != 0)
+            fail_msg("test %d: the reference is not accepted: %s", k, g.message);
+        assert_memory_equal(g.message, "accepted: every one of its ", 27);
+        char *check[] = {b->testlib_check, in, b->tout, ans, NULL};
+        run_result r;
+        assert_int_equal(run_capture(&r, check, NULL), 0);
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        play_polygon(&g, b, in, greedy);
+        caught_greedy += g.jury == 1 && strncmp(g.message, "wrong answer: turn 1: ", 22) == 0;
+        assert_int_equal(run_capture(&r, check, NULL), 0);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "wrong answer turn 1: "));
+        run_result_free(&r);
+        play_polygon(&g, b, in, line);
+        caught_line += g.jury == 1;
+        if (k <= 2) /* an optimal jury: the canonical line is right against it */
+            assert_int_equal(g.jury, 0);
+    }
+    assert_int_equal(caught_greedy, 6);
+    assert_true(caught_line > 0);
+    char *crash[] = {b->crash, NULL};
+    play_polygon(&g, b, in, crash);
+    assert_int_equal(g.jury, 1);
+    assert_int_not_equal(g.player, 0);
+    assert_memory_equal(g.message, "wrong answer: its output ended mid-game, at turn 1 of ", 54);
+    assert_int_equal(write_file(b->tout, "\033[2J\n"), 0);
+    char *check[] = {b->testlib_check, in, b->tout, ans, NULL};
+    run_result r;
+    assert_int_equal(run_capture(&r, check, NULL), 0);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "the interactor's output (tout) holds no verdict: '\\x1b[2J'"));
+    run_result_free(&r);
+}
+
+/* Contestants that stop early or break the protocol get testlib's verdict
+ * for it, _pe (2) or _wa (1), the same message as Kattis' (the jury
+ * neither hangs nor dies), and the reference's game with a byte more is
+ * wrong: the interactor reads the contestant's output to its end, not
+ * through testlib's ouf, whose end quitf would not check. */
+static void test_export_interactive__polygon_s_interactor_ends_every_game_with_a_verdict(void **state)
+{
+    built *b = *state;
+    char reference_then_more[9000];
+    snprintf(reference_then_more, sizeof reference_then_more, "%s; printf 'L\\n'", b->reference);
+    const struct {
+        const char *script;
+        int status;
+        const char *message;
+    } games[] = {
+        /* it reads the jury's lines before it exits, so that no write of the jury's meets a closed pipe */
+        {"read n; read coins", 1, "wrong answer: its output ended mid-game, at turn 1 of 10"},
+        {"read n; read coins; printf 'L\\n'; read move", 1, "wrong answer: its output ended mid-game, at turn 3 of 10"},
+        {"exec 0<&-; printf 'L\\n'", 1, "wrong answer: its output ended mid-game, at turn 3 of 10 (it had closed its "
+                                       "standard input: EPIPE)"},
+        {"printf 'X\\n'; cat >/dev/null", 2, "presentation error: turn 1: 'X' is not L or R"},
+        {reference_then_more, 1, "wrong answer: output after the game, which ended at turn 10: 'L\\x0a'"},
+    };
+    const char *in = tmp_path(b->polygon, "tests/01");
+    for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
+        game_result g;
+        char *player[] = {"/bin/sh", "-c", (char *)games[k].script, NULL};
+        play_polygon(&g, b, in, player);
+        if (g.jury != games[k].status || strcmp(g.message, games[k].message) != 0)
+            fail_msg("%s: interactor exit %d, '%s'", games[k].script, g.jury, g.message);
+    }
+}
+
 /* Formats without interactive problems refuse --interactive, naming the
  * format and the ones that have them, and so do the options it has no use
  * for; nothing is written. */
@@ -316,9 +486,8 @@ static void test_export_interactive__refusals_name_the_format_and_the_option(voi
     static const struct {
         const char *format, *option, *message;
     } refused[] = {
-        {"polygon", NULL, "--interactive has no meaning for --format polygon, whose packages hold no interactive "
-                          "problem (it is for --format kattis or cms)"},
-        {"plain", NULL, "--interactive has no meaning for --format plain, "},
+        {"plain", NULL, "--interactive has no meaning for --format plain, whose packages hold no interactive problem "
+                        "(it is for --format kattis, polygon or cms)"},
         {"kattis", "--submissions", "--submissions has no meaning with --interactive"},
     };
     const char *out = tmp_path(b->db.dir, "refused");
@@ -350,6 +519,9 @@ int main(void)
         cmocka_unit_test(test_export_interactive__the_interactor_accepts_the_reference_and_rejects_the_wrong_players),
         cmocka_unit_test(test_export_interactive__hostile_contestants_each_get_a_clear_wrong_answer),
         cmocka_unit_test(test_export_interactive__a_first_message_larger_than_a_pipe_does_not_block_the_jury),
+        cmocka_unit_test(test_export_interactive__polygon_holds_the_interactor_the_checker_and_the_players),
+        cmocka_unit_test(test_export_interactive__polygon_s_interactor_and_checker_judge_the_players),
+        cmocka_unit_test(test_export_interactive__polygon_s_interactor_ends_every_game_with_a_verdict),
         cmocka_unit_test(test_export_interactive__refusals_name_the_format_and_the_option),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

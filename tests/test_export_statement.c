@@ -2,7 +2,8 @@
  * exported packages of test_cli_export do not reach: LaTeX's special
  * characters in a title, the int64 limits and powers of ten as powers, a
  * range of one value, the promises an odd sum and a large answer add, a
- * sample too long to show, and a time limit in milliseconds. */
+ * sample too long to show, a time limit in milliseconds, and an
+ * interactive problem's samples. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,6 +132,30 @@ static void test_statement__a_sample_too_long_to_show_is_named_and_a_time_limit_
     free(polygon);
 }
 
+/* An interactive problem's samples are their games, the jury's lines on
+ * the left and the contestant's on the right: in olymp.sty's example
+ * environment for Polygon, as indented text for the PDF (which CMS ships
+ * too), and not at all for Kattis, whose tools show data/sample's
+ * .interaction files themselves. */
+static void test_statement__an_interactive_problem_shows_its_samples_games_but_for_kattis(void **state)
+{
+    (void)state;
+    const char *game[] = {"<2\n<1 5\n>R\n<L\n", NULL};
+    cr_problem pb = {.title = "t", .variant = CR_DIFF, .interactive = 1, .limits = {1, 4, 1, 9, 0, 0}, .samples = 2,
+                     .sample_interaction = game, .time_limit_ms = 1000};
+    char *polygon = statement(&pb, CR_STATEMENT_POLYGON);
+    assert_has(polygon, "\\Examples\n\n\\begin{example}\n\\exmp{2\n1 5\n~\nL\n}{~\n~\nR\n~\n}%\n\\end{example}\n");
+    free(polygon);
+    char *text = statement(&pb, CR_STATEMENT_TEXT);
+    assert_has(text, "Sample interaction 1 (left: the jury, right: your program)\n    2\n    1 5\n              R\n    L\n\n"
+                     "Sample interaction 2 (left: the jury, right: your program)\n"
+                     "    (too long to show: see the package's test files)\n");
+    free(text);
+    char *kattis = statement(&pb, CR_STATEMENT_KATTIS);
+    assert_null(strstr(kattis, "1 5"));
+    free(kattis);
+}
+
 /* The PDF of a text of 200 lines (escapes and a byte outside ASCII among
  * them): 57 lines under the title, then 60 a page, over 4 pages; every
  * object where the cross-reference table says, every stream as long as its
@@ -200,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_statement__a_range_of_one_value_is_written_as_an_equation),
         cmocka_unit_test(test_statement__an_odd_sum_and_an_answer_that_may_not_fit_are_promised),
         cmocka_unit_test(test_statement__a_sample_too_long_to_show_is_named_and_a_time_limit_keeps_its_milliseconds),
+        cmocka_unit_test(test_statement__an_interactive_problem_shows_its_samples_games_but_for_kattis),
         cmocka_unit_test(test_pdf__a_long_text_runs_over_pages_and_every_offset_is_right),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -281,6 +281,7 @@ typedef struct package {
     size_t grouped_count, grouped_cap, grouped_at;
     size_t *test_group;         /* test k's group, */
     char **test_inputs;         /* and its input file in the package */
+    char **sample_interaction;  /* each sample's interaction (NULL: too long to show), interactive */
     struct group_seen {         /* what each group's tests show of coinrow's own wrong solutions: */
         int greedy_caught;      /* a secret test catches the greedy one */
         int sampled;            /* it has a sample */
@@ -369,17 +370,16 @@ static int write_answer(package *p, const char *rel, const cr_instance *in, cons
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
-/* A sample's interaction beside its input (the format's
- * interaction_ext in place of the input's extension): the game the
- * reference plays against the jury of its seed, each line the contestant
- * reads after '<', each one it writes after '>'. */
+/* Sample k's interaction: the game the reference plays against the jury
+ * of its seed, each line the contestant reads after '<', each one it
+ * writes after '>'.  The statement shows it (when it is short enough), and
+ * it goes beside the input when the format has a file for it (its
+ * interaction_ext in place of the input's extension). */
 static int write_interaction(package *p, const char *in_rel, uint64_t k, const cr_instance *in, cr_error *err)
 {
     char rel[CR_EXPORT_TEST_PATH_MAX + 32], *line = NULL;
-    const char *dot = strrchr(in_rel, '.');
+    const char *dot = strrchr(in_rel, '.'), *ext = p->opts->format->interaction_ext;
     int accepted = 0;
-    snprintf(rel, sizeof rel, "%.*s%s", (int)(dot ? dot - in_rel : (ptrdiff_t)strlen(in_rel)), in_rel,
-             p->opts->format->interaction_ext);
     int rc = cr_export__play(&accepted, &line, in->coins, in->n, p->opts->variant,
                              cr_export__seed(k, p->opts->samples), CR_PLAYER_REFERENCE, err);
     if (rc == 0 && !accepted)
@@ -399,9 +399,16 @@ static int write_interaction(package *p, const char *in_rel, uint64_t k, const c
         failed = append(b, move, 3);
     }
     free(line);
+    if (!failed && !p->sample_interaction)
+        failed = !(p->sample_interaction = calloc(p->opts->samples, sizeof *p->sample_interaction));
+    if (!failed && b->len <= CR_FINDINGS_SAMPLE_MAX)
+        failed = !(p->sample_interaction[k] = strndup(b->text, b->len));
     if (rc == 0 && failed)
         rc = cr_errorf(err, CR_ENOMEM, "no memory for an interaction of %zu moves", in->n);
-    return rc ? rc : cr_export__bytes(&p->files, rel, b->text, b->len, err);
+    if (rc || !ext)
+        return rc;
+    snprintf(rel, sizeof rel, "%.*s%s", (int)(dot ? dot - in_rel : (ptrdiff_t)strlen(in_rel)), in_rel, ext);
+    return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 
 /* The run's result for instance `in`, from the run's results read beside
@@ -610,6 +617,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
                      .test_inputs = (const char *const *)p->test_inputs,
                      .sample_in = (const char *const *)p->findings.sample_in,
                      .sample_ans = (const char *const *)p->findings.sample_ans,
+                     .sample_interaction = (const char *const *)p->sample_interaction,
                      .time_limit_ms = time_limit_ms(p),
                      .memory_mib = MEMORY_LIMIT_MIB,
                      .license = p->opts->license,
@@ -629,7 +637,7 @@ static int write_others(package *p, cr_export_stats *stats, cr_error *err)
  * secret test, or more entries than a zip holds (two files a test, the
  * format's folders and other files, `sources` invocations' sources with
  * the folder they may add, and an interactive package's samples'
- * interactions, in a format that has them). */
+ * interaction files, in a format that has them). */
 static int check_tests(const char *set_name, uint64_t count, size_t sources, const cr_export_opts *opts,
                        cr_error *err)
 {
@@ -950,6 +958,9 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         free(p.test_inputs[k]);
     free(p.test_inputs);
     free(p.seen);
+    for (uint64_t k = 0; p.sample_interaction && k < opts->samples; k++)
+        free(p.sample_interaction[k]);
+    free(p.sample_interaction);
     dest_free(&d);
     return rc;
 }

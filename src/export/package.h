@@ -41,6 +41,8 @@ typedef struct cr_problem {
     cr_constraints limits; /* what every input promises (the generator's, or what the data spans) */
     uint64_t tests, samples;
     const char *const *sample_in, *const *sample_ans; /* each sample's files; NULL when too long to show */
+    const char *const *sample_interaction; /* interactive: each sample's game, '<' the contestant reads, '>' it
+                                              writes (a Kattis .interaction file); NULL when too long to show */
     const cr_problem_group *groups; /* the groups in the set's order (CR_EXPORT_GROUPS; NULL: none) */
     size_t group_count;
     const size_t *test_group; /* test k's group, an index into groups (NULL without groups) */

@@ -8,7 +8,13 @@
  * has each test's group and points, and the groups (points-policy
  * complete-group, their dependencies) in problem.xml; files/val.cpp then
  * takes the --group Polygon passes it.  A partially accepted solution is
- * tagged rejected: it fails some test. */
+ * tagged rejected: it fails some test.  An interactive problem
+ * (--interactive) has the testlib interactor files/interactor.cpp among
+ * the assets, which plays the jury with the seed on each input's third
+ * line and writes its verdict's line to tout; files/check.cpp is then the
+ * checker Polygon runs after it, which reports that line; the solutions
+ * are the players, as for kattis (reference.c main, the wrong ones
+ * wrong-answer, unflushed.c time-limit-exceeded, crash.c rejected). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,8 +112,13 @@ static int write_xml(FILE *f, const cr_problem *pb, cr_error *err)
           "    <files>\n        <resources>\n            <file path=\"files/testlib.h\" type=\"h.g++\"/>\n"
           "        </resources>\n    </files>\n    <assets>\n"
           "        <checker name=\"check.cpp\" type=\"testlib\">\n"
-          "            <source path=\"files/check.cpp\" type=\"cpp.g++17\"/>\n        </checker>\n"
-          "        <validators>\n            <validator>\n"
+          "            <source path=\"files/check.cpp\" type=\"cpp.g++17\"/>\n        </checker>\n",
+          f);
+    if (pb->interactive)
+        fputs("        <interactor>\n            <source path=\"files/interactor.cpp\" type=\"cpp.g++17\"/>\n"
+              "        </interactor>\n",
+              f);
+    fputs("        <validators>\n            <validator>\n"
           "                <source path=\"files/val.cpp\" type=\"cpp.g++17\"/>\n            </validator>\n"
           "        </validators>\n        <solutions>\n",
           f);
@@ -134,7 +145,11 @@ static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
     if (rc == 0)
         rc = cr_export__file(p, "statements/.pdf/english/problem.pdf", cr_statement_write_pdf, pb, err);
     if (rc == 0)
-        rc = cr_export__program(p, "files/check.cpp", CR_JUDGE_TESTLIB_CHECKER, CR_TESTLIB, pb, err);
+        rc = cr_export__program(p, "files/check.cpp",
+                                pb->interactive ? CR_JUDGE_TESTLIB_GAME_CHECKER : CR_JUDGE_TESTLIB_CHECKER, CR_TESTLIB,
+                                pb, err);
+    if (rc == 0 && pb->interactive)
+        rc = cr_export__program(p, "files/interactor.cpp", CR_JUDGE_TESTLIB_INTERACTOR, CR_TESTLIB, pb, err);
     if (rc == 0)
         rc = cr_export__program(p, "files/val.cpp", CR_JUDGE_TESTLIB_VALIDATOR, CR_TESTLIB, pb, err);
     if (rc == 0)
@@ -162,11 +177,12 @@ const cr_export_format cr_export__polygon = {
     .name = "polygon",
     .summary = "Polygon: problem.xml, tests/%02d, files/check.cpp and val.cpp with testlib.h, the statement (LaTeX "
                "and PDF), solutions/ tagged in problem.xml",
-    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_SUBMISSIONS | CR_EXPORT_GROUPS,
+    .supports = CR_EXPORT_SAMPLES | CR_EXPORT_METADATA | CR_EXPORT_SUBMISSIONS | CR_EXPORT_GROUPS |
+                CR_EXPORT_INTERACTION,
     .short_name_chars = CR_EXPORT_SHORT_NAME_CHARS,
     .short_name_rule = CR_EXPORT_SHORT_NAME_RULE,
     .folders = {"tests"},
     .test_paths = test_paths,
     .write = write_files,
-    .entries = 17,
+    .entries = 20, /* interactive: the interactor, and five players for three solutions */
 };

@@ -14,7 +14,8 @@ extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_j
     cr_judge__main_validator_groups_c[], cr_judge__main_val_groups_cpp[], cr_judge__main_interactor_c[],
     cr_judge__main_manager_c[],
     cr_judge__main_play_reference_c[], cr_judge__main_play_greedy_c[], cr_judge__main_play_line_c[],
-    cr_judge__main_play_unflushed_c[], cr_judge__main_play_crash_c[];
+    cr_judge__main_play_unflushed_c[], cr_judge__main_play_crash_c[], cr_judge__main_interactor_cpp[],
+    cr_judge__main_check_game_cpp[];
 
 /* Which settings a program takes. */
 enum { CONVENTION = 1, MOVES = 2, LIMITS = 4, TESTLIB = 8 };
@@ -45,6 +46,10 @@ static const struct {
     [CR_JUDGE_PLAY_LINE] = {"precomputed.c", 0, {cr_judge__core_c, cr_judge__util_c, cr_judge__main_play_line_c}},
     [CR_JUDGE_PLAY_UNFLUSHED] = {"unflushed.c", 0, {cr_judge__main_play_unflushed_c}},
     [CR_JUDGE_PLAY_CRASH] = {"crash.c", 0, {cr_judge__main_play_crash_c}},
+    [CR_JUDGE_TESTLIB_INTERACTOR] = {"interactor.cpp", TESTLIB,
+                                     {cr_judge__core_c, cr_judge__util_c, cr_judge__dialogue_c,
+                                      cr_judge__main_interactor_cpp}},
+    [CR_JUDGE_TESTLIB_GAME_CHECKER] = {"check.cpp", TESTLIB, {cr_judge__core_c, cr_judge__main_check_game_cpp}},
 };
 
 const char *cr_judge_program_file(cr_judge_program program)

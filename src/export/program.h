@@ -32,6 +32,8 @@ typedef enum cr_judge_program {
     CR_JUDGE_PLAY_LINE,       /* main/play_line.c: plays the canonical line blind (wrong) */
     CR_JUDGE_PLAY_UNFLUSHED,  /* main/play_unflushed.c: never flushes (times out) */
     CR_JUDGE_PLAY_CRASH,      /* main/play_crash.c: aborts (a run-time error) */
+    CR_JUDGE_TESTLIB_INTERACTOR,   /* main/interactor.cpp: the jury of the interactive game (Polygon, testlib) */
+    CR_JUDGE_TESTLIB_GAME_CHECKER, /* main/check_game.cpp: Polygon's checker of it, reading the interactor's tout */
     CR_JUDGE_PROGRAM_COUNT
 } cr_judge_program;
 

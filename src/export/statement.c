@@ -166,16 +166,52 @@ static void put_indented(FILE *f, const char *text)
     }
 }
 
+/* A sample's interaction (cr_problem's sample_interaction) in two
+ * columns, the jury's lines on the left and the contestant's on the right,
+ * each line of one beside an empty line of the other: olymp.sty's \exmp,
+ * as Polygon shows an interactive problem's examples ('~': \obeylines drops
+ * an empty line), or indented text. */
+static void interaction_sample(out *o, uint64_t k, const char *game)
+{
+    if (o->style == CR_STATEMENT_TEXT)
+        fprintf(o->f, "Sample interaction %" PRIu64 " (left: the jury, right: your program)\n", k + 1);
+    if (o->style == CR_STATEMENT_TEXT && !game)
+        fputs("    (too long to show: see the package's test files)\n", o->f);
+    for (int side = 0; game && side < (tex(o) ? 2 : 1); side++) {
+        if (tex(o))
+            fputs(side ? "}{" : "\\exmp{", o->f);
+        for (const char *p = game; *p;) {
+            size_t len = strcspn(p, "\n");
+            int left = *p == '<';
+            if (!tex(o))
+                fprintf(o->f, "    %s%.*s\n", left ? "" : "          ", (int)len - 1, p + 1);
+            else if (left == (side == 0))
+                fprintf(o->f, "%.*s\n", (int)len - 1, p + 1);
+            else
+                fputs("~\n", o->f);
+            p += len + (p[len] == '\n');
+        }
+    }
+    if (tex(o) && game)
+        fputs("}%\n", o->f);
+    else if (!tex(o))
+        fputc('\n', o->f);
+}
+
 /* The samples: olymp.sty's \exmp, or indented text; problemtools shows a
- * Kattis package's data/sample itself. */
+ * Kattis package's data/sample, and the samples' interactions, itself. */
 static void samples(out *o, const cr_problem *pb)
 {
     if (o->style == CR_STATEMENT_KATTIS || pb->samples == 0)
         return;
     heading(o, EXAMPLES);
+    if (o->style == CR_STATEMENT_POLYGON)
+        fputs("\\begin{example}\n", o->f);
     for (uint64_t k = 0; k < pb->samples; k++) {
         const char *in = pb->sample_in ? pb->sample_in[k] : NULL, *ans = pb->sample_ans ? pb->sample_ans[k] : NULL;
-        if (o->style == CR_STATEMENT_POLYGON && in && ans) {
+        if (pb->interactive) {
+            interaction_sample(o, k, pb->sample_interaction ? pb->sample_interaction[k] : NULL);
+        } else if (o->style == CR_STATEMENT_POLYGON && in && ans) {
             fprintf(o->f, "\\exmp{%s}{%s}%%\n", in, ans);
         } else if (o->style == CR_STATEMENT_TEXT) {
             fprintf(o->f, "Sample input %" PRIu64 "\n", k + 1);
@@ -189,6 +225,8 @@ static void samples(out *o, const cr_problem *pb)
             fputc('\n', o->f);
         }
     }
+    if (o->style == CR_STATEMENT_POLYGON)
+        fputs("\\end{example}\n", o->f);
     if (tex(o))
         fputc('\n', o->f);
 }
@@ -346,10 +384,11 @@ static void output_section(out *o, const cr_problem *pb)
 
 static void compose(out *o, const cr_problem *pb)
 {
-    if (pb->interactive) { /* problemtools shows the samples' interactions itself */
+    if (pb->interactive) {
         interactive_legend(o, pb);
         interaction_section(o);
         constraints(o, pb);
+        samples(o, pb);
         return;
     }
     legend(o, pb);

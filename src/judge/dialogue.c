@@ -30,7 +30,7 @@ struct cr_dialogue {
 int cr_dialogue_new(cr_dialogue **out, const int64_t *coins, size_t n, cr_variant variant, uint64_t seed,
                     const char *row, size_t row_len, cr_error *err)
 {
-    cr_dialogue *d = calloc(1, sizeof *d);
+    cr_dialogue *d = (cr_dialogue *)calloc(1, sizeof *d); /* (C++ too: Polygon's interactor) */
     *out = NULL;
     if (!d)
         return cr_errorf(err, CR_ENOMEM, "no memory for a game of %zu coins", n);

@@ -21,7 +21,14 @@ that the conversion judges with coinrow's testlib checker:
   verdict but accepted) to submissions/mixed/, the source followed by a
   comment naming them for DOMjudge ("@EXPECTED_RESULTS@: WRONG-ANSWER,
   TIMELIMIT, RUN-ERROR"), which problemtools does not judge;
-- problem_statement/problem.pdf from the PDF statement.
+- problem_statement/problem.pdf from the PDF statement;
+- an interactive problem (an <interactor> among the assets) as Polygon2DOMjudge
+  converts one: `validation: custom interactive`, the interactor in
+  output_validators/interactor/ beside the same patched testlib.h, whose
+  registerInteraction then reads INPUT JURY_ANSWER FEEDBACK_DIR and opens no
+  tout (the checker, which Polygon runs on tout, is left out: the
+  interactor's verdict is the verdict), and every test in data/secret (it
+  forces --hide-sample: DOMjudge shows no interaction).
 """
 import os
 import re
@@ -56,16 +63,34 @@ REGISTER_TAIL = """    if (argc == 4) {
 """
 
 
+INTERACTION_TAIL = """    if (argc == 4) {
+        resultName = std::string(argv[3]) + "/judgemessage.txt";
+        appesMode = false;
+    }
+
+    inf.init(argv[1], _input);
+    ouf.init(stdin, _output);
+    ans.init(argv[2], _answer);
+}
+"""
+
+
+def replace_tail(text, head, tail):
+    """The body of the function that starts with head, after its --help call, replaced by tail."""
+    start = text.index(head)
+    help_call = text.index("__testlib_help();", start) + len("__testlib_help();\n")
+    end = text.index("\n}\n", help_call) + 3
+    return text[:help_call] + "\n" + tail + text[end:]
+
+
 def patch_testlib(text):
     for name, plain in EXIT_CODES.items():
         value = "42" if name == "OK_EXIT_CODE" else "43"
         text, count = re.subn(r"(#\s*define %s )%s\n" % (name, plain), r"\g<1>%s\n" % value, text)
         if count != 1:
             sys.exit("p2d.py: testlib.h: cannot find %s %s" % (name, plain))
-    start = text.index("void registerTestlibCmd(int argc, char *argv[]) {")
-    help_call = text.index("__testlib_help();", start) + len("__testlib_help();\n")
-    end = text.index("\n}\n", help_call) + 3
-    return text[:help_call] + "\n" + REGISTER_TAIL + text[end:]
+    text = replace_tail(text, "void registerTestlibCmd(int argc, char *argv[]) {", REGISTER_TAIL)
+    return replace_tail(text, "void registerInteraction(int argc, char *argv[]) {", INTERACTION_TAIL)
 
 
 def main():
@@ -78,20 +103,23 @@ def main():
     time_limit = int(testset.find("time-limit").text) / 1000.0
     memory = int(testset.find("memory-limit").text) // (1024 * 1024)
     inputs, answers = testset.find("input-path-pattern").text, testset.find("answer-path-pattern").text
+    interactor = root.find("assets/interactor/source")
     os.makedirs(out)
     with open(os.path.join(out, "problem.yaml"), "w") as f:
-        f.write('name: "%s"\nlimits:\n  memory: %d\nvalidation: custom\n' % (name.replace('"', '\\"'), memory))
+        f.write('name: "%s"\nlimits:\n  memory: %d\nvalidation: custom%s\n'
+                % (name.replace('"', '\\"'), memory, " interactive" if interactor is not None else ""))
     with open(os.path.join(out, "domjudge-problem.ini"), "w") as f:
         f.write("timelimit = %g\n" % time_limit)
     for group in ("sample", "secret"):
         os.makedirs(os.path.join(out, "data", group))
     for k, test in enumerate(testset.findall("tests/test"), 1):
-        group = "sample" if test.attrib.get("sample") == "true" else "secret"
+        group = "sample" if test.attrib.get("sample") == "true" and interactor is None else "secret"
         shutil.copyfile(os.path.join(src, inputs % k), os.path.join(out, "data", group, "%02d.in" % k))
         shutil.copyfile(os.path.join(src, answers % k), os.path.join(out, "data", group, "%02d.ans" % k))
-    checker = os.path.join(out, "output_validators", "checker")
+    validator = "interactor" if interactor is not None else "checker"
+    checker = os.path.join(out, "output_validators", validator)
     os.makedirs(checker)
-    source = root.find("assets/checker/source").attrib["path"]
+    source = root.find("assets/%s/source" % validator).attrib["path"]
     shutil.copyfile(os.path.join(src, source), os.path.join(checker, os.path.basename(source)))
     with open(testlib) as f:
         patched = patch_testlib(f.read())

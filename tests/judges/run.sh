@@ -18,7 +18,11 @@
 #     (p2d.py) and judged by verifyproblem with the checker: no judge error,
 #     the solutions' verdicts as tagged; then with the invoked programs
 #     (--submissions), each keeping its verdict through the conversion, the
-#     run-time error (tagged rejected) under submissions/mixed/;
+#     run-time error (tagged rejected) under submissions/mixed/; and the
+#     interactive game: files/interactor.cpp run against each player, its
+#     tout through check.cpp, and converted as Polygon2DOMjudge does (its
+#     interactor as Kattis' custom interactive validator), verifyproblem
+#     giving each player its verdict;
 #   - CMS: check/checker built (statically) by export and run as CMS runs it;
 #     the interactive game, a Communication task (CMS's loader), its
 #     check/manager run against the players as CMS runs it
@@ -431,6 +435,84 @@ if "$COINROW" export --db "$GDB" --set sub --variant diff --format polygon --out
         fail "the converted package of groups: $errors errors, $warnings warnings (see $WORK/pgconv.log)"
 else
     fail "export polygon of groups: $(cat pgroups.out)"
+fi
+
+# ---- Polygon: the interactive game (export --interactive) ----
+# The play set exported for Polygon: files/interactor.cpp, files/check.cpp
+# (the checker of its tout) and files/val.cpp built with testlib.h; val.cpp
+# takes every test (the seed's line too); the interactor plays each player
+# as Polygon runs it (interactor INPUT TOUT ANSWER, joined to the player by
+# two FIFOs), each getting testlib's verdict: the reference _ok (0) on every
+# test, the greedy player and the precomputed line _wa (1) on the tests that
+# catch them, the crashing player _wa (1), its output ended; check.cpp
+# reports each tout with the interactor's exit status.  The player that
+# never flushes waits for the judge's clock: verifyproblem's, below.  Then
+# the package converted as Polygon2DOMjudge does (the interactor as Kattis'
+# custom interactive validator) and judged by verifyproblem.
+if "$COINROW" export --db "$DB" --set play --variant diff --format polygon --out pplay --interactive \
+    --title "Coins in a row, played" >/dev/null 2>pplay.err; then
+    mkdir -p build/play
+    cp pplay/files/interactor.cpp pplay/files/check.cpp pplay/files/val.cpp build/play/
+    cp "$TOOLS/testlib/testlib.h" build/play/
+    built=1
+    for program in interactor check val; do
+        g++ -O2 -o build/play/$program build/play/$program.cpp 2>build/play/cc.err || built=0
+    done
+    for player in reference greedy precomputed crash; do
+        cc -O2 -o build/play/$player pplay/solutions/$player.c 2>>build/play/cc.err || built=0
+    done
+    if [ $built = 1 ]; then
+        pass "polygon interactive: interactor.cpp, check.cpp and val.cpp build with testlib.h, the players with cc"
+        mkfifo build/play/to_player build/play/to_jury
+        # the interactor's exit status on test $1 against player $2, check.cpp's on its tout after it
+        game() {
+            build/play/$2 <build/play/to_player >build/play/to_jury &
+            local player=$! jury=0
+            build/play/interactor "$1" build/play/tout "$1.a" >build/play/to_player <build/play/to_jury \
+                2>build/play/jury.err || jury=$?
+            wait $player 2>/dev/null || true
+            local checked=0
+            build/play/check "$1" build/play/tout "$1.a" 2>/dev/null || checked=$?
+            echo "$jury $checked"
+        }
+        refused=0
+        declare -A statuses=()
+        for t in pplay/tests/[0-9][0-9]; do
+            build/play/val <"$t" 2>/dev/null || refused=$((refused + 1))
+            for player in reference greedy precomputed crash; do
+                read -r jury checked < <(game "$t" $player)
+                [ "$jury" = "$checked" ] || fail "polygon interactive: check.cpp exits $checked on $player's tout" \
+                    "of $t, the interactor $jury ($(cat build/play/tout))"
+                statuses[$player]="${statuses[$player]:-}$jury"
+            done
+        done
+        [ $refused = 0 ] && pass "polygon interactive: val.cpp takes every test, the seed's line too" ||
+            fail "polygon interactive: val.cpp refuses $refused tests"
+        say "     the interactor's exit status on each test: reference ${statuses[reference]}, greedy" \
+            "${statuses[greedy]}, precomputed ${statuses[precomputed]}, crash ${statuses[crash]}"
+        [[ ${statuses[reference]} =~ ^0+$ ]] && [[ ${statuses[greedy]} =~ 1 ]] && [[ ! ${statuses[greedy]} =~ [^01] ]] &&
+            [[ ${statuses[precomputed]} =~ 1 ]] && [[ ! ${statuses[precomputed]} =~ [^01] ]] &&
+            [[ ${statuses[crash]} =~ ^1+$ ]] &&
+            pass "polygon interactive: the reference _ok on every test; greedy, precomputed and crash _wa where" \
+                "caught; check.cpp the same on each tout" ||
+            fail "polygon interactive: the players' verdicts are not the expected ones"
+    else
+        fail "polygon interactive: the programs do not build: $(head -3 build/play/cc.err)"
+    fi
+    python3 "$ROOT/tests/judges/p2d.py" pplay "$TOOLS/testlib/testlib.h" pplayconv
+    "$TOOLS/verifyproblem" pplayconv --fixed_timelim "$(awk '{print $3}' pplayconv/domjudge-problem.ini)" \
+        -p submissions >pplayconv.log 2>&1 || true
+    count pplayconv.log
+    verdicts=$(sed -n 's/^ *\([A-Z]*\) submission \([a-z_]*\)\.c (C) OK[a-z ]*: \([A-Z]*\).*/\2 \1->\3/p' pplayconv.log |
+        tr '\n' ' ')
+    [ "$errors" = 0 ] && [ "$warnings" = 0 ] && grep -q 'reference AC->AC' <<<"$verdicts" &&
+        grep -q 'greedy WA->WA' <<<"$verdicts" && grep -q 'precomputed WA->WA' <<<"$verdicts" &&
+        grep -q 'unflushed TLE->TLE' <<<"$verdicts" && grep -q 'validation: custom interactive' pplayconv/problem.yaml &&
+        pass "Polygon2DOMjudge's conversion of the interactive package (its interactor as Kattis'): no error," \
+            "no warning: $verdicts" ||
+        fail "the converted interactive package: $errors errors, $warnings warnings; $verdicts (see $WORK/pplayconv.log)"
+else
+    fail "export polygon --interactive: $(cat pplay.err)"
 fi
 
 # ---- CMS: the built checker, as CMS runs it ----

@@ -9,12 +9,23 @@
 
 #include "support/run.h"
 
-void cc_build(const char *binary, const char *source)
+static void build(char *const argv[], const char *source)
 {
-    char *argv[] = {"cc", "-O2", "-o", (char *)binary, (char *)source, NULL};
     run_result r;
     assert_int_equal(run_capture(&r, argv, NULL), 0);
     if (r.status != 0 || r.err[0])
-        fail_msg("cc %s: status %d\n%s", source, r.status, r.err);
+        fail_msg("%s %s: status %d\n%s", argv[0], source, r.status, r.err);
     run_result_free(&r);
+}
+
+void cc_build(const char *binary, const char *source)
+{
+    char *argv[] = {"cc", "-O2", "-o", (char *)binary, (char *)source, NULL};
+    build(argv, source);
+}
+
+void cxx_build(const char *binary, const char *source)
+{
+    char *argv[] = {"g++", "-std=gnu++17", "-O2", "-o", (char *)binary, (char *)source, NULL};
+    build(argv, source);
 }
