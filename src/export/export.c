@@ -487,7 +487,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         }
         if (rc == 0)
             rc = write_input(p, in_path, k, in, test.group, err);
-        if (rc == 0 && sample && p->opts->interactive && p->opts->format->interaction_ext)
+        if (rc == 0 && sample && p->opts->interactive)
             rc = write_interaction(p, in_path, k, in, err);
         if (rc == 0)
             rc = write_answer(p, ans_path, in, answer, err);
