@@ -97,9 +97,9 @@ COMPILE = $(CC) $(CR_CPPFLAGS) $(CPPFLAGS) $(CR_CFLAGS) $(CFLAGS)
 # build's, then what the tests add.
 DEPS_BUILD := libsqlite3-dev:sqlite3.h libcsv-dev:csv.h
 # (chromium and python3: the report rendered in a browser, tests/report/browser.sh;
-# bubblewrap: invoke --sandbox)
+# bubblewrap: invoke --sandbox; g++: the exported testlib programs, built with testlib.h)
 DEPS_TEST := libcmocka-dev:cmocka.h pkgconf:pkg-config mandoc:mandoc sqlite3:sqlite3 chromium:chromium python3:python3 \
-             bubblewrap:bwrap
+             bubblewrap:bwrap g++:g++
 ifeq ($(SANITIZE),thread)
 DEPS_BUILD := clang:clang $(DEPS_BUILD)
 endif
