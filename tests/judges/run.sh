@@ -26,7 +26,9 @@
 #   - CMS: check/checker built (statically) by export and run as CMS runs it;
 #     the interactive game, a Communication task (CMS's loader), its
 #     check/manager run against the players as CMS runs it
-#     (tests/judges/communication.sh);
+#     (tests/judges/communication.sh); and under remaining and winner,
+#     Polygon's interactor and CMS's manager accepting the reference on
+#     every test;
 #   - groups: a set of three groups exported to Kattis (verifyproblem: no
 #     error, no warning, each submission's points), to Polygon (val.cpp run
 #     with each test's --group; the Polygon2DOMjudge conversion judged) and
@@ -603,6 +605,42 @@ if "$COINROW" export --db "$DB" --set play --variant diff --format cms --out cms
 else
     fail "export cms --interactive: $(cat cmsplay.out)"
 fi
+
+# ---- Polygon and CMS: the reference passes every variant ----
+# diff's packages are judged above, and total's optimal moves are diff's.
+# Under remaining and winner, whose optimal moves differ, each format's jury
+# (Polygon's interactor, built with testlib.h; CMS's manager, built by
+# export) plays the reference on every test: _ok, and 1.0, on each.
+for variant in remaining winner; do
+    dir=build/v$variant statuses= scores=
+    mkdir -p $dir
+    if "$COINROW" export --db "$DB" --set play --variant $variant --format polygon --out pplay$variant --interactive \
+        >/dev/null 2>$dir.err &&
+        "$COINROW" export --db "$DB" --set play --variant $variant --format cms --out cmsplay$variant --interactive \
+            >/dev/null 2>>$dir.err &&
+        cp pplay$variant/files/interactor.cpp "$TOOLS/testlib/testlib.h" $dir/ &&
+        g++ -O2 -o $dir/interactor $dir/interactor.cpp 2>>$dir.err &&
+        cc -O2 -o $dir/reference pplay$variant/solutions/reference.c 2>>$dir.err &&
+        mkfifo $dir/to_player $dir/to_jury; then
+        for t in pplay$variant/tests/[0-9][0-9]; do
+            $dir/reference <$dir/to_player >$dir/to_jury &
+            status=0
+            $dir/interactor "$t" $dir/tout "$t.a" >$dir/to_player <$dir/to_jury 2>/dev/null || status=$?
+            wait $! 2>/dev/null || true
+            statuses="$statuses$status"
+        done
+        for input in cmsplay$variant/input/input*.txt; do
+            score=$(bash "$ROOT/tests/judges/communication.sh" cmsplay$variant/check/manager $input 2 $dir/reference \
+                2>/dev/null) || true
+            scores="$scores $(head -n 1 <<<"$score")"
+        done
+        [[ $statuses =~ ^0+$ ]] && [[ ! "$scores " =~ \ [^1] ]] &&
+            pass "polygon and cms interactive $variant: the reference _ok on every test ($statuses), and$scores" ||
+            fail "polygon and cms interactive $variant: the reference's statuses $statuses, scores$scores"
+    else
+        fail "polygon and cms interactive $variant: $(head -3 $dir.err)"
+    fi
+done
 
 say "$passed passed, $failed failed, $(($(date +%s) - start)) s"
 [ $failed = 0 ]
