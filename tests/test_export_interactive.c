@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -37,11 +36,6 @@ typedef struct game_result {
     int jury, player; /* exit statuses; a signal's number + 128 */
     char message[1024];
 } game_result;
-
-static int status_of(int raw)
-{
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-}
 
 /* Runs the jury (its command) against the player, the jury's output the
  * player's input and the other way round, waits for both, and reads the
@@ -73,11 +67,9 @@ static void play_with(game_result *out, char *const jury_argv[], const char *mes
         _exit(127);
     }
     close(to_jury[0]), close(to_jury[1]), close(to_player[0]), close(to_player[1]);
-    int raw = 0;
-    assert_int_equal(waitpid(jury, &raw, 0), jury);
-    out->jury = status_of(raw);
-    assert_int_equal(waitpid(contestant, &raw, 0), contestant);
-    out->player = status_of(raw);
+    out->jury = run_wait(jury);
+    out->player = run_wait(contestant);
+    assert_true(out->jury >= 0 && out->player >= 0);
     char *message = read_text(message_path);
     assert_non_null(message);
     snprintf(out->message, sizeof out->message, "%.*s", (int)strcspn(message, "\n"), message); /* its one line */

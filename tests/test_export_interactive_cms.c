@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -37,11 +36,6 @@ typedef struct game_result {
     int manager, player;
     char outcome[64], message[1024];
 } game_result;
-
-static int status_of(int raw)
-{
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-}
 
 /* The first line of the file at path into out (cap bytes). */
 static void first_line(char *out, size_t cap, const char *path)
@@ -85,11 +79,9 @@ static void play(game_result *out, const built *b, const char *in, char *const p
         execv(player[0], player);
         _exit(127);
     }
-    int raw = 0;
-    assert_int_equal(waitpid(manager, &raw, 0), manager);
-    out->manager = status_of(raw);
-    assert_int_equal(waitpid(contestant, &raw, 0), contestant);
-    out->player = status_of(raw);
+    out->manager = run_wait(manager);
+    out->player = run_wait(contestant);
+    assert_true(out->manager >= 0 && out->player >= 0);
     first_line(out->outcome, sizeof out->outcome, said);
     first_line(out->message, sizeof out->message, why);
     tmp_dir_free(dir);
