@@ -1,11 +1,12 @@
 /* coinrow — the online jury of the interactive game.
  *
  * The contestant is the first player and the jury the second (or the other
- * way round, cr_jury_policy's jury_first); they move in turn, one end ('L' or 'R') at a time, until the row is empty.  The jury
- * answers any position the contestant leaves, as it comes, without an O(n^2)
- * table: it computes the optimal moves of the next turns by phases, as the
- * canonical line does (docs/design.md, "The online jury"), O(sqrt n log n)
- * amortised a turn, O(n) memory.  It records the line played, and judges the
+ * way round, cr_jury_policy's jury_first); they move in turn, one end ('L'
+ * or 'R') at a time, until the row is empty.  The jury answers any position
+ * the contestant leaves, as it comes, without an O(n^2) table: it computes
+ * the optimal moves of the next turns by phases, as the canonical line
+ * does (docs/design.md, "The online jury"), O(sqrt n log n) amortised a
+ * turn, O(n) memory.  It records the line played, and judges the
  * contestant's turns of it when the game is over.
  *
  * A move is optimal as cr_moves_verify says (the best lead the mover can

@@ -339,10 +339,12 @@ static int write_input(package *p, const char *rel, uint64_t k, const cr_instanc
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' breaks the constraints of its group '%s': its "
                                          "coins are not all equal",
                          p->set_name, in->ext_id, group->name);
-    char seed[CR_INT64_CHARS + 2];
-    int len = snprintf(seed, sizeof seed, "%" PRIu64 "\n", cr_export__seed(k, p->opts->samples));
-    if (p->opts->interactive && append(b, seed, (size_t)len))
-        return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+    if (p->opts->interactive) {
+        char seed[CR_INT64_CHARS + 2];
+        int len = snprintf(seed, sizeof seed, "%" PRIu64 "\n", cr_export__seed(k, p->opts->samples));
+        if (append(b, seed, (size_t)len))
+            return cr_errorf(err, CR_ENOMEM, "no memory for an input of %zu coins", in->n);
+    }
     return cr_export__bytes(&p->files, rel, b->text, b->len, err);
 }
 

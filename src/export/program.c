@@ -20,10 +20,13 @@ extern const char cr_judge__main_checker_c[], cr_judge__main_validator_c[], cr_j
 /* Which settings a program takes. */
 enum { CONVENTION = 1, MOVES = 2, LIMITS = 4, TESTLIB = 8 };
 
+/* The most pieces a program is made of. */
+enum { PIECES_MAX = 5 };
+
 static const struct {
     const char *file;
     unsigned takes;
-    const char *pieces[5]; /* in order, after the settings */
+    const char *pieces[PIECES_MAX]; /* in order, after the settings */
 } programs[CR_JUDGE_PROGRAM_COUNT] = {
     [CR_JUDGE_CHECKER] = {"checker.c", CONVENTION | MOVES,
                           {cr_judge__core_c, cr_judge__util_c, cr_judge__judge_c, cr_judge__main_checker_c}},
@@ -138,7 +141,8 @@ int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_j
     }
     /* a validator of groups: their table, and the main that takes --group */
     const char *const *pieces = programs[program].pieces;
-    const char *grouped[5] = {pieces[0], pieces[1], pieces[2], pieces[3], pieces[4]};
+    const char *grouped[PIECES_MAX];
+    memcpy(grouped, pieces, sizeof grouped);
     if ((takes & LIMITS) && count > 0) {
         define_groups(f, groups, count);
         grouped[program == CR_JUDGE_VALIDATOR ? 3 : 1] =
@@ -150,7 +154,7 @@ int cr_judge_program_write_grouped(FILE *f, cr_judge_program program, const cr_j
     /* Judges build with warnings on (DOMjudge: gcc -Wall) and without
      * -fopenmp, which would flag every '#pragma omp simd' hint of the core. */
     fputs("#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n", f);
-    for (int i = 0; i < 5 && grouped[i]; i++)
+    for (int i = 0; i < PIECES_MAX && grouped[i]; i++)
         fputs(grouped[i], f);
     if (ferror(f))
         return cr_errorf(err, CR_EIO, "cannot write %s", file);

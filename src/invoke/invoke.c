@@ -86,10 +86,9 @@ static int judge(cr_verdict_row *out, cr_child *child, const engine *e, const ta
                                  t->input_len, err);
         if (rc == 0 && !o->path)
             rc = cr_verdict_builtin_play(out, inv->strategy, t->coins, t->n, inv->variant, d, err);
-        else if (rc == 0)
-            rc = cr_child_play(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
-                               o->sandbox ? NULL : inv->directory, o->sandbox, d, &inv->limits, o->stop, err);
-        if (rc == 0 && o->path)
+        else if (rc == 0 && (rc = cr_child_play(&run, child, o->sandbox ? NULL : o->path, o->sandbox ? NULL : o->argv,
+                                                o->sandbox ? NULL : inv->directory, o->sandbox, d, &inv->limits,
+                                                o->stop, err)) == 0)
             rc = cr_verdict_play(out, &run, &inv->limits, d, err);
         cr_dialogue_free(d);
         return rc;

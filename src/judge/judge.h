@@ -41,9 +41,10 @@ enum {
 /* Validates the input file at `path` (NULL: standard input) against limits,
  * its coins all equal when `all_equal` (cr_contest_all_equal: a group's
  * property), with the jury's seed on a third line when `seeded` (a test of
- * the interactive game: cr_contest_game_parse), and checks that an answer can be given for every variant of
- * the mask `answered` (cr_contest_answerable), printing what is wrong and where on
- * standard error.  Returns the exit status: 0 valid, 3 invalid (testlib and
+ * the interactive game: cr_contest_game_parse), and checks that an answer
+ * can be given for every variant of the mask `answered`
+ * (cr_contest_answerable), printing what is wrong and where on standard
+ * error.  Returns the exit status: 0 valid, 3 invalid (testlib and
  * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
 int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
                       const char *path);

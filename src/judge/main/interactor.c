@@ -14,7 +14,8 @@
  * written without blocking (cr_dialogue_serve).  SIGPIPE is ignored: a
  * contestant that stops reading is seen as EPIPE.  The contestant's output
  * is read to its end before a verdict (a byte after the game is wrong), or
- * until a fault ends the game for it.  It is compiled only inside the amalgamation, above which the exporter writes
+ * until a fault ends the game for it.  It is compiled only inside the
+ * amalgamation, above which the exporter writes
  *   #define CR_JUDGE_VARIANT CR_DIFF             (a cr_variant) */
 #include <signal.h>
 #include <stdio.h>
