@@ -124,6 +124,27 @@ static void check_against_core(fixture_state *f, int64_t run_id, const cr_solve_
     cr_store_results_free(results);
 }
 
+/* The set's fingerprint is its instances' digests summed: the solvers hash
+ * each row as the store would. */
+static void check_fingerprint(fixture_state *f)
+{
+    cr_store_instances *it = NULL;
+    cr_error err = {0};
+    const cr_instance *in;
+    uint64_t size = 0, digest = 0, got_size, got_digest;
+    int rc;
+    assert_int_equal(cr_store_instances_new(&it, f->store, f->set_id, 0, &err), 0);
+    while ((rc = cr_store_instances_next(&in, it, &err)) == 1) {
+        size++;
+        digest += cr_instance_digest(in->ext_id, strlen(in->ext_id), in->coins_json, in->coins_json_len);
+    }
+    assert_int_equal(rc, 0);
+    cr_store_instances_free(it);
+    assert_int_equal(cr_store_set_fingerprint(&got_size, &got_digest, f->store, f->set_id, &err), 0);
+    assert_int_equal(got_size, size);
+    assert_true(got_digest == digest);
+}
+
 static void solves_like_the_core(fixture_state *f, const cr_solve_opts *opts, int jobs)
 {
     int64_t run;
@@ -135,6 +156,7 @@ static void solves_like_the_core(fixture_state *f, const cr_solve_opts *opts, in
     assert_int_equal(s.failed, 60); /* k % 50 == 7 overflows in total, diff, winner */
     assert_int_equal(db_int(f->path, "SELECT count(*) FROM instance WHERE n = 70000"), 31);
     check_against_core(f, run, opts);
+    check_fingerprint(f);
 }
 
 static void test_pipeline__stores_what_the_core_answers_with_one_solver(void **state)

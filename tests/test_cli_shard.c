@@ -184,7 +184,7 @@ static void test_shard__k_of_n_partitions_the_set_exactly_for_every_n(void **sta
         char id[64];
         x = x * 6364136223846793005u + 1442695040888963407u;
         snprintf(id, sizeof id, "%s%s%d", parts[(x >> 33) % 9], parts[(x >> 45) % 9], (int)((x >> 20) % 1000) * SIZE + i);
-        cr_store_instance row = {id, strlen(id), "[1]", 3, 1, 1, 1, 0, 0};
+        cr_store_instance row = {id, strlen(id), "[1]", 3, 1, 1, 1, 0, 0, 0};
         assert_int_equal(cr_store_add_instances(store, set, &row, 1, &err), 0);
         assert_int_equal(row.state, CR_STORE_ADDED);
         assert_int_equal(row.id, i + 1);

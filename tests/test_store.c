@@ -297,9 +297,9 @@ static void test_store__instances_added_in_order_same_and_clashing(void **state)
     fixture_state *f = *state;
     add_instances(f->store, f->set_id, 1, 150); /* more than one chunk */
     cr_store_instance rows[3] = {
-        {"e7", 2, "[7,8]", 5, 2, 15, 1, 0, 0},  /* the same again */
-        {"e8", 2, "[1,1]", 5, 2, 2, 1, 0, 0},   /* other coins */
-        {"new", 3, "[5]", 3, 1, 5, 0, 0, 0},    /* new; total left NULL */
+        {"e7", 2, "[7,8]", 5, 2, 15, 1, 0, 0, 0},  /* the same again */
+        {"e8", 2, "[1,1]", 5, 2, 2, 1, 0, 0, 0},   /* other coins */
+        {"new", 3, "[5]", 3, 1, 5, 0, 0, 0, 0},    /* new; total left NULL */
     };
     cr_error err = {0};
     assert_int_equal(cr_store_begin(f->store, &err), 0);
@@ -457,7 +457,7 @@ static void test_store__disk_full_keeps_what_was_committed(void **state)
     char (*ids)[16] = calloc(MANY, 16);
     for (int i = 0; i < MANY; i++)
         rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "big%d", i), "[1,2,3,4,5,6,7,8,9]", 19, 9,
-                                      45, 1, 0, 0};
+                                      45, 1, 0, 0, 0};
     assert_int_equal(cr_store_begin(f->store, &err), 0);
     assert_int_equal(cr_store_add_instances(f->store, f->set_id, rows, MANY, &err), CR_EIO);
     assert_non_null(strstr(err.msg, "store.db: the disk is full while writing instances"));
@@ -480,7 +480,8 @@ static void add_wide_instances(cr_store *store, int64_t set_id, int first, int c
     char (*ids)[16] = calloc((size_t)count, 16);
     cr_error err = {0};
     for (int i = 0; i < count; i++)
-        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "w%d", first + i), json, len, 200, 0, 0, 0, 0};
+        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "w%d", first + i), json, len, 200,
+                                      0, 0, 0, 0, 0};
     assert_int_equal(cr_store_begin(store, &err), 0);
     assert_int_equal(cr_store_add_instances(store, set_id, rows, (size_t)count, &err), 0);
     assert_int_equal(cr_store_commit(store, &err), 0);

@@ -27,7 +27,7 @@ static void add_instances(const fixture_state *f, int64_t *ids, int count)
     cr_error err = {0};
     for (int i = 0; i < count; i++)
         rows[i] =
-            (cr_store_instance){names[i], (size_t)snprintf(names[i], 16, "e%d", i + 1), "[1,2]", 5, 2, 3, 1, 0, 0};
+            (cr_store_instance){names[i], (size_t)snprintf(names[i], 16, "e%d", i + 1), "[1,2]", 5, 2, 3, 1, 0, 0, 0};
     assert_int_equal(cr_store_begin(f->store, &err), 0);
     assert_int_equal(cr_store_add_instances(f->store, f->set_id, rows, (size_t)count, &err), 0);
     assert_int_equal(cr_store_commit(f->store, &err), 0);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "coinrow/rng.h"
+#include "util/util.h"
 #include "store/schema.h"
 #include "store/store.h"
 #include "store/sql.h" /* white box: the line packing */
@@ -318,7 +319,7 @@ static int64_t start_run(const fixture_state *f, int instances, unsigned variant
     int64_t run;
     cr_error err = {0};
     for (int i = 0; i < instances; i++)
-        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "e%d", i + 1), "[1]", 3, 1, 1, 1, 0, 0};
+        rows[i] = (cr_store_instance){ids[i], (size_t)snprintf(ids[i], 16, "e%d", i + 1), "[1]", 3, 1, 1, 1, 0, 0, 0};
     assert_int_equal(cr_store_begin(f->store, &err), 0);
     assert_int_equal(cr_store_add_instances(f->store, f->set_id, rows, (size_t)instances, &err), 0);
     assert_int_equal(cr_store_commit(f->store, &err), 0);
@@ -985,8 +986,14 @@ static void test_store_results__the_upgrade_to_version_9_counts_every_set_as_add
             const cr_instance *in;
             int rc;
             while ((rc = cr_store_instances_next(&in, it, &err)) == 1) {
-                cr_store_instance row = {in->ext_id, strlen(in->ext_id), in->coins_json, in->coins_json_len, in->n,
-                                         0, 0, 0, 0};
+                size_t ext_id_len = strlen(in->ext_id);
+                cr_store_instance row = {.ext_id = in->ext_id,
+                                         .ext_id_len = ext_id_len,
+                                         .coins_json = in->coins_json,
+                                         .coins_json_len = in->coins_json_len,
+                                         .n = in->n,
+                                         .digest = cr_instance_digest(in->ext_id, ext_id_len, in->coins_json,
+                                                                      in->coins_json_len)};
                 assert_int_equal(cr_store_add_instances(fresh, set_fresh, &row, 1, &err), 0);
             }
             assert_int_equal(rc, 0);

@@ -43,6 +43,7 @@ typedef struct entry {
     int64_t instance_id;                                      /* ENTRY_STORED */
     /* filled by a solver */
     int64_t total;
+    uint64_t digest; /* ENTRY_ROW: cr_instance_digest, hashed here rather than on the writer's thread */
     int total_fits, solved;
     answer answers[CR_VARIANT_COUNT];
 } entry;
@@ -57,6 +58,9 @@ typedef struct batch {
     size_t coins_len, coins_cap;
     size_t source; /* the last source name copied into text */
 } batch;
+
+/* The batch's text at offset (NONE: absent). */
+static const char *text_at(const batch *b, size_t offset) { return offset == NONE ? NULL : b->text + offset; }
 
 struct cr_pipeline {
     cr_store *store;
@@ -186,8 +190,10 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         const int64_t *coins = b->coins + e->coins;
         if (e->kind == ENTRY_REJECT)
             continue;
-        if (e->kind == ENTRY_ROW)
+        if (e->kind == ENTRY_ROW) {
             e->total_fits = cr_coins_total(&e->total, coins, e->n);
+            e->digest = cr_instance_digest(text_at(b, e->ext_id), e->ext_id_len, text_at(b, e->json), e->json_len);
+        }
         if (!solve)
             continue;
         cr_result results[CR_VARIANT_COUNT];
@@ -291,8 +297,6 @@ static int commit(cr_pipeline *p, cr_error *err)
     return 0;
 }
 
-static const char *text_at(const batch *b, size_t offset) { return offset == NONE ? NULL : b->text + offset; }
-
 static int reject(cr_pipeline *p, const batch *b, const entry *e, const char *reason, cr_error *err)
 {
     cr_row row = {
@@ -352,8 +356,14 @@ static int write_batch(cr_pipeline *p, batch *b, cr_error *err)
             continue;
         if ((rc = cr_grow((void **)&p->ins, &p->ins_cap, rows + 1, sizeof *p->ins, 64)) != 0)
             return cr_errorf(err, CR_ENOMEM, "no memory to write instances");
-        p->ins[rows++] = (cr_store_instance){text_at(b, e->ext_id), e->ext_id_len, text_at(b, e->json), e->json_len,
-                                             e->n, e->total, e->total_fits, 0, 0};
+        p->ins[rows++] = (cr_store_instance){.ext_id = text_at(b, e->ext_id),
+                                             .ext_id_len = e->ext_id_len,
+                                             .coins_json = text_at(b, e->json),
+                                             .coins_json_len = e->json_len,
+                                             .n = e->n,
+                                             .total = e->total,
+                                             .total_fits = e->total_fits,
+                                             .digest = e->digest};
     }
     if (rc == 0)
         rc = cr_store_add_instances(p->store, p->opts.set_id, p->ins, rows, err);

@@ -84,8 +84,15 @@ static int stage_instance(stage *b, const cr_instance *in, cr_error *err)
     int64_t total = 0;
     int fits = cr_coins_total(&total, in->coins, in->n);
     b->text[b->count] = text;
-    b->rows[b->count++] =
-        (cr_store_instance){text, ext_id_len, json, in->coins_json_len, in->n, total, fits, 0, 0};
+    b->rows[b->count++] = (cr_store_instance){.ext_id = text,
+                                              .ext_id_len = ext_id_len,
+                                              .coins_json = json,
+                                              .coins_json_len = in->coins_json_len,
+                                              .n = in->n,
+                                              .total = total,
+                                              .total_fits = fits,
+                                              .digest = cr_instance_digest(text, ext_id_len, json,
+                                                                           in->coins_json_len)};
     return 0;
 }
 

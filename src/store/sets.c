@@ -193,8 +193,7 @@ int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *r
             if (chunk[i].state == CR_STORE_ADDED) {
                 store->added_set = set_id;
                 store->added_size++;
-                store->added_digest += cr_instance_digest(chunk[i].ext_id, chunk[i].ext_id_len, chunk[i].coins_json,
-                                                          chunk[i].coins_json_len);
+                store->added_digest += chunk[i].digest;
             }
         done += k;
     }

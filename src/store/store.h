@@ -219,6 +219,8 @@ typedef struct cr_store_instance {
     size_t n;
     int64_t total;          /* the sum of the coins, */
     int total_fits;         /* when it fits in int64 (else total is stored NULL) */
+    uint64_t digest;        /* cr_instance_digest(ext_id, coins_json), for the set's fingerprint: the
+                               caller's to hash, so that it need not be on the writer's thread */
     int64_t id;             /* out: the instance's id (the stored one unless CR_STORE_CLASH) */
     int state;              /* out: one of the CR_STORE_ADDED... below */
 } cr_store_instance;
