@@ -120,7 +120,7 @@ SCHEMA := $(sort $(wildcard schema/*.sql))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 # each layer's objects: its folder's, and what the build generates for it
 layer_obj = $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/$(1)/*.c)) $(LAYER_GEN_$(1))
-LAYER_GEN_store := $(if $(SCHEMA),$(BUILD)/gen/schema.o)
+LAYER_GEN_store := $(if $(SCHEMA),$(BUILD)/gen/schema.o $(BUILD)/gen/schema_current.o)
 LAYER_GEN_export := $(BUILD)/gen/judge_sources.o
 UP_OBJ := $(foreach l,$(UP_LAYERS),$(call layer_obj,$(l)))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -172,6 +172,16 @@ $(BUILD)/gen/schema.c: $(SCHEMA) scripts/embed-schema.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-schema.sh $(SCHEMA) > $@
 $(BUILD)/gen/schema.o: $(BUILD)/gen/schema.c
+	$(COMPILE) -Isrc -c $< -o $@
+# ...and the one script a new database takes, flattened from them
+# (src/store/flatten/main.c).
+SCHEMA_FLATTEN := $(BUILD)/tools/flatten-schema
+$(SCHEMA_FLATTEN): $(BUILD)/src/store/flatten/main.o $(BUILD)/gen/schema.o
+	@mkdir -p $(@D)
+	$(CC) $(CR_LDFLAGS) $(LDFLAGS) $^ $(CR_LDLIBS) $(LDLIBS) -o $@
+$(BUILD)/gen/schema_current.c: $(SCHEMA_FLATTEN)
+	$(SCHEMA_FLATTEN) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/schema_current.o: $(BUILD)/gen/schema_current.c
 	$(COMPILE) -Isrc -c $< -o $@
 
 # The judge programs' pieces (the core, the utilities, the judge runner, each
@@ -243,7 +253,7 @@ $(BUILD)/src/cli/version.o: CR_CPPFLAGS += -I$(BUILD)/gen
 FORCE:
 
 # Every layer but the core sees src/: the core sees only include/.
-$(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o: CR_CPPFLAGS += -Isrc
+$(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o $(BUILD)/src/store/flatten/main.o: CR_CPPFLAGS += -Isrc
 $(BUILD)/tests/support/%.o: CR_CPPFLAGS += -Itests -Isrc
 
 $(BIN): $(CLI_OBJ) $(LIBS_UP) $(LIBCORE) | $(CHECKS)
@@ -313,7 +323,7 @@ $(BUILD)/check/layers.ok: $(shell find include src -name '*.[ch]' -o -name '*.cp
     scripts/layers.txt
 	@mkdir -p $(@D)
 	@sh scripts/check-layers.sh && touch $@
-CALL_OBJ := $(CORE_OBJ) $(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o $(filter $(BUILD)/pic/src/ext/%,$(EXT_OBJ))
+CALL_OBJ := $(CORE_OBJ) $(UP_OBJ) $(CLI_OBJ) $(BUILD)/src/cli/doc/main.o $(BUILD)/src/store/flatten/main.o $(filter $(BUILD)/pic/src/ext/%,$(EXT_OBJ))
 $(BUILD)/check/calls.ok: $(CALL_OBJ) scripts/check-calls.sh scripts/layers.txt
 	@mkdir -p $(@D)
 	@sh scripts/check-calls.sh $(BUILD) $(CALL_OBJ) && touch $@

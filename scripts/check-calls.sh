@@ -7,8 +7,8 @@
 #     scripts/layers.txt;
 #   - a circle: two files that call each other, or any longer loop of files
 #     (tsort finds them), inside a folder as much as across folders.
-# The build's generated objects count as their layer's: gen/schema.o is the
-# store's, gen/judge_sources.o export's.
+# The build's generated objects count as their layer's: gen/schema.o and
+# gen/schema_current.o are the store's, gen/judge_sources.o export's.
 #   sh scripts/check-calls.sh BUILD OBJECT...
 set -eu
 build=$1
@@ -22,7 +22,7 @@ ranks=$(grep -v '^#' "$root/scripts/layers.txt" | awk '{ for (i = 1; i <= NF; i+
 # "D|U source symbol" for what each object defines and needs, the object
 # named by its source (src/store/runs.c); one nm for them all, it is slow to start
 name_of='{ o = $1; sub(/:.*$/, "", o); sub("^" build "/", "", o); sub(/^pic\//, "", o)
-           if (o == "gen/schema.o") o = "src/store/schema.c"
+           if (o == "gen/schema.o" || o == "gen/schema_current.o") o = "src/store/schema.c"
            else if (o == "gen/judge_sources.o") o = "src/export/judge_sources.c"
            else sub(/\.o$/, ".c", o) }'
 nm -A --defined-only -g "$@" | awk -v build="$build" "$name_of"' NF == 3 { print "D", o, $3 }' >"$tmp/symbols"

@@ -195,6 +195,94 @@ static void test_store__a_new_or_empty_file_is_initialised(void **state)
     assert_null(reader);
 }
 
+static int by_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+typedef struct lines {
+    char **v;
+    size_t count, cap, len;
+} lines;
+
+/* Adds a line: head, then each column of st's row as its type and text. */
+static void add_line(lines *out, const char *head, sqlite3_stmt *st)
+{
+    char *line = sqlite3_mprintf("%s", head);
+    for (int c = 0; c < sqlite3_column_count(st); c++) {
+        char *more = sqlite3_mprintf("%s %d:%s", line, sqlite3_column_type(st, c),
+                                     (const char *)sqlite3_column_text(st, c));
+        sqlite3_free(line);
+        line = more;
+    }
+    assert_int_equal(cr_grow((void **)&out->v, &out->cap, out->count + 1, sizeof *out->v, 16), 0);
+    out->v[out->count++] = line;
+    out->len += strlen(line) + 1;
+}
+
+/* What a database holds, schema and rows, as one text: a line per object of
+ * sqlite_master and per row of each of its tables (SQLite's own included),
+ * sorted, so that two databases made alike compare equal. */
+static char *contents(const char *path)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *objects = NULL, *rows = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_master", -1, &objects, NULL),
+                     SQLITE_OK);
+    lines all = {0};
+    while (sqlite3_step(objects) == SQLITE_ROW) {
+        add_line(&all, "object", objects);
+        if (strcmp((const char *)sqlite3_column_text(objects, 0), "table") != 0)
+            continue;
+        const char *name = (const char *)sqlite3_column_text(objects, 1);
+        char *sql = sqlite3_mprintf("SELECT * FROM \"%w\"", name), *head = sqlite3_mprintf("row %s:", name);
+        assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &rows, NULL), SQLITE_OK);
+        while (sqlite3_step(rows) == SQLITE_ROW)
+            add_line(&all, head, rows);
+        sqlite3_finalize(rows);
+        sqlite3_free(sql);
+        sqlite3_free(head);
+    }
+    sqlite3_finalize(objects);
+    sqlite3_close(db);
+    qsort(all.v, all.count, sizeof *all.v, by_text);
+    char *text = calloc(all.len + 1, 1), *at = text;
+    for (size_t i = 0; i < all.count; i++) {
+        at += sprintf(at, "%s\n", all.v[i]);
+        sqlite3_free(all.v[i]);
+    }
+    free(all.v);
+    return text;
+}
+
+/* A new database takes the current schema in one script, flattened from
+ * the chain at build time: it holds what the chain makes (here from version
+ * 1, through coinrow's upgrade with its own functions), object for object
+ * and row for row, SQLite's statistics included. */
+static void test_store__a_new_database_holds_what_the_chain_makes(void **state)
+{
+    fixture_state *f = *state;
+    const char *chain = tmp_path(f->dir, "chain.db"), *fresh = tmp_path(f->dir, "fresh.db");
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(chain, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, cr_schema_scripts[0], NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    const char *paths[] = {chain, fresh};
+    for (int i = 0; i < 2; i++) {
+        cr_store *s = NULL;
+        cr_error err = {0};
+        assert_int_equal(cr_store_new(&s, paths[i], CR_STORE_WRITE, &err), 0);
+        cr_store_free(s);
+        assert_int_equal(db_int(paths[i], "PRAGMA user_version"), cr_schema_count);
+    }
+    char *want = contents(chain), *got = contents(fresh);
+    assert_non_null(strstr(want, "object 3:view 3:result_view"));
+    assert_non_null(strstr(want, "row sqlite_stat1:"));
+    assert_non_null(strstr(want, "row variant:"));
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+}
+
 /* At rest (no writer left) the database is in rollback mode, so that a
  * reader needs no -wal and -shm beside it: reading leaves the folder as it
  * was, even when the file is read-only. */
@@ -575,6 +663,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__creates_the_schema_once_in_wal_mode, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__refused_files_are_left_byte_for_byte, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__a_new_or_empty_file_is_initialised, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store__a_new_database_holds_what_the_chain_makes, store_fixture_setup,
+                                        store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__a_newer_schema_written_while_waiting_to_upgrade_is_refused,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__reading_a_database_at_rest_changes_nothing, store_fixture_setup, store_fixture_teardown),

@@ -82,12 +82,24 @@ static int inspect(int *out, cr_store *s, cr_error *err)
     return rc;
 }
 
+/* Runs script, then records version as the schema's. */
+static int apply(cr_store *s, const char *script, int version, const char *doing, cr_error *err)
+{
+    char bump[64];
+    snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version);
+    if (sqlite3_exec(s->db, script, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK)
+        return cr_store__fail(s, doing, err);
+    return 0;
+}
+
 /* The one place the schema changes: brings it from its version up to
  * cr_schema_count, every script of schema/ from there and its version bump
  * in one transaction, so that an upgrade that fails at any step leaves the
- * database as it was before the first.  The version is read under the
- * write lock: two coinrows initialising a new database at once apply each
- * script once. */
+ * database as it was before the first.  A new database takes the current
+ * schema in one script, flattened from the chain at build time.  The
+ * version is read under the write lock: two coinrows initialising a new
+ * database at once apply each script once. */
 static int upgrade(cr_store *s, cr_error *err)
 {
     int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
@@ -96,15 +108,14 @@ static int upgrade(cr_store *s, cr_error *err)
     if (rc == 0 && (version < 0 || version > cr_schema_count))
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d changed under coinrow while upgrading it", s->path,
                        version);
+    if (rc == 0 && version == 0) {
+        rc = apply(s, cr_schema_current, cr_schema_count, "making its schema", err);
+        version = cr_schema_count;
+    }
     for (; rc == 0 && version < cr_schema_count; version++) {
-        char bump[64];
-        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
-        if (sqlite3_exec(s->db, cr_schema_scripts[version], NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK) {
-            char doing[64];
-            snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
-            rc = cr_store__fail(s, doing, err);
-        }
+        char doing[64];
+        snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
+        rc = apply(s, cr_schema_scripts[version], version + 1, doing, err);
     }
     if (rc == 0)
         rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
