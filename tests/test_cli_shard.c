@@ -435,30 +435,48 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
                                        "WHERE instance_id = (SELECT min(instance_id) FROM result)");
     merge_refused("m9.db", 0, relined, "relined-0.db: instance '0001': its diff line holds a letter other than L and R");
 
-    const char *recoined = altered_copy(path("job1-0.db"), "recoined-0.db",
-                                        "UPDATE instance SET coins = '[1,2,3]', n = 3 "
-                                        "WHERE id = (SELECT min(id) FROM instance)");
+    /* the last shard's last instance is read after the merge has handed
+     * its first stage of instances to the writer: the reader fails while
+     * the writer works */
+    const char *late = altered_copy(path("job1-3.db"), "late-3.db",
+                                    "UPDATE instance SET ext_id = '0000' WHERE id = (SELECT max(id) FROM instance)");
+    merge_refused("m12.db", 3, late, "late-3.db: instance '0000' does not belong to shard 3/4");
+
+    /* other coins in the target, found by the writer: in the first stage
+     * (the reader still reading), and in the last */
     const char *target = altered_copy(input, "before-job1.db",
                                       "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
                                       "DELETE FROM run WHERE tag = 'job1'");
-    char err[1024], beside[4200];
-    size_t len = 0, len_after = 0;
-    char *before = read_bytes(target, &len);
-    assert_non_null(before);
-    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, recoined, path("job1-1.db"),
-                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
-                     1);
-    assert_non_null(strstr(err, "before-job1.db: instance '"));
-    assert_non_null(strstr(err, "' has other coins than the shards'"));
-    char *after = read_bytes(target, &len_after);
-    assert_non_null(after);
-    assert_int_equal(len_after, len);
-    assert_memory_equal(after, before, len);
-    free(before), free(after);
-    static const char *const suffixes[] = {"-journal", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(beside, sizeof beside, "%s%s", target, suffixes[i]);
-        assert_int_equal(access(beside, F_OK), -1);
+    const char *shards[4] = {path("job1-0.db"), path("job1-1.db"), path("job1-2.db"), path("job1-3.db")};
+    static const char *const at[] = {"min", "max"};
+    for (int i = 0; i < 2; i++) {
+        char name[32], recoin[160];
+        int k = i ? 3 : 0;
+        snprintf(name, sizeof name, "recoined-%d.db", k);
+        snprintf(recoin, sizeof recoin, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT %s(id) FROM instance)",
+                 at[i]);
+        const char *recoined = altered_copy(shards[k], name, recoin), *given[4];
+        memcpy(given, shards, sizeof given);
+        given[k] = recoined;
+        char err[1024], beside[4200];
+        size_t len = 0, len_after = 0;
+        char *before = read_bytes(target, &len);
+        assert_non_null(before);
+        assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, given[0], given[1], given[2], given[3],
+                                 (char *)NULL),
+                         1);
+        assert_non_null(strstr(err, "before-job1.db: instance '"));
+        assert_non_null(strstr(err, "' has other coins than the shards'"));
+        char *after = read_bytes(target, &len_after);
+        assert_non_null(after);
+        assert_int_equal(len_after, len);
+        assert_memory_equal(after, before, len);
+        free(before), free(after);
+        static const char *const suffixes[] = {"-journal", "-wal", "-shm"};
+        for (int j = 0; j < 3; j++) {
+            snprintf(beside, sizeof beside, "%s%s", target, suffixes[j]);
+            assert_int_equal(access(beside, F_OK), -1);
+        }
     }
 }
 

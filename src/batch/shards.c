@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,10 @@
 
 #include "util/util.h"
 
-#define STAGED 256 /* instances per write */
+/* Instances per write, and per hand-over between merge's two threads: a
+ * hand-over wakes a thread, which can take a millisecond on a virtual
+ * machine, so 256 a time kept merge's threads waiting on each other. */
+#define STAGED 4096
 
 /* ---- where a shard's instances are ---- */
 
@@ -437,9 +441,53 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
     return 0;
 }
 
-/* Copies one shard's results (and instances) into the target's run. */
-static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t set_id, int64_t run, const shard_info *s,
-                       cr_error *err)
+/* ---- the shards read while the target is written ---- */
+
+/* The merge reads the shards on a thread of its own (their queries, the
+ * coins parsed, the checks) into stages that it hands to the writer, the
+ * caller's thread, one at a time: reading the next stage overlaps with
+ * writing the last.  Two stages go back and forth, so memory stays two
+ * stages whatever the number of shards. */
+typedef struct feed {
+    pthread_mutex_t mu;
+    pthread_cond_t changed;
+    stage stages[2];
+    stage *ready;  /* filled, for the writer; NULL: none */
+    stage *empty;  /* written, for the reader; NULL: none */
+    int finished;  /* the reader is done: every shard read, or rc */
+    int abandoned; /* the writer failed: the reader stops */
+    int rc;
+    cr_error err;
+    const shard_info *shards;
+    size_t count;
+    cr_merge_report *out;
+} feed;
+
+/* The reader's side: hands its filled stage *b to the writer and takes an
+ * empty one back; nonzero when the writer has given up. */
+static int hand_over(feed *f, stage **b)
+{
+    pthread_mutex_lock(&f->mu);
+    while (f->ready && !f->abandoned)
+        pthread_cond_wait(&f->changed, &f->mu);
+    if (!f->abandoned) {
+        f->ready = *b;
+        *b = NULL;
+        pthread_cond_broadcast(&f->changed);
+    }
+    while (!f->empty && !f->abandoned)
+        pthread_cond_wait(&f->changed, &f->mu);
+    if (!f->abandoned) {
+        *b = f->empty;
+        f->empty = NULL;
+    }
+    int rc = f->abandoned;
+    pthread_mutex_unlock(&f->mu);
+    return rc ? CR_EINTERRUPTED : 0;
+}
+
+/* Reads one shard's results (and instances) into stages. */
+static int read_shard_rows(feed *f, stage **b, const shard_info *s, cr_error *err)
 {
     cr_store *store = NULL;
     cr_store_results *it = NULL;
@@ -450,28 +498,107 @@ static int merge_shard(cr_merge_report *out, stage *b, cr_store *into, int64_t s
         rc = cr_store_results_new(&it, store, s->row.run_id, CR_BY_EXT_ID, err);
     while (rc == 0 && (rc = cr_store_results_next(&r, it, err)) == 1) {
         rc = 0;
-        int new_instance = b->count == 0 || strcmp(b->rows[b->count - 1].ext_id, r->ext_id) != 0;
-        if (new_instance && b->count == STAGED)
-            rc = stage_flush(b, into, set_id, run, err);
+        int new_instance = (*b)->count == 0 || strcmp((*b)->rows[(*b)->count - 1].ext_id, r->ext_id) != 0;
+        if (new_instance && (*b)->count == STAGED)
+            rc = hand_over(f, b);
         if (rc == 0 && new_instance) {
             if (!cr_shard_holds(&s->row, r->ext_id))
                 rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                s->row.k, s->row.n);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
                 cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
-                if ((rc = stage_instance(b, &in, err)) == 0)
-                    out->instances++;
+                if ((rc = stage_instance(*b, &in, err)) == 0)
+                    f->out->instances++;
             }
         }
         if (rc == 0 && r->moves && r->moves[strspn(r->moves, "LR")] != '\0')
             rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s': its %s line holds a letter other than L and R", s->path,
                            r->ext_id, cr_variant_name(r->variant));
-        if (rc == 0 && (rc = stage_result(b, r, err)) == 0)
-            out->results++;
+        if (rc == 0 && (rc = stage_result(*b, r, err)) == 0)
+            f->out->results++;
     }
     cr_coins_free(&coins);
     cr_store_results_free(it);
     cr_store_free(store);
+    return rc;
+}
+
+/* The reader's thread: every shard in k order, each in ext_id order (the
+ * set's instances come in ext_id order, and take their ids, and their
+ * solutions' keys, in it), then the last stage. */
+static void *reader_main(void *arg)
+{
+    feed *f = arg;
+    stage *b = &f->stages[0];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < f->count; i++)
+        rc = read_shard_rows(f, &b, &f->shards[i], &f->err);
+    if (rc == 0 && b->count)
+        rc = hand_over(f, &b);
+    pthread_mutex_lock(&f->mu);
+    f->finished = 1;
+    f->rc = rc;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* The writer's side: the next filled stage, or NULL once the reader is
+ * done. */
+static stage *take_ready(feed *f)
+{
+    pthread_mutex_lock(&f->mu);
+    while (!f->ready && !f->finished)
+        pthread_cond_wait(&f->changed, &f->mu);
+    stage *b = f->ready;
+    f->ready = NULL;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->mu);
+    return b;
+}
+
+/* The writer's side: b is written (failed: the reader is told to stop). */
+static void give_back(feed *f, stage *b, int failed)
+{
+    pthread_mutex_lock(&f->mu);
+    f->empty = b;
+    f->abandoned |= failed;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Writes every shard's instances and results into set_id and run, read on
+ * the reader's thread. */
+static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, int64_t run, const shard_info *shards,
+                        size_t count, cr_error *err)
+{
+    feed *f = calloc(1, sizeof *f);
+    if (!f)
+        return cr_errorf(err, CR_ENOMEM, "no memory to merge");
+    *f = (feed){.empty = &f->stages[1], .shards = shards, .count = count, .out = out};
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->changed, NULL);
+    pthread_t reader;
+    int rc = pthread_create(&reader, NULL, reader_main, f) == 0
+                 ? 0
+                 : cr_errorf(err, CR_ENOMEM, "no thread to read the shards with");
+    if (rc == 0) {
+        stage *b;
+        while (rc == 0 && (b = take_ready(f)) != NULL) {
+            rc = stage_flush(b, into, set_id, run, err);
+            give_back(f, b, rc != 0);
+        }
+        pthread_join(reader, NULL);
+        if (rc == 0 && f->rc) {
+            rc = f->rc;
+            *err = f->err;
+        }
+    }
+    stage_clear(&f->stages[0]);
+    stage_clear(&f->stages[1]);
+    pthread_cond_destroy(&f->changed);
+    pthread_mutex_destroy(&f->mu);
+    free(f);
     return rc;
 }
 
@@ -508,7 +635,7 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
 }
 
 /* Writes the merged run: one transaction. */
-static int write_merge(cr_merge_report *out, stage *b, const char *into_path, const shard_info *shards, size_t count,
+static int write_merge(cr_merge_report *out, const char *into_path, const shard_info *shards, size_t count,
                        cr_error *err)
 {
     cr_store *into = NULL;
@@ -531,13 +658,9 @@ static int write_merge(cr_merge_report *out, stage *b, const char *into_path, co
                               err);
     if (rc == 0)
         rc = cr_store_run_set_tag(into, out->run, out->tag, err);
-    /* in k order, each shard in ext_id order: the set's instances come in
-     * ext_id order, and take their ids (and their solutions' keys) in it */
     uint64_t size = 0, digest = 0;
-    for (size_t i = 0; rc == 0 && i < count; i++)
-        rc = merge_shard(out, b, into, set_id, out->run, &shards[i], err);
     if (rc == 0)
-        rc = stage_flush(b, into, set_id, out->run, err);
+        rc = write_shards(out, into, set_id, out->run, shards, count, err);
     /* what was merged is the set, each instance once (what the shards
      * recorded may have been altered by hand): as many instances, in ranges
      * that do not meet, and the target's set (made by them, or found the
@@ -572,8 +695,7 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "no shard databases to merge");
     shard_info *shards = calloc(count, sizeof *shards);
-    stage *b = calloc(1, sizeof *b);
-    int rc = shards && b ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
+    int rc = shards ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     if (rc == 0)
         rc = check_job(shards, count, err);
     if (rc == 0) {
@@ -584,13 +706,10 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     out->already = rc == 0 && out->run;
     if (rc == 0 && !out->already) {
         int created = access(into_path, F_OK) != 0;
-        rc = write_merge(out, b, into_path, shards, count, err);
+        rc = write_merge(out, into_path, shards, count, err);
         if (rc && created)
             remove(into_path); /* a refused merge leaves no empty database behind */
     }
-    if (b)
-        stage_clear(b);
-    free(b);
     shards_free(shards, count);
     return rc;
 }
