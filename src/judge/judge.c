@@ -23,29 +23,36 @@ static const char *safe_text(char out[CR_JUDGE_MESSAGE_MAX], const char *text)
     return out;
 }
 
-int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
-                      const char *path)
+int cr_judge_input_check(const cr_constraints *limits, int all_equal, int seeded, unsigned answered, const char *path,
+                         cr_error *err)
 {
     uint64_t seed;
-    cr_error err = {0};
     char *text = NULL;
     size_t len = 0;
     cr_contest_input in = {0};
-    int rc = cr_read_path(&text, &len, path, &err);
+    int rc = cr_read_path(&text, &len, path, err);
     if (rc == 0)
-        rc = seeded ? cr_contest_game_parse(&in, &seed, text, len, limits, &err)
-                    : cr_contest_input_parse(&in, text, len, limits, &err);
+        rc = seeded ? cr_contest_game_parse(&in, &seed, text, len, limits, err)
+                    : cr_contest_input_parse(&in, text, len, limits, err);
     if (rc == 0 && all_equal)
-        rc = cr_contest_all_equal(&in, &err);
+        rc = cr_contest_all_equal(&in, err);
     if (rc == 0 && answered)
-        rc = cr_contest_answerable(&in, answered, &err);
+        rc = cr_contest_answerable(&in, answered, err);
+    cr_contest_input_free(&in);
+    free(text);
+    return rc;
+}
+
+int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
+                      const char *path)
+{
+    cr_error err = {0};
+    int rc = cr_judge_input_check(limits, all_equal, seeded, answered, path, &err);
     if (rc) {
         char line[CR_JUDGE_TEXT_MAX], message[CR_JUDGE_MESSAGE_MAX];
         snprintf(line, sizeof line, "%s: %s", path ? path : "standard input", err.msg);
         fprintf(stderr, "%s\n", safe_text(message, line));
     }
-    cr_contest_input_free(&in);
-    free(text);
     if (rc == CR_EIO || rc == CR_ENOMEM)
         return CR_JUDGE_ERROR;
     if (conv == CR_KATTIS)

@@ -38,14 +38,20 @@ enum {
     CR_JUDGE_ERROR = 1 /* Kattis and CMS: anything but a verdict; also an unreadable file */
 };
 
-/* Validates the input file at `path` (NULL: standard input) against limits,
- * its coins all equal when `all_equal` (cr_contest_all_equal: a group's
- * property), with the jury's seed on a third line when `seeded` (a test of
- * the interactive game: cr_contest_game_parse), and checks that an answer
- * can be given for every variant of the mask `answered`
- * (cr_contest_answerable), printing what is wrong and where on standard
- * error.  Returns the exit status: 0 valid, 3 invalid (testlib and
- * CMS); 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
+/* The checks of an input file, the file at `path` (NULL: standard input):
+ * read whole and parsed strictly against limits, with the jury's seed on a
+ * third line when `seeded` (a test of the interactive game:
+ * cr_contest_game_parse), its coins all equal when `all_equal`
+ * (cr_contest_all_equal: a group's property), and an answer that can be
+ * given for every variant of the mask `answered` (cr_contest_answerable).
+ * Returns 0, or a code with err saying what is wrong: CR_EIO or CR_ENOMEM
+ * when the file cannot be read, another when it is invalid. */
+int cr_judge_input_check(const cr_constraints *limits, int all_equal, int seeded, unsigned answered, const char *path,
+                         cr_error *err);
+
+/* cr_judge_input_check, printing what is wrong and where on standard
+ * error.  Returns the exit status: 0 valid, 3 invalid (testlib and CMS);
+ * 42 valid, 43 invalid (Kattis); 1 when the file cannot be read. */
 int cr_judge_validate(cr_convention conv, const cr_constraints *limits, int all_equal, int seeded, unsigned answered,
                       const char *path);
 

@@ -1,9 +1,7 @@
 /* coinrow validate: the strict check of one input file (judge/judge.c, the
  * code the exported validator runs too), or of input files against a
  * group's constraints, read from the database. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -77,31 +75,15 @@ static int read_group(group_pick *out, const validate_args *a, cr_error *err)
  * CR_EIO / CR_ENOMEM (unreadable). */
 static int validate_in_group(const char *path, const group_pick *g, const char *set, int seeded, unsigned answered)
 {
-    uint64_t seed;
     cr_error err = {0};
-    char *text = NULL;
-    size_t len = 0;
-    cr_contest_input in = {0};
-    const char *name = path ? path : "standard input";
-    FILE *f = path ? fopen(path, "rb") : stdin;
-    int rc = f ? cr_read_all(&text, &len, f, name, &err) : cr_errorf(&err, CR_EIO, "cannot open it: %s", strerror(errno));
-    if (f && f != stdin)
-        fclose(f);
-    if (rc == 0)
-        rc = seeded ? cr_contest_game_parse(&in, &seed, text, len, &g->limits, &err)
-                    : cr_contest_input_parse(&in, text, len, &g->limits, &err);
-    if (rc == 0 && answered)
-        rc = cr_contest_answerable(&in, answered, &err);
-    if (rc == 0 && g->all_equal)
-        rc = cr_contest_all_equal(&in, &err);
+    int rc = cr_judge_input_check(&g->limits, g->all_equal, seeded, answered, path, &err);
     if (rc) { /* the file's name and its tokens are the user's: escaped */
         char line[CR_ERROR_MSG_MAX + 512];
-        snprintf(line, sizeof line, "%s: group '%s' of set '%s': %s", name, g->name, set, err.msg);
+        snprintf(line, sizeof line, "%s: group '%s' of set '%s': %s", path ? path : "standard input", g->name, set,
+                 err.msg);
         cr_text_put(stderr, line);
         fputc('\n', stderr);
     }
-    cr_contest_input_free(&in);
-    free(text);
     return rc;
 }
 
