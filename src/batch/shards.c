@@ -320,15 +320,14 @@ static void shards_free(shard_info *shards, size_t count)
  * coinrow's. */
 static int read_one(shard_info *s, const char *path, cr_error *err)
 {
-    int version, rc = cr_store_file_version(&version, path, err);
-    if (rc == 0 && version > 0 && version < cr_store_schema_version())
-        return cr_errorf(err, CR_EINVAL,
-                         "%s is of schema version %d, an older coinrow's: a shard of it was split by the older "
-                         "rule (FNV-1a mod N), which this coinrow does not merge; solve the job's shards again",
-                         path, version);
     cr_store *store = NULL;
-    if (rc == 0)
-        rc = cr_store_new(&store, path, CR_STORE_READ, err);
+    int rc = cr_store_new(&store, path, CR_STORE_READ_ANY, err);
+    int version = rc == 0 ? cr_store_opened_version(store) : 0;
+    if (rc == 0 && version < cr_store_schema_version())
+        rc = cr_errorf(err, CR_EINVAL,
+                       "%s is of schema version %d, an older coinrow's: a shard of it was split by the older "
+                       "rule (FNV-1a mod N), which this coinrow does not merge; solve the job's shards again",
+                       path, version);
     if (rc == 0)
         rc = cr_store_quick_check(store, err);
     int found = rc == 0 ? read_shard(s, store, err) : rc;

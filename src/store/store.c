@@ -184,7 +184,10 @@ static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 static int creates(cr_store_mode mode) { return mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE; }
 
 /* Whether mode only reads. */
-static int reads(cr_store_mode mode) { return mode == CR_STORE_READ || mode == CR_STORE_READ_SHARED; }
+static int reads(cr_store_mode mode)
+{
+    return mode == CR_STORE_READ || mode == CR_STORE_READ_SHARED || mode == CR_STORE_READ_ANY;
+}
 
 /* The URI that opens path immutable, into a new string (NULL: no memory):
  * '%', '?' and '#' are escaped, and an absolute path gets an empty
@@ -284,7 +287,7 @@ static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
         return cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", s->path);
     if (!reads(mode))
         return prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
-    if (version != cr_schema_count)
+    if (version != cr_schema_count && mode != CR_STORE_READ_ANY)
         return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
                                       "upgrades it in place (as any command that writes to it does)",
                          s->path, version, cr_schema_count, s->path);
@@ -317,19 +320,6 @@ int cr_store_blank(int *out, const char *path, cr_error *err)
     cr_store *s = NULL;
     int rc = store_open(&s, path, CR_STORE_READ, err);
     *out = rc == 0 && s->opened_version == 0;
-    cr_store_free(s);
-    return rc;
-}
-
-int cr_store_file_version(int *out, const char *path, cr_error *err)
-{
-    *out = 0;
-    if (access(path, F_OK) != 0)
-        return 0;
-    cr_store *s = NULL;
-    int rc = store_open(&s, path, CR_STORE_READ, err);
-    if (rc == 0)
-        *out = s->opened_version;
     cr_store_free(s);
     return rc;
 }

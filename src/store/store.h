@@ -38,10 +38,13 @@ typedef enum cr_store_mode {
                             the file keeps its journal mode (rollback mode, at rest), so that a rollback
                             leaves it byte for byte as it was, its header too; no reader sees the
                             transaction under way */
-    CR_STORE_READ_SHARED /* as CR_STORE_READ, for an input that many processes read at once, on shared
-                            storage (a job's shards): opened immutable (SQLite's immutable=1: no lock, no
-                            -shm, no journal looked for), which is safe only while nothing writes to it;
-                            when a -wal file beside it says a writer may be at work, as CR_STORE_READ */
+    CR_STORE_READ_SHARED, /* as CR_STORE_READ, for an input that many processes read at once, on shared
+                             storage (a job's shards): opened immutable (SQLite's immutable=1: no lock, no
+                             -shm, no journal looked for), which is safe only while nothing writes to it;
+                             when a -wal file beside it says a writer may be at work, as CR_STORE_READ */
+    CR_STORE_READ_ANY /* as CR_STORE_READ, of any version of coinrow's schema up to this one
+                         (cr_store_opened_version says which): for a caller that refuses an older file
+                         in its own words (merge, an older coinrow's shard) */
 } cr_store_mode;
 
 /* Opens the database at path into *out; free it with cr_store_free.  The
@@ -83,10 +86,6 @@ int cr_store_opened_version(const cr_store *store);
  * or the refusal of a file that is not a coinrow database. */
 int cr_store_blank(int *out, const char *path, cr_error *err);
 
-/* The schema version of the database at path into *out (0: none or empty),
- * found by reading alone; or the refusal of a file that is not a coinrow
- * database, or of a newer coinrow. */
-int cr_store_file_version(int *out, const char *path, cr_error *err);
 
 /* The schema version this coinrow writes (the number of files in schema/). */
 int cr_store_schema_version(void);
