@@ -171,6 +171,17 @@ static void test_store__a_newer_schema_written_while_waiting_to_upgrade_is_refus
     assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), 0);
 }
 
+/* Opens path to write, which makes or upgrades it, and closes it: at the
+ * current schema version. */
+static void bring_up_to_date(const char *path)
+{
+    cr_store *s = NULL;
+    cr_error err = {0};
+    assert_int_equal(cr_store_new(&s, path, CR_STORE_WRITE, &err), 0);
+    cr_store_free(s);
+    assert_int_equal(db_int(path, "PRAGMA user_version"), cr_schema_count);
+}
+
 static void test_store__a_new_or_empty_file_is_initialised(void **state)
 {
     fixture_state *f = *state;
@@ -178,13 +189,8 @@ static void test_store__a_new_or_empty_file_is_initialised(void **state)
     assert_int_equal(write_file(empty, ""), 0);
     assert_int_equal(db_exec(blank, "PRAGMA user_version = 0"), 0);
     const char *paths[] = {empty, blank, tmp_path(f->dir, "new.db")};
-    for (int i = 0; i < 3; i++) {
-        cr_store *s = NULL;
-        cr_error err = {0};
-        assert_int_equal(cr_store_new(&s, paths[i], CR_STORE_WRITE, &err), 0);
-        cr_store_free(s);
-        assert_int_equal(db_int(paths[i], "PRAGMA user_version"), cr_schema_count);
-    }
+    for (int i = 0; i < 3; i++)
+        bring_up_to_date(paths[i]);
     cr_store *reader = NULL;
     cr_error err = {0};
     const char *plain = tmp_path(f->dir, "plain.db");
@@ -266,14 +272,8 @@ static void test_store__a_new_database_holds_what_the_chain_makes(void **state)
     assert_int_equal(sqlite3_exec(db, cr_schema_scripts[0], NULL, NULL, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    const char *paths[] = {chain, fresh};
-    for (int i = 0; i < 2; i++) {
-        cr_store *s = NULL;
-        cr_error err = {0};
-        assert_int_equal(cr_store_new(&s, paths[i], CR_STORE_WRITE, &err), 0);
-        cr_store_free(s);
-        assert_int_equal(db_int(paths[i], "PRAGMA user_version"), cr_schema_count);
-    }
+    bring_up_to_date(chain);
+    bring_up_to_date(fresh);
     char *want = contents(chain), *got = contents(fresh);
     assert_non_null(strstr(want, "object 3:view 3:result_view"));
     assert_non_null(strstr(want, "row sqlite_stat1:"));
