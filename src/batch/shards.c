@@ -190,30 +190,6 @@ static int old_split(const char *path, const cr_store_shard *row, const char *ta
                      path, row->k, row->n, tag);
 }
 
-/* Copies the input's instances of the shard (a range of ids) into the shard
- * store, in the open transaction. */
-static int copy_shard(cr_store *shard, int64_t shard_set, cr_store *input, int64_t input_set, const char *lo,
-                      const char *hi, cr_error *err)
-{
-    cr_store_instances *it = NULL;
-    stage *b = calloc(1, sizeof *b);
-    int rc = b ? cr_store_instances_range_new(&it, input, input_set, lo, hi, err)
-               : cr_errorf(err, CR_ENOMEM, "no memory");
-    const cr_instance *in;
-    while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
-        rc = stage_instance(b, in, err);
-        if (rc == 0 && b->count == STAGED)
-            rc = stage_flush(b, shard, shard_set, 0, err);
-    }
-    if (rc == 0)
-        rc = stage_flush(b, shard, shard_set, 0, err);
-    if (b)
-        stage_clear(b);
-    free(b);
-    cr_store_instances_free(it);
-    return rc;
-}
-
 /* A shard database that already holds a shard must hold this one. */
 static int check_same_shard(const shard_info *have, cr_store *shard, const cr_shard_spec *spec, cr_error *err)
 {
@@ -236,8 +212,8 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
     return 0;
 }
 
-/* Writes the shard into the shard store, in one transaction: the input's
- * instances of its range, its run and its row. */
+/* Writes the shard into the shard store, in one transaction: its set,
+ * its run and its row, with the range of ids it holds. */
 static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_store *input, const cr_shard_spec *spec,
                       cr_error *err)
 {
@@ -253,8 +229,6 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_st
     snprintf(row.input, sizeof row.input, "%s", spec->input);
     if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
         rc = cr_store_set_find(&shard_set, shard, set_name, 1, source, err);
-        if (rc == 0 && (spec->k == 0 || row.lo)) /* else it starts at the set's end: empty */
-            rc = copy_shard(shard, shard_set, input, input_set, row.lo, row.hi, err);
         if (rc == 0)
             rc = cr_store_run_new(&run, shard, shard_set, &spec->opts, spec->solver_version, spec->label, err);
         if (rc == 0)
@@ -302,6 +276,41 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
     }
     cr_store_shard_clear(&have->row);
     free(have);
+    return rc;
+}
+
+int cr_shard_feed(cr_store *shard, const cr_shard_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
+{
+    cr_store_shard row = {0};
+    cr_store *input = NULL;
+    cr_store_instances *it = NULL;
+    int64_t input_set;
+    int rc = cr_store_shard_read(&row, shard, err);
+    if (rc == 0)
+        rc = cr_errorf(err, CR_EINVAL, "%s is not a shard database", cr_store_path(shard));
+    else if (rc == 1)
+        rc = 0;
+    /* a shard after the first with no lower bound starts at the set's end:
+     * it holds nothing */
+    int empty = rc == 0 && row.k > 0 && !row.lo;
+    if (rc == 0 && !empty)
+        rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
+    if (rc == 0 && !empty)
+        rc = cr_store_set_find(&input_set, input, row.set_name, 0, NULL, err);
+    if (rc == 0 && !empty)
+        rc = cr_store_instances_range_new(&it, input, input_set, row.lo, row.hi, err);
+    char source[PATH_MAX + 32];
+    snprintf(source, sizeof source, "shard %u/%u of %s", row.k, row.n, spec->input);
+    const cr_instance *in;
+    for (uint64_t line = 1; rc == 0 && !empty && (rc = cr_store_instances_next(&in, it, err)) == 1; line++) {
+        cr_row r = {.source = source, .line = line, .ext_id = in->ext_id, .ext_id_len = strlen(in->ext_id),
+                    .coins = in->coins, .n = in->n, .coins_json = in->coins_json,
+                    .coins_json_len = in->coins_json_len};
+        rc = fn(ctx, &r);
+    }
+    cr_store_instances_free(it);
+    cr_store_free(input);
+    cr_store_shard_clear(&row);
     return rc;
 }
 

@@ -414,6 +414,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         return status;
     }
     j.ran = 1;
+    if (rc == 0 && a->shard) /* its instances, copied and solved in one pass */
+        rc = cr_shard_feed(j.store, &j.shard, cr_pipeline_row, j.p, &err);
     if (rc == 0 && (steps & CLI_JOB_SOLVE))
         rc = cr_pipeline_queue_unsolved(j.p, &err);
     cr_error late = {0};
