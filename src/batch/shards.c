@@ -214,17 +214,18 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
 
 /* Writes the shard into the shard store, in one transaction: its set,
  * its run and its row, with the range of ids it holds. */
-static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_store *input, const cr_shard_spec *spec,
-                      cr_error *err)
+static int make_shard(int64_t *out_set, int64_t *out_run, cr_store_shard *out_row, cr_store *shard, cr_store *input,
+                      const cr_shard_spec *spec, cr_error *err)
 {
     int64_t input_set, shard_set, run;
-    char set_name[256], source[PATH_MAX + 32];
+    char source[PATH_MAX + 32];
     cr_store_shard row = {0};
     int rc = cr_store_set_find(&input_set, input, spec->set, 0, NULL, err);
     if (rc == 0)
-        rc = cr_store_set_name(set_name, sizeof set_name, input, input_set, err);
+        rc = cr_store_set_name(row.set_name, sizeof row.set_name, input, input_set, err);
     if (rc == 0)
         rc = cr_shard_bounds(&row, input, input_set, spec->k, spec->n, err);
+    const char *set_name = row.set_name;
     snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
     snprintf(row.input, sizeof row.input, "%s", spec->input);
     if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
@@ -242,16 +243,18 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store *shard, cr_st
         else
             cr_store_rollback(shard);
     }
-    cr_store_shard_clear(&row);
     if (rc == 0) {
         *out_set = shard_set;
         *out_run = run;
+        *out_row = row;
+    } else {
+        cr_store_shard_clear(&row);
     }
     return rc;
 }
 
-int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store *shard, const cr_shard_spec *spec,
-                     cr_error *err)
+int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store_shard *out_row, cr_store *shard,
+                     const cr_shard_spec *spec, cr_error *err)
 {
     shard_info *have = calloc(1, sizeof *have);
     if (!have)
@@ -263,6 +266,8 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
             *out_set = have->run_row.set_id;
             *out_run = have->row.run_id;
             *out_done = have->run_row.status == CR_RUN_DONE;
+            *out_row = have->row;
+            have->row.lo = have->row.hi = NULL; /* now *out_row's */
         }
     } else if (rc == 0) {
         /* read-only and, unless a writer may be at work, immutable: a
@@ -270,7 +275,7 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
         cr_store *input = NULL;
         rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
         if (rc == 0)
-            rc = make_shard(out_set, out_run, shard, input, spec, err);
+            rc = make_shard(out_set, out_run, out_row, shard, input, spec, err);
         cr_store_free(input);
         *out_done = 0;
     }
@@ -279,30 +284,24 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
     return rc;
 }
 
-int cr_shard_feed(cr_store *shard, const cr_shard_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
+int cr_shard_feed(const cr_store_shard *row, const cr_shard_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
 {
-    cr_store_shard row = {0};
+    /* a shard after the first with no lower bound starts at the set's end:
+     * it holds nothing */
+    if (row->k > 0 && !row->lo)
+        return 0;
     cr_store *input = NULL;
     cr_store_instances *it = NULL;
     int64_t input_set;
-    int rc = cr_store_shard_read(&row, shard, err);
+    int rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
     if (rc == 0)
-        rc = cr_errorf(err, CR_EINVAL, "%s is not a shard database", cr_store_path(shard));
-    else if (rc == 1)
-        rc = 0;
-    /* a shard after the first with no lower bound starts at the set's end:
-     * it holds nothing */
-    int empty = rc == 0 && row.k > 0 && !row.lo;
-    if (rc == 0 && !empty)
-        rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
-    if (rc == 0 && !empty)
-        rc = cr_store_set_find(&input_set, input, row.set_name, 0, NULL, err);
-    if (rc == 0 && !empty)
-        rc = cr_store_instances_range_new(&it, input, input_set, row.lo, row.hi, err);
+        rc = cr_store_set_find(&input_set, input, row->set_name, 0, NULL, err);
+    if (rc == 0)
+        rc = cr_store_instances_range_new(&it, input, input_set, row->lo, row->hi, err);
     char source[PATH_MAX + 32];
-    snprintf(source, sizeof source, "shard %u/%u of %s", row.k, row.n, spec->input);
+    snprintf(source, sizeof source, "shard %u/%u of %s", row->k, row->n, spec->input);
     const cr_instance *in;
-    for (uint64_t line = 1; rc == 0 && !empty && (rc = cr_store_instances_next(&in, it, err)) == 1; line++) {
+    for (uint64_t line = 1; rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1; line++) {
         cr_row r = {.source = source, .line = line, .ext_id = in->ext_id, .ext_id_len = strlen(in->ext_id),
                     .coins = in->coins, .n = in->n, .coins_json = in->coins_json,
                     .coins_json_len = in->coins_json_len};
@@ -310,7 +309,6 @@ int cr_shard_feed(cr_store *shard, const cr_shard_spec *spec, cr_row_fn fn, void
     }
     cr_store_instances_free(it);
     cr_store_free(input);
-    cr_store_shard_clear(&row);
     return rc;
 }
 
