@@ -24,7 +24,7 @@
 
 /* The programs of one package, built once for every test of this file. */
 typedef struct built {
-    tmp_db db;
+    tmp_db db; /* first: tmp_db_teardown frees the folder and the whole struct */
     char pkg[4200], interactor[4300], reference[4300], greedy[4300], precomputed[4300], crash[4300];
     char feedback[4300];
     char polygon[4200], testlib_interactor[4300], testlib_check[4300], tout[4300]; /* Polygon's */
@@ -104,11 +104,9 @@ static void play_sh(game_result *out, const built *b, const char *in, const char
 static int setup(void **state)
 {
     built *b = calloc(1, sizeof *b);
-    void *db_state = NULL;
-    if (!b || tmp_db_setup(&db_state))
+    if (!b || !(b->db.dir = tmp_dir_new()))
         return -1;
-    b->db = *(tmp_db *)db_state;
-    free(db_state);
+    snprintf(b->db.db, sizeof b->db.db, "%s", tmp_path(b->db.dir, "t.db"));
     *state = b;
     snprintf(b->pkg, sizeof b->pkg, "%s", tmp_path(b->db.dir, "coins"));
     snprintf(b->feedback, sizeof b->feedback, "%s", tmp_path(b->db.dir, "feedback"));
@@ -131,25 +129,14 @@ static int setup(void **state)
                     "--out", b->polygon, "--interactive", (char *)NULL) || r.status != 0)
         return -1;
     run_result_free(&r);
-    static const struct {
-        size_t at;
-        const char *source;
-    } programs[] = {
-        {offsetof(built, interactor), "output_validators/interactor/interactor.c"},
-        {offsetof(built, reference), "submissions/accepted/reference.c"},
-        {offsetof(built, greedy), "submissions/wrong_answer/greedy.c"},
-        {offsetof(built, precomputed), "submissions/wrong_answer/precomputed.c"},
-        {offsetof(built, crash), "submissions/run_time_error/crash.c"},
+    const package_program programs[] = {
+        {b->interactor, "output_validators/interactor/interactor.c"},
+        {b->reference, "submissions/accepted/reference.c"},
+        {b->greedy, "submissions/wrong_answer/greedy.c"},
+        {b->precomputed, "submissions/wrong_answer/precomputed.c"},
+        {b->crash, "submissions/run_time_error/crash.c"},
     };
-    for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
-        char *binary = (char *)b + programs[k].at;
-        char source[4400];
-        const char *name = strrchr(programs[k].source, '/') + 1;
-        snprintf(binary, 4300, "%s", tmp_path(b->db.dir, name));
-        *strrchr(binary, '.') = '\0';
-        snprintf(source, sizeof source, "%s", tmp_path(b->pkg, programs[k].source));
-        cc_build(binary, source);
-    }
+    cc_build_package(b->pkg, b->db.dir, programs, sizeof programs / sizeof programs[0]);
     /* testlib's, with the testlib.h beside them in files/ */
     char source[4400];
     snprintf(b->testlib_interactor, sizeof b->testlib_interactor, "%s", tmp_path(b->db.dir, "testlib_interactor"));
@@ -159,23 +146,6 @@ static int setup(void **state)
     snprintf(source, sizeof source, "%s", tmp_path(b->polygon, "files/check.cpp"));
     cxx_build(b->testlib_check, source);
     return 0;
-}
-
-static int teardown(void **state)
-{
-    built *b = *state;
-    tmp_db *db = malloc(sizeof *db);
-    *db = b->db;
-    free(b);
-    void *db_state = db;
-    return tmp_db_teardown(&db_state);
-}
-
-/* The package's path of name, in a buffer of the caller's. */
-static const char *in_pkg(char out[4400], const built *b, const char *name)
-{
-    snprintf(out, 4400, "%s", tmp_path(b->pkg, name));
-    return out;
 }
 
 static void test_export_interactive__kattis_holds_the_interactor_the_players_and_the_seeds(void **state)
@@ -189,10 +159,10 @@ static void test_export_interactive__kattis_holds_the_interactor_the_players_and
         "problem_statement/problem.en.tex", "input_validators/validator/validator.c"};
     char path[4400];
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
-        if (access(in_pkg(path, b, files[k]), R_OK) != 0)
+        if (access(path_in(path, b->pkg, files[k]), R_OK) != 0)
             fail_msg("the package lacks %s", files[k]);
-    assert_int_not_equal(access(in_pkg(path, b, "output_validators/checker"), F_OK), 0);
-    char *yaml = read_text(in_pkg(path, b, "problem.yaml"));
+    assert_int_not_equal(access(path_in(path, b->pkg, "output_validators/checker"), F_OK), 0);
+    char *yaml = read_text(path_in(path, b->pkg, "problem.yaml"));
     assert_non_null(strstr(yaml, "\nvalidation: custom interactive\n"));
     free(yaml);
     /* the seeds, on the inputs' third lines: an optimal jury on the sample and the first secret test, the
@@ -200,17 +170,17 @@ static void test_export_interactive__kattis_holds_the_interactor_the_players_and
     static const char *const seeds[][2] = {{"data/sample/01.in", "\n0\n"}, {"data/secret/02.in", "\n0\n"},
                                            {"data/secret/03.in", "\n3\n"}, {"data/secret/06.in", "\n6\n"}};
     for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
-        char *in = read_text(in_pkg(path, b, seeds[k][0]));
+        char *in = read_text(path_in(path, b->pkg, seeds[k][0]));
         const char *third = strchr(strchr(in, '\n') + 1, '\n');
         assert_string_equal(third, seeds[k][1]);
         free(in);
     }
-    char *ans = read_text(in_pkg(path, b, "data/secret/06.ans"));
+    char *ans = read_text(path_in(path, b->pkg, "data/secret/06.ans"));
     assert_string_equal(ans, "interactive: the jury plays the seed on the input's third line\n");
     free(ans);
     /* the sample's interaction: the input read, then the moves, the contestant's first */
-    char *input = read_text(in_pkg(path, b, "data/sample/01.in")), *interaction =
-        read_text(in_pkg(path, b, "data/sample/01.interaction"));
+    char *input = read_text(path_in(path, b->pkg, "data/sample/01.in")), *interaction =
+        read_text(path_in(path, b->pkg, "data/sample/01.interaction"));
     size_t n = (size_t)strtoul(input, NULL, 10), first = strcspn(input, "\n");
     assert_memory_equal(interaction, "<", 1);
     assert_memory_equal(interaction + 1, input, first + 1);
@@ -222,7 +192,7 @@ static void test_export_interactive__kattis_holds_the_interactor_the_players_and
     }
     assert_string_equal(move, "");
     free(input), free(interaction);
-    char *tex = read_text(in_pkg(path, b, "problem_statement/problem.en.tex"));
+    char *tex = read_text(path_in(path, b->pkg, "problem_statement/problem.en.tex"));
     assert_non_null(strstr(tex, "\\section*{Interaction}"));
     assert_non_null(strstr(tex, "Flush standard output after every line you write"));
     free(tex);
@@ -237,9 +207,9 @@ static void test_export_interactive__the_interactor_accepts_the_reference_and_re
     for (int k = 1; k <= 6; k++) {
         char name[64];
         snprintf(name, sizeof name, "data/%s/%02d.in", k == 1 ? "sample" : "secret", k);
-        in_pkg(in, b, name);
+        path_in(in, b->pkg, name);
         snprintf(name, sizeof name, "data/%s/%02d.ans", k == 1 ? "sample" : "secret", k);
-        in_pkg(ans, b, name);
+        path_in(ans, b->pkg, name);
         char *reference[] = {b->reference, NULL}, *greedy[] = {b->greedy, NULL}, *line[] = {b->precomputed, NULL};
         play(&g, b, in, ans, reference);
         assert_int_equal(g.player, 0);
@@ -270,8 +240,8 @@ static void test_export_interactive__hostile_contestants_each_get_a_clear_wrong_
 {
     built *b = *state;
     char in[4400], ans[4400];
-    in_pkg(in, b, "data/sample/01.in");
-    in_pkg(ans, b, "data/sample/01.ans");
+    path_in(in, b->pkg, "data/sample/01.in");
+    path_in(ans, b->pkg, "data/sample/01.ans");
     static const struct {
         const char *script, *message;
     } hostile[] = {
@@ -516,5 +486,5 @@ int main(void)
         cmocka_unit_test(test_export_interactive__polygon_s_interactor_ends_every_game_with_a_verdict),
         cmocka_unit_test(test_export_interactive__refusals_name_the_format_and_the_option),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tmp_db_teardown);
 }

@@ -25,7 +25,7 @@
 
 /* The package and its programs, built once for every test of this file. */
 typedef struct built {
-    tmp_db db;
+    tmp_db db; /* first: tmp_db_teardown frees the folder and the whole struct */
     char pkg[4200], manager[4300], reference[4300], greedy[4300];
 } built;
 
@@ -97,11 +97,9 @@ static void play_sh(game_result *out, const built *b, const char *in, const char
 static int setup(void **state)
 {
     built *b = calloc(1, sizeof *b);
-    void *db_state = NULL;
-    if (!b || tmp_db_setup(&db_state))
+    if (!b || !(b->db.dir = tmp_dir_new()))
         return -1;
-    b->db = *(tmp_db *)db_state;
-    free(db_state);
+    snprintf(b->db.db, sizeof b->db.db, "%s", tmp_path(b->db.dir, "t.db"));
     *state = b;
     snprintf(b->pkg, sizeof b->pkg, "%s", tmp_path(b->db.dir, "coins"));
     run_result r;
@@ -115,41 +113,13 @@ static int setup(void **state)
                     "--out", b->pkg, "--interactive", (char *)NULL) || r.status != 0)
         return -1;
     run_result_free(&r);
-    static const struct {
-        size_t at;
-        const char *source;
-    } programs[] = {
-        {offsetof(built, manager), "check/manager.c"},
-        {offsetof(built, reference), "sol/reference.c"},
-        {offsetof(built, greedy), "sol/greedy.c"},
+    const package_program programs[] = {
+        {b->manager, "check/manager.c"},
+        {b->reference, "sol/reference.c"},
+        {b->greedy, "sol/greedy.c"},
     };
-    for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
-        char *binary = (char *)b + programs[k].at;
-        char source[4400];
-        const char *name = strrchr(programs[k].source, '/') + 1;
-        snprintf(binary, 4300, "%s", tmp_path(b->db.dir, name));
-        *strrchr(binary, '.') = '\0';
-        snprintf(source, sizeof source, "%s", tmp_path(b->pkg, programs[k].source));
-        cc_build(binary, source);
-    }
+    cc_build_package(b->pkg, b->db.dir, programs, sizeof programs / sizeof programs[0]);
     return 0;
-}
-
-static int teardown(void **state)
-{
-    built *b = *state;
-    tmp_db *db = malloc(sizeof *db);
-    *db = b->db;
-    free(b);
-    void *db_state = db;
-    return tmp_db_teardown(&db_state);
-}
-
-/* The package's path of name, in a buffer of the caller's. */
-static const char *in_pkg(char out[4400], const built *b, const char *name)
-{
-    snprintf(out, 4400, "%s", tmp_path(b->pkg, name));
-    return out;
 }
 
 static void test_export_interactive_cms__a_communication_task_with_the_manager_and_the_players(void **state)
@@ -160,15 +130,15 @@ static void test_export_interactive_cms__a_communication_task_with_the_manager_a
                                         "statement/statement.pdf"};
     char path[4400];
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++)
-        if (access(in_pkg(path, b, files[k]), R_OK) != 0)
+        if (access(path_in(path, b->pkg, files[k]), R_OK) != 0)
             fail_msg("the package lacks %s", files[k]);
     /* a checker would be a Batch task's: none */
-    assert_int_not_equal(access(in_pkg(path, b, "check/checker"), F_OK), 0);
-    assert_int_not_equal(access(in_pkg(path, b, "check/checker.c"), F_OK), 0);
-    char *yaml = read_text(in_pkg(path, b, "task.yaml"));
+    assert_int_not_equal(access(path_in(path, b->pkg, "check/checker"), F_OK), 0);
+    assert_int_not_equal(access(path_in(path, b->pkg, "check/checker.c"), F_OK), 0);
+    char *yaml = read_text(path_in(path, b->pkg, "task.yaml"));
     assert_non_null(strstr(yaml, "\nnum_processes: 1\nuser_io: std_io\n"));
     free(yaml);
-    char *in = read_text(in_pkg(path, b, "input/input2.txt"));
+    char *in = read_text(path_in(path, b->pkg, "input/input2.txt"));
     assert_string_equal(strchr(strchr(in, '\n') + 1, '\n'), "\n3\n"); /* the third test's seed */
     free(in);
 }
@@ -181,7 +151,7 @@ static void test_export_interactive_cms__the_manager_scores_the_reference_1_and_
     for (int k = 0; k < 6; k++) {
         char name[64];
         snprintf(name, sizeof name, "input/input%d.txt", k);
-        in_pkg(in, b, name);
+        path_in(in, b->pkg, name);
         char *reference[] = {b->reference, NULL}, *greedy[] = {b->greedy, NULL};
         play(&g, b, in, reference);
         assert_int_equal(g.player, 0);
@@ -203,7 +173,7 @@ static void test_export_interactive_cms__hostile_players_score_0_with_a_clear_me
 {
     built *b = *state;
     char in[4400];
-    in_pkg(in, b, "input/input0.txt");
+    path_in(in, b->pkg, "input/input0.txt");
     static const struct {
         const char *script, *message;
     } hostile[] = {
@@ -277,5 +247,5 @@ int main(void)
         cmocka_unit_test(test_export_interactive_cms__a_test_without_its_seed_is_a_judge_error),
         cmocka_unit_test(test_export_interactive_cms__no_compiler_says_how_to_build_the_manager),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, tmp_db_teardown);
 }

@@ -54,6 +54,12 @@ int tmp_db_teardown(void **state)
     return 0;
 }
 
+const char *path_in(char out[4400], const char *dir, const char *name)
+{
+    snprintf(out, 4400, "%s/%s", dir, name);
+    return out;
+}
+
 const char *tmp_path(const char *dir, const char *name)
 {
     static char paths[4][4096];

@@ -25,6 +25,9 @@ int tmp_db_teardown(void **state);
 /* dir/name in a static buffer (one of four, reused in turn). */
 const char *tmp_path(const char *dir, const char *name);
 
+/* dir/name in the caller's buffer out, which it returns. */
+const char *path_in(char out[4400], const char *dir, const char *name);
+
 /* Writes text to path; returns 0 or -1. */
 int write_file(const char *path, const char *text);
 
