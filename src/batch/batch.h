@@ -133,26 +133,35 @@ typedef struct cr_shard_spec {
     const char *label;
 } cr_shard_spec;
 
+/* What a shard task reads its instances from: the input database, opened
+ * read-only and, unless a writer may be at work, immutable (a thousand
+ * tasks reading it at once take no lock and write nothing), and the
+ * shard's range of ids in it. */
+typedef struct cr_shard_input cr_shard_input;
+
 /* Makes `shard` (an open, writable store) hold shard spec->k of
  * spec->n: the first time, it records the shard (its range of ids, the
  * whole set's size and fingerprint), its set and its run, in one
  * transaction; when the shard database holds a shard already (a task
  * started again), it checks that it is this shard of this job.  The run to
- * solve (or resume) goes to *out_run, its set to *out_set, the shard's row
- * to *out_row (cr_store_shard_clear frees it); *out_done says whether the
- * run is done already.  CR_EINVAL naming the difference when the shard
- * database holds another shard, job or set.  The instances come next,
- * through cr_shard_feed. */
-int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store_shard *out_row, cr_store *shard,
+ * solve (or resume) goes to *out_run, its set to *out_set; *out_done says
+ * whether the run is done already, and when it is not, *out_input is the
+ * input to feed it from (cr_shard_feed; free it with
+ * cr_shard_input_free).  CR_EINVAL naming the difference when the shard
+ * database holds another shard, job or set. */
+int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard_input **out_input, cr_store *shard,
                      const cr_shard_spec *spec, cr_error *err);
 
-/* Reads the instances of shard `row` from the input database (opened as
- * cr_shard_prepare opens it), in ext_id order, and passes each to fn as a
- * row: a pipeline's cr_pipeline_row copies each into the shard database and
- * solves it in one pass, instances and results in the same commits.  A
- * task started again reads its range again: what the shard holds already
- * is kept, and only what it lacks is solved and written. */
-int cr_shard_feed(const cr_store_shard *row, const cr_shard_spec *spec, cr_row_fn fn, void *ctx, cr_error *err);
+/* Reads the shard's instances from its input, in ext_id order, and passes
+ * each to fn as a row: a pipeline's cr_pipeline_row copies each into the
+ * shard database and solves it in one pass, instances and results in the
+ * same commits.  A task started again reads its range again: what the
+ * shard holds already is kept, and only what it lacks is solved and
+ * written. */
+int cr_shard_feed(cr_shard_input *in, cr_row_fn fn, void *ctx, cr_error *err);
+
+/* Closes the input; accepts NULL. */
+void cr_shard_input_free(cr_shard_input *in);
 
 typedef struct cr_merge_report {
     int64_t run;        /* the merged run in the target database */

@@ -215,21 +215,18 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
 /* Writes the shard into the shard store, in one transaction: its set,
  * its run and its row, with the range of ids it holds. */
 static int make_shard(int64_t *out_set, int64_t *out_run, cr_store_shard *out_row, cr_store *shard, cr_store *input,
-                      const cr_shard_spec *spec, cr_error *err)
+                      int64_t input_set, const cr_shard_spec *spec, cr_error *err)
 {
-    int64_t input_set, shard_set, run;
+    int64_t shard_set, run;
     char source[PATH_MAX + 32];
     cr_store_shard row = {0};
-    int rc = cr_store_set_find(&input_set, input, spec->set, 0, NULL, err);
-    if (rc == 0)
-        rc = cr_store_set_name(row.set_name, sizeof row.set_name, input, input_set, err);
+    int rc = cr_store_set_name(row.set_name, sizeof row.set_name, input, input_set, err);
     if (rc == 0)
         rc = cr_shard_bounds(&row, input, input_set, spec->k, spec->n, err);
-    const char *set_name = row.set_name;
     snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
     snprintf(row.input, sizeof row.input, "%s", spec->input);
     if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
-        rc = cr_store_set_find(&shard_set, shard, set_name, 1, source, err);
+        rc = cr_store_set_find(&shard_set, shard, row.set_name, 1, source, err);
         if (rc == 0)
             rc = cr_store_run_new(&run, shard, shard_set, &spec->opts, spec->solver_version, spec->label, err);
         if (rc == 0)
@@ -253,12 +250,48 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store_shard *out_ro
     return rc;
 }
 
-int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store_shard *out_row, cr_store *shard,
+struct cr_shard_input {
+    cr_store *store;
+    int64_t set_id;
+    cr_store_shard row; /* the shard's range of ids, its set's name */
+    const char *path;
+};
+
+void cr_shard_input_free(cr_shard_input *in)
+{
+    if (!in)
+        return;
+    cr_store_free(in->store);
+    cr_store_shard_clear(&in->row);
+    free(in);
+}
+
+/* Opens the input of spec, and its set (spec->set, or the shard's own
+ * when started again: set_name), for reading. */
+static int open_input(cr_shard_input **out, const cr_shard_spec *spec, const char *set_name, cr_error *err)
+{
+    cr_shard_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return cr_errorf(err, CR_ENOMEM, "no memory");
+    in->path = spec->input;
+    int rc = cr_store_new(&in->store, spec->input, CR_STORE_READ_SHARED, err);
+    if (rc == 0)
+        rc = cr_store_set_find(&in->set_id, in->store, set_name ? set_name : spec->set, 0, NULL, err);
+    if (rc)
+        cr_shard_input_free(in);
+    else
+        *out = in;
+    return rc;
+}
+
+int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard_input **out_input, cr_store *shard,
                      const cr_shard_spec *spec, cr_error *err)
 {
+    *out_input = NULL;
     shard_info *have = calloc(1, sizeof *have);
     if (!have)
         return cr_errorf(err, CR_ENOMEM, "no memory");
+    cr_shard_input *in = NULL;
     int rc = read_shard(have, shard, err);
     if (rc == 1) { /* started again: go on with what is there */
         rc = check_same_shard(have, shard, spec, err);
@@ -266,49 +299,45 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_store
             *out_set = have->run_row.set_id;
             *out_run = have->row.run_id;
             *out_done = have->run_row.status == CR_RUN_DONE;
-            *out_row = have->row;
-            have->row.lo = have->row.hi = NULL; /* now *out_row's */
+        }
+        if (rc == 0 && !*out_done && (rc = open_input(&in, spec, have->row.set_name, err)) == 0) {
+            in->row = have->row;
+            have->row.lo = have->row.hi = NULL; /* now the input's */
         }
     } else if (rc == 0) {
-        /* read-only and, unless a writer may be at work, immutable: a
-         * thousand tasks reading it at once take no lock and write nothing */
-        cr_store *input = NULL;
-        rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
-        if (rc == 0)
-            rc = make_shard(out_set, out_run, out_row, shard, input, spec, err);
-        cr_store_free(input);
         *out_done = 0;
+        rc = open_input(&in, spec, NULL, err);
+        if (rc == 0)
+            rc = make_shard(out_set, out_run, &in->row, shard, in->store, in->set_id, spec, err);
     }
     cr_store_shard_clear(&have->row);
     free(have);
+    if (rc)
+        cr_shard_input_free(in);
+    else
+        *out_input = in;
     return rc;
 }
 
-int cr_shard_feed(const cr_store_shard *row, const cr_shard_spec *spec, cr_row_fn fn, void *ctx, cr_error *err)
+int cr_shard_feed(cr_shard_input *in, cr_row_fn fn, void *ctx, cr_error *err)
 {
+    const cr_store_shard *row = &in->row;
     /* a shard after the first with no lower bound starts at the set's end:
      * it holds nothing */
     if (row->k > 0 && !row->lo)
         return 0;
-    cr_store *input = NULL;
     cr_store_instances *it = NULL;
-    int64_t input_set;
-    int rc = cr_store_new(&input, spec->input, CR_STORE_READ_SHARED, err);
-    if (rc == 0)
-        rc = cr_store_set_find(&input_set, input, row->set_name, 0, NULL, err);
-    if (rc == 0)
-        rc = cr_store_instances_range_new(&it, input, input_set, row->lo, row->hi, err);
+    int rc = cr_store_instances_range_new(&it, in->store, in->set_id, row->lo, row->hi, err);
     char source[PATH_MAX + 32];
-    snprintf(source, sizeof source, "shard %u/%u of %s", row->k, row->n, spec->input);
-    const cr_instance *in;
-    for (uint64_t line = 1; rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1; line++) {
-        cr_row r = {.source = source, .line = line, .ext_id = in->ext_id, .ext_id_len = strlen(in->ext_id),
-                    .coins = in->coins, .n = in->n, .coins_json = in->coins_json,
-                    .coins_json_len = in->coins_json_len};
+    snprintf(source, sizeof source, "shard %u/%u of %s", row->k, row->n, in->path);
+    const cr_instance *instance;
+    for (uint64_t line = 1; rc == 0 && (rc = cr_store_instances_next(&instance, it, err)) == 1; line++) {
+        cr_row r = {.source = source, .line = line, .ext_id = instance->ext_id,
+                    .ext_id_len = strlen(instance->ext_id), .coins = instance->coins, .n = instance->n,
+                    .coins_json = instance->coins_json, .coins_json_len = instance->coins_json_len};
         rc = fn(ctx, &r);
     }
     cr_store_instances_free(it);
-    cr_store_free(input);
     return rc;
 }
 

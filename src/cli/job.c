@@ -117,7 +117,7 @@ typedef struct job {
     cr_store_group group;   /* ... and its constraints (ingest --group) */
     cr_solve_opts solve;
     cr_shard_spec shard;
-    cr_store_shard shard_row; /* with --shard: what the shard holds, its range */
+    cr_shard_input *shard_input; /* with --shard: where its instances come from */
     int jobs, shard_done;
     cli_progress progress;
     const atomic_int *stop;
@@ -337,7 +337,7 @@ static int job_start(job *j)
     int creates = ((j->steps & CLI_JOB_INGEST) && !a->group) || a->shard;
     int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
     if (rc == 0 && a->shard) {
-        rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, &j->shard_row, j->store, &j->shard, j->err);
+        rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, &j->shard_input, j->store, &j->shard, j->err);
         if (rc == 0 && !j->shard_done)
             rc = cr_store_run_set_status(j->store, j->run_id, CR_RUN_RUNNING, NULL, j->err);
     } else if (rc == 0) {
@@ -410,14 +410,14 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
             printf("' is done already in %s\n", a->out);
         }
         cr_store_free(j.store);
-        cr_store_shard_clear(&j.shard_row);
+        cr_shard_input_free(j.shard_input);
         status = rc ? fail_hint(&j, &err) : CR_EXIT_OK;
         free(j.finish);
         return status;
     }
     j.ran = 1;
     if (rc == 0 && a->shard) /* its instances, copied and solved in one pass */
-        rc = cr_shard_feed(&j.shard_row, &j.shard, cr_pipeline_row, j.p, &err);
+        rc = cr_shard_feed(j.shard_input, cr_pipeline_row, j.p, &err);
     if (rc == 0 && (steps & CLI_JOB_SOLVE))
         rc = cr_pipeline_queue_unsolved(j.p, &err);
     cr_error late = {0};
@@ -452,7 +452,7 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
                  stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");
     cr_store_free(j.store);
-    cr_store_shard_clear(&j.shard_row);
+    cr_shard_input_free(j.shard_input);
     if (interrupted) {
         resume_hint(&j);
         status = CR_EXIT_INTERRUPTED;
