@@ -342,6 +342,17 @@ static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
                              "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
                      1);
     assert_non_null(strstr(err, "holds shard 1/4 of job 'job1' (set 'jobset'), not shard 2/4"));
+    /* a task refused before its shard is made leaves no database at --out
+     * (it used to leave a new one behind, with no shard in it) */
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", path("no-input.db"), "--shard", "1/4", "--out",
+                             path("never-1.db"), "--run-tag", "job1", (char *)NULL),
+                     1);
+    assert_int_equal(access(path("never-1.db"), F_OK), -1);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--set", "nope", "--shard", "1/4", "--out",
+                             path("never-1.db"), "--run-tag", "job1", (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "no instance set 'nope'"));
+    assert_int_equal(access(path("never-1.db"), F_OK), -1);
     /* refused, the shard is as it was: done, and merges */
     assert_int_equal(db_int(path("job1-1.db"), "SELECT count(*) FROM run WHERE status = 'done'"), 1);
     assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "4/4", "--out", path("x.db"),

@@ -335,9 +335,15 @@ static int job_start(job *j)
     /* solve needs a set in a database that is there: a mistyped path
      * creates none */
     int creates = ((j->steps & CLI_JOB_INGEST) && !a->group) || a->shard;
+    int made = a->shard && access(db, F_OK) != 0;
     int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
     if (rc == 0 && a->shard) {
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, &j->shard_input, j->store, &j->shard, j->err);
+        if (rc && made) { /* refused (no such input or set): no database left at --out */
+            cr_store_free(j->store);
+            j->store = NULL;
+            remove(db);
+        }
         if (rc == 0 && !j->shard_done)
             rc = cr_store_run_set_status(j->store, j->run_id, CR_RUN_RUNNING, NULL, j->err);
     } else if (rc == 0) {
