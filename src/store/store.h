@@ -86,7 +86,6 @@ int cr_store_opened_version(const cr_store *store);
  * or the refusal of a file that is not a coinrow database. */
 int cr_store_blank(int *out, const char *path, cr_error *err);
 
-
 /* The schema version this coinrow writes (the number of files in schema/). */
 int cr_store_schema_version(void);
 
