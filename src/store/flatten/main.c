@@ -5,7 +5,7 @@
  *   const char cr_schema_current[] = "...";
  * A new database then parses and runs one short script instead of every
  * migration and its data moves: a shard of a large job is a new database
- * each time.  tests/test_store_schema.c holds the two ways to the same
+ * each time.  tests/test_store.c holds the two ways to the same
  * sqlite_master and the same rows.
  *
  * The script's order: the tables, their rows (before any trigger exists),
