@@ -215,15 +215,13 @@ static int check_same_shard(const shard_info *have, cr_store *shard, const cr_sh
 /* Writes the shard into the shard store, in one transaction: its set,
  * its run and its row, with the range of ids it holds. */
 static int make_shard(int64_t *out_set, int64_t *out_run, cr_store_shard *out_row, cr_store *shard, cr_store *input,
-                      int64_t input_set, const cr_shard_spec *spec, cr_error *err)
+                      int64_t input_set, const char *source, const cr_shard_spec *spec, cr_error *err)
 {
     int64_t shard_set, run;
-    char source[PATH_MAX + 32];
     cr_store_shard row = {0};
     int rc = cr_store_set_name(row.set_name, sizeof row.set_name, input, input_set, err);
     if (rc == 0)
         rc = cr_shard_bounds(&row, input, input_set, spec->k, spec->n, err);
-    snprintf(source, sizeof source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
     snprintf(row.input, sizeof row.input, "%s", spec->input);
     if (rc == 0 && (rc = cr_store_begin(shard, err)) == 0) {
         rc = cr_store_set_find(&shard_set, shard, row.set_name, 1, source, err);
@@ -253,8 +251,8 @@ static int make_shard(int64_t *out_set, int64_t *out_run, cr_store_shard *out_ro
 struct cr_shard_input {
     cr_store *store;
     int64_t set_id;
-    cr_store_shard row; /* the shard's range of ids, its set's name */
-    const char *path;
+    cr_store_shard row;         /* the shard's range of ids, its set's name */
+    char source[PATH_MAX + 32]; /* "shard K/N of INPUT": the set's source, and its rows' */
 };
 
 void cr_shard_input_free(cr_shard_input *in)
@@ -273,7 +271,7 @@ static int open_input(cr_shard_input **out, const cr_shard_spec *spec, const cha
     cr_shard_input *in = calloc(1, sizeof *in);
     if (!in)
         return cr_errorf(err, CR_ENOMEM, "no memory");
-    in->path = spec->input;
+    snprintf(in->source, sizeof in->source, "shard %u/%u of %s", spec->k, spec->n, spec->input);
     int rc = cr_store_new(&in->store, spec->input, CR_STORE_READ_SHARED, err);
     if (rc == 0)
         rc = cr_store_set_find(&in->set_id, in->store, set_name ? set_name : spec->set, 0, NULL, err);
@@ -308,7 +306,7 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
         *out_done = 0;
         rc = open_input(&in, spec, NULL, err);
         if (rc == 0)
-            rc = make_shard(out_set, out_run, &in->row, shard, in->store, in->set_id, spec, err);
+            rc = make_shard(out_set, out_run, &in->row, shard, in->store, in->set_id, in->source, spec, err);
     }
     cr_store_shard_clear(&have->row);
     free(have);
@@ -328,11 +326,9 @@ int cr_shard_feed(cr_shard_input *in, cr_row_fn fn, void *ctx, cr_error *err)
         return 0;
     cr_store_instances *it = NULL;
     int rc = cr_store_instances_range_new(&it, in->store, in->set_id, row->lo, row->hi, err);
-    char source[PATH_MAX + 32];
-    snprintf(source, sizeof source, "shard %u/%u of %s", row->k, row->n, in->path);
     const cr_instance *instance;
     for (uint64_t line = 1; rc == 0 && (rc = cr_store_instances_next(&instance, it, err)) == 1; line++) {
-        cr_row r = {.source = source, .line = line, .ext_id = instance->ext_id,
+        cr_row r = {.source = in->source, .line = line, .ext_id = instance->ext_id,
                     .ext_id_len = strlen(instance->ext_id), .coins = instance->coins, .n = instance->n,
                     .coins_json = instance->coins_json, .coins_json_len = instance->coins_json_len};
         rc = fn(ctx, &r);
