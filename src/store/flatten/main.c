@@ -176,8 +176,8 @@ int main(void)
     if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sqlite!_%' "
                                "ESCAPE '!' ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
         die("reading the schema");
-    int analyzed = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int analyzed = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
         if (strncmp(name, "sqlite_stat", 11) == 0 && !analyzed) {
             put_sql("ANALYZE main;\n");
@@ -188,6 +188,8 @@ int main(void)
         sqlite3_free(clear);
         put_rows(name);
     }
+    if (step != SQLITE_DONE)
+        die("reading the schema");
     sqlite3_finalize(st);
     puts("    ;");
     sqlite3_close(db);
