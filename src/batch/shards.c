@@ -134,15 +134,21 @@ static void stage_clear(stage *b)
     b->count = b->result_count = 0;
 }
 
-/* Writes the staged instances to set_id and its results to run (0: none);
- * an instance the set has with other coins is CR_EINVAL. */
-static int stage_flush(stage *b, cr_store *store, int64_t set_id, int64_t run, cr_error *err)
+/* Writes the staged instances to set_id, or finds them there when it holds
+ * them (has_set), and their results to run (0: none); an instance the set
+ * has with other coins, or lacks when it should hold it, is CR_EINVAL. */
+static int stage_flush(stage *b, cr_store *store, int64_t set_id, int has_set, int64_t run, cr_error *err)
 {
-    int rc = b->count ? cr_store_add_instances(store, set_id, b->rows, b->count, err) : 0;
+    int rc = !b->count ? 0
+             : has_set ? cr_store_find_instances(store, set_id, b->rows, b->count, err)
+                       : cr_store_add_instances(store, set_id, b->rows, b->count, err);
     for (size_t i = 0; rc == 0 && i < b->count; i++)
         if (b->rows[i].state == CR_STORE_CLASH)
             rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' has other coins than the shards'", cr_store_path(store),
                            b->rows[i].ext_id);
+        else if (b->rows[i].state == CR_STORE_MISSING)
+            rc = cr_errorf(err, CR_EINVAL, "%s: the set lacks instance '%s' of the shards: a shard was altered",
+                           cr_store_path(store), b->rows[i].ext_id);
     for (size_t k = 0; rc == 0 && k < b->result_count; k++)
         b->results[k].instance_id = b->rows[b->row_of[k]].id;
     if (rc == 0 && run && b->result_count)
@@ -600,8 +606,8 @@ static void give_back(feed *f, stage *b, int failed)
 
 /* Writes every shard's instances and results into set_id and run, read on
  * the reader's thread. */
-static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, int64_t run, const shard_info *shards,
-                        size_t count, cr_error *err)
+static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, int has_set, int64_t run,
+                        const shard_info *shards, size_t count, cr_error *err)
 {
     feed *f = calloc(1, sizeof *f);
     if (!f)
@@ -616,7 +622,7 @@ static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, in
     if (rc == 0) {
         stage *b;
         while (rc == 0 && (b = take_ready(f)) != NULL) {
-            rc = stage_flush(b, into, set_id, run, err);
+            rc = stage_flush(b, into, set_id, has_set, run, err);
             give_back(f, b, rc != 0);
         }
         pthread_join(reader, NULL);
@@ -634,11 +640,13 @@ static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, in
 }
 
 /* What the target holds already, read without writing to it: the run of a
- * job merged before (*out_run), or else that its set, when it has one, is
- * the data the shards were made from. */
-static int check_target(int64_t *out_run, const char *into_path, const shard_info *shard, cr_error *err)
+ * job merged before (*out_run), or else that its set, when it has one
+ * (*out_has_set), is the data the shards were made from. */
+static int check_target(int64_t *out_run, int *out_has_set, const char *into_path, const shard_info *shard,
+                        cr_error *err)
 {
     *out_run = 0;
+    *out_has_set = 0;
     int blank;
     int rc = cr_store_blank(&blank, into_path, err);
     if (rc || blank)
@@ -660,14 +668,15 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
                            "%s: set '%s' (%" PRIu64 " instances) is not the data the shards of job '%s' were made "
                            "from (%" PRIu64 " instances)",
                            into_path, shard->row.set_name, size, shard->run_row.tag, shard->row.set_size);
+        *out_has_set = rc == 0;
     }
     cr_store_free(into);
     return rc;
 }
 
 /* Writes the merged run: one transaction. */
-static int write_merge(cr_merge_report *out, const char *into_path, const shard_info *shards, size_t count,
-                       cr_error *err)
+static int write_merge(cr_merge_report *out, const char *into_path, int has_set, const shard_info *shards,
+                       size_t count, cr_error *err)
 {
     cr_store *into = NULL;
     int64_t set_id;
@@ -691,7 +700,7 @@ static int write_merge(cr_merge_report *out, const char *into_path, const shard_
         rc = cr_store_run_set_tag(into, out->run, out->tag, err);
     uint64_t size = 0, digest = 0;
     if (rc == 0)
-        rc = write_shards(out, into, set_id, out->run, shards, count, err);
+        rc = write_shards(out, into, set_id, has_set, out->run, shards, count, err);
     /* what was merged is the set, each instance once (what the shards
      * recorded may have been altered by hand): as many instances, in ranges
      * that do not meet, and the target's set (made by them, or found the
@@ -726,18 +735,19 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "no shard databases to merge");
     shard_info *shards = calloc(count, sizeof *shards);
+    int has_set = 0;
     int rc = shards ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     if (rc == 0)
         rc = check_job(shards, count, err);
     if (rc == 0) {
         snprintf(out->tag, sizeof out->tag, "%s", shards[0].run_row.tag);
         out->shards = shards[0].row.n;
-        rc = check_target(&out->run, into_path, &shards[0], err);
+        rc = check_target(&out->run, &has_set, into_path, &shards[0], err);
     }
     out->already = rc == 0 && out->run;
     if (rc == 0 && !out->already) {
         int created = access(into_path, F_OK) != 0;
-        rc = write_merge(out, into_path, shards, count, err);
+        rc = write_merge(out, into_path, has_set, shards, count, err);
         if (rc && created)
             remove(into_path); /* a refused merge leaves no empty database behind */
     }

@@ -99,8 +99,10 @@ int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *
 
 /* ---- writing ---- */
 
-/* Settles rows whose insert did nothing: an ext_id the set already had. */
-static int settle_instances(cr_store *s, int64_t set_id, cr_store_instance *rows, size_t count, cr_error *err)
+/* Looks rows[0..count) up in set_id by ext_id: each found row's id, and its
+ * state SAME or CLASH by its coins, unless the id found is its own (a row
+ * just added keeps ADDED); a row not found is MISSING. */
+static int find_instances(cr_store *s, int64_t set_id, cr_store_instance *rows, size_t count, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = cr_store__kept(&st, s, CR_STORE__FIND_INSTANCE,
@@ -112,9 +114,8 @@ static int settle_instances(cr_store *s, int64_t set_id, cr_store_instance *rows
         if (step == SQLITE_OK)
             step = sqlite3_step(st);
         if (step == SQLITE_DONE) {
-            /* the insert ignored the row for another reason than its id */
-            rc = cr_errorf(err, CR_EDB, "%s: instance '%.*s' was not stored, and the set has no row of that id",
-                           s->path, (int)cr_utf8_cut(r->ext_id, r->ext_id_len > 60 ? 60 : r->ext_id_len), r->ext_id);
+            r->id = 0;
+            r->state = CR_STORE_MISSING;
         } else if (step != SQLITE_ROW) {
             rc = cr_store__fail(s, "looking up an instance", err);
         } else if (sqlite3_column_int64(st, 0) != r->id) {
@@ -127,6 +128,13 @@ static int settle_instances(cr_store *s, int64_t set_id, cr_store_instance *rows
         sqlite3_reset(st);
     }
     return rc;
+}
+
+int cr_store_find_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count, cr_error *err)
+{
+    for (size_t i = 0; i < count; i++)
+        rows[i].id = 0; /* no row is one just added */
+    return find_instances(store, set_id, rows, count, err);
 }
 
 uint64_t cr_store_length_max(cr_store *store) { return (uint64_t)sqlite3_limit(store->db, SQLITE_LIMIT_LENGTH, -1); }
@@ -186,7 +194,14 @@ int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *r
         if (rc == 0)
             rc = cr_store__step_done(store, st, "writing instances", err);
         if (rc == 0 && (size_t)sqlite3_changes(store->db) < k)
-            rc = settle_instances(store, set_id, chunk, k, err);
+            rc = find_instances(store, set_id, chunk, k, err);
+        for (size_t i = 0; rc == 0 && i < k; i++) {
+            const cr_store_instance *r = &chunk[i];
+            if (r->state == CR_STORE_MISSING) /* the insert ignored it for another reason than its id */
+                rc = cr_errorf(err, CR_EDB, "%s: instance '%.*s' was not stored, and the set has no row of that id",
+                               store->path, (int)cr_utf8_cut(r->ext_id, r->ext_id_len > 60 ? 60 : r->ext_id_len),
+                               r->ext_id);
+        }
         if (rc == 0 && store->added_set != set_id)
             rc = cr_store__sets_settle(store, err);
         for (size_t i = 0; rc == 0 && i < k; i++)

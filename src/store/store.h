@@ -227,8 +227,9 @@ enum {
     CR_STORE_ADDED = 1, /* new to the set */
     CR_STORE_SAME,      /* the set has this ext_id with the same coins: nothing stored */
     CR_STORE_CLASH,     /* the set has this ext_id with other coins: nothing stored */
-    CR_STORE_TOO_LONG   /* its ext_id and coins are longer than SQLite stores in a row
+    CR_STORE_TOO_LONG,  /* its ext_id and coins are longer than SQLite stores in a row
                            (cr_store_length_max): nothing stored, id 0 */
+    CR_STORE_MISSING    /* cr_store_find_instances: the set has no such ext_id, id 0 */
 };
 
 /* The longest string or row SQLite stores on this connection, in bytes
@@ -240,6 +241,13 @@ uint64_t cr_store_length_max(cr_store *store);
  * row too long to store is TOO_LONG, and the others are stored. */
 int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
                            cr_error *err);
+
+/* Finds rows[0..count) in set set_id by ext_id, storing nothing: each row's
+ * id and state, SAME or CLASH by its coins, or MISSING.  For a set known to
+ * hold them, it costs a lookup where cr_store_add_instances first tries an
+ * insert. */
+int cr_store_find_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count,
+                            cr_error *err);
 
 /* One result row: an instance's figures for one variant; those that are
  * missing (cr_result's CR_FIGURE_* bits) are stored as NULL and the error
