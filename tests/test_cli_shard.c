@@ -454,21 +454,31 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     merge_refused("m12.db", 3, late, "late-3.db: instance '0000' does not belong to shard 3/4");
 
     /* other coins in the target, found by the writer: in the first stage
-     * (the reader still reading), and in the last */
+     * (the reader still reading), and in the last; and an id the target's
+     * set lacks (shard 1's first id with an 'x' after it: still in its
+     * range) */
     const char *target = altered_copy(input, "before-job1.db",
                                       "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
                                       "DELETE FROM run WHERE tag = 'job1'");
     const char *shards[4] = {path("job1-0.db"), path("job1-1.db"), path("job1-2.db"), path("job1-3.db")};
-    static const char *const at[] = {"min", "max"};
-    for (int i = 0; i < 2; i++) {
-        char name[32], recoin[160];
-        int k = i ? 3 : 0;
-        snprintf(name, sizeof name, "recoined-%d.db", k);
-        snprintf(recoin, sizeof recoin, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT %s(id) FROM instance)",
-                 at[i]);
-        const char *recoined = altered_copy(shards[k], name, recoin), *given[4];
+    static const struct {
+        int k;
+        const char *sql, *want;
+    } alterations[] = {
+        {0, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT min(id) FROM instance)",
+         "' has other coins than the shards'"},
+        {3, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT max(id) FROM instance)",
+         "' has other coins than the shards'"},
+        {1, "UPDATE instance SET ext_id = ext_id || 'x' WHERE id = (SELECT min(id) FROM instance)",
+         "x' of the shards: a shard was altered"},
+    };
+    for (size_t i = 0; i < sizeof alterations / sizeof alterations[0]; i++) {
+        char name[32];
+        int k = alterations[i].k;
+        snprintf(name, sizeof name, "altered-%zu-%d.db", i, k);
+        const char *altered = altered_copy(shards[k], name, alterations[i].sql), *given[4];
         memcpy(given, shards, sizeof given);
-        given[k] = recoined;
+        given[k] = altered;
         char err[1024], beside[4200];
         size_t len = 0, len_after = 0;
         char *before = read_bytes(target, &len);
@@ -476,8 +486,8 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
         assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, given[0], given[1], given[2], given[3],
                                  (char *)NULL),
                          1);
-        assert_non_null(strstr(err, "before-job1.db: instance '"));
-        assert_non_null(strstr(err, "' has other coins than the shards'"));
+        assert_non_null(strstr(err, "before-job1.db: "));
+        assert_non_null(strstr(err, alterations[i].want));
         char *after = read_bytes(target, &len_after);
         assert_non_null(after);
         assert_int_equal(len_after, len);
