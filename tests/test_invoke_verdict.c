@@ -89,7 +89,7 @@ static int64_t solved_set(store_fixture *f, int rows)
     int64_t run;
     cr_error err = {0};
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
-    cr_pipeline_opts po = {f->set_id, run, opts, 1, NULL, NULL, NULL, NULL, NULL, 0};
+    cr_pipeline_opts po = {.set_id = f->set_id, .run_id = run, .solve = opts, .jobs = 1};
     cr_pipeline *p = NULL;
     cr_pipeline_stats stats;
     assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);

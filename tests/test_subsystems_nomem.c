@@ -306,7 +306,7 @@ static int ingest_and_solve(void *ctx, cr_error *err)
         rc = cr_store_set_find(&set_id, store, "set", 1, pp->input, err);
     if (rc == 0)
         rc = cr_store_run_new(&run_id, store, set_id, &solve, "test", NULL, err);
-    cr_pipeline_opts po = {set_id, run_id, solve, 2, NULL, NULL, NULL, NULL, NULL, 0};
+    cr_pipeline_opts po = {.set_id = set_id, .run_id = run_id, .solve = solve, .jobs = 2};
     if (rc == 0)
         rc = cr_pipeline_new(&p, store, &po, err);
     if (rc == 0) {

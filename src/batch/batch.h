@@ -73,6 +73,7 @@ typedef struct cr_pipeline_opts {
     void (*wal_held)(void *ctx, const char *db, uint64_t wal_bytes, int ended);
     void *ctx;
     int64_t group_id; /* the group of the set new rows join (cr_store_group_add); 0 for none */
+    uint64_t commit_rows; /* rows a transaction takes at first (more for ids in no order); 0: 10,000 */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any

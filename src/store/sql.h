@@ -43,6 +43,7 @@ struct cr_store {
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;
     int64_t wal_frame_bytes;
+    int64_t pages_counted; /* the page count at the last cr_store_pages_written */
     char path[];
 };
 

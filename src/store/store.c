@@ -377,6 +377,19 @@ int cr_store_commit(cr_store *store, cr_error *err)
     return rc;
 }
 
+void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_added)
+{
+    int written = 0, highest = 0;
+    sqlite3_db_status(store->db, SQLITE_DBSTATUS_CACHE_WRITE, &written, &highest, 1);
+    int64_t pages = 0;
+    cr_error ignored;
+    if (cr_store__query_int(&pages, store, "PRAGMA page_count", 0, 0, "counting its pages", &ignored) != 0)
+        pages = store->pages_counted;
+    *out_written = written;
+    *out_added = pages - store->pages_counted;
+    store->pages_counted = pages;
+}
+
 void cr_store_rollback(cr_store *store)
 {
     store->added_set = 0;

@@ -205,6 +205,13 @@ int cr_store_begin(cr_store *store, cr_error *err);
  * the database keeps what earlier commits wrote. */
 int cr_store_commit(cr_store *store, cr_error *err);
 
+/* Since the last call: the pages the connection wrote, to the WAL at its
+ * commits or when its cache spilled (*out_written), and the pages the
+ * database grew by (*out_added).  Rows appended in key order write about a
+ * page for each page added; rows scattered over a large index rewrite many
+ * of its pages for each page they add. */
+void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_added);
+
 /* Rolls back the open transaction, if any. */
 void cr_store_rollback(cr_store *store);
 
