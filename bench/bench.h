@@ -21,13 +21,21 @@ static inline double bench_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* splitmix64's output for state x (the state after adding its step). */
+static inline uint64_t bench_mix(uint64_t x)
+{
+    uint64_t z = x + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
 /* A random coin in 1..10^9: splitmix64 of *state, which it advances. */
 static inline int64_t bench_random_coin(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return (int64_t)((z ^ (z >> 31)) % 1000000000u) + 1;
+    uint64_t z = bench_mix(*state);
+    *state += 0x9e3779b97f4a7c15u;
+    return (int64_t)(z % 1000000000u) + 1;
 }
 
 static inline int bench_by_value(const void *a, const void *b)

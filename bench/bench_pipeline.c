@@ -8,7 +8,8 @@
  *     file order) is loaded, in turn, R times, by `sqlite3 NEW.db ".import
  *     --csv FILE t"`, by `coinrow run FILE --variant all --moves fast` and by
  *     the same with `--variant total`; the same with ids out of order (i1,
- *     i2, ... i10 sorts before i2); with --against, another coinrow (an
+ *     i2, ... i10 sorts before i2), and with ids at random (16 hex digits,
+ *     as hashed ids are); with --against, another coinrow (an
  *     older build, say) is timed in the same alternation, so that the two
  *     are compared side by side;
  *  2. the databases of the first turn: their bytes, with the WAL copied
@@ -85,8 +86,13 @@ static uint64_t next_random(void)
     return rng;
 }
 
-/* rows instances of n coins in 1..max; ids zero-padded (sorted) or not. */
-static void generate(const char *path, long rows, int n, uint64_t max, int sorted_ids)
+/* The ids of a generated file: i0000001 ... (sorted), i1 ... (i10 sorts
+ * before i2), or 16 hex digits at random. */
+enum { IDS_SORTED, IDS_UNSORTED, IDS_RANDOM, ID_ORDERS };
+static const char *const id_orders[ID_ORDERS] = {"ids in file order", "ids out of order", "ids at random"};
+
+/* rows instances of n coins in 1..max, the same coins whatever the ids. */
+static void generate(const char *path, long rows, int n, uint64_t max, int ids)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -98,7 +104,10 @@ static void generate(const char *path, long rows, int n, uint64_t max, int sorte
     rng = 88172645463325252u;
     fputs("id,values\n", f);
     for (long i = 1; i <= rows; i++) {
-        fprintf(f, sorted_ids ? "i%07ld," : "i%ld,", i);
+        if (ids == IDS_RANDOM) /* a splitmix64 step of i: distinct, in no order */
+            fprintf(f, "%016llx,", (unsigned long long)bench_mix((uint64_t)i));
+        else
+            fprintf(f, ids == IDS_SORTED ? "i%07ld," : "i%ld,", i);
         for (int k = 0; k < n; k++)
             fprintf(f, k ? " %llu" : "%llu", (unsigned long long)(1 + next_random() % max));
         fputc('\n', f);
@@ -350,26 +359,32 @@ int main(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
     fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
-    bench_path sorted_path = bench_in_folder("sorted.csv"), unsorted_path = bench_in_folder("unsorted.csv"),
-               kept_path = bench_in_folder("read-back.db");
-    const char *sorted = sorted_path.text, *unsorted = unsorted_path.text, *kept = kept_path.text;
-    generate(sorted, rows, 32, 1000000000u, 1);
-    generate(unsorted, rows, 32, 1000000000u, 0);
+    static const char *const csv_names[ID_ORDERS] = {"sorted.csv", "unsorted.csv", "random.csv"};
+    bench_path csv[ID_ORDERS], kept_path = bench_in_folder("read-back.db");
+    const char *kept = kept_path.text, *sorted = NULL;
+    for (int o = 0; o < ID_ORDERS; o++) {
+        csv[o] = bench_in_folder(csv_names[o]);
+        generate(csv[o].text, rows, 32, 1000000000u, o);
+    }
+    sorted = csv[IDS_SORTED].text;
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
-    timing in_order[CONTENDERS], out_of_order[CONTENDERS];
+    timing by_order[ID_ORDERS][CONTENDERS];
     db_size sizes[CONTENDERS];
-    compare(in_order, sizes, kept, coinrow, against, sorted, reps);
-    compare(out_of_order, NULL, NULL, coinrow, against, unsorted, reps);
-    remove(unsorted);
+    for (int o = 0; o < ID_ORDERS; o++) {
+        compare(by_order[o], o == IDS_SORTED ? sizes : NULL, o == IDS_SORTED ? kept : NULL, coinrow, against,
+                csv[o].text, reps);
+        if (o != IDS_SORTED)
+            remove(csv[o].text);
+    }
+    char what[128];
     if (read_back_only) {
         remove(sorted);
         printf("| writing and size (%ld CPUs, median of %d) | coinrow | sqlite3 .import | ratio |\n", cpus, reps);
         printf("|---|---|---|---|\n");
-        char what[128];
-        snprintf(what, sizeof what, "%ld x n=32, --variant all, ids in file order", rows);
-        print_row(what, in_order[ALL], in_order[IMPORT]);
-        snprintf(what, sizeof what, "%ld x n=32, --variant all, ids out of order", rows);
-        print_row(what, out_of_order[ALL], out_of_order[IMPORT]);
+        for (int o = 0; o < ID_ORDERS; o++) {
+            snprintf(what, sizeof what, "%ld x n=32, --variant all, %s", rows, id_orders[o]);
+            print_row(what, by_order[o][ALL], by_order[o][IMPORT]);
+        }
         printf("| database, --variant all (WAL checkpointed) | %.1f MB | %.1f MB | %.2f |\n",
                (double)sizes[ALL].file / 1e6, (double)sizes[IMPORT].file / 1e6,
                (double)sizes[ALL].file / (double)sizes[IMPORT].file);
@@ -385,14 +400,14 @@ int main(int argc, char **argv)
     remove(sorted);
     bench_path big_path = bench_in_folder("big.csv");
     const char *big = big_path.text;
-    generate(big, big_rows, 32, 1000000000u, 1);
+    generate(big, big_rows, 32, 1000000000u, IDS_SORTED);
     long rss_big = peak_memory(coinrow, big);
     remove(big);
 
     fprintf(stderr, "--jobs 1 against --jobs 2 ...\n");
     bench_path wide_path = bench_in_folder("n2000.csv");
     const char *wide = wide_path.text;
-    generate(wide, 2000, 2000, 1000000000u, 1);
+    generate(wide, 2000, 2000, 1000000000u, IDS_SORTED);
     double one = jobs_time(coinrow, wide, "1", reps), two = jobs_time(coinrow, wide, "2", reps);
     remove(wide);
 
@@ -402,13 +417,11 @@ int main(int argc, char **argv)
         int contender;
         const char *what;
     } rows_of[] = {{ALL, "--variant all"}, {ONE, "--variant total"}};
-    char what[128];
-    for (int k = 0; k < 2; k++) {
-        snprintf(what, sizeof what, "%ld x n=32, %s, ids in file order", rows, rows_of[k].what);
-        print_row(what, in_order[rows_of[k].contender], in_order[IMPORT]);
-        snprintf(what, sizeof what, "%ld x n=32, %s, ids out of order", rows, rows_of[k].what);
-        print_row(what, out_of_order[rows_of[k].contender], out_of_order[IMPORT]);
-    }
+    for (int k = 0; k < 2; k++)
+        for (int o = 0; o < ID_ORDERS; o++) {
+            snprintf(what, sizeof what, "%ld x n=32, %s, %s", rows, rows_of[k].what, id_orders[o]);
+            print_row(what, by_order[o][rows_of[k].contender], by_order[o][IMPORT]);
+        }
     for (int k = 0; k < 2; k++)
         printf("| database, %s (WAL checkpointed) | %.1f MB | %.1f MB | %.2f |\n", rows_of[k].what,
                (double)sizes[rows_of[k].contender].file / 1e6, (double)sizes[IMPORT].file / 1e6,
@@ -425,13 +438,12 @@ int main(int argc, char **argv)
     if (against) {
         printf("\n| measure (median of %d, same runs) | coinrow | %s | ratio |\n", reps, against);
         printf("|---|---|---|---|\n");
-        for (int k = 0; k < 2; k++) {
-            int c = rows_of[k].contender, other = c == ALL ? AGAINST_ALL : AGAINST_ONE;
-            snprintf(what, sizeof what, "%ld x n=32, %s, ids in file order", rows, rows_of[k].what);
-            print_row(what, in_order[c], in_order[other]);
-            snprintf(what, sizeof what, "%ld x n=32, %s, ids out of order", rows, rows_of[k].what);
-            print_row(what, out_of_order[c], out_of_order[other]);
-        }
+        for (int k = 0; k < 2; k++)
+            for (int o = 0; o < ID_ORDERS; o++) {
+                int c = rows_of[k].contender, other = c == ALL ? AGAINST_ALL : AGAINST_ONE;
+                snprintf(what, sizeof what, "%ld x n=32, %s, %s", rows, rows_of[k].what, id_orders[o]);
+                print_row(what, by_order[o][c], by_order[o][other]);
+            }
     }
     fflush(stdout);
     read_back(kept, coinrow, rows, reps);
