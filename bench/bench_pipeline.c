@@ -361,12 +361,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "generating %ld instances of n = 32 ...\n", rows);
     static const char *const csv_names[ID_ORDERS] = {"sorted.csv", "unsorted.csv", "random.csv"};
     bench_path csv[ID_ORDERS], kept_path = bench_in_folder("read-back.db");
-    const char *kept = kept_path.text, *sorted = NULL;
     for (int o = 0; o < ID_ORDERS; o++) {
         csv[o] = bench_in_folder(csv_names[o]);
         generate(csv[o].text, rows, 32, 1000000000u, o);
     }
-    sorted = csv[IDS_SORTED].text;
+    const char *kept = kept_path.text, *sorted = csv[IDS_SORTED].text;
     fprintf(stderr, "coinrow run against sqlite3 .import ...\n");
     timing by_order[ID_ORDERS][CONTENDERS];
     db_size sizes[CONTENDERS];
