@@ -18,6 +18,7 @@
 #include "store/sql.h" /* white box: the connection, to fill the disk */
 #include "support/core_check.h"
 #include "support/files.h"
+#include "support/oracle.h"
 
 typedef store_fixture fixture_state;
 
@@ -408,6 +409,69 @@ static void test_store__instances_added_in_order_same_and_clashing(void **state)
     assert_int_equal(size, 151);
 }
 
+static int by_ext_id(const void *a, const void *b)
+{
+    const cr_store_instance *x = a, *y = b;
+    return strcmp(x->ext_id, y->ext_id);
+}
+
+/* Looking rows up finds each by a scan of the set's index when they come
+ * in its order, and starts the scan again when one does not: checked
+ * against what the set holds ("e1".."e150" with ids 1..150 and coins [k,
+ * k+1]) for random rows, sorted or not, of ids it holds, ids next to them
+ * in its order that it lacks, ids only another set holds, and other coins. */
+static void test_store__instances_are_found_in_any_order(void **state)
+{
+    fixture_state *f = *state;
+    add_instances(f->store, f->set_id, 1, 150);
+    int64_t other;
+    cr_error err = {0};
+    assert_int_equal(cr_store_set_find(&other, f->store, "other", 1, "test", &err), 0);
+    add_instances(f->store, other, 151, 20); /* "e151".."e170": ids of another set */
+    static const char *const strangers[] = {"", "d", "e", "e0", "e1x", "e10 ", "e150x", "e171", "f", "zzz"};
+    uint64_t rng = 34;
+    enum { MOST = 40 };
+    cr_store_instance rows[MOST];
+    char ids[MOST][16], json[MOST][32];
+    for (int trial = 0; trial < 300; trial++) {
+        size_t count = (size_t)test_rand_range(&rng, 1, MOST);
+        int expect_id[MOST] = {0};
+        for (size_t i = 0; i < count; i++) {
+            int k = (int)test_rand_range(&rng, 1, 170), stranger = test_rand_range(&rng, 0, 4) == 0;
+            if (stranger)
+                snprintf(ids[i], sizeof ids[i], "%s", strangers[test_rand_range(&rng, 0, 9)]);
+            else
+                snprintf(ids[i], sizeof ids[i], "e%d", k);
+            int clash = test_rand_range(&rng, 0, 5) == 0;
+            rows[i] = (cr_store_instance){.ext_id = ids[i], .ext_id_len = strlen(ids[i]), .coins_json = json[i]};
+            rows[i].coins_json_len = (size_t)snprintf(json[i], sizeof json[i], "[%d,%d]", k, k + 1 + clash);
+            rows[i].id = 99; /* what the lookup must overwrite */
+        }
+        if (trial % 2)
+            qsort(rows, count, sizeof rows[0], by_ext_id);
+        for (size_t i = 0; i < count; i++) {
+            int k = 0;
+            if (sscanf(rows[i].ext_id, "e%d", &k) == 1 && k >= 1 && k <= 150) {
+                char exact[16];
+                snprintf(exact, sizeof exact, "e%d", k);
+                expect_id[i] = strcmp(exact, rows[i].ext_id) == 0 ? k : 0;
+            }
+        }
+        assert_int_equal(cr_store_find_instances(f->store, f->set_id, rows, count, &err), 0);
+        for (size_t i = 0; i < count; i++) {
+            int k = 0;
+            sscanf(rows[i].coins_json, "[%d", &k);
+            char same[32];
+            snprintf(same, sizeof same, "[%d,%d]", k, k + 1);
+            int want = !expect_id[i]                             ? CR_STORE_MISSING
+                       : strcmp(rows[i].coins_json, same) == 0 && k == expect_id[i] ? CR_STORE_SAME
+                                                                                    : CR_STORE_CLASH;
+            assert_int_equal(rows[i].state, want);
+            assert_int_equal(rows[i].id, expect_id[i]);
+        }
+    }
+}
+
 static void test_store__results_are_added_once(void **state)
 {
     fixture_state *f = *state;
@@ -672,6 +736,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_store__sets_are_found_created_and_listed, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__runs_are_found_by_id_and_status, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__instances_added_in_order_same_and_clashing, store_fixture_setup, store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_store__instances_are_found_in_any_order, store_fixture_setup,
+                                        store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__results_are_added_once, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__ingest_errors_are_recorded_once_and_cut, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store__instances_are_read_in_pages_and_by_run, store_fixture_setup, store_fixture_teardown),

@@ -130,11 +130,58 @@ static int find_instances(cr_store *s, int64_t set_id, cr_store_instance *rows, 
     return rc;
 }
 
+/* a < b in SQLite's BINARY order: memcmp, then the shorter first. */
+static int id_before(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    int c = memcmp(a, b, a_len < b_len ? a_len : b_len);
+    return c < 0 || (c == 0 && a_len < b_len);
+}
+
 int cr_store_find_instances(cr_store *store, int64_t set_id, cr_store_instance *rows, size_t count, cr_error *err)
 {
-    for (size_t i = 0; i < count; i++)
-        rows[i].id = 0; /* no row is one just added */
-    return find_instances(store, set_id, rows, count, err);
+    /* rows come in ext_id order (a merge's do): one scan of the set's
+     * index from the first, stepping to each row in turn, instead of a
+     * descent of the index for each; a row before the last starts the
+     * scan again */
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__kept(&st, store, CR_STORE__SCAN_INSTANCES,
+                            "SELECT id, ext_id, coins FROM instance WHERE set_id = ? AND ext_id >= ? ORDER BY ext_id",
+                            err);
+    int step = SQLITE_DONE;
+    const char *at = NULL; /* the scan's ext_id */
+    size_t at_len = 0;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        cr_store_instance *r = &rows[i];
+        if (i == 0 || !id_before(rows[i - 1].ext_id, rows[i - 1].ext_id_len, r->ext_id, r->ext_id_len)) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, set_id);
+            step = sqlite3_bind_text64(st, 2, r->ext_id, (sqlite3_uint64)r->ext_id_len, SQLITE_TRANSIENT,
+                                       SQLITE_UTF8);
+            at = NULL;
+        }
+        while (step == SQLITE_OK || (step == SQLITE_ROW && id_before(at, at_len, r->ext_id, r->ext_id_len))) {
+            step = sqlite3_step(st);
+            if (step == SQLITE_ROW) {
+                at = (const char *)sqlite3_column_text(st, 1);
+                at_len = (size_t)sqlite3_column_bytes(st, 1);
+            }
+        }
+        if (step != SQLITE_ROW && step != SQLITE_DONE) {
+            rc = cr_store__fail(store, "looking up an instance", err);
+        } else if (step == SQLITE_DONE || id_before(r->ext_id, r->ext_id_len, at, at_len)) {
+            r->id = 0;
+            r->state = CR_STORE_MISSING;
+        } else {
+            const char *coins = (const char *)sqlite3_column_text(st, 2);
+            size_t len = (size_t)sqlite3_column_bytes(st, 2);
+            r->state = len == r->coins_json_len && memcmp(coins, r->coins_json, len) == 0 ? CR_STORE_SAME
+                                                                                           : CR_STORE_CLASH;
+            r->id = sqlite3_column_int64(st, 0);
+        }
+    }
+    if (st)
+        sqlite3_reset(st);
+    return rc;
 }
 
 uint64_t cr_store_length_max(cr_store *store) { return (uint64_t)sqlite3_limit(store->db, SQLITE_LIMIT_LENGTH, -1); }
