@@ -35,10 +35,13 @@ folder=$(mktemp -d "${TMPDIR:-/tmp}/bench_scale-XXXXXX")
 trap 'rm -rf "$folder"' EXIT
 cd "$folder"
 
-# measure NAME COMMAND...: appends "wall cpu peak_kib" to NAME.times
+# measure NAME COMMAND...: appends "wall cpu peak_kib" to NAME.times.  It
+# syncs first, so that one step's writeback (the shards' hundreds of MiB
+# just written, say) does not land in the next one's time.
 measure() {
     local name=$1
     shift
+    sync
     "$timer" -f '%e %U %S %M' -o t.out "$@" >/dev/null
     awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }' t.out >>"$name.times"
 }
