@@ -131,7 +131,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ifeq ($(SANITIZE),thread)
 # the tests whose code runs on several threads
 TESTS := $(addprefix $(BUILD)/tests/,test_batch_pipeline test_cli_interrupt test_export_zip test_cli_invoke test_cli_interactive \
-           test_cli_report test_cli_shard)
+           test_cli_report test_cli_shard test_cli_check_db)
 endif
 
 LIBCORE := $(BUILD)/libcoinrow.a

@@ -262,6 +262,34 @@ static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(v
     assert_int_equal(access(into, F_OK), -1);
 }
 
+/* The shards are checked two at a time (each of two threads takes every
+ * other one): of two damaged ones, one for each thread, the first in k
+ * order is named, whichever thread finds its damage first, and nothing is
+ * written. */
+static void test_check_db__the_first_damaged_shard_is_named(void **state)
+{
+    tmp_db *f = *state;
+    static const char *const names[4] = {"zero.db", "one.db", "two.db", "three.db"};
+    char shards[4][4400], into[4400], spec[8];
+    run_result r;
+    run_generated(f->db, tmp_path(f->dir, "set.csv"), "300");
+    for (int k = 0; k < 4; k++) {
+        snprintf(spec, sizeof spec, "%d/4", k);
+        COINROW(&r, NULL, "solve", "--db", f->db, "--shard", spec, "--out", path_in(shards[k], f->dir, names[k]),
+                "--run-tag", "j", "--quiet");
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+    }
+    damage_results(shards[2]);
+    damage_results(shards[1]);
+    COINROW(&r, NULL, "merge", "--db", path_in(into, f->dir, "into.db"), shards[0], shards[1], shards[2], shards[3]);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "one.db: the database is damaged ("));
+    assert_null(strstr(r.err, "two.db"));
+    run_result_free(&r);
+    assert_int_equal(access(into, F_OK), -1);
+}
+
 /* A generated set of `rows` instances in f's database, its instances'
  * index then pointed at another's pages: each row is missing from it. */
 static void index_missing_rows(tmp_db *f, const char *rows)
@@ -470,6 +498,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
+        TEST(test_check_db__the_first_damaged_shard_is_named),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),
         TEST(test_check_db__past_the_findings_sqlite_lists_the_count_is_a_floor),
         TEST(test_check_db__a_trigger_planted_on_solution_fails_the_check),

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,7 @@ typedef struct shard_info {
     ino_t ino;
     cr_store_shard row;
     cr_run run_row;
-    uint64_t solved;
+    uint64_t solved;  /* read only for a run not done */
 } shard_info;
 
 /* Reads the shard row of an open store and its run: 1 found, 0 none, or a
@@ -208,7 +209,7 @@ static int read_shard(shard_info *out, cr_store *store, cr_error *err)
     if (rc != 1)
         return rc;
     rc = cr_store_run_find(&out->run_row, store, out->row.run_id, CR_PICK_ANY, err);
-    if (rc == 0)
+    if (rc == 0 && out->run_row.status != CR_RUN_DONE) /* for check_job's refusal: it reads every solution */
         rc = cr_store_run_solved(&out->solved, store, out->row.run_id, err);
     return rc ? rc : 1;
 }
@@ -398,8 +399,6 @@ static int read_one(shard_info *s, const char *path, cr_error *err)
                        "%s is of schema version %d, an older coinrow's: a shard of it was split by the older "
                        "rule (FNV-1a mod N), which this coinrow does not merge; solve the job's shards again",
                        path, version);
-    if (rc == 0)
-        rc = cr_store_quick_check(store, err);
     int found = rc == 0 ? read_shard(s, store, err) : rc;
     cr_store_free(store);
     if (found == 0)
@@ -508,6 +507,54 @@ static int check_job(const shard_info *shards, size_t count, cr_error *err)
                          f->n, first->run_row.tag, covered, f->set_name, f->set_size,
                          covered == f->set_size ? ", but not the same ones" : "");
     return 0;
+}
+
+/* ---- the shards' checks ---- */
+
+/* SQLite's quick check reads all of a shard: a tenth of a merge.  Two
+ * threads, this one and a helper, each check every other shard in k order,
+ * and stop past the first that failed on either: the failure the merge
+ * reports is the first in k order, whichever thread found it. */
+typedef struct checks {
+    const shard_info *shards;
+    size_t count, from;    /* this side checks shards[from], shards[from + 2], ... */
+    atomic_size_t *first;  /* the first shard found to fail (count: none yet) */
+    int rc;                /* this side's failure, of shards[*first] if it is the first */
+    cr_error err;
+} checks;
+
+static void *check_every_other(void *arg)
+{
+    checks *c = arg;
+    for (size_t i = c->from; i < atomic_load(c->first); i += 2) {
+        cr_store *store = NULL;
+        c->rc = cr_store_new(&store, c->shards[i].path, CR_STORE_READ, &c->err);
+        if (c->rc == 0)
+            c->rc = cr_store_quick_check(store, &c->err);
+        cr_store_free(store);
+        size_t first = atomic_load(c->first);
+        while (c->rc && i < first && !atomic_compare_exchange_weak(c->first, &first, i))
+            ;
+    }
+    return NULL;
+}
+
+static int check_shards(const shard_info *shards, size_t count, cr_error *err)
+{
+    atomic_size_t first = count;
+    checks sides[2] = {{shards, count, 0, &first, 0, {0}}, {shards, count, 1, &first, 0, {0}}};
+    pthread_t helper;
+    int helped = pthread_create(&helper, NULL, check_every_other, &sides[1]) == 0;
+    check_every_other(&sides[0]);
+    if (helped)
+        pthread_join(helper, NULL);
+    else
+        check_every_other(&sides[1]);
+    size_t failed = atomic_load(&first);
+    if (failed == count)
+        return 0;
+    *err = sides[failed % 2].err;
+    return sides[failed % 2].rc;
 }
 
 /* ---- the shards read while the target is written ---- */
@@ -777,6 +824,8 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         rc = check_target(&out->run, &has_set, into_path, &shards[0], err);
     }
     out->already = rc == 0 && out->run;
+    if (rc == 0 && !out->already)
+        rc = check_shards(shards, count, err);
     if (rc == 0 && !out->already) {
         int created = access(into_path, F_OK) != 0;
         rc = write_merge(out, into_path, has_set, shards, count, err);
