@@ -116,27 +116,27 @@ static char *stage_text(stage *b, size_t len)
     return at;
 }
 
-/* Adds an instance to b (copying its strings); CR_ENOMEM. */
-static int stage_instance(stage *b, const cr_instance *in, cr_error *err)
+/* Adds an instance to b (copying its strings): with its coins parsed, its
+ * total and digest, for a target that adds it; or, coins NULL, only its
+ * ext_id and text, all that a lookup in a set that holds it compares.
+ * CR_ENOMEM. */
+static int stage_instance(stage *b, const char *ext_id, const char *json, size_t json_len, const cr_coins *coins,
+                          cr_error *err)
 {
-    size_t ext_id_len = strlen(in->ext_id);
-    char *text = stage_text(b, ext_id_len + 1 + in->coins_json_len + 1);
+    size_t ext_id_len = strlen(ext_id);
+    char *text = stage_text(b, ext_id_len + 1 + json_len + 1);
     if (!text)
-        return cr_errorf(err, CR_ENOMEM, "no memory for instance '%s'", in->ext_id);
-    memcpy(text, in->ext_id, ext_id_len + 1);
-    char *json = text + ext_id_len + 1;
-    memcpy(json, in->coins_json, in->coins_json_len + 1);
-    int64_t total = 0;
-    int fits = cr_coins_total(&total, in->coins, in->n);
-    b->rows[b->count++] = (cr_store_instance){.ext_id = text,
-                                              .ext_id_len = ext_id_len,
-                                              .coins_json = json,
-                                              .coins_json_len = in->coins_json_len,
-                                              .n = in->n,
-                                              .total = total,
-                                              .total_fits = fits,
-                                              .digest = cr_instance_digest(text, ext_id_len, json,
-                                                                           in->coins_json_len)};
+        return cr_errorf(err, CR_ENOMEM, "no memory for instance '%s'", ext_id);
+    memcpy(text, ext_id, ext_id_len + 1);
+    char *copy = text + ext_id_len + 1;
+    memcpy(copy, json, json_len + 1);
+    cr_store_instance *r = &b->rows[b->count++];
+    *r = (cr_store_instance){.ext_id = text, .ext_id_len = ext_id_len, .coins_json = copy, .coins_json_len = json_len};
+    if (coins) {
+        r->n = coins->n;
+        r->total_fits = cr_coins_total(&r->total, coins->v, coins->n);
+        r->digest = cr_instance_digest(text, ext_id_len, copy, json_len);
+    }
     return 0;
 }
 
@@ -576,6 +576,7 @@ typedef struct feed {
     cr_error err;
     const shard_info *shards;
     size_t count;
+    int has_set; /* the target holds the set: its instances are only looked up */
     cr_merge_report *out;
 } feed;
 
@@ -621,11 +622,12 @@ static int read_shard_rows(feed *f, stage **b, const shard_info *s, cr_error *er
             if (!cr_shard_holds(&s->row, r->ext_id))
                 rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
                                s->row.k, s->row.n);
-            else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
-                cr_instance in = {0, r->ext_id, coins.v, coins.n, coins.json, coins.json_len};
-                if ((rc = stage_instance(*b, &in, err)) == 0)
-                    f->out->instances++;
-            }
+            else if (f->has_set) /* compared with the set's text as it is */
+                rc = stage_instance(*b, r->ext_id, r->coins, strlen(r->coins), NULL, err);
+            else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0)
+                rc = stage_instance(*b, r->ext_id, coins.json, coins.json_len, &coins, err);
+            if (rc == 0)
+                f->out->instances++;
         }
         if (rc == 0 && r->moves && r->moves[strspn(r->moves, "LR")] != '\0')
             rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s': its %s line holds a letter other than L and R", s->path,
@@ -691,7 +693,7 @@ static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, in
     feed *f = calloc(1, sizeof *f);
     if (!f)
         return cr_errorf(err, CR_ENOMEM, "no memory to merge");
-    *f = (feed){.empty = &f->stages[1], .shards = shards, .count = count, .out = out};
+    *f = (feed){.empty = &f->stages[1], .shards = shards, .count = count, .has_set = has_set, .out = out};
     pthread_mutex_init(&f->mu, NULL);
     pthread_cond_init(&f->changed, NULL);
     pthread_t reader;
