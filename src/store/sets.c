@@ -99,6 +99,16 @@ int cr_store_set_size(uint64_t *out, cr_store *store, int64_t set_id, cr_error *
 
 /* ---- writing ---- */
 
+/* r as the set holds it, in the row st is on: its id (column 0), and SAME
+ * or CLASH by its coins' text (column coins). */
+static void take_found(cr_store_instance *r, sqlite3_stmt *st, int coins)
+{
+    const char *text = (const char *)sqlite3_column_text(st, coins);
+    size_t len = (size_t)sqlite3_column_bytes(st, coins);
+    r->state = len == r->coins_json_len && memcmp(text, r->coins_json, len) == 0 ? CR_STORE_SAME : CR_STORE_CLASH;
+    r->id = sqlite3_column_int64(st, 0);
+}
+
 /* Looks rows[0..count) up in set_id by ext_id: each found row's id, and its
  * state SAME or CLASH by its coins, unless the id found is its own (a row
  * just added keeps ADDED); a row not found is MISSING. */
@@ -119,11 +129,7 @@ static int find_instances(cr_store *s, int64_t set_id, cr_store_instance *rows, 
         } else if (step != SQLITE_ROW) {
             rc = cr_store__fail(s, "looking up an instance", err);
         } else if (sqlite3_column_int64(st, 0) != r->id) {
-            const char *coins = (const char *)sqlite3_column_text(st, 1);
-            size_t len = (size_t)sqlite3_column_bytes(st, 1);
-            r->state = len == r->coins_json_len && memcmp(coins, r->coins_json, len) == 0 ? CR_STORE_SAME
-                                                                                           : CR_STORE_CLASH;
-            r->id = sqlite3_column_int64(st, 0);
+            take_found(r, st, 1);
         }
         sqlite3_reset(st);
     }
@@ -172,11 +178,7 @@ int cr_store_find_instances(cr_store *store, int64_t set_id, cr_store_instance *
             r->id = 0;
             r->state = CR_STORE_MISSING;
         } else {
-            const char *coins = (const char *)sqlite3_column_text(st, 2);
-            size_t len = (size_t)sqlite3_column_bytes(st, 2);
-            r->state = len == r->coins_json_len && memcmp(coins, r->coins_json, len) == 0 ? CR_STORE_SAME
-                                                                                           : CR_STORE_CLASH;
-            r->id = sqlite3_column_int64(st, 0);
+            take_found(r, st, 2);
         }
     }
     if (st)
