@@ -171,6 +171,30 @@ static void test_pipeline__stores_what_the_core_answers_with_three_solvers(void 
     solves_like_the_core(*state, &opts, 3);
 }
 
+/* A job's size is a hint for its batches, not a limit: told 100 rows, a
+ * pipeline cut into the smallest batches takes 3,000 (the 70,000-coin rows
+ * among them, each beyond a small batch's coins) and stores each as the
+ * core answers it. */
+static void test_pipeline__a_job_said_to_be_small_stores_every_row(void **state)
+{
+    fixture_state *f = *state;
+    cr_solve_opts opts = {CR_VARIANTS_ALL, CR_ALGO_AUTO, CR_MOVES_FAST};
+    int64_t run;
+    cr_error err = {0};
+    assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
+    cr_pipeline_opts po = {.set_id = f->set_id, .run_id = run, .solve = opts, .jobs = 2, .rows = 100};
+    cr_pipeline *p = NULL;
+    cr_pipeline_stats s = {0};
+    assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
+    assert_int_equal(queue_rows(p, 0, 3000, "gen"), 0);
+    assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
+    cr_pipeline_free(p);
+    assert_int_equal(s.ingested, 3000);
+    assert_int_equal(s.solved, 3000);
+    check_against_core(f, run, &opts);
+    check_fingerprint(f);
+}
+
 static void test_pipeline__rejected_and_clashing_rows_are_recorded(void **state)
 {
     fixture_state *f = *state;
@@ -475,6 +499,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pipeline__stores_what_the_core_answers_with_one_solver, store_fixture_setup,
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__stores_what_the_core_answers_with_three_solvers, store_fixture_setup,
+                                        store_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pipeline__a_job_said_to_be_small_stores_every_row, store_fixture_setup,
                                         store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__rejected_and_clashing_rows_are_recorded, store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pipeline__rows_in_no_order_commit_in_larger_transactions, store_fixture_setup,

@@ -74,6 +74,8 @@ typedef struct cr_pipeline_opts {
     void *ctx;
     int64_t group_id; /* the group of the set new rows join (cr_store_group_add); 0 for none */
     uint64_t commit_rows; /* rows a transaction takes at first (more for ids in no order); 0: 10,000 */
+    uint64_t rows;        /* the rows the caller will queue, when it knows (a shard's range; 0: not known):
+                             a small job is cut into smaller batches, which fill less memory */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any
@@ -160,6 +162,10 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
  * shard holds already is kept, and only what it lacks is solved and
  * written. */
 int cr_shard_feed(cr_shard_input *in, cr_row_fn fn, void *ctx, cr_error *err);
+
+/* How many instances the input's range holds, from the set's size when it
+ * was split. */
+uint64_t cr_shard_input_size(const cr_shard_input *in);
 
 /* Closes the input; accepts NULL. */
 void cr_shard_input_free(cr_shard_input *in);

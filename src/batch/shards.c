@@ -294,6 +294,12 @@ struct cr_shard_input {
     char source[PATH_MAX + 32]; /* "shard K/N of INPUT": the set's source, and its rows' */
 };
 
+uint64_t cr_shard_input_size(const cr_shard_input *in)
+{
+    const cr_store_shard *row = &in->row;
+    return cr_shard_first(row->set_size, row->k + 1, row->n) - cr_shard_first(row->set_size, row->k, row->n);
+}
+
 void cr_shard_input_free(cr_shard_input *in)
 {
     if (!in)

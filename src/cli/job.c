@@ -355,7 +355,8 @@ static int job_start(job *j)
         return rc;
     cr_pipeline_opts po = {.set_id = j->set_id, .group_id = j->group_id, .run_id = j->run_id, .solve = j->solve,
                            .jobs = j->jobs, .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
-                           .wal_held = cli_progress_wal_held, .ctx = &j->progress};
+                           .wal_held = cli_progress_wal_held, .ctx = &j->progress,
+                           .rows = j->shard_input ? cr_shard_input_size(j->shard_input) : 0};
     return cr_pipeline_new(&j->p, j->store, &po, j->err);
 }
 
