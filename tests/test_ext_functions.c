@@ -551,6 +551,7 @@ typedef struct worker {
     uint64_t seed;
     int rows, wrong;
     pthread_barrier_t *start;
+    const char *ext; /* the extension's path, made before the threads start: ext_path's buffer is shared */
     char why[256]; /* what stopped it before its first row */
 } worker;
 
@@ -563,7 +564,7 @@ static void *work(void *arg)
     char *load_error = NULL;
     w->wrong = w->rows;
     int ready = sqlite3_open(":memory:", &conn) == SQLITE_OK && sqlite3_enable_load_extension(conn, 1) == SQLITE_OK &&
-                sqlite3_load_extension(conn, ext_path(), NULL, &load_error) == SQLITE_OK &&
+                sqlite3_load_extension(conn, w->ext, NULL, &load_error) == SQLITE_OK &&
                 sqlite3_prepare_v2(conn,
                                    "SELECT coinrow_value(?1, 'diff'), coinrow_moves(?1, 'remaining', 'canonical'), "
                                    "(SELECT value FROM coinrow_solve(?1, 'total'))",
@@ -600,7 +601,9 @@ static void test_ext__two_threads_on_two_connections(void **state)
     (void)state;
     pthread_barrier_t start;
     pthread_barrier_init(&start, NULL, 2);
-    worker w[2] = {{.seed = 1, .rows = 20000, .start = &start}, {.seed = 2, .rows = 20000, .start = &start}};
+    const char *ext = ext_path();
+    worker w[2] = {{.seed = 1, .rows = 20000, .start = &start, .ext = ext},
+                   {.seed = 2, .rows = 20000, .start = &start, .ext = ext}};
     pthread_t threads[2];
     for (int k = 0; k < 2; k++)
         assert_int_equal(pthread_create(&threads[k], NULL, work, &w[k]), 0);

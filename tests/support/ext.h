@@ -5,7 +5,8 @@
 #include <sqlite3.h>
 
 /* The extension under test: coinrow.so beside the binary under test
- * (run_bin()), so that the sanitizer build tests its own. */
+ * (run_bin()), so that the sanitizer build tests its own; in a buffer
+ * each call writes, so threads take it from one call before they start. */
 const char *ext_path(void);
 
 /* A fresh in-memory connection with the extension loaded through
