@@ -76,6 +76,9 @@ typedef struct cr_pipeline_opts {
     uint64_t commit_rows; /* rows a transaction takes at first (more for ids in no order); 0: 10,000 */
     uint64_t rows;        /* the rows the caller will queue, when it knows (a shard's range; 0: not known):
                              a small job is cut into smaller batches, which fill less memory */
+    int checkpoint_from;  /* the pages a commit leaves in the WAL from which a second connection copies
+                             commits into the database beside the writer; 0: 1,024 (a small job's WAL is
+                             copied at its end) */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any

@@ -43,6 +43,7 @@ struct cr_store {
     int opened_version;                       /* the schema version the file had */
     /* bounding the WAL (cr_store_wal_limit), in frames */
     int wal_limit, wal_skip, wal_failures, wal_held;
+    int wal_frames; /* after the last commit */
     int64_t wal_frame_bytes;
     int64_t pages_counted; /* the page count at the last cr_store_pages_written */
     char path[];

@@ -431,6 +431,7 @@ static int bound_wal(void *ctx, sqlite3 *db, const char *schema, int frames)
 {
     cr_store *s = ctx;
     (void)db, (void)schema;
+    s->wal_frames = frames;
     if (frames < s->wal_limit) {
         s->wal_skip = s->wal_failures = s->wal_held = 0;
         return SQLITE_OK;
@@ -474,6 +475,8 @@ uint64_t cr_store_wal_held(const cr_store *store)
 {
     return (uint64_t)store->wal_held * (uint64_t)store->wal_frame_bytes;
 }
+
+int cr_store_wal_frames(const cr_store *store) { return store->wal_frames; }
 
 void cr_store_cache_limit(cr_store *store, int kib)
 {

@@ -331,6 +331,10 @@ void cr_store_wal_limit(cr_store *store, int pages);
  * when none did since it last started again. */
 uint64_t cr_store_wal_held(const cr_store *store);
 
+/* The pages the WAL held after the last commit, with cr_store_wal_limit
+ * set (0 before the first). */
+int cr_store_wal_frames(const cr_store *store);
+
 /* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
  * for a store kept small while coinrow starts other programs, whose peak
  * memory counts coinrow's own (invoke/invoke.h). */
