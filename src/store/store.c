@@ -139,9 +139,9 @@ static int in_wal(cr_store *s)
  * it, synchronous=NORMAL keeps the database consistent through a crash or
  * power loss and loses at most the last commits.  An existing file's first
  * transaction ran in rollback mode, so that one rolled back left the file
- * as it was.  Should the switch fail (another
- * connection holds the file), the store goes on in rollback mode: readers
- * wait for each commit, nothing is lost. */
+ * as it was.  Should the switch fail (another connection holds the file),
+ * the store goes on in rollback mode: readers wait for each commit, nothing
+ * is lost. */
 static void start_wal(cr_store *s)
 {
     if (!s->wal_pending)
@@ -162,10 +162,9 @@ static void start_wal(cr_store *s)
  * nothing reaches the file before a checkpoint).  A new one has nothing to
  * keep: it is in WAL mode before its schema is made, so that neither that
  * nor its first commit waits for a journal's four syncs (a shard's database
- * took 23 fdatasync calls, 12 of them for those two and the switch after
- * them).  A current file is not written at all here: a command that opens
- * it to write and then refuses (no such set, nothing to resume) leaves it
- * byte for byte, its header and its time too. */
+ * took 23 fdatasync calls, now 16).  A current file is not written at all
+ * here: a command that opens it to write and then refuses (no such set,
+ * nothing to resume) leaves it byte for byte, its header and its time too. */
 static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
 {
     /* page_size only takes on a new database; larger pages make the
