@@ -174,6 +174,8 @@ static void test_store__a_newer_schema_written_while_waiting_to_upgrade_is_refus
 
 /* Opens path to write, which makes or upgrades it, and closes it: at the
  * current schema version. */
+/* Opens path to write and closes it: its schema is current, and the file
+ * is at rest in rollback mode, alone (a new one is made in WAL mode). */
 static void bring_up_to_date(const char *path)
 {
     cr_store *s = NULL;
@@ -181,6 +183,13 @@ static void bring_up_to_date(const char *path)
     assert_int_equal(cr_store_new(&s, path, CR_STORE_WRITE, &err), 0);
     cr_store_free(s);
     assert_int_equal(db_int(path, "PRAGMA user_version"), cr_schema_count);
+    char *mode = db_text(path, "PRAGMA journal_mode"), beside[4096];
+    assert_string_equal(mode, "delete");
+    free(mode);
+    snprintf(beside, sizeof beside, "%s-wal", path);
+    assert_int_not_equal(access(beside, F_OK), 0);
+    snprintf(beside, sizeof beside, "%s-shm", path);
+    assert_int_not_equal(access(beside, F_OK), 0);
 }
 
 static void test_store__a_new_or_empty_file_is_initialised(void **state)
