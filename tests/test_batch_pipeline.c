@@ -64,23 +64,30 @@ static int queue_rows(cr_pipeline *p, int first, int count, const char *source)
     return rc;
 }
 
+/* Queues rows k0.. and, when rest, the set's unsolved instances through a
+ * pipeline of po, and finishes it. */
+static cr_pipeline_stats run_with(fixture_state *f, const cr_pipeline_opts *po, int rows, int rest)
+{
+    cr_pipeline *p = NULL;
+    cr_pipeline_stats stats = {0};
+    cr_error err = {0};
+    assert_int_equal(cr_pipeline_new(&p, f->store, po, &err), 0);
+    int rc = queue_rows(p, 0, rows, "gen");
+    if (rc == 0 && rest)
+        rc = cr_pipeline_queue_unsolved(p, &err);
+    assert_true(rc == 0 || (po->stop && rc == CR_EINTERRUPTED));
+    assert_int_equal(cr_pipeline_finish(p, &stats, &err), 0);
+    cr_pipeline_free(p);
+    return stats;
+}
+
 static cr_pipeline_stats run_pipeline(fixture_state *f, int64_t run_id, const cr_solve_opts *opts, int jobs,
                                       int rows, int rest, const atomic_int *stop)
 {
     /* a checkpointer beside the writer from the first commit, as a large job has */
     cr_pipeline_opts po = {.set_id = f->set_id, .run_id = run_id, .solve = *opts, .jobs = jobs, .stop = stop,
                            .checkpoint_from = 1};
-    cr_pipeline *p = NULL;
-    cr_pipeline_stats stats = {0};
-    cr_error err = {0};
-    assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
-    int rc = queue_rows(p, 0, rows, "gen");
-    if (rc == 0 && rest)
-        rc = cr_pipeline_queue_unsolved(p, &err);
-    assert_true(rc == 0 || (stop && rc == CR_EINTERRUPTED));
-    assert_int_equal(cr_pipeline_finish(p, &stats, &err), 0);
-    cr_pipeline_free(p);
-    return stats;
+    return run_with(f, &po, rows, rest);
 }
 
 /* Every stored result equals the core's answer for the stored coins, and
@@ -185,12 +192,7 @@ static void test_pipeline__a_job_said_to_be_small_stores_every_row(void **state)
     cr_error err = {0};
     assert_int_equal(cr_store_run_new(&run, f->store, f->set_id, &opts, "test", NULL, &err), 0);
     cr_pipeline_opts po = {.set_id = f->set_id, .run_id = run, .solve = opts, .jobs = 2, .rows = 100};
-    cr_pipeline *p = NULL;
-    cr_pipeline_stats s = {0};
-    assert_int_equal(cr_pipeline_new(&p, f->store, &po, &err), 0);
-    assert_int_equal(queue_rows(p, 0, 3000, "gen"), 0);
-    assert_int_equal(cr_pipeline_finish(p, &s, &err), 0);
-    cr_pipeline_free(p);
+    cr_pipeline_stats s = run_with(f, &po, 3000, 0);
     assert_int_equal(s.ingested, 3000);
     assert_int_equal(s.solved, 3000);
     check_against_core(f, run, &opts);
