@@ -520,6 +520,7 @@ bench-report: $(BIN)
 # figures of docs/scaling.md and issue 35's targets.  Not in make bench: it
 # takes a quiet machine about ten minutes.
 bench-scale: $(BIN)
+	@sh scripts/deps.sh install sqlite3:sqlite3
 	bash bench/bench_scale.sh $(BIN) $(BENCH_SCALE_ARGS)
 
 # A run's peak WAL beside no reader, two sqlite3 query loops and one held read

@@ -10,7 +10,9 @@
 # --variant all` of the whole set, one process); for each shard count S,
 # the S shards one after another, their merge into an empty database and
 # into a copy of the input (which holds the set).  It prints the medians:
-# wall and CPU time (user + system, GNU time's), peak memory, and sizes.
+# wall and CPU time (user + system, GNU time's), peak memory, and sizes;
+# then how many pages of its input one shard of 100 reads, with the set's
+# ids in the order they were ingested and with the same set's ids in none.
 # The machine should be quiet: figures taken while others run are noisy.
 set -eu
 coinrow=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -54,6 +56,17 @@ verdict() { awk -v v="$1" -v max="$2" 'BEGIN { print (v <= max ? "met" : "NOT me
 
 echo "making the set: $instances instances of n = 32 ..."
 "$coinrow" generate --db input.db --set bench --count "$instances" --n 32 --values 1..1000 --seed 1 --quiet
+# The same instances ingested with ids in no order (a bijective hash of the
+# row number, as UUIDs or a table's unordered export come): a shard is a
+# range of ids, and its instances lie where their rows were ingested.
+echo "making the same set with its ids out of order ..."
+{
+    echo "id,values"
+    sqlite3 -csv input.db "SELECT printf('%08x', id * 2654435761 % 4294967296),
+                                  replace(replace(replace(coins, '[', ''), ']', ''), ',', ' ')
+                           FROM instance ORDER BY id"
+} >scattered.csv
+"$coinrow" ingest scattered.csv --db scattered.db --set bench --quiet
 
 for ((r = 0; r < reps; r++)); do
     echo "repetition $((r + 1)) of $reps ..."
@@ -81,6 +94,19 @@ for ((r = 0; r < reps; r++)); do
         "$coinrow" compare --db single.db --against "empty-$s.db" >/dev/null
     done
 done
+
+# What one shard of 100 reads of its input, by SQLite's count of the pages
+# it fetched (the same count on a warm or cold cache): the shard's range
+# query, run by sqlite3 on the bounds the shard recorded.
+pages_read() { # pages_read INPUT.db: "P of Q pages" for shard 50/100 of its set
+    rm -f pages.db
+    "$coinrow" solve --db "$1" --shard 50/100 --out pages.db --run-tag pages --variant total --moves none --quiet
+    local lo hi
+    lo=$(sqlite3 pages.db "SELECT lo FROM shard") hi=$(sqlite3 pages.db "SELECT hi FROM shard")
+    echo "$(sqlite3 "$1" ".stats on" "SELECT count(coins) FROM instance WHERE set_id = 1 AND ext_id >= '$lo' \
+        AND ext_id < '$hi'" | awk '/Page cache misses/ { print $NF }') of $(sqlite3 "$1" "PRAGMA page_count") pages"
+}
+ordered_pages=$(pages_read input.db) scattered_pages=$(pages_read scattered.db)
 
 single_wall=$(median single 1) single_cpu=$(median single 2)
 single_size=$(wc -c <single.db) input_size=$(wc -c <input.db)
@@ -121,6 +147,9 @@ row "merge into the input (holds the set): wall" "1.2× at 10" cell_into
 row "merge: peak memory (empty / into the input)" "256 MiB" cell_peak
 row "the merged database (vs the single run's)" "" cell_size
 row "the shard databases together" "" cell_shards_size
+echo
+echo "What shard 50/100 reads of its input: $ordered_pages with the set's ids in the order they were" \
+    "ingested, $scattered_pages with the same instances' ids in no order."
 
 # the targets, at the shard counts they name (when measured)
 has() { case " $counts " in *" $1 "*) return 0 ;; esac; return 1; }
