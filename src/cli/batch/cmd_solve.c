@@ -38,7 +38,9 @@ const cli_command cli_cmd_solve = {
     "--shard K/N solves the instances of shard K (0-based) of N of the set, read from\n"
     "--db (never written, opened immutable), into SHARD.db: the set's instances at\n"
     "positions floor(K*size/N) to floor((K+1)*size/N)-1 in id order, one range of its\n"
-    "index.  Run again after a kill, it goes on where it stopped.  'coinrow merge'\n"
-    "puts a job's shards (same TAG) back together.\n" CLI_JOB_EXIT_HELP,
+    "index.  It reads only its share of the file when the set was ingested in id order\n"
+    "(from a file sorted by id, LC_ALL=C sort): a set whose ids came in no order has\n"
+    "every shard read nearly all of it.  Run again after a kill, it goes on where it\n"
+    "stopped.  'coinrow merge' puts a job's shards (same TAG) back together.\n" CLI_JOB_EXIT_HELP,
     options,
 };
