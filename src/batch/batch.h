@@ -170,6 +170,14 @@ int cr_shard_feed(cr_shard_input *in, cr_row_fn fn, void *ctx, cr_error *err);
  * was split. */
 uint64_t cr_shard_input_size(const cr_shard_input *in);
 
+/* Whether reading the shard's instances took far more of its input than
+ * its share: more than four times its share of the file's pages, and 64
+ * pages more.  Then the set's ids came in no order (its rows lie in the
+ * order they were ingested, its shards are ranges of ids), and every shard
+ * reads most of the file (docs/scaling.md).  *out_read and *out_total are
+ * the pages read and the file's (cr_store_pages_read). */
+int cr_shard_input_scattered(const cr_shard_input *in, int64_t *out_read, int64_t *out_total);
+
 /* Closes the input; accepts NULL. */
 void cr_shard_input_free(cr_shard_input *in);
 

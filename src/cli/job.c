@@ -238,6 +238,17 @@ static void summary(const cli_progress *progress, const cli_job_args *a, int ste
     printf(" in %s, %.2f s\n", a->shard ? a->out : a->db, cli_progress_seconds(progress));
 }
 
+/* A shard that read most of its input for its share says why, once it is
+ * done: every shard of the job does the same. */
+static void scattered_note(const cr_shard_input *in, const cr_shard_spec *spec)
+{
+    int64_t read, total;
+    if (cr_shard_input_scattered(in, &read, &total))
+        cli_fail("note: shard %u/%u read %lld of its input's %lld pages: the set's ids were not ingested in their "
+                 "order, so every shard reads most of the input (docs/scaling.md: ingest it again in id order)",
+                 spec->k, spec->n, (long long)read, (long long)total);
+}
+
 /* The command that finishes the job, on standard error after what stopped
  * it. */
 static void finish_hint(const job *j, const char *why)
@@ -455,6 +466,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     }
     if (!a->quiet)
         summary(&j.progress, a, steps, &stats, j.set_name, j.run_id);
+    if (rc == 0 && j.shard_input)
+        scattered_note(j.shard_input, &j.shard);
     if (stats.rejected)
         cli_fail("%llu row%s rejected%s; every one is in the table ingest_error", (unsigned long long)stats.rejected,
                  stats.rejected == 1 ? "" : "s", stats.rejected > CLI_PROGRESS_SHOWN_REJECTS ? " (the first ones are above)" : "");

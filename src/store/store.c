@@ -397,6 +397,18 @@ void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_
     store->pages_counted = pages;
 }
 
+void cr_store_pages_read(cr_store *store, int64_t *out_read, int64_t *out_total)
+{
+    int read = 0, highest = 0;
+    sqlite3_db_status(store->db, SQLITE_DBSTATUS_CACHE_MISS, &read, &highest, 0);
+    int64_t pages = 0;
+    cr_error ignored;
+    *out_read = read;
+    *out_total = cr_store__query_int(&pages, store, "PRAGMA page_count", 0, 0, "counting its pages", &ignored) == 0
+                     ? pages
+                     : 0;
+}
+
 void cr_store_rollback(cr_store *store)
 {
     store->added_set = 0;

@@ -212,6 +212,11 @@ int cr_store_commit(cr_store *store, cr_error *err);
  * of its pages for each page they add. */
 void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_added);
 
+/* The pages the connection has read from the file since it opened, each
+ * time its cache lacked one (*out_read), and the pages the file holds
+ * (*out_total). */
+void cr_store_pages_read(cr_store *store, int64_t *out_read, int64_t *out_total);
+
 /* Rolls back the open transaction, if any. */
 void cr_store_rollback(cr_store *store);
 
