@@ -304,7 +304,7 @@ int cr_shard_input_scattered(const cr_shard_input *in, int64_t *out_read, int64_
 {
     cr_store_pages_read(in->store, out_read, out_total);
     double share = in->row.set_size ? (double)cr_shard_input_size(in) / (double)in->row.set_size : 1;
-    return (double)*out_read > 4 * share * (double)*out_total + 64;
+    return *out_total > 0 && (double)*out_read > 4 * share * (double)*out_total + 64;
 }
 
 void cr_shard_input_free(cr_shard_input *in)

@@ -214,7 +214,7 @@ void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_
 
 /* The pages the connection has read from the file since it opened, each
  * time its cache lacked one (*out_read), and the pages the file holds
- * (*out_total). */
+ * (*out_total; 0 when it cannot tell). */
 void cr_store_pages_read(cr_store *store, int64_t *out_read, int64_t *out_total);
 
 /* Rolls back the open transaction, if any. */
