@@ -274,7 +274,7 @@ static void test_shard__a_shard_of_a_set_ingested_out_of_order_says_it_read_most
         if (in_order)
             assert_string_equal(err, "");
         else
-            assert_non_null(strstr(err, "coinrow: note: shard 50/100 read "));
+            assert_non_null(strstr(err, "coinrow: note: shard 50/100 read a page of its input "));
         assert_int_equal(db_int(out, "SELECT count(*) FROM solution"), 400);
     }
 }

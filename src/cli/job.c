@@ -244,8 +244,9 @@ static void scattered_note(const cr_shard_input *in, const cr_shard_spec *spec)
 {
     int64_t read, total;
     if (cr_shard_input_scattered(in, &read, &total))
-        cli_fail("note: shard %u/%u read %lld of its input's %lld pages: the set's ids were not ingested in their "
-                 "order, so every shard reads most of the input (docs/scaling.md: ingest it again in id order)",
+        cli_fail("note: shard %u/%u read a page of its input %lld times (the input has %lld pages): the set's ids "
+                 "were not ingested in their order, so every shard reads most of the input (docs/scaling.md: "
+                 "ingest it again in id order)",
                  spec->k, spec->n, (long long)read, (long long)total);
 }
 
