@@ -255,8 +255,8 @@ static void write_ids_csv(const char *csv, int rows, int in_order)
 
 /* A shard is a range of ids and its rows lie where they were ingested:
  * of a set whose ids came in no order, shard 50/100 reads most of the
- * input (410 of its 428 pages here, against a dozen with ids in
- * order), and says so on standard error, even with --quiet. */
+ * input (about 410 page reads of a 428-page file here, against a dozen
+ * with ids in order), and says so on standard error, even with --quiet. */
 static void test_shard__a_shard_of_a_set_ingested_out_of_order_says_it_read_most_of_the_input(void **state)
 {
     (void)state;
