@@ -384,14 +384,21 @@ int cr_store_commit(cr_store *store, cr_error *err)
     return rc;
 }
 
+/* The pages the file holds, or `otherwise` when SQLite cannot tell. */
+static int64_t page_count(cr_store *store, int64_t otherwise)
+{
+    int64_t pages = 0;
+    cr_error ignored;
+    return cr_store__query_int(&pages, store, "PRAGMA page_count", 0, 0, "counting its pages", &ignored) == 0
+               ? pages
+               : otherwise;
+}
+
 void cr_store_pages_written(cr_store *store, int64_t *out_written, int64_t *out_added)
 {
     int written = 0, highest = 0;
     sqlite3_db_status(store->db, SQLITE_DBSTATUS_CACHE_WRITE, &written, &highest, 1);
-    int64_t pages = 0;
-    cr_error ignored;
-    if (cr_store__query_int(&pages, store, "PRAGMA page_count", 0, 0, "counting its pages", &ignored) != 0)
-        pages = store->pages_counted;
+    int64_t pages = page_count(store, store->pages_counted);
     *out_written = written;
     *out_added = pages - store->pages_counted;
     store->pages_counted = pages;
@@ -401,12 +408,8 @@ void cr_store_pages_read(cr_store *store, int64_t *out_read, int64_t *out_total)
 {
     int read = 0, highest = 0;
     sqlite3_db_status(store->db, SQLITE_DBSTATUS_CACHE_MISS, &read, &highest, 0);
-    int64_t pages = 0;
-    cr_error ignored;
     *out_read = read;
-    *out_total = cr_store__query_int(&pages, store, "PRAGMA page_count", 0, 0, "counting its pages", &ignored) == 0
-                     ? pages
-                     : 0;
+    *out_total = page_count(store, 0);
 }
 
 void cr_store_rollback(cr_store *store)
