@@ -145,8 +145,9 @@ typedef struct cr_shard_spec {
  * shard's range of ids in it. */
 typedef struct cr_shard_input cr_shard_input;
 
-/* Makes `shard` (an open, writable store) hold shard spec->k of
- * spec->n: the first time, it records the shard (its range of ids, the
+/* Makes `shard` (an open, writable store: CR_STORE_WRITE_ROLLBACK, since
+ * no one reads it until it is done) hold shard spec->k of spec->n, and
+ * sizes its page cache for appending: the first time, it records the shard (its range of ids, the
  * whole set's size and fingerprint), its set and its run, in one
  * transaction; when the shard database holds a shard already (a task
  * started again), it checks that it is this shard of this job.  The run to

@@ -346,9 +346,11 @@ static int job_start(job *j)
                                          "ulimit -n)", db, CR_PIPELINE_FILES);
     /* solve needs a set in a database that is there: a mistyped path
      * creates none */
-    int creates = ((j->steps & CLI_JOB_INGEST) && !a->group) || a->shard;
+    int creates = (j->steps & CLI_JOB_INGEST) && !a->group;
     int made = a->shard && access(db, F_OK) != 0;
-    int rc = cr_store_new(&j->store, db, creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING, j->err);
+    int rc = cr_store_new(&j->store, db,
+                          a->shard ? CR_STORE_WRITE_ROLLBACK : creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING,
+                          j->err);
     if (rc == 0 && a->shard) {
         rc = cr_shard_prepare(&j->set_id, &j->run_id, &j->shard_done, &j->shard_input, j->store, &j->shard, j->err);
         if (rc && made) { /* refused (no such input or set): no database left at --out */

@@ -330,7 +330,7 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
 {
     cr_store *fresh = NULL;
     objects want = {0}, have = {0};
-    int rc = cr_store_new(&fresh, ":memory:", CR_STORE_WRITE_ONCE, err);
+    int rc = cr_store_new(&fresh, ":memory:", CR_STORE_WRITE_ROLLBACK, err);
     if (rc == 0)
         rc = objects_read(&want, fresh, err);
     if (rc == 0)

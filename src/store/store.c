@@ -154,18 +154,18 @@ static void start_wal(cr_store *s)
 
 /* Makes a database that passed inspect() ready for writing: page size (a
  * new one's), the schema brought up to date, and WAL mode asked for from
- * the first commit on unless once (CR_STORE_WRITE_ONCE: switching to WAL
- * and back rewrites the header, and a WAL's transaction rolled back would
- * still leave that).  The upgrade of an existing file runs in the journal
- * mode the file has at rest, so that one that fails rolls back to the file
- * as it was, byte for byte (through the rollback journal; in WAL mode,
- * nothing reaches the file before a checkpoint).  A new one has nothing to
- * keep: it is in WAL mode before its schema is made, so that neither that
- * nor its first commit waits for a journal's four syncs (a shard's database
- * took 23 fdatasync calls, now 16).  A current file is not written at all
- * here: a command that opens it to write and then refuses (no such set,
- * nothing to resume) leaves it byte for byte, its header and its time too. */
-static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
+ * the first commit on unless rollback (CR_STORE_WRITE_ROLLBACK: switching
+ * to WAL and back rewrites the header, and a WAL's transaction rolled back
+ * would still leave that).  The upgrade of an existing file runs in the
+ * journal mode the file has at rest, so that one that fails rolls back to
+ * the file as it was, byte for byte (through the rollback journal; in WAL
+ * mode, nothing reaches the file before a checkpoint).  A new one has
+ * nothing to keep: it is in WAL mode before its schema is made, so that
+ * neither that nor its first commit waits for a journal's four syncs.  A
+ * current file is not written at all here: a command that opens it to
+ * write and then refuses (no such set, nothing to resume) leaves it byte
+ * for byte, its header and its time too. */
+static int prepare_writing(cr_store *s, int version, int rollback, cr_error *err)
 {
     /* page_size only takes on a new database; larger pages make the
      * writer's appends cheaper.  The cache and temporary tables in memory
@@ -173,7 +173,7 @@ static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
     int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
     if (rc == 0)
         rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
-    s->wal_pending = !once;
+    s->wal_pending = !rollback;
     if (rc == 0 && version == 0)
         start_wal(s);
     if (rc == 0 && version < cr_schema_count)
@@ -188,7 +188,7 @@ static int prepare_writing(cr_store *s, int version, int once, cr_error *err)
 static void configure_sqlite(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
 
 /* Whether mode makes a database where there is none (or an empty one). */
-static int creates(cr_store_mode mode) { return mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ONCE; }
+static int creates(cr_store_mode mode) { return mode == CR_STORE_WRITE || mode == CR_STORE_WRITE_ROLLBACK; }
 
 /* Whether mode only reads. */
 static int reads(cr_store_mode mode)
@@ -293,7 +293,7 @@ static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
     if (version == 0 && !creates(mode))
         return cr_errorf(err, CR_EDB, "%s: not a coinrow database (it has no tables)", s->path);
     if (!reads(mode))
-        return prepare_writing(s, version, mode == CR_STORE_WRITE_ONCE, err);
+        return prepare_writing(s, version, mode == CR_STORE_WRITE_ROLLBACK, err);
     if (version != cr_schema_count && mode != CR_STORE_READ_ANY)
         return cr_errorf(err, CR_EDB, "%s: schema version %d, this coinrow reads version %d: 'coinrow upgrade --db %s' "
                                       "upgrades it in place (as any command that writes to it does)",

@@ -34,10 +34,12 @@ typedef enum cr_store_mode {
     CR_STORE_WRITE,  /* created when missing or empty; an older schema brought up to date */
     CR_STORE_WRITE_EXISTING, /* as CR_STORE_WRITE, for an existing coinrow database alone (upgrade, and
                                 the commands that need a set or a run in it): never created */
-    CR_STORE_WRITE_ONCE, /* as CR_STORE_WRITE, for one transaction that may be refused midway (merge):
-                            the file keeps its journal mode (rollback mode, at rest), so that a rollback
-                            leaves it byte for byte as it was, its header too; no reader sees the
-                            transaction under way */
+    CR_STORE_WRITE_ROLLBACK, /* as CR_STORE_WRITE, without WAL: the file keeps its journal mode
+                                (rollback mode, at rest), and a reader waits while a commit is written.
+                                For one transaction that may be refused midway (merge): a rollback leaves
+                                the file byte for byte as it was, its header too.  For a database no one
+                                reads until it is done (a shard's): WAL would write each page twice, into
+                                the WAL and then into the file, and journal the switch back at close */
     CR_STORE_READ_SHARED, /* as CR_STORE_READ, for an input that many processes read at once, on shared
                              storage (a job's shards): opened immutable (SQLite's immutable=1: no lock, no
                              -shm, no journal looked for), which is safe only while nothing writes to it;
@@ -53,7 +55,7 @@ typedef enum cr_store_mode {
  * CR_STORE_WRITE a new or empty database is initialised and an older one
  * upgraded, every schema script it lacks in one transaction; a current one
  * is not written until the first commit, after which it is in WAL mode
- * (CR_STORE_WRITE_ONCE likewise, without WAL), so that a command that
+ * (CR_STORE_WRITE_ROLLBACK likewise, without WAL), so that a command that
  * refuses before it commits leaves the file byte for byte.
  * CR_STORE_WRITE_EXISTING refuses a missing or empty file instead.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
@@ -342,7 +344,9 @@ int cr_store_wal_frames(const cr_store *store);
 
 /* Caps the connection's page cache at kib KiB (it is 64 MiB for a writer):
  * for a store kept small while coinrow starts other programs, whose peak
- * memory counts coinrow's own (invoke/invoke.h). */
+ * memory counts coinrow's own (invoke/invoke.h), and for one that reads or
+ * writes its pages in order, once each (a shard's), where a page cached is
+ * memory touched for nothing. */
 void cr_store_cache_limit(cr_store *store, int kib);
 
 /* Copies into the database file what the WAL holds, as far as readers
