@@ -79,6 +79,10 @@ typedef struct cr_pipeline_opts {
     int checkpoint_from;  /* the pages a commit leaves in the WAL from which a second connection copies
                              commits into the database beside the writer; 0: 1,024 (a small job's WAL is
                              copied at its end) */
+    int unmarked;         /* leave a set that rows were added to without its marks (cr_store_set_mark), which
+                             only finding shards' bounds reads: a shard's database, which no job shards (one
+                             that does walks the set's index from its start instead), saves a pass over the
+                             set and a commit */
 } cr_pipeline_opts;
 
 /* Starts the threads; the pipeline uses store (and nothing else may, on any
@@ -147,11 +151,12 @@ typedef struct cr_shard_input cr_shard_input;
 
 /* Makes `shard` (an open, writable store: CR_STORE_WRITE_ROLLBACK, since
  * no one reads it until it is done) hold shard spec->k of spec->n, and
- * sizes its page cache for appending: the first time, it records the shard (its range of ids, the
- * whole set's size and fingerprint), its set and its run, in one
- * transaction; when the shard database holds a shard already (a task
- * started again), it checks that it is this shard of this job.  The run to
- * solve (or resume) goes to *out_run, its set to *out_set; *out_done says
+ * sizes its page cache for appending: the first time, it records the
+ * shard (its range of ids, the whole set's size and fingerprint), its set
+ * and its run (running), in one transaction; when the shard database holds
+ * a shard already (a task started again), it checks that it is this shard
+ * of this job, and marks its run running again unless it is done.  The run
+ * to solve (or resume) goes to *out_run, its set to *out_set; *out_done says
  * whether the run is done already, and when it is not, *out_input is the
  * input to feed it from (cr_shard_feed; free it with
  * cr_shard_input_free).  CR_EINVAL naming the difference when the shard

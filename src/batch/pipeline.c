@@ -834,7 +834,7 @@ int cr_pipeline_finish(cr_pipeline *p, cr_pipeline_stats *out, cr_error *err)
         cr_store_wal_limit(p->store, 0);
         p->finished = 1;
         /* the set's marks, so that its shards find their bounds at once */
-        if (!atomic_load(&p->failed) && p->stats.ingested > 0 && mark_set(p, &p->error) != 0)
+        if (!atomic_load(&p->failed) && p->stats.ingested > 0 && !p->opts.unmarked && mark_set(p, &p->error) != 0)
             atomic_store(&p->failed, 1);
     }
     if (out)

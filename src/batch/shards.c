@@ -366,6 +366,7 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
         if (rc == 0 && !*out_done && (rc = open_input(&in, spec, have->row.set_name, err)) == 0) {
             in->row = have->row;
             have->row.lo = have->row.hi = NULL; /* now the input's */
+            rc = cr_store_run_set_status(shard, have->row.run_id, CR_RUN_RUNNING, NULL, err);
         }
     } else if (rc == 0) {
         *out_done = 0;
@@ -832,9 +833,7 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
     if (rc == 0)
         rc = cr_store_set_mark(into, set_id, err);
     if (rc == 0)
-        rc = cr_store_run_add_seconds(into, out->run, seconds, err);
-    if (rc == 0)
-        rc = cr_store_run_set_status(into, out->run, CR_RUN_DONE, NULL, err);
+        rc = cr_store_run_finish(into, out->run, CR_RUN_DONE, NULL, seconds, err);
     if (rc == 0)
         rc = cr_store_commit(into, err);
     else

@@ -358,8 +358,6 @@ static int job_start(job *j)
             j->store = NULL;
             remove(db);
         }
-        if (rc == 0 && !j->shard_done)
-            rc = cr_store_run_set_status(j->store, j->run_id, CR_RUN_RUNNING, NULL, j->err);
     } else if (rc == 0) {
         rc = job_open(j);
     }
@@ -370,7 +368,8 @@ static int job_start(job *j)
     cr_pipeline_opts po = {.set_id = j->set_id, .group_id = j->group_id, .run_id = j->run_id, .solve = j->solve,
                            .jobs = j->jobs, .stop = j->stop, .progress = cli_progress_update, .rejected = cli_progress_rejected,
                            .wal_held = cli_progress_wal_held, .ctx = &j->progress,
-                           .rows = j->shard_input ? cr_shard_input_size(j->shard_input) : 0};
+                           .rows = j->shard_input ? cr_shard_input_size(j->shard_input) : 0,
+                           .unmarked = j->shard_input != NULL};
     return cr_pipeline_new(&j->p, j->store, &po, j->err);
 }
 
@@ -461,9 +460,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     if (j.run_id) {
         cr_error status_err = {0};
         cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
-        if ((cr_store_run_add_seconds(j.store, j.run_id, cli_progress_seconds(&j.progress), &status_err) ||
-             cr_store_run_set_status(j.store, j.run_id, final, final == CR_RUN_FAILED ? err.msg : NULL,
-                                     &status_err)) &&
+        if (cr_store_run_finish(j.store, j.run_id, final, final == CR_RUN_FAILED ? err.msg : NULL,
+                                cli_progress_seconds(&j.progress), &status_err) &&
             rc == 0)
             rc = status_err.code, err = status_err;
     }

@@ -199,7 +199,13 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
 int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status status, const char *message,
                                    cr_error *err)
 {
-    return cr_store__set_status(store, "invocation", id, status, message, err);
+    return cr_store__set_status(store, "invocation", id, status, message, -1, err);
+}
+
+int cr_store_invocation_finish(cr_store *store, int64_t id, cr_run_status status, const char *message, double seconds,
+                               cr_error *err)
+{
+    return cr_store__set_status(store, "invocation", id, status, message, seconds, err);
 }
 
 int cr_store_invocation_sandbox_on(cr_store *store, int64_t id, cr_error *err)
@@ -213,11 +219,6 @@ int cr_store_invocation_sandbox_on(cr_store *store, int64_t id, cr_error *err)
     rc = cr_store__step_done(store, st, "recording the sandbox", err);
     sqlite3_finalize(st);
     return rc;
-}
-
-int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err)
-{
-    return cr_store__add_seconds(store, "invocation", id, seconds, err);
 }
 
 int cr_store_add_verdicts(cr_store *store, int64_t id, const cr_verdict_row *rows, size_t count, cr_error *err)

@@ -93,12 +93,13 @@ int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, co
 }
 
 int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_status status, const char *message,
-                         cr_error *err)
+                         double seconds, cr_error *err)
 {
-    char sql[256], doing[64];
+    char sql[320], doing[64];
     snprintf(sql, sizeof sql,
              "UPDATE %s SET status = ?2, message = ?3, finished_at = CASE WHEN ?2 = 'running' THEN NULL ELSE "
-             "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') END WHERE id = ?1",
+             "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') END, seconds = CASE WHEN ?4 IS NULL THEN seconds ELSE "
+             "coalesce(seconds, 0) + ?4 END WHERE id = ?1",
              table);
     snprintf(doing, sizeof doing, "updating the %s", table);
     sqlite3_stmt *st = NULL;
@@ -108,22 +109,8 @@ int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_stat
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_text(st, 2, cr_store_run_status_name(status), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, message, -1, SQLITE_STATIC);
-    rc = cr_store__step_done(s, st, doing, err);
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int cr_store__add_seconds(cr_store *s, const char *table, int64_t id, double seconds, cr_error *err)
-{
-    char sql[128], doing[64];
-    snprintf(sql, sizeof sql, "UPDATE %s SET seconds = coalesce(seconds, 0) + ?2 WHERE id = ?1", table);
-    snprintf(doing, sizeof doing, "updating the %s", table);
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, s, sql, doing, err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_double(st, 2, seconds);
+    if (seconds >= 0)
+        sqlite3_bind_double(st, 4, seconds);
     rc = cr_store__step_done(s, st, doing, err);
     sqlite3_finalize(st);
     return rc;
@@ -162,12 +149,13 @@ int cr_store_run_latest_unfinished(int64_t *out, cr_store *store, int64_t set_id
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err)
 {
-    return cr_store__set_status(store, "run", run_id, status, message, err);
+    return cr_store__set_status(store, "run", run_id, status, message, -1, err);
 }
 
-int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err)
+int cr_store_run_finish(cr_store *store, int64_t run_id, cr_run_status status, const char *message, double seconds,
+                        cr_error *err)
 {
-    return cr_store__add_seconds(store, "run", run_id, seconds, err);
+    return cr_store__set_status(store, "run", run_id, status, message, seconds, err);
 }
 
 int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err)

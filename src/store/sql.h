@@ -163,11 +163,10 @@ int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, co
                           int64_t id, cr_run_pick pick, cr_error *err);
 
 /* Sets a row's status and message; finished_at is set for done, interrupted
- * and failed, cleared for running. */
+ * and failed, cleared for running.  seconds, unless negative, are added to
+ * its time spent in the same statement: a run's or an invocation's end is
+ * one write (a journal's four syncs each, where there is no WAL). */
 int cr_store__set_status(cr_store *s, const char *table, int64_t id, cr_run_status status, const char *message,
-                         cr_error *err);
-
-/* Adds seconds to a row's time spent. */
-int cr_store__add_seconds(cr_store *s, const char *table, int64_t id, double seconds, cr_error *err);
+                         double seconds, cr_error *err);
 
 #endif

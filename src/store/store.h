@@ -171,8 +171,10 @@ int cr_store_run_latest_unfinished(int64_t *out, cr_store *store, int64_t set_id
 int cr_store_run_set_status(cr_store *store, int64_t run_id, cr_run_status status, const char *message,
                             cr_error *err);
 
-/* Adds seconds to the time run run_id spent solving. */
-int cr_store_run_add_seconds(cr_store *store, int64_t run_id, double seconds, cr_error *err);
+/* Sets a run's status as it ends (as cr_store_run_set_status does) and adds
+ * seconds to the time it spent solving, in one write. */
+int cr_store_run_finish(cr_store *store, int64_t run_id, cr_run_status status, const char *message, double seconds,
+                        cr_error *err);
 
 /* Records the sharded job run run_id belongs to. */
 int cr_store_run_set_tag(cr_store *store, int64_t run_id, const char *tag, cr_error *err);
@@ -750,8 +752,10 @@ int cr_store_invocation_set_status(cr_store *store, int64_t id, cr_run_status st
  * --resume --sandbox). */
 int cr_store_invocation_sandbox_on(cr_store *store, int64_t id, cr_error *err);
 
-/* Adds seconds to the time it spent judging. */
-int cr_store_invocation_add_seconds(cr_store *store, int64_t id, double seconds, cr_error *err);
+/* Sets its status as it ends and adds seconds to the time it spent
+ * judging, as cr_store_run_finish does for runs. */
+int cr_store_invocation_finish(cr_store *store, int64_t id, cr_run_status status, const char *message, double seconds,
+                               cr_error *err);
 
 /* Adds rows[0..count) to its verdicts, and their times and memory to its
  * totals, inside cr_store_begin .. cr_store_commit. */

@@ -416,9 +416,8 @@ static int judge(cr_store *store, const cr_invocation *inv, const runnable *prog
     int interrupted = rc == CR_EINTERRUPTED || (rc == 0 && cli_signals_caught());
     cr_run_status final = interrupted ? CR_RUN_INTERRUPTED : rc ? CR_RUN_FAILED : CR_RUN_DONE;
     cr_error late = {0};
-    int closed = cr_store_invocation_add_seconds(store, inv->id, cli_progress_seconds(&w.progress), &late);
-    if (closed == 0)
-        closed = cr_store_invocation_set_status(store, inv->id, final, final == CR_RUN_FAILED ? err.msg : NULL, &late);
+    int closed = cr_store_invocation_finish(store, inv->id, final, final == CR_RUN_FAILED ? err.msg : NULL,
+                                            cli_progress_seconds(&w.progress), &late);
     cr_invocation_summary summary;
     char *points = NULL;
     if (closed == 0)
