@@ -469,7 +469,9 @@ static void test_shard__shards_that_do_not_fit_together_are_refused(void **state
 }
 
 /* A shard altered by hand after it was solved: an instance moved out of its
- * part of the set, a line of play with a letter other than L and R, or
+ * part of the set, two instances' ids and coins swapped (the set's
+ * fingerprint the same, but each has the other's results now), a line of
+ * play with a letter other than L and R, or
  * other coins than the set's in the target, which the merge finds while it
  * writes: refused then, the target keeps every byte, its header's too (no
  * switch to WAL and back), and no journal is left beside it. */
@@ -484,6 +486,18 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     char want[256];
     snprintf(want, sizeof want, "moved-0.db: instance '%s' does not belong to shard 0/4", stray);
     merge_refused("m8.db", 0, moved, want);
+
+    /* merge reads a shard in the order of its instances' numbers, which
+     * coinrow gives in the order of their ids */
+    const char *swapped = altered_copy(path("job1-0.db"), "swapped-0.db",
+                                       "CREATE TEMP TABLE two AS SELECT * FROM instance WHERE id IN (1, 2);"
+                                       "UPDATE instance SET ext_id = 'swapping' WHERE id = 1;"
+                                       "UPDATE instance SET (ext_id, n, coins, total) = "
+                                       "(SELECT ext_id, n, coins, total FROM two WHERE id = 1) WHERE id = 2;"
+                                       "UPDATE instance SET (ext_id, n, coins, total) = "
+                                       "(SELECT ext_id, n, coins, total FROM two WHERE id = 2) WHERE id = 1");
+    merge_refused("m13.db", 0, swapped, "swapped-0.db: instance '0001' is numbered after '0002', whose id is not "
+                                        "smaller: a shard was altered");
 
     /* a line of play edited through the result view is kept in result_extra */
     const char *relined = altered_copy(path("job1-0.db"), "relined-0.db",

@@ -634,28 +634,51 @@ static int hand_over(feed *f, stage **b)
     return rc ? CR_EINTERRUPTED : 0;
 }
 
-/* Reads one shard's results (and instances) into stages. */
+/* Whether ext_id, an instance of shard s read after *last (NULL for its
+ * first), is in the shard's range and after *last by id; *last becomes a
+ * copy of it.  CR_EINVAL naming the instance when it is not. */
+static int check_instance(char **last, size_t *last_cap, const shard_info *s, const char *ext_id, cr_error *err)
+{
+    size_t len = strlen(ext_id);
+    if (!cr_shard_holds(&s->row, ext_id))
+        return cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, ext_id, s->row.k,
+                         s->row.n);
+    if (*last && strcmp(*last, ext_id) >= 0)
+        return cr_errorf(err, CR_EINVAL, "%s: instance '%s' is numbered after '%s', whose id is not smaller: a shard "
+                                         "was altered", s->path, ext_id, *last);
+    if (cr_grow((void **)last, last_cap, len + 1, 1, 64))
+        return cr_errorf(err, CR_ENOMEM, "no memory for instance '%s'", ext_id);
+    memcpy(*last, ext_id, len + 1);
+    return 0;
+}
+
+/* Reads one shard's results (and instances) into stages, in the order of
+ * their rows, which is their ids' (a shard numbers its instances as it
+ * copies them from its range, in id order): the order of their ids is
+ * checked, rather than paid for by looking each row up through the
+ * (set, ext_id) index, which took a third of the reader's time. */
 static int read_shard_rows(feed *f, stage **b, const shard_info *s, cr_error *err)
 {
     cr_store *store = NULL;
     cr_store_results *it = NULL;
     cr_coins coins = {0};
+    char *last = NULL; /* the ext_id of the instance before */
+    size_t last_cap = 0;
     const cr_stored_result *r;
     int rc = cr_store_new(&store, s->path, CR_STORE_READ, err);
     if (rc == 0) {
         cr_store_cache_limit(store, READ_CACHE_KIB);
-        rc = cr_store_results_new(&it, store, s->row.run_id, CR_BY_EXT_ID, err);
+        rc = cr_store_results_new(&it, store, s->row.run_id, CR_BY_INSTANCE, err);
     }
     while (rc == 0 && (rc = cr_store_results_next(&r, it, err)) == 1) {
         rc = 0;
         int new_instance = (*b)->count == 0 || strcmp((*b)->rows[(*b)->count - 1].ext_id, r->ext_id) != 0;
         if (new_instance && (*b)->count == STAGED)
             rc = hand_over(f, b);
+        if (rc == 0 && new_instance)
+            rc = check_instance(&last, &last_cap, s, r->ext_id, err);
         if (rc == 0 && new_instance) {
-            if (!cr_shard_holds(&s->row, r->ext_id))
-                rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' does not belong to shard %u/%u", s->path, r->ext_id,
-                               s->row.k, s->row.n);
-            else if (f->has_set) /* compared with the set's text as it is */
+            if (f->has_set) /* compared with the set's text as it is */
                 rc = stage_instance(*b, r->ext_id, r->coins, strlen(r->coins), NULL, err);
             else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0)
                 rc = stage_instance(*b, r->ext_id, coins.json, coins.json_len, &coins, err);
@@ -668,6 +691,7 @@ static int read_shard_rows(feed *f, stage **b, const shard_info *s, cr_error *er
         if (rc == 0 && (rc = stage_result(*b, r, err)) == 0)
             f->out->results++;
     }
+    free(last);
     cr_coins_free(&coins);
     cr_store_results_free(it);
     cr_store_free(store);
