@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include <cmocka.h>
 
@@ -232,6 +235,51 @@ static void test_shard__a_shard_reads_only_its_own_instances(void **state)
                              path("job1-2.db"), path("job1-3.db"), "--quiet", (char *)NULL),
                      0);
     assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+}
+
+/* A writer that died in the middle of a transaction in rollback mode
+ * (upgrade, merge, the first commit of a database) leaves pages of it in
+ * the file and their old contents in a hot -journal beside it.  A shard
+ * reads its input immutable, which looks for no journal: it read those
+ * pages as if committed.  Now an input with a -journal beside it is opened
+ * with SQLite's locks, and refused (a read-only reader cannot roll the
+ * journal back), naming the file, until a writer opens it once. */
+static void test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed(void **state)
+{
+    (void)state;
+    char err[1024], sql[9000], hot[4096];
+    snprintf(hot, sizeof hot, "%s", path("hot.db"));
+    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", hot);
+    assert_int_equal(db_exec(input, sql), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* the writer: every instance's coins changed, a page cache too small to hold them, and no end */
+        sqlite3 *db = NULL;
+        int ok = sqlite3_open(hot, &db) == SQLITE_OK &&
+                 sqlite3_exec(db, "PRAGMA cache_size = 10; BEGIN; UPDATE instance SET coins = '[1]', n = 1",
+                              NULL, NULL, NULL) == SQLITE_OK;
+        _exit(ok ? 0 : 1);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    snprintf(sql, sizeof sql, "%s-journal", hot);
+    assert_int_equal(access(sql, F_OK), 0);
+
+    const char *out = path("hot-0.db");
+    int code = coinrow(err, sizeof err, "solve", "--db", hot, "--shard", "0/4", "--out", out, "--run-tag", "hot",
+                       "--quiet", (char *)NULL);
+    if (code != 1 || !strstr(err, "hot.db: a writer stopped in the middle of a transaction and left its journal"))
+        fail_msg("shard 0/4 of an input with a hot journal: exit %d, %s", code, err);
+    assert_int_equal(access(out, F_OK), -1);
+
+    /* once a writer has rolled it back, the input is as its last commit left it */
+    assert_int_equal(coinrow(err, sizeof err, "upgrade", "--db", hot, (char *)NULL), 0);
+    assert_int_equal(access(sql, F_OK), -1);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", hot, "--shard", "0/4", "--out", out, "--run-tag",
+                             "hot", "--quiet", (char *)NULL),
+                     0);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM instance WHERE coins = '[1]'"), 0);
 }
 
 /* Writes a CSV of `rows` instances of 30 coins named `csv`, their ids in
@@ -685,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_shard__k_of_n_partitions_the_set_exactly_for_every_n),
         cmocka_unit_test(test_shard__a_shard_reads_only_its_own_instances),
         cmocka_unit_test(test_shard__a_shard_of_a_set_ingested_out_of_order_says_it_read_most_of_the_input),
+        cmocka_unit_test(test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),

@@ -14,6 +14,11 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
 {
     int code = CR_EDB;
     const char *what;
+    if (sqlite3_extended_errcode(store->db) == SQLITE_READONLY_ROLLBACK)
+        return cr_errorf(err, CR_EIO, "%s: a writer stopped in the middle of a transaction and left its journal "
+                                      "(%s-journal) to roll back, which a reader cannot do: any coinrow command "
+                                      "that writes to it does (coinrow upgrade --db %s), then read it again",
+                         store->path, store->path, store->path);
     switch (sqlite3_extended_errcode(store->db) & 0xff) {
     case SQLITE_FULL:
         what = "the disk is full", code = CR_EIO;

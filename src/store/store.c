@@ -224,14 +224,24 @@ static char *immutable_uri(const char *path)
     return uri;
 }
 
-/* Whether path, read as CR_STORE_READ_SHARED, may be opened immutable: no
- * -wal file beside it (a writer at work, or one that crashed, whose commits
- * an immutable reader would not see). */
+/* Whether path has no file named path + suffix beside it. */
+static int nothing_beside(const char *path, const char *suffix)
+{
+    char beside[PATH_MAX];
+    int n = snprintf(beside, sizeof beside, "%s%s", path, suffix);
+    return n > 0 && (size_t)n < sizeof beside && access(beside, F_OK) != 0;
+}
+
+/* Whether path, read as CR_STORE_READ_SHARED, may be opened immutable:
+ * no -wal file beside it (a writer at work, or one that crashed, whose
+ * commits an immutable reader would not see), nor a -journal (a writer in
+ * rollback mode at work, or one that crashed midway, whose uncommitted
+ * pages an immutable reader would read as committed: SQLite's own reader
+ * then waits for the one, and refuses the file until a writer rolls the
+ * other back). */
 static int immutable_safe(const char *path)
 {
-    char wal[PATH_MAX];
-    int n = snprintf(wal, sizeof wal, "%s-wal", path);
-    return n > 0 && (size_t)n < sizeof wal && access(wal, F_OK) != 0;
+    return nothing_beside(path, "-wal") && nothing_beside(path, "-journal");
 }
 
 /* Opens path for mode into *out and checks what it holds, by reading
