@@ -608,6 +608,59 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     }
 }
 
+/* A copy of shard k of job1 with page `page` (from 1) overwritten at its
+ * start: the kind of damage a disk or a copy gone wrong leaves, which only
+ * reading the page finds.  page_sql gives the page. */
+static const char *damaged_copy(int k, const char *name, const char *page_sql)
+{
+    char from[32];
+    snprintf(from, sizeof from, "job1-%d.db", k);
+    const char *to = altered_copy(path(from), name, NULL);
+    int64_t page = db_int(to, page_sql), page_size = db_int(to, "PRAGMA page_size");
+    FILE *f = fopen(to, "r+b");
+    assert_non_null(f);
+    unsigned char junk[64];
+    memset(junk, 0xff, sizeof junk);
+    assert_int_equal(fseek(f, (long)((page - 1) * page_size), SEEK_SET), 0);
+    assert_int_equal(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+    assert_int_equal(fclose(f), 0);
+    return to;
+}
+
+/* A damaged shard is refused by SQLite's check of it, which runs while
+ * the merge writes: whichever of the merge's reader and the check comes to
+ * damage in its data first (the reader starts on the first shard as the
+ * check does), nothing is left at a new target; damage in an index the
+ * reader never reads is the check's alone to find, and the merge does not
+ * commit before it is done: a target that holds the set keeps every
+ * byte. */
+static void test_shard__a_damaged_shard_is_refused_by_its_check(void **state)
+{
+    (void)state;
+    merge_refused("m14.db", 0,
+                  damaged_copy(0, "damaged-0.db", "SELECT rootpage FROM sqlite_schema WHERE name = 'solution'"),
+                  "damaged-0.db: the database is damaged (");
+
+    const char *target = altered_copy(input, "before-damage.db",
+                                      "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                                      "DELETE FROM run WHERE tag = 'job1'");
+    const char *damaged = damaged_copy(2, "damaged-2.db",
+                                       "SELECT rootpage FROM sqlite_schema WHERE name = 'solution_ext_id'");
+    size_t len = 0, len_after = 0;
+    char *before = read_bytes(target, &len), err[1024];
+    assert_non_null(before);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, path("job1-0.db"), path("job1-1.db"), damaged,
+                             path("job1-3.db"), (char *)NULL),
+                     1);
+    if (!strstr(err, "damaged-2.db: the database is damaged ("))
+        fail_msg("merge with damaged-2.db: %s", err);
+    char *after = read_bytes(target, &len_after);
+    assert_non_null(after);
+    assert_int_equal(len_after, len);
+    assert_memory_equal(after, before, len);
+    free(before), free(after);
+}
+
 /* K/N is two plain numbers, 0 <= K < N: no sign, no blank, nothing else. */
 /* Shards made by an older coinrow (schema 3 to 7, the modulus split) are
  * refused by name, whether still of their version or upgraded since; and a
@@ -740,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
         cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
+        cmocka_unit_test(test_shard__a_damaged_shard_is_refused_by_its_check),
         cmocka_unit_test(test_shard__shards_of_the_old_form_are_refused_by_name),
         cmocka_unit_test(test_shard__merge_reads_the_shards_from_a_folder_or_a_list),
         cmocka_unit_test(test_shard__k_of_n_is_read_strictly),
