@@ -99,6 +99,18 @@ static uint64_t file_sum(const char *p)
     return h;
 }
 
+/* A copy of the database at from, at dir/to, with sql run on it. */
+static const char *altered_copy(const char *from, const char *to, const char *sql)
+{
+    const char *copy = path(to);
+    char vacuum[8300];
+    snprintf(vacuum, sizeof vacuum, "VACUUM INTO '%s'", copy);
+    assert_int_equal(db_exec(from, vacuum), 0);
+    if (sql)
+        assert_int_equal(db_exec(copy, sql), 0);
+    return copy;
+}
+
 static void test_shard__partition_is_stable_and_even(void **state)
 {
     (void)state;
@@ -247,10 +259,8 @@ static void test_shard__a_shard_reads_only_its_own_instances(void **state)
 static void test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed(void **state)
 {
     (void)state;
-    char err[1024], sql[9000], hot[4096];
-    snprintf(hot, sizeof hot, "%s", path("hot.db"));
-    snprintf(sql, sizeof sql, "VACUUM INTO '%s'", hot);
-    assert_int_equal(db_exec(input, sql), 0);
+    char err[1024], sql[4200], hot[4096];
+    snprintf(hot, sizeof hot, "%s", altered_copy(input, "hot.db", NULL));
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) { /* the writer: every instance's coins changed, a page cache too small to hold them, and no end */
@@ -456,17 +466,6 @@ static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)
                      2);
 }
 
-/* A copy of the database at from, at dir/to, with sql run on it. */
-static const char *altered_copy(const char *from, const char *to, const char *sql)
-{
-    const char *copy = path(to);
-    char vacuum[8300];
-    snprintf(vacuum, sizeof vacuum, "VACUUM INTO '%s'", copy);
-    assert_int_equal(db_exec(from, vacuum), 0);
-    if (sql)
-        assert_int_equal(db_exec(copy, sql), 0);
-    return copy;
-}
 
 /* Runs merge into a new database dir/into with the shards of job1, shard k
  * replaced by other: exit 1, the message has want, and no file is left. */
