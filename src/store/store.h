@@ -40,10 +40,12 @@ typedef enum cr_store_mode {
                                 the file byte for byte as it was, its header too.  For a database no one
                                 reads until it is done (a shard's): WAL would write each page twice, into
                                 the WAL and then into the file, and journal the switch back at close */
-    CR_STORE_READ_SHARED, /* as CR_STORE_READ, for an input that many processes read at once, on shared
-                             storage (a job's shards): opened immutable (SQLite's immutable=1: no lock, no
-                             -shm, no journal looked for), which is safe only while nothing writes to it;
-                             when a -wal file beside it says a writer may be at work, as CR_STORE_READ */
+    CR_STORE_READ_SHARED, /* as CR_STORE_READ, for a file that nothing writes while it is read (a job's
+                             input, which its shards read at once on shared storage; a shard done, which
+                             merge reads): opened immutable (SQLite's immutable=1: no lock, no -shm, no
+                             journal looked for), which is safe only while nothing writes to it;
+                             when a -wal or -journal file beside it says a writer may be at work (or
+                             stopped midway), as CR_STORE_READ */
     CR_STORE_READ_ANY /* as CR_STORE_READ, of any version of coinrow's schema up to this one
                          (cr_store_opened_version says which): for a caller that refuses an older file
                          in its own words (merge, an older coinrow's shard) */
