@@ -563,28 +563,43 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
      * (the reader still reading), and in the last; and an id the target's
      * set lacks (shard 1's first id with an 'x' after it: still in its
      * range) */
-    const char *target = altered_copy(input, "before-job1.db",
-                                      "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
-                                      "DELETE FROM run WHERE tag = 'job1'");
-    const char *shards[4] = {path("job1-0.db"), path("job1-1.db"), path("job1-2.db"), path("job1-3.db")};
+    /* copies: path()'s eight buffers go round within the loop */
+    char target[4096], shards[4][4096];
+    snprintf(target, sizeof target, "%s",
+             altered_copy(input, "before-job1.db",
+                          "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                          "DELETE FROM run WHERE tag = 'job1'"));
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        snprintf(shards[k], sizeof shards[k], "%s", path(name));
+    }
     static const struct {
         int k;
         const char *sql, *want;
+        int names_target; /* the error begins with the target's path */
     } alterations[] = {
         {0, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT min(id) FROM instance)",
-         "' has other coins than the shards'"},
+         "' has other coins than the shards'", 1},
         {3, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT max(id) FROM instance)",
-         "' has other coins than the shards'"},
+         "' has other coins than the shards'", 1},
         {1, "UPDATE instance SET ext_id = ext_id || 'x' WHERE id = (SELECT min(id) FROM instance)",
-         "x' of the shards: a shard was altered"},
+         "x' of the shards: a shard was altered", 1},
+        /* a line with another letter in the last instance of all, found
+         * once the writer has had every stage before it: the target, whose
+         * deleted run left free pages, is rolled back byte for byte all
+         * the same (merge keeps an existing target's pages in its cache:
+         * SQLite journals no page it takes from the freelist, and one
+         * spilled into the file would keep its new bytes) */
+        {3, "UPDATE result SET moves = 'LXR' WHERE instance_id = (SELECT max(instance_id) FROM result)",
+         "line holds a letter other than L and R", 0},
     };
     for (size_t i = 0; i < sizeof alterations / sizeof alterations[0]; i++) {
         char name[32];
         int k = alterations[i].k;
         snprintf(name, sizeof name, "altered-%zu-%d.db", i, k);
-        const char *altered = altered_copy(shards[k], name, alterations[i].sql), *given[4];
-        memcpy(given, shards, sizeof given);
-        given[k] = altered;
+        const char *given[4] = {shards[0], shards[1], shards[2], shards[3]};
+        given[k] = altered_copy(shards[k], name, alterations[i].sql);
         char err[1024], beside[4200];
         size_t len = 0, len_after = 0;
         char *before = read_bytes(target, &len);
@@ -592,8 +607,8 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
         assert_int_equal(coinrow(err, sizeof err, "merge", "--db", target, given[0], given[1], given[2], given[3],
                                  (char *)NULL),
                          1);
-        assert_non_null(strstr(err, "before-job1.db: "));
-        assert_non_null(strstr(err, alterations[i].want));
+        if ((alterations[i].names_target && !strstr(err, "before-job1.db: ")) || !strstr(err, alterations[i].want))
+            fail_msg("merge with %s: %s (wanted '%s')", name, err, alterations[i].want);
         char *after = read_bytes(target, &len_after);
         assert_non_null(after);
         assert_int_equal(len_after, len);

@@ -23,7 +23,7 @@
 
 /* Page caches, in KiB, of a database read in key order (a shard's input,
  * the shards a merge reads) and of one appended to in key order (a shard's
- * database, a merge's target).  Each page is wanted once, and a large
+ * database, a merge's new target).  Each page is wanted once, and a large
  * cache only adds memory touched once each: a page fault each, which a
  * shard of 10,000 instances paid 2,000 times and a merge of 10^6 28,000
  * times.  Measured from 256 KiB to 4 MiB, on shards of 10^4 to 5 * 10^5
@@ -835,9 +835,15 @@ static int check_target(int64_t *out_run, int *out_has_set, const char *into_pat
 }
 
 /* Writes the merged run: one transaction, committed once every shard
- * passed its check (c). */
-static int write_merge(cr_merge_report *out, const char *into_path, int has_set, const shard_info *shards,
-                       size_t count, checks *c, cr_error *err)
+ * passed its check (c).  A new target (created: a refusal removes it)
+ * gets a small page cache, as a shard's database does; an existing one
+ * keeps the writer's 64 MiB: a transaction larger than its cache spills
+ * pages into the file, and a page SQLite took from the freelist then keeps
+ * its new bytes through a rollback (its content was free, so it is not
+ * journalled): a merge refused after writing more than that leaves the
+ * target's content as it was, its free pages not. */
+static int write_merge(cr_merge_report *out, const char *into_path, int has_set, int created,
+                       const shard_info *shards, size_t count, checks *c, cr_error *err)
 {
     cr_store *into = NULL;
     int64_t set_id;
@@ -847,10 +853,10 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
     for (size_t i = 0; i < count; i++)
         seconds += shards[i].run_row.seconds;
     int rc = cr_store_new(&into, into_path, CR_STORE_WRITE_ROLLBACK, err); /* a refusal leaves every byte */
-    if (rc == 0) {
+    if (rc == 0 && created)
         cr_store_cache_limit(into, WRITE_CACHE_KIB);
+    if (rc == 0)
         rc = cr_store_begin(into, err);
-    }
     if (rc) {
         cr_store_free(into);
         return rc;
@@ -912,7 +918,7 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         int created = access(into_path, F_OK) != 0;
         checks c;
         checks_start(&c, shards, count);
-        rc = write_merge(out, into_path, has_set, shards, count, &c, err);
+        rc = write_merge(out, into_path, has_set, created, shards, count, &c, err);
         cr_error damage;
         if (checks_end(&c, &damage)) { /* a damaged shard is told by its check, however its reading failed */
             rc = c.rc;
