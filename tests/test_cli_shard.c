@@ -791,6 +791,13 @@ static void test_shard__a_killed_shard_started_again_completes(void **state)
     assert_int_equal(db_int(out, "SELECT count(*) FROM result"), 4 * 60000);
     assert_int_equal(check_run_against_core(out, 1, NULL), 4 * 60000);
     assert_int_equal(db_int(out, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
+    /* what it wrote after the restart follows what it kept, in id order:
+     * merge reads a shard in the order of its rows and checks that */
+    char err[1024];
+    int status = coinrow(err, sizeof err, "merge", "--db", path("killed-merged.db"), out, "--quiet", (char *)NULL);
+    if (status != 0)
+        fail_msg("merge of the shard started again: exit %d, %s", status, err);
+    assert_int_equal(db_int(path("killed-merged.db"), "SELECT count(*) FROM result"), 4 * 60000);
 }
 
 int main(void)
