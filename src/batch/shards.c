@@ -383,7 +383,7 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
         cr_shard_input_free(in);
     else
         *out_input = in;
-    if (in)
+    if (*out_input) /* a shard to write, not one done */
         cr_store_cache_limit(shard, WRITE_CACHE_KIB);
     return rc;
 }
