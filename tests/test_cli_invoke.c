@@ -1242,6 +1242,32 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     assert_false(run_alive(0, program_name(PROGRAM_PEEK)));
 }
 
+/* Killed, even by SIGKILL, a sandboxed invocation leaves nothing in
+ * $TMPDIR: the program's copies for the sandbox are sealed in memory, not
+ * kept in a folder there for coinrow to remove at its end. */
+static void test_sandbox__killed_it_leaves_nothing_in_tmpdir(void **state)
+{
+    (void)state;
+    need_sandbox();
+    const char *d = tmp_path(dir, "sandbox-killed.db");
+    generate_into(d, "long", STOPPED_SET_COUNT, "5");
+    char *tmp = tmp_dir_new(), *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    assert_non_null(tmp);
+    assert_int_equal(chmod(tmp, 0755), 0); /* as /tmp lets bwrap, run as nobody, through */
+    assert_int_equal(setenv("TMPDIR", tmp, 1), 0);
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff", "--sandbox",
+                    "--", (char *)program_path(PROGRAM_CORRECT, ""), NULL};
+    int status = stop_at_first_commit(NULL, d, 1, argv, SIGKILL);
+    assert_int_equal(was ? setenv("TMPDIR", was, 1) : unsetenv("TMPDIR"), 0);
+    free(was);
+    assert_int_equal(status, 128 + SIGKILL);
+    char *left = dir_snapshot(tmp);
+    assert_string_equal(left, "");
+    free(left);
+    tmp_dir_free(tmp);
+    assert_false(run_alive(0, program_name(PROGRAM_CORRECT)));
+}
+
 /* --resume --sandbox turns the sandbox on for an invocation that ran
  * without it (its first verdicts, outside, stay as they were); from then
  * on it is on, and a resume without --sandbox is refused. */
@@ -1434,6 +1460,7 @@ int main(void)
         cmocka_unit_test(test_sandbox__a_fork_bomb_stops_at_the_sandboxs_processes_and_leaves_none),
         cmocka_unit_test(test_sandbox__filling_tmp_stops_at_its_size),
         cmocka_unit_test(test_sandbox__resume_judges_the_rest_in_the_sandbox),
+        cmocka_unit_test(test_sandbox__killed_it_leaves_nothing_in_tmpdir),
         cmocka_unit_test(test_sandbox__resume_turns_it_on_and_it_stays_on),
         cmocka_unit_test(test_sandbox__an_invocation_from_before_it_resumes_without_it),
         cmocka_unit_test(test_sandbox__without_bwrap_or_namespaces_it_says_which_and_changes_nothing),

@@ -357,12 +357,24 @@ static int watch_pid(int *out, pid_t pid, const char *what, cr_error *err)
 static int box_start(box *b, const cr_sandbox *sb, cr_error *err)
 {
     int pair[2] = {-1, -1}, said[2] = {-1, -1}, null = open("/dev/null", O_RDWR | O_CLOEXEC), rc = 0;
+    int copies[2] = {-1, -1};
     if (null < 0 || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0 || pipe2(said, O_CLOEXEC) != 0) {
         rc = cr_errorf(err, CR_EIO, "cannot make a socket and a pipe for a sandbox: %s", strerror(errno));
         goto done;
     }
     cr_child__spec spec = {.path = sb->bwrap, .argv = sb->argv, .fds = {null, null, said[1], pair[1], sb->init_fd},
-                           .nfds = 5, .as_nobody = sb->as_nobody};
+                           .nfds = CR_SANDBOX__COPY_FD, .as_nobody = sb->as_nobody};
+    /* each copy opened anew: bwrap reads it to its end, and another box
+     * may be reading it at once */
+    for (int k = 0; k < 2 && sb->copies[k] >= 0; k++) {
+        char at[32];
+        snprintf(at, sizeof at, "/proc/self/fd/%d", sb->copies[k]);
+        if ((copies[k] = open(at, O_RDONLY | O_CLOEXEC)) < 0) {
+            rc = cr_errorf(err, CR_EIO, "cannot read the program's copy for a sandbox: %s", strerror(errno));
+            goto done;
+        }
+        spec.fds[spec.nfds++] = copies[k];
+    }
     if ((rc = cr_child__start(&b->pid, &spec, err)) != 0 || (rc = watch_pid(&b->pidfd, b->pid, sb->bwrap, err)) != 0) {
         b->pid = -1;
         goto done;
@@ -373,7 +385,7 @@ static int box_start(box *b, const cr_sandbox *sb, cr_error *err)
     fcntl(b->socket, F_SETFL, O_NONBLOCK);
     fcntl(b->said, F_SETFL, O_NONBLOCK);
 done:;
-    int fds[] = {null, pair[0], pair[1], said[0], said[1]};
+    int fds[] = {null, pair[0], pair[1], said[0], said[1], copies[0], copies[1]};
     for (size_t k = 0; k < sizeof fds / sizeof fds[0]; k++)
         if (fds[k] >= 0)
             close(fds[k]);

@@ -274,7 +274,7 @@ typedef struct cr_sandbox_opts {
 
 /* Makes a sandbox for the program o describes: finds bwrap in PATH,
  * copies what is not in the system folders the sandbox shows (the program,
- * an interpreter's source) read-only into a private folder, and runs the
+ * an interpreter's source) into sealed memory files, and runs the
  * sandbox once with the init checking it, so that one that cannot work is
  * refused before anything is judged.  CR_EINVAL when bwrap is missing, too
  * old or cannot create namespaces, saying which and how to install or
@@ -282,7 +282,7 @@ typedef struct cr_sandbox_opts {
  * cr_sandbox_free. */
 int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err);
 
-/* Removes the copies; accepts NULL. */
+/* Frees the sandbox and its copies; accepts NULL. */
 void cr_sandbox_free(cr_sandbox *sandbox);
 
 /* coinrow as the sandbox's init (argv[0] is CR_SANDBOX_INIT, and what

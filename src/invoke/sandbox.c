@@ -1,7 +1,7 @@
 /* The sandbox a program is judged in: bubblewrap's command line, the
  * program's read-only copies, and a first run that checks it all before
  * anything is judged (sandbox.h says how a run goes). */
-#define _GNU_SOURCE /* O_PATH */
+#define _GNU_SOURCE /* O_PATH, memfd_create */
 #include "invoke/invoke.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,15 +74,12 @@ void cr_sandbox_free(cr_sandbox *sandbox)
     if (!sandbox)
         return;
     for (int k = 0; k < 2; k++) {
-        if (sandbox->copies[k])
-            unlink(sandbox->copies[k]);
-        free(sandbox->copies[k]);
+        if (sandbox->copies[k] >= 0)
+            close(sandbox->copies[k]);
+        free(sandbox->inside[k]);
     }
-    if (sandbox->stage)
-        rmdir(sandbox->stage);
     if (sandbox->init_fd >= 0)
         close(sandbox->init_fd);
-    free(sandbox->stage);
     free(sandbox->bwrap);
     free_words(sandbox->argv);
     free_words(sandbox->check_argv);
@@ -108,39 +106,29 @@ static int shown(const char *real)
     return 0;
 }
 
-int cr_sandbox__copy(const char *from, const char *to, mode_t mode, cr_error *err)
+int cr_sandbox__copy(const char *from, int out, const char *what, cr_error *err)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = 0;
-    if (in < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", from, strerror(errno));
-        goto done;
-    }
-    if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700)) < 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
-        goto done;
-    }
+    int in = open(from, O_RDONLY | O_CLOEXEC), rc = 0;
+    if (in < 0)
+        return cr_errorf(err, CR_EIO, "cannot read %s: %s", from, strerror(errno));
     char buf[65536];
     ssize_t n;
     while (rc == 0 && (n = read(in, buf, sizeof buf)) != 0) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 || write(out, buf, (size_t)n) != n)
-            rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
+            rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, what, strerror(errno));
     }
-    if (rc == 0 && fchmod(out, mode) != 0)
-        rc = cr_errorf(err, CR_EIO, "cannot give %s its mode: %s", to, strerror(errno));
-done:
-    if (in >= 0)
-        close(in);
-    if (out >= 0 && close(out) != 0 && rc == 0)
-        rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", from, to, strerror(errno));
+    close(in);
     return rc;
 }
 
 /* Where the sandbox finds the file at path (relative to folder dir, NULL:
- * here): where it is when a system folder holds it, else as its read-only
- * copy in sb->stage (made on the first), shown at STAGE_INSIDE.  The path
- * inside goes to *out (the caller frees it). */
+ * here): where it is when a system folder holds it, else as its copy in
+ * sb->copies, which nothing can change and no folder holds: a coinrow
+ * killed, even by SIGKILL, leaves nothing behind.  bwrap writes it into the
+ * box at STAGE_INSIDE, read-only.  The path inside goes to *out (the
+ * caller frees it). */
 static int place(char **out, cr_sandbox *sb, const char *path, const char *dir, cr_error *err)
 {
     *out = NULL;
@@ -156,33 +144,16 @@ static int place(char **out, cr_sandbox *sb, const char *path, const char *dir, 
         *out = strdup(real);
         return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for a path");
     }
-    if (!sb->stage) {
-        const char *tmp = getenv("TMPDIR");
-        size_t len = strlen(tmp && *tmp ? tmp : "/tmp") + sizeof "/coinrow-sandbox-XXXXXX";
-        if (!(sb->stage = malloc(len)))
-            return cr_errorf(err, CR_ENOMEM, "no memory for a path");
-        snprintf(sb->stage, len, "%s/coinrow-sandbox-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        /* others may pass through it (bwrap, as nobody when coinrow is
-         * root), not list it */
-        if (!mkdtemp(sb->stage) || chmod(sb->stage, 0711) != 0) {
-            int e = errno;
-            free(sb->stage);
-            sb->stage = NULL;
-            return cr_errorf(err, CR_EIO, "cannot make a folder for the sandbox's copies in %s: %s",
-                             tmp && *tmp ? tmp : "/tmp", strerror(e));
-        }
-    }
     const char *base = strrchr(real, '/') + 1;
-    int k = sb->copies[0] != NULL;
-    size_t len = strlen(sb->stage) + strlen(base) + 2;
+    int k = sb->copies[0] >= 0;
     char inside[PATH_MAX];
-    if (!(sb->copies[k] = malloc(len)))
-        return cr_errorf(err, CR_ENOMEM, "no memory for a path");
-    snprintf(sb->copies[k], len, "%s/%s", sb->stage, base);
-    /* readable and executable by all, writable by none */
-    int rc = cr_sandbox__copy(real, sb->copies[k], 0555, err);
     snprintf(inside, sizeof inside, STAGE_INSIDE "/%s", base);
-    if (rc == 0 && !(*out = strdup(inside)))
+    if ((sb->copies[k] = memfd_create(base, MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
+        return cr_errorf(err, CR_EIO, "cannot make a copy of %s for the sandbox: %s", real, strerror(errno));
+    int rc = cr_sandbox__copy(real, sb->copies[k], "the sandbox's copy", err);
+    if (rc == 0 && fcntl(sb->copies[k], F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+        rc = cr_errorf(err, CR_EIO, "cannot seal the sandbox's copy of %s: %s", real, strerror(errno));
+    if (rc == 0 && (!(*out = strdup(inside)) || !(sb->inside[k] = strdup(inside))))
         rc = cr_errorf(err, CR_ENOMEM, "no memory for a path");
     return rc;
 }
@@ -229,8 +200,9 @@ static void command_line(words *w, const cr_sandbox *sb, const char *mode, const
             add(w, writable[k]);
     if (o->work)
         add(w, "--bind"), add(w, o->work), add(w, "/box");
-    if (sb->stage)
-        add(w, "--ro-bind"), add(w, sb->stage), add(w, STAGE_INSIDE);
+    for (int k = 0; k < 2 && sb->copies[k] >= 0; k++)
+        add(w, "--perms"), add(w, "0555"), add(w, "--ro-bind-data"), addf(w, "%d", CR_SANDBOX__COPY_FD + k),
+            add(w, sb->inside[k]);
     /* the rest of / (bwrap's own tmpfs, which no size caps) read-only */
     add(w, "--chdir"), add(w, "/box"), add(w, "--remount-ro"), add(w, "/");
     add(w, "--clearenv"), add(w, "--setenv"), add(w, "PATH"), add(w, CR_SANDBOX_PATH), add(w, "--setenv"),
@@ -266,11 +238,6 @@ static int explain(const cr_sandbox *sb, cr_error *err)
                          "--sandbox: this bubblewrap is too old: 0.8.0 or later is needed (apt-get install "
                          "bubblewrap, or make deps) (%s: %s)",
                          sb->bwrap, said);
-    if (sb->as_nobody && strstr(said, "source path"))
-        return cr_errorf(err, CR_EIO,
-                         "--sandbox: bwrap%s cannot reach the program's copies: set TMPDIR to a folder every user "
-                         "may enter, such as /tmp (%s)",
-                         as, said);
     return cr_errorf(err, CR_EIO, "--sandbox: the sandbox does not start (%s)", said);
 }
 
@@ -303,7 +270,7 @@ int cr_sandbox_new(cr_sandbox **out, const cr_sandbox_opts *o, cr_error *err)
         return cr_errorf(err, CR_ENOMEM, "no memory for a sandbox");
     static atomic_uint made;
     sb->serial = atomic_fetch_add(&made, 1) + 1;
-    sb->init_fd = -1;
+    sb->init_fd = sb->copies[0] = sb->copies[1] = -1;
     /* bwrap as nobody: root would be root outside the user namespace */
     sb->as_nobody = geteuid() == 0;
     char *exe = NULL, *script = NULL;

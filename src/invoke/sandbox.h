@@ -25,10 +25,13 @@
 #include "coinrow/error.h"
 
 /* The descriptors bwrap, then the init, get beside 0, 1 and 2: the socket
- * of requests and records (AF_UNIX, SOCK_SEQPACKET: one message each), and
- * coinrow's own executable, which bwrap executes as /proc/self/fd/4. */
+ * of requests and records (AF_UNIX, SOCK_SEQPACKET: one message each),
+ * coinrow's own executable, which bwrap executes as /proc/self/fd/4, and
+ * the program's copies, which bwrap reads into the box (each opened anew
+ * for each box, so that it is read from its start). */
 #define CR_SANDBOX__SOCKET_FD 3
 #define CR_SANDBOX__INIT_FD 4
+#define CR_SANDBOX__COPY_FD 5
 
 /* The user a root coinrow runs bwrap as: nobody. */
 #define CR_SANDBOX__HOST_UID 65534
@@ -40,8 +43,9 @@ struct cr_sandbox {
     char **check_argv;    /* the same, the init told to check the sandbox and exit */
     int init_fd;          /* coinrow's executable (O_PATH) */
     int as_nobody;        /* coinrow is root: bwrap runs as CR_SANDBOX__HOST_UID */
-    char *stage;          /* the folder of the program's read-only copies, or NULL */
-    char *copies[2];      /* the copies in it (the program, an interpreter's source), or NULL */
+    int copies[2];        /* the program's and an interpreter's source's copies, sealed in memory (memfd),
+                             or -1; bwrap gets them at CR_SANDBOX__COPY_FD and up */
+    char *inside[2];      /* where the box shows each copy, read-only, or NULL */
 };
 
 /* One message on the socket.  From coinrow: RUN, with the program's
@@ -73,7 +77,7 @@ typedef struct cr_sandbox__record {
 
 /* How child.c starts a process, between vfork and exec: for the program
  * itself, for bwrap, and for the init's program inside the sandbox. */
-#define CR_CHILD__FDS 5
+#define CR_CHILD__FDS 7
 typedef struct cr_child__spec {
     const char *path;
     char *const *argv;
@@ -103,8 +107,8 @@ int cr_child__resolve_in(char **out, const char *name, const char *dir, const ch
  * has counted of it in its ru_maxrss. */
 int64_t cr_child__reset_peak(void);
 
-/* Copies the file at from to a new file to (not there yet) with the mode
- * given: 0, or CR_EIO naming what failed (sandbox.c). */
-int cr_sandbox__copy(const char *from, const char *to, mode_t mode, cr_error *err);
+/* Copies the file at from into the open file out (what: its name in a
+ * message): 0, or CR_EIO naming what failed (sandbox.c). */
+int cr_sandbox__copy(const char *from, int out, const char *what, cr_error *err);
 
 #endif

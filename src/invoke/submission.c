@@ -3,6 +3,7 @@
 #include "invoke/invoke.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,11 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
         snprintf(given, sizeof given, "%s%s%s", dir && argv[0][0] != '/' ? dir : "",
                  dir && argv[0][0] != '/' ? "/" : "", argv[0]);
         snprintf(s->copy, len, "%s/%s", s->build_dir, base);
-        rc = cr_sandbox__copy(given, s->copy, 0644, err);
+        int out = open(s->copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        rc = out < 0 ? cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", given, s->copy, strerror(errno))
+                     : cr_sandbox__copy(given, out, s->copy, err);
+        if (out >= 0 && close(out) != 0 && rc == 0)
+            rc = cr_errorf(err, CR_EIO, "cannot copy %s to %s: %s", given, s->copy, strerror(errno));
         /* the compiler, as nobody when coinrow is root, writes there */
         if (rc == 0 && geteuid() == 0 && chown(s->build_dir, CR_SANDBOX__HOST_UID, CR_SANDBOX__HOST_UID) != 0)
             rc = cr_errorf(err, CR_EIO, "cannot give %s to the sandbox's user: %s", s->build_dir, strerror(errno));
