@@ -1242,21 +1242,18 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     assert_false(run_alive(0, program_name(PROGRAM_PEEK)));
 }
 
-/* Killed, even by SIGKILL, a sandboxed invocation leaves nothing in
- * $TMPDIR: the program's copies for the sandbox are sealed in memory, not
- * kept in a folder there for coinrow to remove at its end. */
-static void test_sandbox__killed_it_leaves_nothing_in_tmpdir(void **state)
+/* Killed by SIGKILL at its first commit, `invoke OPTION -- PROGRAM EXT`
+ * leaves nothing in $TMPDIR. */
+static void killed_it_leaves_nothing_in_tmpdir(const char *name, const char *option, const char *ext)
 {
-    (void)state;
-    need_sandbox();
-    const char *d = tmp_path(dir, "sandbox-killed.db");
+    const char *d = tmp_path(dir, name);
     generate_into(d, "long", STOPPED_SET_COUNT, "5");
     char *tmp = tmp_dir_new(), *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
     assert_non_null(tmp);
     assert_int_equal(chmod(tmp, 0755), 0); /* as /tmp lets bwrap, run as nobody, through */
     assert_int_equal(setenv("TMPDIR", tmp, 1), 0);
-    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff", "--sandbox",
-                    "--", (char *)program_path(PROGRAM_CORRECT, ""), NULL};
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff",
+                    (char *)option, "--", (char *)program_path(PROGRAM_CORRECT, ext), NULL};
     int status = stop_at_first_commit(NULL, d, 1, argv, SIGKILL);
     assert_int_equal(was ? setenv("TMPDIR", was, 1) : unsetenv("TMPDIR"), 0);
     free(was);
@@ -1266,6 +1263,24 @@ static void test_sandbox__killed_it_leaves_nothing_in_tmpdir(void **state)
     free(left);
     tmp_dir_free(tmp);
     assert_false(run_alive(0, program_name(PROGRAM_CORRECT)));
+}
+
+/* A source is built in a folder of $TMPDIR, but the program built is held
+ * open and the folder removed as soon as it is built. */
+static void test_invoke__a_source_killed_leaves_nothing_in_tmpdir(void **state)
+{
+    (void)state;
+    killed_it_leaves_nothing_in_tmpdir("source-killed.db", "--jobs=1", ".c");
+}
+
+/* In a sandbox, the program's copies are sealed in memory, not kept in a
+ * folder of $TMPDIR for coinrow to remove at its end. */
+static void test_sandbox__killed_it_leaves_nothing_in_tmpdir(void **state)
+{
+    (void)state;
+    need_sandbox();
+    killed_it_leaves_nothing_in_tmpdir("sandbox-killed.db", "--sandbox", "");
+    killed_it_leaves_nothing_in_tmpdir("sandbox-source-killed.db", "--sandbox", ".c");
 }
 
 /* --resume --sandbox turns the sandbox on for an invocation that ran
@@ -1436,6 +1451,7 @@ int main(void)
         cmocka_unit_test(test_invoke__a_crash_keeps_its_signal_its_stderr_and_what_the_checker_said),
         cmocka_unit_test(test_invoke__expect_sets_the_exit_status_and_the_summary_names_the_first_failure),
         cmocka_unit_test(test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing),
+        cmocka_unit_test(test_invoke__a_source_killed_leaves_nothing_in_tmpdir),
         cmocka_unit_test(test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone),
         cmocka_unit_test(test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins),
         cmocka_unit_test(test_invoke__an_invocation_that_does_not_read_back_is_named),

@@ -222,8 +222,9 @@ int cr_submission_compile(cr_build_failure *out, char *const argv[], const char 
 typedef struct cr_submission cr_submission;
 
 /* Makes the command runnable: a program is looked up as a shell would
- * (cr_child_resolve); a C or C++ source is built into a private folder
- * (removed by cr_submission_free), its compiler's complaint in err when it
+ * (cr_child_resolve); a C or C++ source is built into a private folder of
+ * $TMPDIR (removed by cr_submission_unlink or cr_submission_free), its
+ * compiler's complaint in err when it
  * does not build (CR_EINVAL); a Python source runs under python3, looked
  * up in PATH.  For a program to run in a sandbox, sandbox_init is the
  * sandbox's init (cr_sandbox_opts; NULL: no sandbox): a source is then
@@ -232,6 +233,14 @@ typedef struct cr_submission cr_submission;
  * and python3 is the one of the sandbox's PATH, CR_SANDBOX_PATH. */
 int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, const char *sandbox_init,
                       cr_error *err);
+
+/* Removes the folder a source was built in at once, holding the program
+ * open: it runs from then on as /proc/self/fd/N, and coinrow killed, even by
+ * SIGKILL, leaves no build behind.  A sandbox copies the program by its
+ * path, so this comes after cr_sandbox_new.  Nothing to do (0) for a
+ * command that was not built; CR_EIO or CR_ENOMEM when the program cannot
+ * be held, the folder then kept for cr_submission_free. */
+int cr_submission_unlink(cr_submission *s, cr_error *err);
 
 /* The file to execute, and the arguments it gets (argv[0] first; for a
  * program, the command's own argv, which must outlive s). */
@@ -297,7 +306,7 @@ void cr_sandbox_free(cr_sandbox *sandbox);
  * /tmp or /box), saying why, with nothing served. */
 int cr_sandbox_init(int argc, char **argv, cr_error *err);
 
-/* Removes what was built; accepts NULL. */
+/* Removes what was built and closes the program; accepts NULL. */
 void cr_submission_free(cr_submission *s);
 
 /* ---- a whole set (invoke.c) ---- */

@@ -18,6 +18,7 @@ struct cr_submission {
     char *argv[3];     /* python3 and the source, or the program built */
     char *build_dir;   /* the private folder a source was built in, or NULL */
     char *copy;        /* the copy of the source built in a sandbox, there, or NULL */
+    int program;       /* the program built, held open once its folder is gone; or -1 */
     const char *script; /* the source python3 runs, or NULL */
 };
 
@@ -133,6 +134,20 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
     return rc;
 }
 
+/* Removes the folder a source was built in, and what it holds. */
+static void remove_build(cr_submission *s)
+{
+    if (!s->build_dir)
+        return;
+    unlink(s->path);
+    if (s->copy)
+        unlink(s->copy);
+    rmdir(s->build_dir);
+    free(s->copy);
+    free(s->build_dir);
+    s->copy = s->build_dir = NULL;
+}
+
 /* access(R_OK) of name in folder dir (NULL: here). */
 static int access_in(const char *dir, const char *name)
 {
@@ -155,6 +170,7 @@ int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, c
     cr_submission *s = calloc(1, sizeof *s);
     if (!s)
         return cr_errorf(err, CR_ENOMEM, "no memory for a command");
+    s->program = -1;
     cr_language lang = cr_submission_language(argv);
     int rc = 0;
     s->args = s->argv;
@@ -181,6 +197,23 @@ int cr_submission_new(cr_submission **out, char *const *argv, const char *dir, c
     return 0;
 }
 
+int cr_submission_unlink(cr_submission *s, cr_error *err)
+{
+    if (!s->build_dir)
+        return 0;
+    char held[32];
+    if ((s->program = open(s->path, O_RDONLY | O_CLOEXEC)) < 0)
+        return cr_errorf(err, CR_EIO, "cannot open the program built, %s: %s", s->path, strerror(errno));
+    snprintf(held, sizeof held, "/proc/self/fd/%d", s->program);
+    char *path = strdup(held);
+    if (!path)
+        return cr_errorf(err, CR_ENOMEM, "no memory for a path");
+    remove_build(s);
+    free(s->path);
+    s->argv[0] = s->path = path;
+    return 0;
+}
+
 const char *cr_submission_path(const cr_submission *s) { return s->path; }
 
 char *const *cr_submission_argv(const cr_submission *s) { return s->args; }
@@ -191,14 +224,9 @@ void cr_submission_free(cr_submission *s)
 {
     if (!s)
         return;
-    if (s->build_dir) {
-        unlink(s->path);
-        if (s->copy)
-            unlink(s->copy);
-        rmdir(s->build_dir);
-    }
-    free(s->copy);
-    free(s->build_dir);
+    remove_build(s);
+    if (s->program >= 0)
+        close(s->program);
     free(s->path);
     free(s);
 }

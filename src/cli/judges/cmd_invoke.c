@@ -316,6 +316,8 @@ static int runnable_make(runnable *out, const cr_invocation *inv, cr_error *err)
                          .dir = inv->directory, .init = init, .limits = &inv->limits};
     if (rc == 0 && init)
         rc = cr_sandbox_new(&out->sandbox, &o, err);
+    if (rc == 0)
+        rc = cr_submission_unlink(out->program, err);
     return rc;
 }
 
