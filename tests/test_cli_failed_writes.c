@@ -77,6 +77,27 @@ static void check_unfinished_then_finish(const char *db, const char *stderr_text
     run_result_free(&r);
     assert_int_equal(db_int(db, "SELECT count(*) FROM run WHERE status = 'done'"), 0);
 
+    /* so is a run of another input into the set, resumed or new: either
+     * would mark a run done without the rows of the input it lacks */
+    const char *other = tmp_path(dir, "other.csv");
+    assert_int_equal(write_file(other, "id,values\nzzz,1 2\n"), 0);
+    size_t before_len, after_len;
+    char *before = read_bytes(db, &before_len);
+    assert_non_null(before);
+    COINROW(&r, NULL, "run", "--resume", other, "--db", db, "--set", "big");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "set 'big' lacks rows of its input: its ingest of "));
+    assert_non_null(strstr(r.err, finish));
+    run_result_free(&r);
+    COINROW(&r, NULL, "run", other, "--db", db, "--set", "big");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, finish));
+    run_result_free(&r);
+    char *after = read_bytes(db, &after_len);
+    assert_non_null(after);
+    assert_true(before_len == after_len && memcmp(before, after, before_len) == 0);
+    free(before), free(after);
+
     /* the command named */
     COINROW(&r, NULL, "run", "--resume", csv, "--db", db, "--set", "big", "--jobs", "2");
     assert_int_equal(r.status, 0);

@@ -128,6 +128,7 @@ typedef struct job {
     int ingesting;     /* its ingest is recorded as under way (cr_store_ingest_begin) */
     int ran;           /* the pipeline was started */
     char *finish;      /* the command that finishes the job, when it stops short; NULL */
+    int lacking;       /* refused: its set lacks rows of another ingest, which j->finish finishes */
     cr_error *err;
 } job;
 
@@ -169,16 +170,19 @@ static char *finish_command(const job *j)
     return text;
 }
 
-/* Refuses to solve set set_id while its ingest is unfinished: the run would
- * be done with part of the input.  The command that finishes the job goes
- * to j->finish. */
+/* Refuses to solve set set_id while an ingest of it is unfinished (but
+ * for one of this job's own input, which it finishes): the run would be
+ * done with part of that input.  The command that finishes the job goes to
+ * j->finish. */
 static int refuse_unfinished(job *j, int64_t set_id)
 {
     cr_unfinished_ingest u;
     int found;
-    int rc = cr_store_ingest_unfinished(&u, &found, j->store, set_id, j->err);
+    int rc = cr_store_ingest_unfinished(&u, &found, j->store, set_id, j->steps & CLI_JOB_INGEST ? j->source : NULL,
+                                        j->err);
     if (rc || !found)
         return rc;
+    j->lacking = 1;
     char name[128];
     if ((rc = cr_store_set_name(name, sizeof name, j->store, set_id, j->err)) != 0)
         return rc;
@@ -197,7 +201,7 @@ static int open_run(job *j)
     int ingest = j->steps & CLI_JOB_INGEST;
     int rc = 0;
     if (!a->resume) {
-        if (!ingest && (rc = refuse_unfinished(j, j->set_id)) != 0)
+        if ((rc = refuse_unfinished(j, j->set_id)) != 0)
             return rc;
         return cr_store_run_new(&j->run_id, j->store, j->set_id, &j->solve, cli_version(), a->label, j->err);
     }
@@ -207,7 +211,7 @@ static int open_run(job *j)
     cr_run run;
     if (rc == 0)
         rc = cr_store_run_find(&run, j->store, id, CR_PICK_UNFINISHED, j->err);
-    if (rc == 0 && !ingest)
+    if (rc == 0)
         rc = refuse_unfinished(j, run.set_id);
     if (rc == 0 && strcmp(run.solver_version, cli_version()) != 0)
         cli_fail("note: run %lld was started by coinrow %s; this is %s", (long long)run.id, run.solver_version,
@@ -285,8 +289,8 @@ static int fail_hint(const job *j, const cr_error *err)
     int status = cli_report(err);
     if (j->ingesting) {
         finish_hint(j, "the input is not all stored");
-    } else if (j->finish && !(j->steps & CLI_JOB_INGEST)) {
-        finish_hint(j, "its set is not complete"); /* refuse_unfinished's */
+    } else if (j->lacking) {
+        finish_hint(j, "its set is not complete");
     } else if (j->ran && j->run_id && !j->a->shard && err->code != CR_EINVAL) {
         /* a write that failed (disk, lock, memory): the rows are stored */
         cli_fail("finish the run with:");
@@ -449,8 +453,7 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     /* every row of the input is committed: the ingest is over */
     if (j.ingesting && input_done && stored) {
         cr_error end_err = {0};
-        /* run --resume is told that this input is what the set lacks */
-        if (cr_store_ingest_end(j.store, j.set_id, a->resume ? NULL : j.source, &end_err) == 0)
+        if (cr_store_ingest_end(j.store, j.set_id, j.source, &end_err) == 0)
             j.ingesting = 0;
         else if (rc == 0)
             rc = end_err.code, err = end_err;

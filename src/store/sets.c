@@ -527,17 +527,18 @@ int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_
 }
 
 int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
-                               cr_error *err)
+                               const char *except, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     *out_found = 0;
     int rc = cr_store__prepare(&st, store,
-                               "SELECT source, raw FROM ingest_error WHERE set_id = ? AND " CR_STORE__UNFINISHED
-                               " ORDER BY id DESC LIMIT 1",
+                               "SELECT source, raw FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR source IS NOT ?2) "
+                               "AND " CR_STORE__UNFINISHED " ORDER BY id DESC LIMIT 1",
                                "reading the set's ingests", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, set_id);
+    sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         *out_found = 1;

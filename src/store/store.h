@@ -321,9 +321,10 @@ typedef struct cr_unfinished_ingest {
 } cr_unfinished_ingest;
 
 /* The latest ingest into set set_id that did not finish into *out, with
- * *out_found = 1; 0 when every ingest of the set ended. */
+ * *out_found = 1; 0 when every ingest of the set ended.  An ingest of
+ * source `except` does not count (NULL: every one does). */
 int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
-                               cr_error *err);
+                               const char *except, cr_error *err);
 
 /* ---- checkpoints ---- */
 

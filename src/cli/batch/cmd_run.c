@@ -38,7 +38,8 @@ const cli_command cli_cmd_run = {
     "the run can be finished with 'coinrow solve --resume'.  A run stopped before the end\n"
     "of its input (a stop, a full disk, a lock held by another program) is finished by\n"
     "the command it prints: the same input again with --resume, which stores the rows\n"
-    "that were not and solves the run to the end; until then 'coinrow solve' refuses the\n"
-    "set, and 'show' and 'check-db' say that its ingest did not finish.\n" CLI_JOB_EXIT_HELP,
+    "that were not and solves the run to the end; until then 'coinrow solve', and 'run'\n"
+    "of any other input, refuse the set, and 'show' and 'check-db' say that its ingest\n"
+    "did not finish.\n" CLI_JOB_EXIT_HELP,
     options,
 };

@@ -107,7 +107,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
     if (rc == 0)
         rc = cr_store_set_generator(&spec, &generated, store, run.set_id, &err);
     if (rc == 0)
-        rc = cr_store_ingest_unfinished(&ingest, &unfinished, store, run.set_id, &err);
+        rc = cr_store_ingest_unfinished(&ingest, &unfinished, store, run.set_id, NULL, &err);
     if (rc == 0)
         rc = cr_store_results_new(&it, store, run.id, CR_BY_INSTANCE, &err);
     /* every text below comes from the database: escaped on its way out */
