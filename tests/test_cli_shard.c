@@ -428,6 +428,18 @@ static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **s
                      1);
     assert_non_null(strstr(err, "is not the data the shards of job 'job1' were made from"));
     assert_int_equal(file_sum(other), before);
+
+    /* a target that is one of the shards, by another path too: it holds a
+     * run of the job, but a shard's share of it */
+    char shard1[4096], shard1_again[4200];
+    snprintf(shard1, sizeof shard1, "%s", path("job1-1.db"));
+    snprintf(shard1_again, sizeof shard1_again, "%s/./job1-1.db", dir);
+    before = file_sum(shard1);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", shard1_again, path("job1-0.db"), shard1,
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    assert_non_null(strstr(err, "job1-1.db is shard 1/4 of job 'job1' itself"));
+    assert_int_equal(file_sum(shard1), before);
 }
 
 static void test_shard__a_shard_started_again_checks_what_it_holds(void **state)

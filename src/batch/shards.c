@@ -799,6 +799,21 @@ static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, in
     return rc;
 }
 
+/* The target must not be one of the shards, whatever path names it: a
+ * shard holds a run of the job, its own share of it. */
+static int refuse_shard_as_target(const char *into_path, const shard_info *shards, size_t count, cr_error *err)
+{
+    struct stat st;
+    if (stat(into_path, &st) != 0)
+        return 0;
+    for (size_t i = 0; i < count; i++)
+        if (shards[i].dev == st.st_dev && shards[i].ino == st.st_ino)
+            return cr_errorf(err, CR_EINVAL, "%s is shard %u/%u of job '%s' itself: merge the job into another "
+                                             "database (a new one is made)",
+                             into_path, shards[i].row.k, shards[i].row.n, shards[i].run_row.tag);
+    return 0;
+}
+
 /* What the target holds already, read without writing to it: the run of a
  * job merged before (*out_run), or else that its set, when it has one
  * (*out_has_set), is the data the shards were made from. */
@@ -911,8 +926,10 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (rc == 0) {
         snprintf(out->tag, sizeof out->tag, "%s", shards[0].run_row.tag);
         out->shards = shards[0].row.n;
-        rc = check_target(&out->run, &has_set, into_path, &shards[0], err);
+        rc = refuse_shard_as_target(into_path, shards, count, err);
     }
+    if (rc == 0)
+        rc = check_target(&out->run, &has_set, into_path, &shards[0], err);
     out->already = rc == 0 && out->run;
     if (rc == 0 && !out->already) {
         int created = access(into_path, F_OK) != 0;
