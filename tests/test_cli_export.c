@@ -1282,6 +1282,44 @@ static void test_export__an_ingested_set_s_validator_takes_the_ranges_of_its_dat
     free(source);
 }
 
+/* Interrupted (SIGINT or SIGTERM), export stops with 130 and leaves
+ * nothing: no package, no hidden folder of one beside it.  The signal comes
+ * once the set's answers are committed, before a test is written: held at
+ * what it says next (run_start_held), after the run it made. */
+static void test_export__interrupted_it_leaves_nothing(void **state)
+{
+    tmp_db *f = *state;
+    const int signals[] = {SIGINT, SIGTERM};
+    for (size_t k = 0; k < sizeof signals / sizeof *signals; k++) {
+        char db[4400], out_dir[4400], out[4400];
+        snprintf(db, sizeof db, "%s", tmp_path(f->dir, k ? "term.db" : "int.db"));
+        generate_quietly(db, "3");
+        char *folder = tmp_dir_new();
+        assert_non_null(folder);
+        snprintf(out_dir, sizeof out_dir, "%s", folder);
+        snprintf(out, sizeof out, "%s", tmp_path(folder, "pkg"));
+        const char *first = "coinrow: no done run of set 'demo' has the total answers for every instance: solving "
+                            "it first\n";
+        char *argv[] = {(char *)run_bin(), "export", "--db", db, "--set", "demo", "--variant", "total", "--format",
+                        "kattis", "--out", out, "--zip", NULL};
+        int held;
+        pid_t pid = run_start_held(argv, strlen(first), &held);
+        assert_true(pid > 0);
+        assert_true(db_wait_for(db, "SELECT count(*) FROM run WHERE status = 'done'", pid) > 0);
+        kill(pid, signals[k]);
+        char *text = run_release(held);
+        assert_int_equal(run_wait(pid), 130);
+        char said[4600];
+        snprintf(said, sizeof said, "coinrow: interrupted: nothing was written to %s\n", out);
+        assert_non_null(strstr(text, said));
+        free(text);
+        char *left = dir_snapshot(out_dir);
+        assert_string_equal(left, "");
+        free(left);
+        tmp_dir_free(folder);
+    }
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
@@ -1298,6 +1336,7 @@ int main(void)
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
     TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
+        TEST(test_export__interrupted_it_leaves_nothing),
         TEST(test_export__help_lists_every_format_of_the_table),
         TEST(test_export__the_library_refuses_an_option_its_format_lacks),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),

@@ -460,6 +460,14 @@ static int check_secret_tests(const package *p, cr_error *err)
     return 0;
 }
 
+/* CR_EINTERRUPTED once a stop is asked for, else 0. */
+static int stopped(const package *p, cr_error *err)
+{
+    if (!p->opts->stop || !atomic_load(p->opts->stop))
+        return 0;
+    return cr_errorf(err, CR_EINTERRUPTED, "interrupted: nothing was written to %s", p->dest->dir);
+}
+
 static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
 {
     cr_store_instances *instances = NULL;
@@ -470,7 +478,7 @@ static int write_tests(package *p, cr_export_stats *stats, cr_error *err)
         rc = cr_store_results_new(&answers, p->store, p->run_id, CR_BY_INSTANCE, err);
     const cr_instance *in;
     for (uint64_t k = 0; rc == 0; k++) {
-        if ((rc = cr_store_instances_next(&in, instances, err)) <= 0)
+        if ((rc = stopped(p, err)) != 0 || (rc = cr_store_instances_next(&in, instances, err)) <= 0)
             break;
         char in_path[CR_EXPORT_TEST_PATH_MAX], ans_path[CR_EXPORT_TEST_PATH_MAX];
         int sample = cr_export_format_supports(p->opts->format, CR_EXPORT_SAMPLES) && k < p->opts->samples;
@@ -934,6 +942,10 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
         rc = gather(&p, out, err);
     if (rc == 0)
         rc = fill(&p, &tmp_zip, out, err);
+    /* a stop during a build (which the signal may have ended too) or the
+     * zip is told as a stop */
+    if (rc != CR_ENOMEM && stopped(&p, err))
+        rc = CR_EINTERRUPTED;
     if (rc == 0)
         rc = put_in_place(&d, p.files.root, tmp_zip, err);
     if (rc) {

@@ -11,6 +11,7 @@
 #ifndef CR_EXPORT_H
 #define CR_EXPORT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "coinrow/error.h"
@@ -71,6 +72,8 @@ typedef struct cr_export_opts {
     int interactive;    /* CR_EXPORT_INTERACTION: the contestant plays the first player against the jury
                            (docs/judges.md, "Interactive problems"); each test's judge answer holds the
                            jury's seed */
+    const atomic_int *stop; /* may be NULL; once set, the export stops with CR_EINTERRUPTED, leaving
+                               nothing of the package behind */
 } cr_export_opts;
 
 #define CR_EXPORT_TIME_FACTOR 3

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/job.h"
+#include "cli/signals.h"
 #include "export/export.h"
 #include "util/util.h"
 
@@ -86,7 +87,7 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
     cr_error err = {0};
     cr_export_opts o = {.zip = a.zip, .force = a.force, .title = a.title, .license = a.license,
                         .rights_owner = a.rights_owner, .no_build = a.no_build, .submissions = a.submissions,
-                        .interactive = a.interactive};
+                        .interactive = a.interactive, .stop = cli_signals_catch()};
     if (cr_export_format_parse(&o.format, a.format, &err) || cr_variant_parse(&o.variant, a.variant, &err) ||
         (a.samples && cli_u64_parse(&o.samples, a.samples, "--samples", &err)) ||
         (a.time_limit && parse_seconds(&o.time_limit_ms, a.time_limit, &err)))
