@@ -91,6 +91,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "done-invocations-have-every-instance ok\n"
                                "group-tests-are-of-their-set         ok\n"
                                "group-tests-meet-their-constraints   ok\n"
+                               "groups-keep-their-checks             ok\n"
                                "group-dependencies-are-of-their-set  ok\n"
                                "group-dependencies-have-no-cycle     ok\n"
                                "names-are-not-empty                  ok\n");
@@ -160,6 +161,9 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "INSERT INTO test_group (set_id, name, position, points, n_min, n_max, value_min, "
                              "value_max) VALUES (1, 'other', 1, 0, 1, 9, 1, 9);"
                              "INSERT INTO test_group_dependency (group_id, depends_on) VALUES (3, 1);"
+                             /* a name that would leave an export's folder, written with the checks off */
+                             "PRAGMA ignore_check_constraints = 1;"
+                             "UPDATE test_group SET name = '../other' WHERE id = 3;"
                              /* small depends on eq, which depends on small */
                              "INSERT INTO test_group_dependency (group_id, depends_on) VALUES (1, 2);"),
                      0);
@@ -206,13 +210,15 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "instance 1)\n"
                                "group-tests-meet-their-constraints   1 tests that break their group's constraints "
                                "(such as set 2, group eq, test eq-01: its coins are not all equal)\n"
+                               "groups-keep-their-checks             1 groups whose name, points or ranges break what "
+                               "test_group promises (such as set 1, group 3 (position 1))\n"
                                "group-dependencies-are-of-their-set  1 dependencies between groups that are missing "
                                "or of two sets (such as group 3 depends on group 1)\n"
                                "group-dependencies-have-no-cycle     2 groups that depend on themselves through "
                                "others (such as set 2, group eq)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty or holds "
                                "a NUL byte (such as instance 2)\n");
-    assert_non_null(strstr(r.err, "t.db: 19 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 20 checks found problems\n"));
     run_result_free(&r);
 }
 

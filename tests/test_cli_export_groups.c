@@ -76,6 +76,43 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
     }
 }
 
+/* A database handed over with a group whose name or points its table's
+ * checks would refuse, written with them off: a name that leaves the
+ * package's folder, one that ends the validator's C string and runs a
+ * command, points that overflow a sum.  Every format refuses the set,
+ * naming the group, and writes nothing, inside the folder or out. */
+static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_nothing_written(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    static const char *const alterations[] = {
+        "UPDATE test_group SET name = '../../escaped' WHERE name = 'mid'",
+        "UPDATE test_group SET name = '\"}};int main(void){return system(\"touch pwned\");}//' WHERE name = 'mid'",
+        "UPDATE test_group SET points = 9223372036854775807 WHERE name IN ('mid', 'big')",
+    };
+    char *before = dir_snapshot(f->dir);
+    for (size_t k = 0; k < sizeof alterations / sizeof *alterations; k++) {
+        char sql[512], db[4400];
+        snprintf(db, sizeof db, "%s", tmp_path(f->dir, "altered.db"));
+        assert_int_equal(copy_file(f->db, db), 0);
+        snprintf(sql, sizeof sql, "PRAGMA ignore_check_constraints = 1; %s", alterations[k]);
+        assert_int_equal(db_exec(db, sql), 0);
+        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+            const char *out = tmp_path(f->dir, "pkg/deeper/pkg");
+            run_result r;
+            COINROW(&r, NULL, EXPORT(db, formats[i], out));
+            assert_int_equal(r.status, 1);
+            assert_non_null(strstr(r.err, "altered.db: group 2 of set 1 breaks what its table promises"));
+            run_result_free(&r);
+        }
+        assert_int_equal(remove(db), 0);
+        char *after = dir_snapshot(f->dir);
+        assert_string_equal(after, before);
+        free(after);
+    }
+    free(before);
+}
+
 /* The file rel of the package at pkg, which must be there. */
 static char *package_file(const char *pkg, const char *rel)
 {
@@ -312,6 +349,7 @@ int main(void)
 #define TEST(name) cmocka_unit_test_setup_teardown(name, tmp_db_setup, tmp_db_teardown)
     const struct CMUnitTest tests[] = {
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
+        TEST(test_export_groups__a_group_altered_past_its_checks_is_refused_and_nothing_written),
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
         TEST(test_export_groups__kattis_validator_refuses_unequal_coins_in_an_all_equal_group_naming_the_coin),
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),

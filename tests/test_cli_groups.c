@@ -346,9 +346,12 @@ static void test_groups__usage_errors_name_the_option(void **state)
     three_groups(f->db);
     const char *db = f->db;
 #define SOME "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4"
-    REFUSED(f, 2, "--points takes a whole number of points, 0 or more, not '-1'", INTO(db, "g", "-1"), SOME);
-    REFUSED(f, 2, "--points takes a whole number of points, 0 or more, not '2.5'", INTO(db, "g", "2.5"), SOME);
-    REFUSED(f, 2, "--points takes a whole number of points, 0 or more, not 'ten'", INTO(db, "g", "ten"), SOME);
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '-1'", INTO(db, "g", "-1"), SOME);
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '2.5'", INTO(db, "g", "2.5"), SOME);
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not 'ten'", INTO(db, "g", "ten"), SOME);
+    /* two groups of the most points could not be summed as int64 */
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '9223372036854775807'",
+            INTO(db, "g", "9223372036854775807"), SOME);
     REFUSED(f, 2, "--group needs --points", "generate", "--db", db, "--set", "sub", "--group", "g", SOME);
     REFUSED(f, 2, "--points, --depends and --all-equal describe a group: they need --group", "generate", "--db", db,
             "--set", "sub", "--depends", "small", SOME);

@@ -132,6 +132,9 @@ static const struct invariant {
      "value_max) WHEN all_equal AND lo <> hi THEN 'its coins are not all equal' "
      "WHEN odd_sum AND odd = 0 THEN 'its coins add up to an even number, the group wants an odd sum' END AS why "
      "FROM tests) WHERE why IS NOT NULL"},
+    {"groups-keep-their-checks", "groups whose name, points or ranges break what test_group promises",
+     "SELECT count(*), min(printf('set %d, group %d (position %d)', g.set_id, g.id, g.position)) "
+     "FROM test_group AS g WHERE " CR_STORE__GROUP_BROKEN},
     {"group-dependencies-are-of-their-set", "dependencies between groups that are missing or of two sets",
      "SELECT count(*), min(printf('group %d depends on group %d', d.group_id, d.depends_on)) "
      "FROM test_group_dependency AS d LEFT JOIN test_group AS a ON a.id = d.group_id "

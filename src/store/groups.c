@@ -143,6 +143,24 @@ static int group_read(cr_store_group *out, char *deps, size_t cap, cr_store *s, 
     return rc;
 }
 
+/* Refuses set set_id when a group of it breaks what test_group promises
+ * (CR_STORE__GROUP_BROKEN): its names and points are not read. */
+static int refuse_broken_groups(cr_store *s, int64_t set_id, cr_error *err)
+{
+    int64_t broken = 0;
+    int rc = cr_store__query_int(&broken, s,
+                                 "SELECT coalesce(min(g.id), 0) FROM test_group AS g WHERE g.set_id = ? AND "
+                                 CR_STORE__GROUP_BROKEN,
+                                 set_id, 0, "reading the groups", err);
+    if (rc == 0 && broken)
+        rc = cr_errorf(err, CR_EINVAL, "%s: group %lld of set %lld breaks what its table promises (a name of "
+                                       "letters, digits and '_', points 0 to %d, ranges in order): the file was "
+                                       "changed outside coinrow, and its groups are not read (coinrow check-db --db "
+                                       "%s)",
+                       s->path, (long long)broken, (long long)set_id, CR_STORE_GROUP_POINTS_MAX, s->path);
+    return rc;
+}
+
 int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *out, cr_store *store, const char *set,
                         const char *group, cr_error *err)
 {
@@ -151,6 +169,8 @@ int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *ou
     if (rc == CR_EINVAL) /* no such set: said as the group's */
         return cr_errorf(err, rc, "%s: set '%s' has no group '%s' (the database has no set '%s')", store->path, set,
                          group, set);
+    if (rc == 0)
+        rc = refuse_broken_groups(store, *out_set, err);
     if (rc == 0)
         rc = cr_store__query_int(&groups, store, "SELECT count(*) FROM test_group WHERE set_id = ?", *out_set, 0,
                                  "reading the groups", err);
@@ -370,8 +390,9 @@ int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_
 {
     sqlite3_stmt *st = NULL;
     *out_count = 0;
-    int rc = cr_store__prepare(&st, store,
-                               "SELECT id, name FROM test_group WHERE set_id = ? ORDER BY position",
+    int rc = refuse_broken_groups(store, set_id, err);
+    if (rc == 0)
+        rc = cr_store__prepare(&st, store, "SELECT id, name FROM test_group WHERE set_id = ? ORDER BY position",
                                "reading the groups", err);
     if (rc)
         return rc;

@@ -100,6 +100,17 @@ int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stm
  * same text. */
 void cr_store__generator_json(char *out, size_t cap, const cr_gen_spec *spec);
 
+/* A row of test_group (as g) that breaks what its table promises: a file
+ * changed with its checks off (PRAGMA ignore_check_constraints), which
+ * SQLite's integrity check does not see on a read-only connection.  Its
+ * name goes into judges' files and programs, its points into sums. */
+#define CR_STORE__GROUP_BROKEN                                                                                     \
+    "NOT (typeof(g.name) = 'text' AND g.name <> '' AND g.name NOT GLOB '*[^A-Za-z0-9_]*' AND "                    \
+    "length(CAST(g.name AS BLOB)) <= 64 AND typeof(g.points) = 'integer' AND g.points BETWEEN 0 AND 1000000000 "    \
+    "AND typeof(g.n_min) = 'integer' AND typeof(g.n_max) = 'integer' AND typeof(g.value_min) = 'integer' AND "     \
+    "typeof(g.value_max) = 'integer' AND 1 <= g.n_min AND g.n_min <= g.n_max AND g.value_min <= g.value_max AND " \
+    "g.all_equal IN (0, 1) AND g.even_n IN (0, 1) AND g.odd_sum IN (0, 1))"
+
 /* The rows of ingest_error that are not rejected rows but ingests under way
  * (cr_store_ingest_begin): no input row has line 0. */
 #define CR_STORE__UNFINISHED "(line = 0 AND reason = 'ingest unfinished')"

@@ -501,14 +501,16 @@ void cr_store_generator_command(FILE *f, const char *name, const cr_gen_spec *sp
 /* ---- groups of tests, the subtasks of a set (store/groups.c,
  * schema/010_groups.sql) ---- */
 
-/* The longest group name, in bytes. */
+/* The longest group name, in bytes, and the most points of a group (a
+ * set's total then stays far from overflow, on every judge). */
 #define CR_STORE_GROUP_NAME_MAX 64
+#define CR_STORE_GROUP_POINTS_MAX 1000000000
 
 /* A group of a set: its name (letters, digits and '_'), points,
  * constraints, and the groups it depends on. */
 typedef struct cr_store_group {
     const char *name;
-    int64_t points;        /* 0 or more */
+    int64_t points;        /* 0 to CR_STORE_GROUP_POINTS_MAX */
     cr_constraints limits; /* every test's n and values, even n, odd sum */
     int all_equal;         /* every test's coins are all equal */
     const char *depends;   /* the groups it depends on, a comma list of names ("" for none); NULL in a

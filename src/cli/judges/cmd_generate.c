@@ -202,7 +202,7 @@ static const cli_option options[] = {
     CLI_FLAG(generate_args, odd_sum, "odd-sum", "every instance's coins add up to an odd number"),
     CLI_TEXT(generate_args, group, "group", "NAME",
              "add the instances to this group of the set (letters, digits, '_'): a subtask"),
-    CLI_TEXT(generate_args, points, "points", "P", "the group's points, 0 or more (with --group)"),
+    CLI_TEXT(generate_args, points, "points", "P", "the group's points, 0 to 1000000000 (with --group)"),
     CLI_TEXT(generate_args, depends, "depends", "A,B", "the groups of the set this new group depends on (with --group)"),
     CLI_FLAG(generate_args, all_equal, "all-equal",
              "every coin of an instance is equal: a property of the group (with --group)"),
@@ -232,8 +232,9 @@ static const char *group_parse(group_args *g, generate_args *a, char *why, size_
     }
     if (!a->points)
         return "--group needs --points";
-    if (cli_int_parse(&g->points, a->points, 0, INT64_MAX)) {
-        snprintf(why, cap, "--points takes a whole number of points, 0 or more, not '%.40s'", a->points);
+    if (cli_int_parse(&g->points, a->points, 0, CR_STORE_GROUP_POINTS_MAX)) {
+        snprintf(why, cap, "--points takes a whole number of points, 0 to %d, not '%.40s'", CR_STORE_GROUP_POINTS_MAX,
+                 a->points);
         return why;
     }
     if (a->all_equal && a->profile && strcmp(a->profile, "equal") != 0) {
