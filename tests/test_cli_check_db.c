@@ -216,8 +216,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "or of two sets (such as group 3 depends on group 1)\n"
                                "group-dependencies-have-no-cycle     2 groups that depend on themselves through "
                                "others (such as set 2, group eq)\n"
-                               "names-are-not-empty                  1 sets or instances whose name is empty or holds "
-                               "a NUL byte (such as instance 2)\n");
+                               "names-are-not-empty                  1 sets or instances whose name is empty, holds "
+                               "a NUL byte or is not text (such as instance 2)\n");
     assert_non_null(strstr(r.err, "t.db: 20 checks found problems\n"));
     run_result_free(&r);
 }

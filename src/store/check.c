@@ -144,10 +144,11 @@ static const struct invariant {
      "SELECT r.start, d.depends_on FROM reach AS r JOIN test_group_dependency AS d ON d.group_id = r.g) "
      "SELECT count(*), min(printf('set %d, group %s', g.set_id, g.name)) FROM reach AS r "
      "JOIN test_group AS g ON g.id = r.start WHERE r.start = r.g"},
-    {"names-are-not-empty", "sets or instances whose name is empty or holds a NUL byte",
+    {"names-are-not-empty", "sets or instances whose name is empty, holds a NUL byte or is not text",
      "SELECT count(*), min(what) FROM "
-     "(SELECT printf('set %d', id) AS what FROM instance_set WHERE name = '' OR instr(name, char(0)) > 0 "
-     "UNION ALL SELECT printf('instance %d', id) FROM instance WHERE ext_id = '' OR instr(ext_id, char(0)) > 0)"},
+     "(SELECT printf('set %d', id) AS what FROM instance_set WHERE typeof(name) <> 'text' OR name = '' OR "
+     "instr(name, char(0)) > 0 UNION ALL SELECT printf('instance %d', id) FROM instance WHERE typeof(ext_id) <> "
+     "'text' OR ext_id = '' OR instr(ext_id, char(0)) > 0)"},
 };
 
 /* Passes one finding of SQLite's to fn, up to SHOWN of them. */

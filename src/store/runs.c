@@ -549,7 +549,8 @@ static int next_solution(cr_store_results *it, cr_error *err)
         return rc;
     sqlite3_stmt *st = it->pager.st;
     it->last_id = sqlite3_column_int64(st, COL_ID);
-    if ((rc = cr_store__keep_text(&it->last_ext_id, &it->last_cap, st, COL_EXT_ID, err)) != 0)
+    if ((rc = cr_store__keep_ext_id(&it->last_ext_id, &it->last_cap, it->pager.store, st, COL_EXT_ID, it->last_id,
+                                    err)) != 0)
         return rc;
     it->variants = (unsigned)sqlite3_column_int(st, COL_VARIANTS);
     it->extra = (unsigned)sqlite3_column_int(st, COL_EXTRA);

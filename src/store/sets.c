@@ -657,7 +657,7 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
         return rc;
     sqlite3_stmt *st = it->pager.st;
     it->last_id = sqlite3_column_int64(st, 0);
-    if ((rc = cr_store__keep_text(&it->ext_id, &it->ext_id_cap, st, 1, err)) != 0)
+    if ((rc = cr_store__keep_ext_id(&it->ext_id, &it->ext_id_cap, it->pager.store, st, 1, it->last_id, err)) != 0)
         return rc;
     it->started = 1;
     cr_error bad = {0};

@@ -183,8 +183,15 @@ int cr_store__pager_step(cr_store__pager *p, void (*bind)(void *ctx, sqlite3_stm
     }
 }
 
-int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err)
+int cr_store__keep_ext_id(char **buf, size_t *cap, cr_store *s, sqlite3_stmt *st, int col, int64_t id,
+                          cr_error *err)
 {
+    static const char *const types[] = {"", "integer", "real", "text", "blob", "NULL"};
+    int type = sqlite3_column_type(st, col);
+    if (type != SQLITE_TEXT)
+        return cr_errorf(err, CR_EDB, "%s: instance %lld has an ext_id stored as %s, not text: the file was changed "
+                                      "outside coinrow (coinrow check-db --db %s)",
+                         s->path, (long long)id, type >= 1 && type <= 5 ? types[type] : "something else", s->path);
     const char *text = (const char *)sqlite3_column_text(st, col);
     size_t len = (size_t)sqlite3_column_bytes(st, col);
     if (len + 1 > *cap) {

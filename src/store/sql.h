@@ -150,9 +150,13 @@ int cr_store__sets_register(cr_store *s, cr_error *err);
  * digest; before a commit. */
 int cr_store__sets_settle(cr_store *s, cr_error *err);
 
-/* Copies the text of column col of the current row into *buf (grown as
- * needed to *cap bytes): the iterators keep a row's key past the next step. */
-int cr_store__keep_text(char **buf, size_t *cap, sqlite3_stmt *st, int col, cr_error *err);
+/* Copies the ext_id in column col of the current row, instance `id`'s,
+ * into *buf (grown as needed to *cap bytes): the iterators keep a row's key
+ * past the next step, and go on after it.  CR_EDB for an ext_id that is not
+ * text (a file changed outside coinrow): after a BLOB, which sorts after
+ * every text, a page would start on the same row again. */
+int cr_store__keep_ext_id(char **buf, size_t *cap, cr_store *s, sqlite3_stmt *st, int col, int64_t id,
+                          cr_error *err);
 
 /* Copies column col of the current row as text into out (cap bytes, cut to
  * fit; "" for NULL). */
