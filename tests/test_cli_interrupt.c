@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -359,6 +360,43 @@ static void test_cli_interrupt__sighup_stops_a_run_cleanly(void **state)
     assert_true(db_int(db, "SELECT count(*) FROM result") > 0);
 }
 
+/* Rows that come slowly through a pipe that stays open are committed and
+ * solved within a second of the input stopping, not kept until a batch is
+ * full: they could not be read from the pipe again.  Ctrl-C then stops the
+ * run at once, with them stored. */
+static void test_cli_interrupt__rows_from_a_pipe_that_waits_are_committed_as_they_come(void **state)
+{
+    (void)state;
+    const char *db = tmp_path(dir, "slow.db");
+    char fifo[4096], log[4096];
+    snprintf(fifo, sizeof fifo, "%s", tmp_path(dir, "slow.csv"));
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "slow.log"));
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int in = open(fifo, O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+            _exit(127);
+        execl(run_bin(), run_bin(), "run", "-", "--db", db, "--set", "slow", "--variant", "diff", (char *)NULL);
+        _exit(127);
+    }
+    int w = open(fifo, O_WRONLY); /* once coinrow reads it */
+    assert_true(w >= 0);
+    const char *rows = "id,values\na,1 2\nb,3 4 5\n";
+    assert_int_equal(write(w, rows, strlen(rows)), (ssize_t)strlen(rows));
+    assert_int_equal(db_wait_for(db, "SELECT count(*) = 2 FROM solution", pid), 1);
+    kill(pid, SIGINT);
+    assert_int_equal(run_wait(pid), 130);
+    close(w);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM instance"), 2);
+    assert_int_equal(db_int(db, "SELECT status = 'interrupted' FROM run"), 1);
+    char *said = read_text(log);
+    assert_non_null(strstr(said, "interrupted before the end of the input; finish the job with:\n"));
+    free(said);
+    unlink(fifo);
+}
+
 static void test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly(void **state)
 {
     (void)state;
@@ -419,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
         cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
         cmocka_unit_test(test_cli_interrupt__sighup_stops_a_run_cleanly),
+        cmocka_unit_test(test_cli_interrupt__rows_from_a_pipe_that_waits_are_committed_as_they_come),
         cmocka_unit_test(test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly),
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing),
     };

@@ -64,7 +64,7 @@ static int collect(void *ctx, const cr_row *row)
 static int read_inputs(seen *s, cr_error *err, cr_format format, const char *id_col, const char *values_col,
                        const char *input)
 {
-    cr_source_opts opts = {format, id_col, values_col, NULL};
+    cr_source_opts opts = {.format = format, .id_col = id_col, .values_col = values_col};
     const char *inputs[] = {input};
     memset(s, 0, sizeof *s);
     return cr_source_read(inputs, 1, &opts, collect, s, err);
@@ -511,7 +511,7 @@ typedef struct fifo_read {
 static void *read_fifo(void *arg)
 {
     fifo_read *fr = arg;
-    cr_source_opts opts = {CR_FORMAT_CSV, NULL, NULL, &fr->stop};
+    cr_source_opts opts = {.format = CR_FORMAT_CSV, .stop = &fr->stop};
     const char *inputs[] = {fr->path};
     fr->rc = cr_source_read(inputs, 1, &opts, collect, &fr->s, &fr->err);
     atomic_store(&fr->done, 1);
@@ -576,7 +576,12 @@ static void test_source__raw_text_and_offsets_follow_the_input(void **state)
 static void test_source__stdin_reads_csv(void **state)
 {
     (void)state;
-    FILE *f = fmemopen((void *)"id,values\ns1,3 1\n", 17, "r");
+    int ends[2];
+    assert_int_equal(pipe(ends), 0);
+    assert_int_equal(write(ends[1], "id,values\ns1,3 1\n", 17), 17);
+    close(ends[1]);
+    FILE *f = fdopen(ends[0], "r");
+    assert_non_null(f);
     cr_source_opts opts = {0};
     seen s = {0};
     cr_error err = {0};
@@ -622,7 +627,7 @@ static char *make_table_db(char *dir)
 static int read_table(seen *s, cr_error *err, const char *db, const char *table, const char *id_col,
                       const char *values_col)
 {
-    cr_source_opts opts = {CR_FORMAT_AUTO, id_col, values_col, NULL};
+    cr_source_opts opts = {.format = CR_FORMAT_AUTO, .id_col = id_col, .values_col = values_col};
     memset(s, 0, sizeof *s);
     return cr_source_table_read(db, table, &opts, collect, s, err);
 }

@@ -172,7 +172,7 @@ static int read_input(void *ctx, cr_error *err)
 {
     reading *r = ctx;
     const char *inputs[] = {r->input};
-    cr_source_opts opts = {r->format, NULL, NULL, NULL};
+    cr_source_opts opts = {.format = r->format};
     r->rows = 0;
     int rc = cr_source_read(inputs, 1, &opts, count_row, r, err);
     disarm();
@@ -205,7 +205,7 @@ static void test_nomem__reading_each_format_fails_cleanly_at_every_allocation(vo
 static int read_table(void *ctx, cr_error *err)
 {
     reading *r = ctx;
-    cr_source_opts opts = {CR_FORMAT_AUTO, NULL, NULL, NULL};
+    cr_source_opts opts = {.format = CR_FORMAT_AUTO};
     r->rows = 0;
     int rc = cr_source_table_read(r->input, "rows", &opts, count_row, r, err);
     disarm();
@@ -311,7 +311,7 @@ static int ingest_and_solve(void *ctx, cr_error *err)
         rc = cr_pipeline_new(&p, store, &po, err);
     if (rc == 0) {
         const char *inputs[] = {pp->input};
-        cr_source_opts so = {CR_FORMAT_AUTO, NULL, NULL, NULL};
+        cr_source_opts so = {.format = CR_FORMAT_AUTO};
         rc = cr_source_read(inputs, 1, &so, cr_pipeline_row, p, err);
         if (rc == 0)
             rc = cr_pipeline_queue_unsolved(p, err);

@@ -95,6 +95,11 @@ int cr_pipeline_new(cr_pipeline **out, cr_store *store, const cr_pipeline_opts *
  * failed (cr_pipeline_finish tells what). */
 int cr_pipeline_row(void *pipeline, const cr_row *row);
 
+/* Hands the rows queued so far on to the solvers, rather than wait for a
+ * batch's worth: the writer then commits them within a second.  For a
+ * caller whose input has stopped coming for a while. */
+void cr_pipeline_hand_on(cr_pipeline *p);
+
 /* Queues every instance of the set that the run has not solved and that is
  * not already queued: the whole set for a new run, what is left for a
  * resumed one, what the input did not cover after rows.  Waits for the rows

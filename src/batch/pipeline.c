@@ -704,6 +704,8 @@ int cr_pipeline_row(void *pipeline, const cr_row *row)
     return queue(pipeline, row->reason ? ENTRY_REJECT : ENTRY_ROW, row, 0);
 }
 
+void cr_pipeline_hand_on(cr_pipeline *p) { submit(p); }
+
 int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err)
 {
     if (p->opts.run_id == 0)

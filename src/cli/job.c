@@ -398,6 +398,15 @@ static int job_row(void *ctx, const cr_row *row)
     return cr_pipeline_row(j->p, &rejected);
 }
 
+/* A cr_source_opts idle: the input has stopped coming for a second; the
+ * rows in hand are committed rather than kept until more come. */
+static void job_idle(void *ctx)
+{
+    job *j = ctx;
+    if (j->p)
+        cr_pipeline_hand_on(j->p);
+}
+
 int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int npos, char **pos)
 {
     cr_error err = {0};
@@ -410,6 +419,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     cli_progress_start(&j.progress, !a->quiet && (a->progress || isatty(STDERR_FILENO)), steps & CLI_JOB_INGEST,
                        steps & CLI_JOB_SOLVE, from_files ? cr_source_size((const char *const *)pos, (size_t)npos, &src) : 0);
     src.stop = j.stop = cli_signals_catch();
+    src.idle = job_idle;
+    src.idle_ctx = &j;
 
     cr_pipeline_stats stats = {0};
     int rc = 0, input_done = !(steps & CLI_JOB_INGEST);

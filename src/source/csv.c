@@ -10,13 +10,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "util/util.h"
 #include "source/readers.h"
 
 #define NONE ((size_t)-1)
 #define BLOCK (1u << 20)
+/* How long a read waits for input before it calls opts->idle. */
+#define IDLE_MS 1000
 
 typedef struct reader {
     const char *name;
@@ -398,18 +402,27 @@ static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
 }
 
 /* Reads more of f into buf[len..cap), waiting again after a signal unless
- * asked to stop.  0, or CR_EIO / CR_EINTERRUPTED. */
+ * asked to stop.  0, or CR_EIO / CR_EINTERRUPTED.  What is there now, not
+ * a whole buffer (fread waits for one): rows that come slowly through a
+ * pipe are passed on, and committed, as they come. */
 static int fill(size_t *got, char *buf, size_t room, FILE *f, reader *r)
 {
     for (;;) {
-        *got = fread(buf, 1, room, f);
-        if (*got > 0 || !ferror(f))
+        struct pollfd ready = {fileno(f), POLLIN, 0};
+        int waited = r->opts->idle ? poll(&ready, 1, IDLE_MS) : 1;
+        if (waited == 0) {
+            r->opts->idle(r->opts->idle_ctx);
+            continue;
+        }
+        ssize_t n = waited > 0 ? read(fileno(f), buf, room) : -1;
+        if (n >= 0) {
+            *got = (size_t)n;
             return 0;
+        }
         if (errno != EINTR)
             return cr_errorf(r->err, CR_EIO, "cannot read %s: %s", r->name, strerror(errno));
         if (stopped(r))
             return cr_errorf(r->err, CR_EINTERRUPTED, "interrupted while reading %s", r->name);
-        clearerr(f);
     }
 }
 
@@ -440,7 +453,7 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
             rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line, r->name);
             break;
         }
-        size_t got;
+        size_t got = 0;
         if ((rc = fill(&got, buf + len, cap - len, f, r)) != 0)
             break;
         at_eof = got == 0;

@@ -56,6 +56,10 @@ typedef struct cr_source_opts {
     const char *values_col; /* NULL: the first of values, coins, piles, stones (any case) */
     const atomic_int *stop; /* may be NULL; when it becomes non-zero, a read waiting for
                                input gives up with CR_EINTERRUPTED */
+    void (*idle)(void *ctx); /* may be NULL; called with idle_ctx each second a CSV or TSV read
+                                waits for input (a pipe that gives rows slowly), so that the rows
+                                passed on so far can be handed on */
+    void *idle_ctx;
 } cr_source_opts;
 
 /* Reads inputs[0..count) in order, calling fn for each row.  An input is a

@@ -24,6 +24,17 @@
         }                                                                                                      \
     } while (0)
 
+/* text[0..len) as a file that has a descriptor, as the CSV reader reads
+ * through one (fmemopen gives none): a memory file read from its start;
+ * aborts when none can be made. */
+static inline FILE *fuzz_file(const char *text, size_t len)
+{
+    FILE *f = tmpfile();
+    if (!f || fwrite(text, 1, len, f) != len || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
+        abort();
+    return f;
+}
+
 /* Whether s[0..len) is well-formed UTF-8 (no overlong forms, no
  * surrogates, nothing past U+10FFFF). */
 static inline int fuzz_utf8(const char *text, size_t len)

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = size ? fmemopen(text, size, "rb") : fopen("/dev/null", "rb");
     if (!f)
         abort();
-    cr_source_opts opts = {CR_FORMAT_CONTEST, NULL, NULL, NULL};
+    cr_source_opts opts = {.format = CR_FORMAT_CONTEST};
     cr_error err = {0};
     FUZZ_CHECK(cr_source__contest(f, "case.in", "case", &opts, keep_row, &s, &err) == 0, "%s", err.msg);
     fclose(f);
