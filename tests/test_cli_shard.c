@@ -386,6 +386,41 @@ static void test_shard__merge_initialises_an_empty_database(void **state)
     }
 }
 
+/* A merge stopped (the flag Ctrl-C and SIGTERM set) rolls back: a target
+ * it made goes with its journal, one that was there keeps every byte, and
+ * it is CR_EINTERRUPTED, which the command exits 130 for.  It used to have
+ * no handler: the signal killed it and left a hot journal beside the target. */
+static void test_shard__a_stopped_merge_leaves_its_target_as_it_was(void **state)
+{
+    (void)state;
+    char shard_paths[4][4096], fresh[4096], journal[4200];
+    const char *shards[4];
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        snprintf(shard_paths[k], sizeof shard_paths[k], "%s", path(name));
+        shards[k] = shard_paths[k];
+    }
+    snprintf(fresh, sizeof fresh, "%s", path("stopped-new.db"));
+    snprintf(journal, sizeof journal, "%s-journal", fresh);
+    atomic_int stop = 1;
+    cr_merge_report report;
+    cr_error e = {0};
+    assert_int_equal(cr_shard_merge(&report, fresh, shards, 4, &stop, &e), CR_EINTERRUPTED);
+    assert_non_null(strstr(e.msg, "interrupted: nothing was merged, and "));
+    assert_int_equal(access(fresh, F_OK), -1);
+    assert_int_equal(access(journal, F_OK), -1);
+
+    const char *existing = altered_copy(input, "stopped-into.db",
+                                        "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                                        "DELETE FROM run WHERE tag = 'job1'");
+    uint64_t before = file_sum(existing);
+    assert_int_equal(cr_shard_merge(&report, existing, shards, 4, &stop, &e), CR_EINTERRUPTED);
+    assert_int_equal(file_sum(existing), before);
+    snprintf(journal, sizeof journal, "%s-journal", existing);
+    assert_int_equal(access(journal, F_OK), -1);
+}
+
 static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **state)
 {
     (void)state;
@@ -523,7 +558,7 @@ static void test_shard__shards_that_do_not_fit_together_are_refused(void **state
     /* the io call itself, which the command guards with a usage error */
     cr_merge_report report;
     cr_error e = {0};
-    assert_int_equal(cr_shard_merge(&report, path("m7.db"), NULL, 0, &e), CR_EINVAL);
+    assert_int_equal(cr_shard_merge(&report, path("m7.db"), NULL, 0, NULL, &e), CR_EINVAL);
     assert_non_null(strstr(e.msg, "no shard databases to merge"));
 }
 
@@ -822,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
+        cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),

@@ -455,7 +455,7 @@ static int merge_shards(void *ctx, cr_error *err)
     remove_db(m->into);
     atomic_store(&armed, 1);
     cr_merge_report report = {0};
-    int rc = cr_shard_merge(&report, m->into, m->shards, 2, err);
+    int rc = cr_shard_merge(&report, m->into, m->shards, 2, NULL, err);
     disarm();
     if (rc == 0) {
         assert_int_equal(report.shards, 2);

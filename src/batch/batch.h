@@ -210,9 +210,11 @@ typedef struct cr_merge_report {
  * of every shard) CR_EDB, and the target is not touched; so with what shows
  * while it writes (an instance outside its shard's range, other coins than
  * the target's, a sum that is not the set's).  A job merged before is not
- * merged again (out->already). */
+ * merged again (out->already).  Once *stop is set (stop may be NULL) it
+ * stops with CR_EINTERRUPTED, rolled back: the target as it was, a new one
+ * removed. */
 int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
-                   cr_error *err);
+                   const atomic_int *stop, cr_error *err);
 
 /* ---- comparing two runs (run_compare.c) ----
  *

@@ -765,8 +765,17 @@ static void give_back(feed *f, int failed)
 
 /* Writes every shard's instances and results into set_id and run, read on
  * the reader's thread; stops when a shard fails its check. */
-static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, int has_set, int64_t run,
-                        const shard_info *shards, size_t count, const checks *c, cr_error *err)
+/* CR_EINTERRUPTED once *stop is set, else 0. */
+static int merge_stopped(const atomic_int *stop, const char *into_path, cr_error *err)
+{
+    if (!stop || !atomic_load(stop))
+        return 0;
+    return cr_errorf(err, CR_EINTERRUPTED, "interrupted: nothing was merged, and %s is as it was", into_path);
+}
+
+static int write_shards(cr_merge_report *out, cr_store *into, const char *into_path, int64_t set_id, int has_set,
+                        int64_t run, const shard_info *shards, size_t count, const checks *c, const atomic_int *stop,
+                        cr_error *err)
 {
     feed *f = calloc(1, sizeof *f);
     if (!f)
@@ -781,8 +790,10 @@ static int write_shards(cr_merge_report *out, cr_store *into, int64_t set_id, in
     if (rc == 0) {
         stage *b;
         while (rc == 0 && (b = take_ready(f)) != NULL) {
-            rc = atomic_load(&c->failed) ? cr_errorf(err, CR_EDB, "a shard failed its check")
-                                         : stage_flush(b, into, set_id, has_set, run, err);
+            if (atomic_load(&c->failed))
+                rc = cr_errorf(err, CR_EDB, "a shard failed its check");
+            else if ((rc = merge_stopped(stop, into_path, err)) == 0)
+                rc = stage_flush(b, into, set_id, has_set, run, err);
             give_back(f, rc != 0);
         }
         pthread_join(reader, NULL);
@@ -858,7 +869,7 @@ static int check_target(int64_t *out_run, int *out_has_set, const char *into_pat
  * journalled): a merge refused after writing more than that leaves the
  * target's content as it was, its free pages not. */
 static int write_merge(cr_merge_report *out, const char *into_path, int has_set, int created,
-                       const shard_info *shards, size_t count, checks *c, cr_error *err)
+                       const shard_info *shards, size_t count, checks *c, const atomic_int *stop, cr_error *err)
 {
     cr_store *into = NULL;
     int64_t set_id;
@@ -884,7 +895,7 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
         rc = cr_store_run_set_tag(into, out->run, out->tag, err);
     uint64_t size = 0, digest = 0;
     if (rc == 0)
-        rc = write_shards(out, into, set_id, has_set, out->run, shards, count, c, err);
+        rc = write_shards(out, into, into_path, set_id, has_set, out->run, shards, count, c, stop, err);
     /* what was merged is the set, each instance once (what the shards
      * recorded may have been altered by hand): as many instances, in ranges
      * that do not meet, and the target's set (made by them, or found the
@@ -905,6 +916,8 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
     if (rc == 0)
         rc = checks_end(c, err);
     if (rc == 0)
+        rc = merge_stopped(stop, into_path, err);
+    if (rc == 0)
         rc = cr_store_commit(into, err);
     else
         cr_store_rollback(into);
@@ -912,8 +925,22 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
     return rc;
 }
 
+/* A refused merge leaves no database it made behind, nor its journal
+ * (which a rollback that could not finish, on a full disk, keeps). */
+static void remove_new_target(const char *into_path)
+{
+    size_t len = strlen(into_path) + sizeof "-journal";
+    char *journal = malloc(len);
+    if (journal) {
+        snprintf(journal, len, "%s-journal", into_path);
+        remove(journal);
+        free(journal);
+    }
+    remove(into_path);
+}
+
 int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
-                   cr_error *err)
+                   const atomic_int *stop, cr_error *err)
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
@@ -935,14 +962,14 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         int created = access(into_path, F_OK) != 0;
         checks c;
         checks_start(&c, shards, count);
-        rc = write_merge(out, into_path, has_set, created, shards, count, &c, err);
+        rc = write_merge(out, into_path, has_set, created, shards, count, &c, stop, err);
         cr_error damage;
         if (checks_end(&c, &damage)) { /* a damaged shard is told by its check, however its reading failed */
             rc = c.rc;
             *err = damage;
         }
         if (rc && created)
-            remove(into_path); /* a refused merge leaves no empty database behind */
+            remove_new_target(into_path);
     }
     shards_free(shards, count);
     return rc;

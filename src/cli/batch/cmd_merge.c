@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 #include "util/util.h"
 #include "batch/batch.h"
 
@@ -163,9 +164,10 @@ static int cmd_merge(const cli_command *self, int argc, char **argv)
     cr_error err = {0};
     cr_merge_report report;
     shard_list list;
+    const atomic_int *stop = cli_signals_catch(); /* Ctrl-C rolls the merge back */
     int rc = list_shards(&list, argv, (size_t)npos, a.shards, &err);
     if (rc == 0)
-        rc = cr_shard_merge(&report, a.db, list.paths, list.count, &err);
+        rc = cr_shard_merge(&report, a.db, list.paths, list.count, stop, &err);
     list_free(&list);
     if (rc)
         return cli_report(&err);
