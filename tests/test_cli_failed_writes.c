@@ -212,11 +212,49 @@ static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_an
     assert_int_equal(grown, 0);
 }
 
+/* generate --out onto a full disk: the file that was there keeps its
+ * bytes, nothing half-written is left beside it, and the error says why.
+ * It used to write in place and remove the file on failure. */
+static void test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("skipped: mounting a small tmpfs needs root\n");
+        skip();
+    }
+    char mnt[4096];
+    snprintf(mnt, sizeof mnt, "%s", tmp_path(dir, "small-csv"));
+    assert_int_equal(mkdir(mnt, 0700), 0);
+    if (mount("tmpfs", mnt, "tmpfs", 0, "size=256k") != 0) {
+        print_message("skipped: cannot mount a tmpfs (%s)\n", strerror(errno));
+        rmdir(mnt);
+        skip();
+    }
+    char out[4200];
+    snprintf(out, sizeof out, "%s/g.csv", mnt);
+    assert_int_equal(write_file(out, "id,values\nold,1 2 3\n"), 0);
+    char *before = dir_snapshot(mnt);
+    run_result r;
+    COINROW(&r, NULL, "generate", "--set", "g", "--count", "20000", "--n", "20..30", "--values", "1..999", "--seed",
+            "1", "--out", out);
+    char *after = dir_snapshot(mnt);
+    umount2(mnt, MNT_DETACH);
+    rmdir(mnt);
+    assert_int_equal(r.status, 1);
+    char said[4400];
+    snprintf(said, sizeof said, "cannot write %s: No space left on device", out);
+    assert_non_null(strstr(r.err, said));
+    run_result_free(&r);
+    assert_string_equal(after, before);
+    free(before), free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
         cmocka_unit_test(test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
+        cmocka_unit_test(test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

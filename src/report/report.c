@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "report/model.h"
 #include "util/util.h"
@@ -40,29 +39,12 @@ static int check_destination(cr_store *store, const char *path, const char *pare
 }
 
 /* Writes the page into a new temporary file beside path (its name in
- * *out_tmp, for the caller to remove and free), with the usual permissions
- * (mkstemp makes private files). */
-static int write_page(char **out_tmp, uint64_t *out_bytes, const cr_report_model *m, const char *parent,
-                      const char *path, cr_error *err)
+ * *out_tmp, for the caller to remove and free). */
+static int write_page(char **out_tmp, uint64_t *out_bytes, const cr_report_model *m, const char *path, cr_error *err)
 {
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t len = strlen(parent) + strlen(base) + sizeof "/..coinrow-XXXXXX";
-    char *tmp = *out_tmp = malloc(len);
-    if (!tmp)
-        return cr_errorf(err, CR_ENOMEM, "no memory for the path of %s", path);
-    snprintf(tmp, len, "%s/.%s.coinrow-XXXXXX", parent, base);
-    mode_t mask = umask(0);
-    umask(mask);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        else
-            tmp[0] = '\0'; /* nothing to remove */
-        return cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", path, strerror(e));
-    }
+    FILE *f = cr_file_beside(out_tmp, path, err);
+    if (!f)
+        return err->code;
     cr_report__page(f, m);
     long bytes = ftell(f);
     int failed = ferror(f), e = errno;
@@ -89,7 +71,7 @@ int cr_report_write(cr_report_stats *out, cr_store *store, const char *path, con
     m->opts = opts;
     rc = cr_report__gather(m, store, err);
     if (rc == 0)
-        rc = write_page(&tmp, &out->bytes, m, parent, path, err);
+        rc = write_page(&tmp, &out->bytes, m, path, err);
     if (rc == 0 && opts->stop && atomic_load(opts->stop))
         rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted: no report written");
     if (rc == 0 && rename(tmp, path) != 0)

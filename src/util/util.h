@@ -26,7 +26,7 @@
  * write `return cr_errorf(err, CR_EINVAL, ...)`. */
 int cr_errorf(cr_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* --- streams and the machine (read_all.c, memory.c) --- */
+/* --- streams, files and the machine (read_all.c, beside.c, memory.c) --- */
 
 /* Reads f to its end into a NUL-terminated buffer *out (length in *out_len);
  * the caller frees *out.  `name` names the stream in errors. */
@@ -35,6 +35,14 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
 /* cr_read_all of the file at path, or of standard input when path is NULL;
  * CR_EIO naming the file when it cannot be opened. */
 int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err);
+
+/* A new file beside path, ".BASE.coinrow-XXXXXX" in its folder, with the
+ * permissions a new file gets (mkstemp makes private ones), for writing a
+ * file whole or not at all: renamed over path once complete, removed
+ * otherwise, so that a failure (a full disk) leaves path as it was.  Its
+ * name in *out_tmp, which the caller frees ("" when nothing was made);
+ * NULL with err (CR_ENOMEM, CR_EIO naming the folder's trouble). */
+FILE *cr_file_beside(char **out_tmp, const char *path, cr_error *err);
 
 /* The machine's physical memory in bytes, for the budgets the layers above
  * the core set; 0 when the system does not say. */

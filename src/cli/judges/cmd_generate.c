@@ -5,6 +5,7 @@
  * sinks: the batch pipeline, which stores them in batched transactions with
  * flat memory (the set keeps the arguments, cr_store_set_generated), or
  * write_row, one CSV line each. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,23 +40,31 @@ static int write_row(void *ctx, const cr_row *row)
     return ferror(out) ? CR_EIO : 0;
 }
 
+/* The set's CSV to out ("-": standard output), a file written whole or
+ * not at all: a failure (a full disk) leaves a file that was there as it
+ * was, and no half-written set. */
 static int write_csv(const char *out, const cr_gen_spec *spec)
 {
     cr_error err = {0};
     int to_stdout = strcmp(out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(out, "w");
+    char *tmp = NULL;
+    FILE *f = to_stdout ? stdout : cr_file_beside(&tmp, out, &err);
     if (!f) {
-        cli_fail("cannot create %s", out);
-        return CR_EXIT_FATAL;
+        free(tmp);
+        return cli_report(&err);
     }
     fputs("id,values\n", f);
     int rc = cr_source_gen_read(spec, write_row, f, &err);
-    int failed = ferror(f);
-    failed |= (to_stdout ? fflush(f) : fclose(f)) != 0;
+    int failed = ferror(f), e = errno;
+    if ((to_stdout ? fflush(f) : fclose(f)) != 0 && !failed)
+        failed = 1, e = errno;
     if ((rc == 0 || rc == CR_EIO) && failed)
-        rc = cr_errorf(&err, CR_EIO, "cannot write %s", to_stdout ? "standard output" : out);
-    if (rc && !to_stdout)
-        remove(out); /* no half-written set is left behind */
+        rc = cr_errorf(&err, CR_EIO, "cannot write %s: %s", to_stdout ? "standard output" : out, strerror(e));
+    if (rc == 0 && !to_stdout && rename(tmp, out) != 0)
+        rc = cr_errorf(&err, CR_EIO, "cannot write %s: %s", out, strerror(errno));
+    if (rc && tmp)
+        remove(tmp);
+    free(tmp);
     return rc ? cli_report(&err) : CR_EXIT_OK;
 }
 
