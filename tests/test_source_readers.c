@@ -249,6 +249,39 @@ static void test_source__missing_input_is_reported_before_any_row(void **state)
     assert_string_equal(s.text, "");
 }
 
+/* A file with no header, or no values column, among others (in a folder,
+ * or given after them) is reported before any row: the rows before it used
+ * to be passed on (and stored), and the command to finish the job could
+ * never read the broken file. */
+static void test_source__a_file_without_a_header_is_reported_before_any_row(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    assert_non_null(dir);
+    char folder[4200], good[4200], blank[4200], headless[4200];
+    snprintf(folder, sizeof folder, "%s", tmp_path(dir, "f"));
+    assert_int_equal(mkdir(folder, 0700), 0);
+    assert_int_equal(write_file(tmp_path(dir, "f/1.csv"), "id,values\na,1\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "f/2.csv"), ""), 0);
+    assert_int_equal(write_file(tmp_path(dir, "f/3.csv"), "id,values\nb,2\n"), 0);
+    snprintf(good, sizeof good, "%s", tmp_path(dir, "f/1.csv"));
+    snprintf(blank, sizeof blank, "%s", tmp_path(dir, "f/2.csv"));
+    snprintf(headless, sizeof headless, "%s", tmp_path(dir, "headless.csv"));
+    assert_int_equal(write_file(headless, "a\n"), 0);
+    const char *const cases[][2] = {{folder, NULL}, {good, blank}, {good, headless}};
+    const char *const said[] = {"2.csv: no header row (the file is empty)", "2.csv: no header row (the file is empty)",
+                                "headless.csv line 1: no values column"};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        cr_source_opts opts = {0};
+        seen s = {0};
+        cr_error err = {0};
+        assert_int_equal(cr_source_read(cases[k], cases[k][1] ? 2 : 1, &opts, collect, &s, &err), CR_EINVAL);
+        assert_string_equal(s.text, "");
+        assert_non_null(strstr(err.msg, said[k]));
+    }
+    tmp_dir_free(dir);
+}
+
 static void test_source__tsv_by_extension_with_quoted_tab(void **state)
 {
     (void)state;
@@ -795,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_source__csv_with_a_header_that_cannot_be_read_is_fatal),
         cmocka_unit_test(test_source__csv_rejects_an_n_that_is_not_an_integer),
         cmocka_unit_test(test_source__empty_and_missing_files_are_fatal),
+        cmocka_unit_test(test_source__a_file_without_a_header_is_reported_before_any_row),
         cmocka_unit_test(test_source__missing_input_is_reported_before_any_row),
         cmocka_unit_test(test_source__tsv_by_extension_with_quoted_tab),
         cmocka_unit_test(test_source__tab_files_are_tsv),

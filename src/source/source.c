@@ -205,11 +205,58 @@ int cr_source_check(const char *const *inputs, size_t count, cr_error *err)
     return 0;
 }
 
+/* A cr_row_fn that ends a read at its first row: the header was read. */
+static int header_read(void *ctx, const cr_row *row)
+{
+    (void)ctx, (void)row;
+    return 1;
+}
+
+/* The header of the file at path, read as cr_source_read would, when it is
+ * a regular file of CSV, TSV or the wide format (a pipe is read once). */
+static int check_header(const char *path, const cr_source_opts *opts, cr_error *err)
+{
+    struct stat sb;
+    cr_format format = format_of(path, opts->format);
+    if (format == CR_FORMAT_CONTEST || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
+    int rc = cr_source__csv(f, path, format, opts, header_read, NULL, err);
+    fclose(f);
+    return rc > 0 ? 0 : rc;
+}
+
+/* Every file's header, before a row is passed on: a file with none, or
+ * without its values column, refuses the whole read rather than stop it
+ * halfway, the files before it stored and a command to finish that could
+ * never work. */
+static int check_headers(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        struct stat sb;
+        if (strcmp(inputs[i], "-") == 0 || stat(inputs[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            rc = strcmp(inputs[i], "-") == 0 ? 0 : check_header(inputs[i], opts, err);
+            continue;
+        }
+        file_list list = {0};
+        rc = list_folder(&list, inputs[i], opts->format, err);
+        for (size_t k = 0; rc == 0 && k < list.count; k++)
+            rc = check_header(list.paths[k], opts, err);
+        free_list(&list);
+    }
+    return rc;
+}
+
 int cr_source_read(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
                    cr_error *err)
 {
     shifted sink = {fn, ctx, 0};
     int rc = cr_source_check(inputs, count, err);
+    if (rc == 0)
+        rc = check_headers(inputs, count, opts, err);
     for (size_t i = 0; rc == 0 && i < count; i++)
         rc = read_input(inputs[i], opts, &sink, err);
     return rc;

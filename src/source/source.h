@@ -65,8 +65,9 @@ typedef struct cr_source_opts {
 /* Reads inputs[0..count) in order, calling fn for each row.  An input is a
  * file (format by opts->format or its extension), "-" for standard input
  * (CSV unless opts->format says otherwise), or a folder, whose files of the
- * format (auto: .csv, .tsv and .in) are read in name order.  Missing inputs
- * are reported before anything is read.  Returns 0, fn's non-zero return,
+ * format (auto: .csv, .tsv and .in) are read in name order.  Missing inputs,
+ * and regular files with no header or values column, are reported before
+ * any row is passed on.  Returns 0, fn's non-zero return,
  * or a fatal error naming the input: CR_EIO (cannot open or read),
  * CR_EINVAL (no header, no values column, an empty folder). */
 int cr_source_read(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
