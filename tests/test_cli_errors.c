@@ -74,6 +74,9 @@ static void test_errors__output_into_a_full_disk_fails_the_command(void **state)
         {WORDS("check-db", "--db", t->db), 1},
         {WORDS("compare", "1", "2", "--db", t->db), 2}, /* as diff(1): 2 is trouble */
         {WORDS("compare", "1", "2", "--json", "--db", t->db), 2},
+        /* invoke's and strength's 1 says verdicts differ, a strategy survives */
+        {WORDS("invoke", "--db", t->db, "--set", "rows", "--variant", "diff", "--builtin", "greedy"), 2},
+        {WORDS("strength", "--db", t->db, "--set", "rows", "--variant", "diff"), 2},
         {WORDS("run", csv, "--db", t->db, "--set", "again"), 1}, /* its summary */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -85,8 +85,9 @@ int main(int argc, char **argv)
     if (stdout_written())
         return status;
     /* its output lost, a command that succeeded has failed; a comparison's
-     * 0 and 1 both promised its whole output */
-    if (cmd == &cli_cmd_compare || cmd == &cli_cmd_stress)
+     * 0 and 1 (differences, verdicts not as expected, a strategy that
+     * survives) both promised its whole output */
+    if (cmd == &cli_cmd_compare || cmd == &cli_cmd_stress || cmd == &cli_cmd_invoke || cmd == &cli_cmd_strength)
         return CR_EXIT_TROUBLE;
     return status == CR_EXIT_OK || status == CR_EXIT_REJECTED ? CR_EXIT_FATAL : status;
 }
