@@ -593,11 +593,18 @@ static int read_extra(cr_store_results *it, cr_stored_result *r, cr_error *err)
     return 0;
 }
 
-/* r's figures as the solution row gives them. */
-static void read_solution(const cr_store_results *it, cr_stored_result *r)
+/* r's figures as the solution row gives them; CR_EDB when its game's
+ * scores are not integers (NULL, a file changed outside coinrow), which
+ * would read as 0 and show a wrong answer. */
+static int read_solution(const cr_store_results *it, cr_stored_result *r, cr_error *err)
 {
     sqlite3_stmt *st = it->pager.st;
     int g = game_of(r->variant), col = COL_GAMES + 3 * g;
+    if (sqlite3_column_type(st, col) != SQLITE_INTEGER || sqlite3_column_type(st, col + 1) != SQLITE_INTEGER)
+        return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: the %s result's scores are not whole numbers: "
+                                      "the file was changed outside coinrow (coinrow check-db --db %s)",
+                         cr_store_path(it->pager.store), (long long)it->run_id, (long long)r->instance_id,
+                         cr_variant_name(r->variant), cr_store_path(it->pager.store));
     r->first_score = sqlite3_column_int64(st, col);
     r->second_score = sqlite3_column_int64(st, col + 1);
     r->winner = lead_sign(r->first_score, r->second_score);
@@ -608,6 +615,7 @@ static void read_solution(const cr_store_results *it, cr_stored_result *r)
     else /* written only when it fits */
         (void)__builtin_sub_overflow(r->first_score, r->second_score, &r->value);
     r->moves = it->line[g];
+    return 0;
 }
 
 int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr_error *err)
@@ -631,13 +639,9 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
                 .n = (size_t)sqlite3_column_int64(st, COL_N),
                 .variant = v,
             };
-            if (it->extra & CR_VARIANT_BIT(v)) {
-                int rc = read_extra(it, r, err);
-                if (rc)
-                    return rc;
-            } else {
-                read_solution(it, r);
-            }
+            int rc = it->extra & CR_VARIANT_BIT(v) ? read_extra(it, r, err) : read_solution(it, r, err);
+            if (rc)
+                return rc;
             *out = r;
             return 1;
         }
