@@ -176,22 +176,29 @@ static void test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_an
     free(err);
 }
 
-static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it(
-    void **state)
+/* A tmpfs of `size` (mount's option) mounted at dir/name, its path in
+ * mnt; the test is skipped when it cannot be (root only). */
+static void mount_small(char mnt[4096], const char *name, const char *size)
 {
-    (void)state;
     if (geteuid() != 0) {
         print_message("skipped: mounting a small tmpfs needs root\n");
         skip();
     }
-    char mnt[4096];
-    snprintf(mnt, sizeof mnt, "%s", tmp_path(dir, "small"));
+    snprintf(mnt, 4096, "%s", tmp_path(dir, name));
     assert_int_equal(mkdir(mnt, 0700), 0);
-    if (mount("tmpfs", mnt, "tmpfs", 0, "size=2m") != 0) {
+    if (mount("tmpfs", mnt, "tmpfs", 0, size) != 0) {
         print_message("skipped: cannot mount a tmpfs (%s)\n", strerror(errno));
         rmdir(mnt);
         skip();
     }
+}
+
+static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it(
+    void **state)
+{
+    (void)state;
+    char mnt[4096];
+    mount_small(mnt, "small", "size=2m");
     char db[4200];
     snprintf(db, sizeof db, "%s/full.db", mnt);
     run_result r;
@@ -218,18 +225,8 @@ static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_an
 static void test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there(void **state)
 {
     (void)state;
-    if (geteuid() != 0) {
-        print_message("skipped: mounting a small tmpfs needs root\n");
-        skip();
-    }
     char mnt[4096];
-    snprintf(mnt, sizeof mnt, "%s", tmp_path(dir, "small-csv"));
-    assert_int_equal(mkdir(mnt, 0700), 0);
-    if (mount("tmpfs", mnt, "tmpfs", 0, "size=256k") != 0) {
-        print_message("skipped: cannot mount a tmpfs (%s)\n", strerror(errno));
-        rmdir(mnt);
-        skip();
-    }
+    mount_small(mnt, "small-csv", "size=256k");
     char out[4200];
     snprintf(out, sizeof out, "%s/g.csv", mnt);
     assert_int_equal(write_file(out, "id,values\nold,1 2 3\n"), 0);
