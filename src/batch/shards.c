@@ -763,8 +763,6 @@ static void give_back(feed *f, int failed)
     pthread_mutex_unlock(&f->mu);
 }
 
-/* Writes every shard's instances and results into set_id and run, read on
- * the reader's thread; stops when a shard fails its check. */
 /* CR_EINTERRUPTED once *stop is set, else 0. */
 static int merge_stopped(const atomic_int *stop, const char *into_path, cr_error *err)
 {
@@ -773,6 +771,9 @@ static int merge_stopped(const atomic_int *stop, const char *into_path, cr_error
     return cr_errorf(err, CR_EINTERRUPTED, "interrupted: nothing was merged, and %s is as it was", into_path);
 }
 
+/* Writes every shard's instances and results into set_id and run, read on
+ * the reader's thread; stops when a shard fails its check or a stop is
+ * asked for. */
 static int write_shards(cr_merge_report *out, cr_store *into, const char *into_path, int64_t set_id, int has_set,
                         int64_t run, const shard_info *shards, size_t count, const checks *c, const atomic_int *stop,
                         cr_error *err)

@@ -237,8 +237,10 @@ static int check_headers(const char *const *inputs, size_t count, const cr_sourc
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < count; i++) {
         struct stat sb;
-        if (strcmp(inputs[i], "-") == 0 || stat(inputs[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            rc = strcmp(inputs[i], "-") == 0 ? 0 : check_header(inputs[i], opts, err);
+        if (strcmp(inputs[i], "-") == 0)
+            continue;
+        if (stat(inputs[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            rc = check_header(inputs[i], opts, err);
             continue;
         }
         file_list list = {0};
