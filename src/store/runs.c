@@ -526,11 +526,25 @@ int cr_store_results_new(cr_store_results **out, cr_store *store, int64_t run_id
 }
 
 /* Game g's line of the solution row at hand into it->line[g]: the text
- * SQLite holds, valid until the next step. */
+ * SQLite holds, valid until the next step.  When a variant of the row that
+ * is not kept whole in result_extra reads the game, its scores must be
+ * integers: NULL (a file changed outside coinrow) would read as 0 and show
+ * a wrong answer.  Checked once a row, not once a result. */
 static int read_line(cr_store_results *it, int g, cr_error *err)
 {
     sqlite3_stmt *st = it->pager.st;
     int col = COL_GAMES + 3 * g + 2;
+    for (int k = 0; k < CR_VARIANT_COUNT; k++) {
+        cr_variant v = by_name[k];
+        if (!(it->variants & ~it->extra & CR_VARIANT_BIT(v)) || game_of(v) != g)
+            continue;
+        if (sqlite3_column_type(st, col - 2) != SQLITE_INTEGER || sqlite3_column_type(st, col - 1) != SQLITE_INTEGER)
+            return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: the %s result's scores are not whole "
+                                          "numbers: the file was changed outside coinrow (coinrow check-db --db %s)",
+                             cr_store_path(it->pager.store), (long long)it->run_id, (long long)it->last_id,
+                             cr_variant_name(v), cr_store_path(it->pager.store));
+        break;
+    }
     const char *line = (const char *)sqlite3_column_text(st, col);
     it->line[g] = line;
     if (!line && sqlite3_column_type(st, col) != SQLITE_NULL)
@@ -593,18 +607,11 @@ static int read_extra(cr_store_results *it, cr_stored_result *r, cr_error *err)
     return 0;
 }
 
-/* r's figures as the solution row gives them; CR_EDB when its game's
- * scores are not integers (NULL, a file changed outside coinrow), which
- * would read as 0 and show a wrong answer. */
-static int read_solution(const cr_store_results *it, cr_stored_result *r, cr_error *err)
+/* r's figures as the solution row gives them (read_line checked them). */
+static void read_solution(const cr_store_results *it, cr_stored_result *r)
 {
     sqlite3_stmt *st = it->pager.st;
     int g = game_of(r->variant), col = COL_GAMES + 3 * g;
-    if (sqlite3_column_type(st, col) != SQLITE_INTEGER || sqlite3_column_type(st, col + 1) != SQLITE_INTEGER)
-        return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: the %s result's scores are not whole numbers: "
-                                      "the file was changed outside coinrow (coinrow check-db --db %s)",
-                         cr_store_path(it->pager.store), (long long)it->run_id, (long long)r->instance_id,
-                         cr_variant_name(r->variant), cr_store_path(it->pager.store));
     r->first_score = sqlite3_column_int64(st, col);
     r->second_score = sqlite3_column_int64(st, col + 1);
     r->winner = lead_sign(r->first_score, r->second_score);
@@ -615,7 +622,6 @@ static int read_solution(const cr_store_results *it, cr_stored_result *r, cr_err
     else /* written only when it fits */
         (void)__builtin_sub_overflow(r->first_score, r->second_score, &r->value);
     r->moves = it->line[g];
-    return 0;
 }
 
 int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr_error *err)
@@ -639,9 +645,13 @@ int cr_store_results_next(const cr_stored_result **out, cr_store_results *it, cr
                 .n = (size_t)sqlite3_column_int64(st, COL_N),
                 .variant = v,
             };
-            int rc = it->extra & CR_VARIANT_BIT(v) ? read_extra(it, r, err) : read_solution(it, r, err);
-            if (rc)
-                return rc;
+            if (it->extra & CR_VARIANT_BIT(v)) {
+                int rc = read_extra(it, r, err);
+                if (rc)
+                    return rc;
+            } else {
+                read_solution(it, r);
+            }
             *out = r;
             return 1;
         }
