@@ -403,6 +403,34 @@ static void test_source__folder_mixes_formats_and_an_empty_one_is_fatal(void **s
     tmp_dir_free(dir);
 }
 
+/* An entry of a folder named as an input but not a file that can be read
+ * (a dangling link, a FIFO, a folder) refuses the read before any row,
+ * naming it: it used to be skipped without a word, its rows lost. */
+static void test_source__a_folder_entry_that_is_not_a_file_is_fatal(void **state)
+{
+    (void)state;
+    const char *const entries[] = {"2.csv", "2.in", "2.tsv"};
+    const char *const said[] = {"No such file or directory", "2.in is not a regular file (a FIFO)",
+                                "2.tsv is not a regular file (a folder)"};
+    for (size_t k = 0; k < sizeof entries / sizeof *entries; k++) {
+        char *dir = tmp_dir_new();
+        assert_non_null(dir);
+        assert_int_equal(write_file(tmp_path(dir, "1.csv"), "id,values\na,1\n"), 0);
+        const char *entry = tmp_path(dir, entries[k]);
+        assert_int_equal(k == 0   ? symlink("gone.csv", entry)
+                         : k == 1 ? mkfifo(entry, 0600)
+                                  : mkdir(entry, 0700),
+                         0);
+        seen s = {0};
+        cr_error err = {0};
+        assert_int_not_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, dir), 0);
+        assert_string_equal(s.text, "");
+        assert_non_null(strstr(err.msg, entries[k]));
+        assert_non_null(strstr(err.msg, said[k]));
+        tmp_dir_free(dir);
+    }
+}
+
 /* A format asked for reads only that format's files of a folder, and a
  * folder with none of them is fatal, naming the extension it looked for. */
 static void test_source__a_forced_format_reads_only_its_files_of_a_folder(void **state)
@@ -839,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_source__contest_file_names_a_bad_value_and_an_empty_file),
         cmocka_unit_test(test_source__folder_mixes_formats_and_an_empty_one_is_fatal),
         cmocka_unit_test(test_source__a_forced_format_reads_only_its_files_of_a_folder),
+        cmocka_unit_test(test_source__a_folder_entry_that_is_not_a_file_is_fatal),
         cmocka_unit_test(test_source__blank_header_names_rows_without_values_and_a_long_header),
         cmocka_unit_test(test_source__a_long_path_lists_fewer_header_names_each_whole),
         cmocka_unit_test(test_source__quoted_blanks_a_last_row_without_line_end_and_a_quote_on_a_later_line),

@@ -98,6 +98,16 @@ static void free_list(file_list *list)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a folder"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a file";
+}
+
 static int list_folder(file_list *out, const char *folder, cr_format forced, cr_error *err)
 {
     DIR *dir = opendir(folder);
@@ -115,10 +125,17 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
         char *path = malloc(size);
         struct stat sb;
         if (path) {
+            /* An input the folder names but that cannot be read (a dangling
+             * link, a FIFO, a folder) refuses the read: skipping it would
+             * lose its rows without a word. */
             snprintf(path, size, "%s%s%s", folder, slash ? "" : "/", e->d_name);
-            if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            if (stat(path, &sb) != 0)
+                rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", path, strerror(errno));
+            else if (!S_ISREG(sb.st_mode))
+                rc = cr_errorf(err, CR_EINVAL, "%s is not a regular file (%s)", path, file_kind(sb.st_mode));
+            if (rc) {
                 free(path);
-                continue;
+                break;
             }
         }
         if (!path || cr_grow((void **)&out->paths, &cap, out->count + 1, sizeof *out->paths, 64)) {
