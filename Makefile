@@ -279,7 +279,8 @@ $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)
 # point alone, and -z defs refuses a symbol left undefined (but under
 # ThreadSanitizer, whose runtime the program that loads the library has).
 EXT_DEFS := $(if $(filter thread,$(SANITIZE)),,-Wl,-z,defs)
-EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/util/coins.c src/util/errorf.c src/util/memory.c)
+EXT_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(wildcard src/ext/*.c) src/util/coins.c src/util/errorf.c src/util/memory.c \
+    src/util/text.c)
 PIC_CORE := $(BUILD)/pic/libcoinrow.a
 EXT_TESTS := $(filter $(BUILD)/tests/test_ext_%,$(TESTS))
 $(BUILD)/pic/%.o: %.c | deps-check

@@ -54,19 +54,27 @@ static void test_coins__a_nul_byte_is_refused_with_its_position(void **state)
     cr_coins_free(&c);
 }
 
-/* A message quotes at most 40 bytes of a token, cut between characters. */
+/* A message quotes a token whole up to 43 bytes, else at most 40 and
+ * "...", cut between characters; a byte that is not UTF-8 shows as \xNN,
+ * also at its end (it was cut off, and the token shown as "..."). */
 static void test_coins__a_quoted_token_is_cut_between_characters(void **state)
 {
     (void)state;
     cr_coins c = {0};
     cr_error err;
     assert_int_equal(parse(&c, "1 x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
-                               "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+                               "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
                            &err),
                      CR_EINVAL);
     assert_string_equal(err.msg, "value 2 ('x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
                                  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...') is "
                                  "not an integer");
+    assert_int_equal(parse(&c, "1 x\xff", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 2 ('x\\xff') is not an integer");
+    assert_int_equal(parse(&c, "\xff", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 1 ('\\xff') is not an integer");
+    assert_int_equal(parse(&c, "2\xc3", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "value 1 ('2\\xc3') is not an integer");
     cr_coins_free(&c);
 }
 

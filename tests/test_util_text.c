@@ -82,6 +82,11 @@ static void test_text__shown_is_cut_between_characters_with_dots(void **state)
     assert_string_equal(cr_text_shown(out, sizeof out, "12345678"), "1234...");
     assert_string_equal(cr_text_shown(out, sizeof out, "1\x1b" "345678"), "1...");  /* not half an escape */
     assert_string_equal(cr_text_shown(out, sizeof out, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"), "\xc3\xa9\xc3\xa9...");
+    /* a field with its length: NUL bytes and all, a bad byte at its end */
+    char field[16];
+    assert_string_equal(cr_text_shown_len(field, sizeof field, "a\0b\xff", 4), "a\\x00b\\xff");
+    assert_string_equal(cr_text_shown_len(field, sizeof field, "ab\xff" "cd", 3), "ab\\xff");
+    assert_string_equal(cr_text_shown_len(out, sizeof out, "a\0b\xff", 4), "a...");
     char tiny[3];
     assert_string_equal(cr_text_shown(tiny, sizeof tiny, "ab"), "ab");
     assert_string_equal(cr_text_shown(tiny, sizeof tiny, "abc"), "");

@@ -389,10 +389,9 @@ static int job_row(void *ctx, const cr_row *row)
     cr_error why = {0};
     if (!j->a->group || row->reason || cr_contest_meets(row->coins, row->n, &j->group.limits, j->group.all_equal, &why) == 0)
         return cr_pipeline_row(j->p, row);
-    char reason[CR_ERROR_MSG_MAX + 256];
-    snprintf(reason, sizeof reason, "test '%.*s' breaks group '%s' of set '%s': %s",
-             (int)cr_utf8_cut(row->ext_id, row->ext_id_len > 60 ? 60 : row->ext_id_len), row->ext_id, j->a->group,
-             j->set_name, why.msg);
+    char reason[CR_ERROR_MSG_MAX + 256], shown[64];
+    snprintf(reason, sizeof reason, "test '%s' breaks group '%s' of set '%s': %s",
+             cr_text_shown_len(shown, sizeof shown, row->ext_id, row->ext_id_len), j->a->group, j->set_name, why.msg);
     cr_row rejected = *row;
     rejected.reason = reason;
     return cr_pipeline_row(j->p, &rejected);

@@ -24,10 +24,11 @@ static int plain_name(char *out, cr_package *p, const cr_export_test *t, cr_erro
     if (len == 0)
         return cr_errorf(err, CR_EINVAL, "set '%s': instance %lld has an empty id, which names no file",
                          t->set_name, (long long)in->id);
-    if (len > PLAIN_NAME_MAX)
-        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%.*s...' is longer than %d bytes, too long "
-                                            "for a file name",
-                         t->set_name, (int)cr_utf8_cut(ext_id, 40), ext_id, PLAIN_NAME_MAX);
+    if (len > PLAIN_NAME_MAX) {
+        char shown[44];
+        return cr_errorf(err, CR_EINVAL, "set '%s': instance id '%s' is longer than %d bytes, too long for a file name",
+                         t->set_name, cr_text_shown_len(shown, sizeof shown, ext_id, len), PLAIN_NAME_MAX);
+    }
     char key[PLAIN_NAME_MAX + 1];
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)ext_id[i];

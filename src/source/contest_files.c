@@ -46,8 +46,9 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
     } else if (first_len == 0 && values == end) {
         row.reason = "the file is empty (expected n, then n integers)";
     } else if (cr_coin_parse(&n, start, first_len, 1, &bad) != 0 || n < 1) {
-        snprintf(why, sizeof why, "the first line must be n, the number of values, not '%.*s'",
-                 (int)cr_utf8_cut(start, first_len > 40 ? 40 : first_len), start);
+        char shown[44];
+        snprintf(why, sizeof why, "the first line must be n, the number of values, not '%s'",
+                 cr_text_shown_len(shown, sizeof shown, start, first_len));
         row.reason = why;
     } else if ((rc = cr_coins_parse(&coins, values, (size_t)(end - values), &bad)) != 0) {
         /* memory running out is the reading's failure, not the row's fault */

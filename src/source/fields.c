@@ -22,7 +22,8 @@ const char *cr_source__check_n(char *buf, size_t cap, const char *text, size_t l
     int64_t declared;
     cr_error bad;
     if (cr_coin_parse(&declared, text, len, 1, &bad) != 0) {
-        snprintf(buf, cap, "n ('%.*s') is not an integer", (int)cr_utf8_cut(text, len > 40 ? 40 : len), text);
+        char shown[44];
+        snprintf(buf, cap, "n ('%s') is not an integer", cr_text_shown_len(shown, sizeof shown, text, len));
         return buf;
     }
     if (declared < 0 || (uint64_t)declared != n) {

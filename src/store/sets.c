@@ -246,11 +246,10 @@ int cr_store_add_instances(cr_store *store, int64_t set_id, cr_store_instance *r
             rc = find_instances(store, set_id, chunk, k, err);
             for (size_t i = 0; rc == 0 && i < k; i++) {
                 const cr_store_instance *r = &chunk[i];
+                char shown[64];
                 if (r->state == CR_STORE_MISSING) /* the insert ignored it for another reason than its id */
-                    rc = cr_errorf(err, CR_EDB,
-                                   "%s: instance '%.*s' was not stored, and the set has no row of that id",
-                                   store->path,
-                                   (int)cr_utf8_cut(r->ext_id, r->ext_id_len > 60 ? 60 : r->ext_id_len), r->ext_id);
+                    rc = cr_errorf(err, CR_EDB, "%s: instance '%s' was not stored, and the set has no row of that id",
+                                   store->path, cr_text_shown_len(shown, sizeof shown, r->ext_id, r->ext_id_len));
             }
         }
         if (rc == 0 && store->added_set != set_id)

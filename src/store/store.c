@@ -64,6 +64,7 @@ static int inspect(int *out, cr_store *s, cr_error *err)
     *out = version;
     int64_t objects = sqlite3_column_int64(st, 0), ours = sqlite3_column_int64(st, 1);
     const char *names = (const char *)sqlite3_column_text(st, 2);
+    char shown[84]; /* 80 bytes of names and "...", at most */
     if (version < 0)
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d is not one coinrow writes: not a coinrow database",
                        s->path, version);
@@ -71,10 +72,9 @@ static int inspect(int *out, cr_store *s, cr_error *err)
         rc = cr_errorf(err, CR_EDB, "%s: schema version %d is newer than this coinrow's (%d); use a newer coinrow",
                        s->path, version, cr_schema_count);
     else if (version == 0 && objects > 0)
-        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%.*s%s) and no coinrow "
+        rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: it has tables of its own (%s) and no coinrow "
                                     "schema (user_version 0); coinrow leaves it alone",
-                       s->path, (int)cr_utf8_cut(names, strlen(names) > 80 ? 80 : strlen(names)), names,
-                       strlen(names) > 80 ? "..." : "");
+                       s->path, cr_text_shown(shown, sizeof shown, names));
     else if (version > 0 && ours != 5)
         rc = cr_errorf(err, CR_EDB, "%s: not a coinrow database: schema version %d but not coinrow's tables",
                        s->path, version);

@@ -59,8 +59,8 @@ static int is_delimiter(char c) { return c == ',' || c == ';'; }
 
 static int bad_value(cr_error *err, size_t position, const char *token, size_t len, const char *why)
 {
-    size_t shown = cr_utf8_cut(token, len > 40 ? 40 : len);
-    return cr_errorf(err, CR_EINVAL, "value %zu ('%.*s%s') %s", position, (int)shown, token, shown < len ? "..." : "",
+    char shown[44]; /* 40 bytes and "...", at most */
+    return cr_errorf(err, CR_EINVAL, "value %zu ('%s') %s", position, cr_text_shown_len(shown, sizeof shown, token, len),
                      why);
 }
 

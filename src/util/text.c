@@ -57,7 +57,12 @@ static void put_hex(char *out, const unsigned char *b, size_t len)
 
 const char *cr_text_shown(char *out, size_t cap, const char *text)
 {
-    size_t len = text ? strlen(text) : 0, k = 0, i = 0, cut = 0;
+    return cr_text_shown_len(out, cap, text ? text : "", text ? strlen(text) : 0);
+}
+
+const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t len)
+{
+    size_t k = 0, i = 0, cut = 0;
     while (i < len) {
         size_t n;
         int plain = cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN;

@@ -166,6 +166,12 @@ cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len);
  * file or a database goes through it (or cr_text_put) before a terminal. */
 const char *cr_text_shown(char *out, size_t cap, const char *text);
 
+/* text[0..len), which may hold NUL bytes, as cr_text_shown shows it: a
+ * message quoting a field of a file cuts and escapes it with this, so that
+ * it stays UTF-8 (a database reader in Python refuses text that is not)
+ * and keeps the bytes that made the field wrong. */
+const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t len);
+
 /* text (NULL reads as "") written to f as cr_text_shown shows it, whole. */
 void cr_text_put(FILE *f, const char *text);
 
