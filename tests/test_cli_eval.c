@@ -53,6 +53,17 @@ static void test_eval__reads_standard_input_with_commas(void **state)
     run_result_free(&r);
 }
 
+/* A file saved with a UTF-8 byte order mark, piped in, reads as ingest
+ * reads it: the mark used to make the first value "not an integer". */
+static void test_eval__standard_input_may_start_with_a_byte_order_mark(void **state)
+{
+    (void)state;
+    EVAL("\xEF\xBB\xBF" "4 6 2 3\n", "--json", "--variant", "total");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"variant\":\"total\",\"n\":4,\"value\":9,"));
+    run_result_free(&r);
+}
+
 static void test_eval__moves_none_prints_null(void **state)
 {
     (void)state;
@@ -224,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_eval__json_prints_one_object_per_variant),
         cmocka_unit_test(test_eval__negative_values_follow_double_dash),
         cmocka_unit_test(test_eval__reads_standard_input_with_commas),
+        cmocka_unit_test(test_eval__standard_input_may_start_with_a_byte_order_mark),
         cmocka_unit_test(test_eval__moves_none_prints_null),
         cmocka_unit_test(test_eval__human_output_is_a_table),
         cmocka_unit_test(test_eval__bad_token_names_it_and_its_position),

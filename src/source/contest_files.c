@@ -16,9 +16,7 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
         return rc;
     cr_coins coins = {0};
     cr_error bad = {0};
-    const char *start = text, *end = text + len;
-    if (len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0)
-        start += 3;
+    const char *start = text + cr_utf8_bom(text, len), *end = text + len;
     const char *nl = memchr(start, '\n', (size_t)(end - start));
     const char *values = nl ? nl + 1 : end;
     cr_row row = {

@@ -457,10 +457,11 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
         if ((rc = fill(&got, buf + len, cap - len, f, r)) != 0)
             break;
         at_eof = got == 0;
-        if (first && len + got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
-            memmove(buf, buf + 3, len + got - 3); /* a UTF-8 byte order mark */
-            got -= 3;
-            r->offset += 3;
+        size_t bom = first ? cr_utf8_bom(buf, len + got) : 0;
+        if (bom) {
+            memmove(buf, buf + bom, len + got - bom);
+            got -= bom;
+            r->offset += bom;
         }
         first = first && len + got < 3;
         len += got;

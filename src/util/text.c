@@ -93,6 +93,11 @@ const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t le
     return out;
 }
 
+size_t cr_utf8_bom(const char *text, size_t len)
+{
+    return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
 /* text[0..len) as cr_text_put writes it. */
 static void put_text(FILE *f, const char *text, size_t len)
 {

@@ -172,6 +172,10 @@ const char *cr_text_shown(char *out, size_t cap, const char *text);
  * and keeps the bytes that made the field wrong. */
 const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t len);
 
+/* The length of the UTF-8 byte order mark text[0..len) starts with: 3, or
+ * 0 when it has none.  Every reader of text people save skips it. */
+size_t cr_utf8_bom(const char *text, size_t len);
+
 /* text (NULL reads as "") written to f as cr_text_shown shows it, whole. */
 void cr_text_put(FILE *f, const char *text);
 

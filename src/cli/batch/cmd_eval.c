@@ -112,8 +112,9 @@ static int cmd_eval(const cli_command *self, int argc, char **argv)
     int rc = npos > 0 ? (text = join(npos, argv, &len)) ? 0 : cr_errorf(&err, CR_ENOMEM, "no memory")
                       : cr_read_all(&text, &len, stdin, "standard input", &err);
     cr_coins coins = {0};
+    size_t bom = rc == 0 ? cr_utf8_bom(text, len) : 0; /* a file saved by an editor, piped in */
     if (rc == 0)
-        rc = cr_coins_parse(&coins, text, len, &err);
+        rc = cr_coins_parse(&coins, text + bom, len - bom, &err);
     free(text);
     if (rc) {
         cr_coins_free(&coins);
