@@ -560,6 +560,34 @@ static void test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_databas
     free(after);
 }
 
+/* A file of this schema whose table of results was dropped by hand is not
+ * "up to date": every command that reads results would fail on it.
+ * upgrade says what is missing, exits 1, and leaves the file as it was. */
+static void test_cli_batch__upgrade_refuses_a_current_file_missing_one_of_coinrows_tables(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "PRAGMA foreign_keys = OFF; DROP TABLE solution"), 0);
+    char *before = dir_snapshot(f->dir);
+    COINROW(&r, NULL, "upgrade", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    char said[4400];
+    snprintf(said, sizeof said, "%s: schema version %d, but coinrow's objects are not all as it defines them", f->db,
+             cr_store_schema_version());
+    assert_non_null(strstr(r.err, said));
+    assert_non_null(strstr(r.err, "\n  table 'solution': missing: CREATE TABLE solution ("));
+    assert_non_null(strstr(r.err, "\n  index 'solution_ext_id' on solution: missing"));
+    run_result_free(&r);
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
 static void test_cli_batch__progress_only_when_asked_and_quiet_is_quiet(void **state)
 {
     tmp_db *f = *state;
@@ -629,6 +657,7 @@ int main(void)
         TEST(test_cli_batch__readers_refuse_a_version_8_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__readers_refuse_a_version_9_database_and_upgrade_brings_it_up_to_date),
         TEST(test_cli_batch__upgrade_refuses_what_is_not_an_older_coinrow_database),
+        TEST(test_cli_batch__upgrade_refuses_a_current_file_missing_one_of_coinrows_tables),
         TEST(test_cli_batch__progress_only_when_asked_and_quiet_is_quiet),
         TEST(test_cli_batch__every_command_has_help),
     };

@@ -379,6 +379,12 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
     return rc;
 }
 
+int cr_store_check_schema(int *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err)
+{
+    int ours_ok;
+    return schema_check(out_failed, &ours_ok, store, fn, ctx, err);
+}
+
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
     int ok, rc = sqlite_check(&ok, store, "PRAGMA integrity_check", "integrity", fn, ctx, err);

@@ -398,6 +398,11 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * error that stopped the checking. */
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
+/* Only the schema's part of cr_store_check ("schema-is-coinrows" and its
+ * notes, CR_STORE_CHECK_OWN): *out_failed is 1 when an object of
+ * coinrow's is missing or defined otherwise. */
+int cr_store_check_schema(int *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
+
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
 
 typedef struct cr_instance {
