@@ -246,12 +246,64 @@ static void test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_tha
     free(before), free(after);
 }
 
+/* Fills the file system of the folder mnt with the file `filler`, to its
+ * last byte; returns the filler's size. */
+static off_t fill_up(const char *filler)
+{
+    FILE *f = fopen(filler, "wb");
+    assert_non_null(f);
+    static const char block[4096];
+    off_t size = 0;
+    size_t wrote;
+    while ((wrote = fwrite(block, 1, sizeof block, f)) > 0 && fflush(f) == 0)
+        size += (off_t)wrote;
+    fclose(f);
+    struct stat sb;
+    assert_int_equal(stat(filler, &sb), 0);
+    return sb.st_size;
+}
+
+/* A run into a new database on a disk too full to make its schema leaves
+ * nothing: not the empty file, nor its -wal and -shm, which the next
+ * command took for a database of its own ("the disk is full while reading
+ * its schema version").  It said "while upgrading the schema" and left
+ * them.  With no room at all, with a page's room, and with a little more. */
+static void test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind(void **state)
+{
+    (void)state;
+    char mnt[4096];
+    mount_small(mnt, "small-new", "size=512k");
+    char filler[4200], db[4200], small[4200];
+    snprintf(filler, sizeof filler, "%s/filler", mnt);
+    snprintf(db, sizeof db, "%s/new.db", mnt);
+    snprintf(small, sizeof small, "%s", tmp_path(dir, "small.csv"));
+    assert_int_equal(write_file(small, "id,values\na,1 2 3\n"), 0);
+    off_t full = fill_up(filler);
+    const off_t room[] = {0, 16384, 40960};
+    for (size_t k = 0; k < sizeof room / sizeof *room; k++) {
+        assert_int_equal(truncate(filler, full - room[k]), 0);
+        char *before = dir_snapshot(mnt);
+        run_result r;
+        COINROW(&r, NULL, "run", small, "--db", db, "--quiet");
+        char *after = dir_snapshot(mnt);
+        if (r.status != 1 || !strstr(r.err, "new.db: the disk is full while making its schema"))
+            fail_msg("room %lld: exit %d: %s", (long long)room[k], r.status, r.err);
+        if (strcmp(after, before) != 0)
+            fail_msg("room %lld: left behind:\n%s", (long long)room[k], after);
+        run_result_free(&r);
+        free(before), free(after);
+    }
+    umount2(mnt, MNT_DETACH);
+    rmdir(mnt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
         cmocka_unit_test(test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
         cmocka_unit_test(test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there),
+        cmocka_unit_test(test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

@@ -45,8 +45,19 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
         }
         code = CR_EIO;
         break;
-    case SQLITE_IOERR:
-        what = "an I/O error", code = CR_EIO;
+    case SQLITE_IOERR: /* a full disk too, when SQLite was growing its WAL's shared memory */
+        switch (sqlite3_system_errno(store->db)) {
+        case ENOSPC:
+            what = "the disk is full";
+            break;
+        case EDQUOT:
+            what = "the disk quota is used up";
+            break;
+        default:
+            what = "an I/O error";
+            break;
+        }
+        code = CR_EIO;
         break;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/schema.h"
@@ -24,6 +25,9 @@
 /* The files a writer holds open at once: the database, its WAL and shared
  * memory. */
 #define STORE_FILES 3
+/* A new database's page size: larger pages make the writer's appends
+ * cheaper. */
+#define PAGE_SIZE 16384
 
 const char *cr_store_path(const cr_store *store) { return store->path; }
 
@@ -102,7 +106,8 @@ static int apply(cr_store *s, const char *script, int version, const char *doing
  * database at once apply each script once. */
 static int upgrade(cr_store *s, cr_error *err)
 {
-    int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", "upgrading the schema", err);
+    const char *doing = s->opened_version == 0 ? "making its schema" : "upgrading the schema";
+    int version, rc = cr_store__exec(s, "BEGIN IMMEDIATE", doing, err);
     if (rc == 0)
         rc = schema_version(&version, s, err);
     if (rc == 0 && (version < 0 || version > cr_schema_count))
@@ -113,12 +118,12 @@ static int upgrade(cr_store *s, cr_error *err)
         version = cr_schema_count;
     }
     for (; rc == 0 && version < cr_schema_count; version++) {
-        char doing[64];
-        snprintf(doing, sizeof doing, "applying schema script %d", version + 1);
-        rc = apply(s, cr_schema_scripts[version], version + 1, doing, err);
+        char step[64];
+        snprintf(step, sizeof step, "applying schema script %d", version + 1);
+        rc = apply(s, cr_schema_scripts[version], version + 1, step, err);
     }
     if (rc == 0)
-        rc = cr_store__exec(s, "COMMIT", "upgrading the schema", err);
+        rc = cr_store__exec(s, "COMMIT", doing, err);
     if (rc)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
@@ -167,10 +172,11 @@ static void start_wal(cr_store *s)
  * for byte, its header and its time too. */
 static int prepare_writing(cr_store *s, int version, int rollback, cr_error *err)
 {
-    /* page_size only takes on a new database; larger pages make the
-     * writer's appends cheaper.  The cache and temporary tables in memory
-     * serve the upgrade too. */
-    int rc = version == 0 ? cr_store__exec(s, "PRAGMA page_size = 16384", "setting it up", err) : 0;
+    /* page_size only takes on a new database.  The cache and temporary
+     * tables in memory serve the upgrade too. */
+    char page_size[40];
+    snprintf(page_size, sizeof page_size, "PRAGMA page_size = %d", PAGE_SIZE);
+    int rc = version == 0 ? cr_store__exec(s, page_size, "setting it up", err) : 0;
     if (rc == 0)
         rc = cr_store__exec(s, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY", "setting it up", err);
     s->wal_pending = !rollback;
@@ -311,9 +317,31 @@ static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
     return 0;
 }
 
+/* A database this process began to make at path and could not finish (a
+ * full disk, say) is removed, with what SQLite made beside it, rather than
+ * left as an empty file that the next command takes for its own.  Unless
+ * another process made it meanwhile: found by sizes, since a full disk
+ * can keep SQLite from reading it.  A schema committed takes a second page
+ * in the file, or frames in its WAL. */
+static void remove_unmade(const char *path)
+{
+    struct stat sb;
+    char name[PATH_MAX];
+    if (snprintf(name, sizeof name, "%s-wal", path) >= (int)sizeof name ||
+        (stat(name, &sb) == 0 && sb.st_size > 0) || (stat(path, &sb) == 0 && sb.st_size > PAGE_SIZE))
+        return;
+    unlink(name);
+    static const char *const beside[] = {"-shm", "-journal"};
+    for (size_t k = 0; k < sizeof beside / sizeof *beside; k++)
+        if (snprintf(name, sizeof name, "%s%s", path, beside[k]) < (int)sizeof name)
+            unlink(name);
+    unlink(path);
+}
+
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
 {
     cr_store *s = NULL;
+    int made = creates(mode) && access(path, F_OK) != 0;
     int rc = store_open(&s, path, mode, err);
     if (rc == 0)
         rc = cr_store__lines_register(s, err);
@@ -323,6 +351,8 @@ int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error 
         rc = ready(s, mode, err);
     if (rc) {
         cr_store_free(s);
+        if (made)
+            remove_unmade(path);
         return rc;
     }
     *out = s;
