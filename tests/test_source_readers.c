@@ -100,6 +100,24 @@ static void test_source__csv_handles_bom_crlf_blank_lines_and_quotes(void **stat
             "L8 p,3: [1,2,3]\n");
 }
 
+/* Lines that end in a CR alone, as old Mac programs write them: each row
+ * is named by its own line (every one was "line 1"), counted as an editor
+ * that takes CR for the line end counts them (a CR in quotes too, an LF
+ * not); the first line end outside quotes decides. */
+static void test_source__csv_lines_ended_by_a_cr_alone_are_counted(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "mac.csv");
+    assert_int_equal(write_file(path, "id,\"values\r\"\ra,1 2\r\rb,x\rc,\"3\n4\"\rd,5"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path,
+            "L3 a: [1,2]\n"
+            "L5 b: rejected: value 1 ('x') is not an integer\n"
+            "L6 c: [3,4]\n"
+            "L7 d: [5]\n");
+    tmp_dir_free(dir);
+}
+
 static void test_source__csv_rejects_each_bad_row_and_keeps_the_rest(void **state)
 {
     (void)state;
@@ -817,8 +835,9 @@ static void test_source__plain_lines_split_as_libcsv_splits_them(void **state)
         size_t len = test_rand(&rng) % (sizeof line - 1);
         for (size_t i = 0; i < len; i++)
             line[i] = test_rand(&rng) % 64 ? alphabet[test_rand(&rng) % sizeof alphabet] : rare[test_rand(&rng) % 2];
-        if (test_rand(&rng) % 8) /* else the input's last line, without its LF */
-            line[len++] = '\n';
+        int end = (int)(test_rand(&rng) % 8);
+        if (end > 0) /* else the input's last line, without its LF */
+            line[len++] = end == 1 ? '\r' : '\n'; /* a CR alone ends the lines of some files */
         if (len >= 2 && test_rand(&rng) % 8 == 0) /* a CRLF end */
             line[len - 2] = '\r';
         char delim = t % 2 ? '\t' : ',';
@@ -847,6 +866,7 @@ int main(void)
         cmocka_unit_test(test_source__csv_takes_every_values_separator),
         cmocka_unit_test(test_source__plain_lines_split_as_libcsv_splits_them),
         cmocka_unit_test(test_source__csv_handles_bom_crlf_blank_lines_and_quotes),
+        cmocka_unit_test(test_source__csv_lines_ended_by_a_cr_alone_are_counted),
         cmocka_unit_test(test_source__csv_rejects_each_bad_row_and_keeps_the_rest),
         cmocka_unit_test(test_source__csv_rejects_an_unclosed_quote_naming_its_lines),
         cmocka_unit_test(test_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr),

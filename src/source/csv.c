@@ -39,6 +39,7 @@ typedef struct reader {
     size_t names_len, names_kept;
 
     /* the record at hand */
+    char eol;             /* what ends a physical line: '\n' (LF or CRLF), '\r' (CR alone); 0 until known */
     uint64_t line;        /* the physical line being fed */
     uint64_t last_line;   /* the line of the last byte fed */
     uint64_t record_line; /* where the record at hand started */
@@ -331,10 +332,11 @@ static int is_blank(char c, char delim) { return (c == ' ' || c == '\t') && c !=
 int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(void *, size_t, void *),
                               void (*record)(int, void *), void *ctx)
 {
-    if (len == 0 || s[len - 1] != '\n')
+    char eol = len > 0 ? s[len - 1] : 0;
+    if (eol != '\n' && eol != '\r')
         return -1; /* the end of the input: csv_fini ends the record */
     size_t end = len - 1;
-    int crlf = end > 0 && s[end - 1] == '\r';
+    int crlf = eol == '\n' && end > 0 && s[end - 1] == '\r';
     end -= (size_t)crlf;
     if (memchr(s, '"', end) || memchr(s, '\r', end))
         return -1;
@@ -355,13 +357,14 @@ int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(voi
         if (start == end) /* a delimiter last is followed by an empty field */
             field(s + end, 0, ctx);
     }
-    if (crlf)
+    if (crlf || eol == '\r')
         record('\r', ctx); /* libcsv ends a record at the CR, and a blank one at the LF */
-    record('\n', ctx);
+    if (eol == '\n')
+        record('\n', ctx);
     return 0;
 }
 
-/* Feeds one physical line (with its '\n', except maybe the last). */
+/* Feeds one physical line (with its end, r->eol, except maybe the last). */
 static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
 {
     if (!r->record_open) {
@@ -397,7 +400,7 @@ static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
     }
     r->record_open = !r->ended;
     r->last_line = r->line;
-    if (len > 0 && s[len - 1] == '\n')
+    if (len > 0 && s[len - 1] == r->eol)
         r->line++;
 }
 
@@ -426,6 +429,24 @@ static int fill(size_t *got, char *buf, size_t room, FILE *f, reader *r)
     }
 }
 
+/* What ends the lines of a file, from its first line end outside quotes
+ * in s[0..len): '\r' when it is a CR alone (as old Mac programs write),
+ * else '\n' (an LF, or a CRLF); 0 while what has been read cannot tell. */
+static char line_end(const char *s, size_t len, int at_eof)
+{
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        quoted ^= s[i] == '"';
+        if (quoted)
+            continue;
+        if (s[i] == '\n')
+            return '\n';
+        if (s[i] == '\r')
+            return i + 1 < len ? (s[i + 1] == '\n' ? '\n' : '\r') : at_eof ? '\r' : 0;
+    }
+    return at_eof ? '\n' : 0;
+}
+
 static int read_lines(reader *r, struct csv_parser *p, FILE *f)
 {
     size_t cap = BLOCK, len = 0, pos = 0;
@@ -434,7 +455,9 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
     if (!buf)
         return cr_errorf(r->err, CR_ENOMEM, "no memory to read %s", r->name);
     while (!r->stop) {
-        char *nl = memchr(buf + pos, '\n', len - pos);
+        if (!r->eol)
+            r->eol = line_end(buf + pos, len - pos, at_eof);
+        char *nl = r->eol ? memchr(buf + pos, r->eol, len - pos) : NULL;
         if (nl) {
             size_t line_len = (size_t)(nl - (buf + pos)) + 1;
             feed(r, p, buf + pos, line_len);

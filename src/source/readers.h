@@ -12,10 +12,10 @@
 int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_opts *opts, cr_row_fn fn, void *ctx,
                    cr_error *err);
 
-/* Splits one physical line s[0..len) that ends in '\n' the way libcsv
- * (strict, CSV_REPALL_NL, delimiter delim) does from the start of a
- * record, calling field and record exactly as csv_parse would, when the
- * line has no quote and no CR but the one of a CRLF end: 0.  Otherwise it
+/* Splits one physical line s[0..len) that ends in '\n' or a CR alone the
+ * way libcsv (strict, CSV_REPALL_NL, delimiter delim) does from the start
+ * of a record, calling field and record exactly as csv_parse would, when
+ * the line has no quote and no CR but the one of its end: 0.  Otherwise it
  * calls nothing and returns -1, and the line is libcsv's to parse. */
 int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(void *, size_t, void *),
                               void (*record)(int, void *), void *ctx);
