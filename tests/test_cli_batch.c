@@ -181,6 +181,35 @@ static void test_cli_batch__input_refused_before_its_first_row_creates_nothing(v
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM run"), 0);
 }
 
+/* --from-db naming the database the command writes to, by any path, is
+ * refused at once, the file as it was: SQLite cannot read a table of it
+ * while the same command commits to it (it waited, then said "locked by
+ * another writer"). */
+static void test_cli_batch__from_db_of_the_database_written_to_is_refused(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "run", "sample-data", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "CREATE VIEW by_id AS SELECT ext_id, coins FROM instance ORDER BY ext_id"), 0);
+    const char *link = tmp_path(f->dir, "link.db");
+    assert_int_equal(symlink("t.db", link), 0);
+    char *before = dir_snapshot(f->dir);
+    const char *const commands[] = {"ingest", "run"};
+    for (size_t i = 0; i < 2; i++) {
+        COINROW(&r, NULL, commands[i], "--from-db", link, "--table", "by_id", "--id-col", "ext_id", "--values-col",
+                "coins", "--db", f->db, "--set", "again");
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_non_null(strstr(r.err, "is the database this command writes to"));
+        run_result_free(&r);
+    }
+    char *after = dir_snapshot(f->dir);
+    assert_string_equal(after, before);
+    free(before), free(after);
+}
+
 /* An empty set name or option value is refused, and so is an empty id
  * where it would name a file. */
 static void test_cli_batch__empty_names_are_refused_everywhere(void **state)
@@ -642,6 +671,7 @@ int main(void)
         TEST(test_cli_batch__a_short_wide_row_costs_only_itself),
         TEST(test_cli_batch__ids_with_a_nul_byte_are_rejected),
         TEST(test_cli_batch__input_refused_before_its_first_row_creates_nothing),
+        TEST(test_cli_batch__from_db_of_the_database_written_to_is_refused),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),

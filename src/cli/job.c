@@ -50,6 +50,12 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
         if (!a->from_db != !a->table)
             return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
+        /* SQLite cannot hold a table of a file open for reading while the
+         * same command commits to it: it waited, then said "locked" */
+        if (a->from_db && cr_file_same(a->from_db, a->db))
+            return cli_usage_error(cmd, "--from-db %s is the database this command writes to (--db %s): copy it "
+                                        "first, and give --from-db the copy",
+                                   a->from_db, a->db);
         if (cr_source_format_parse(&src->format, a->format, &err))
             return cli_usage_error(cmd, "%s", err.msg);
         src->id_col = a->id_col;

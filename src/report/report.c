@@ -26,14 +26,14 @@ static void parent_of(char *out, size_t cap, const char *path)
  * whose folder does not exist. */
 static int check_destination(cr_store *store, const char *path, const char *parent, cr_error *err)
 {
-    struct stat to, db, dir;
+    struct stat to, dir;
     if (stat(parent, &dir) != 0 || !S_ISDIR(dir.st_mode))
         return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: the folder %s does not exist", path, parent);
     if (stat(path, &to) != 0)
         return 0;
     if (S_ISDIR(to.st_mode))
         return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: it is a folder", path);
-    if (stat(cr_store_path(store), &db) == 0 && db.st_dev == to.st_dev && db.st_ino == to.st_ino)
+    if (cr_file_same(cr_store_path(store), path))
         return cr_errorf(err, CR_EINVAL, "cannot write the report to %s: it is the database", path);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* A file written whole or not at all: into a new file beside it, renamed
- * over it once complete. */
+ * over it once complete; and whether two paths are one file, which a
+ * command must not both read and write. */
 #include "util/util.h"
 
 #include <errno.h>
@@ -33,4 +34,10 @@ FILE *cr_file_beside(char **out_tmp, const char *path, cr_error *err)
         cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", path, strerror(e));
     }
     return f;
+}
+
+int cr_file_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

@@ -44,6 +44,10 @@ int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err);
  * NULL with err (CR_ENOMEM, CR_EIO naming the folder's trouble). */
 FILE *cr_file_beside(char **out_tmp, const char *path, cr_error *err);
 
+/* 1 when the paths a and b name one file that exists (by device and
+ * inode: through links and any spelling), else 0. */
+int cr_file_same(const char *a, const char *b);
+
 /* The machine's physical memory in bytes, for the budgets the layers above
  * the core set; 0 when the system does not say. */
 size_t cr_physical_memory(void);
