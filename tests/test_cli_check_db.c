@@ -94,7 +94,8 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "groups-keep-their-checks             ok\n"
                                "group-dependencies-are-of-their-set  ok\n"
                                "group-dependencies-have-no-cycle     ok\n"
-                               "names-are-not-empty                  ok\n");
+                               "names-are-not-empty                  ok\n"
+                               "runs-and-verdicts-read-back          ok\n");
     assert_string_equal(r.err, "");
     run_result_free(&r);
     /* figures beyond int64: rows kept whole in result_extra (and a row rejected) */
@@ -143,6 +144,9 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "message) VALUES (9, 3, 'AC', 0, 0, '');"
                              "DELETE FROM verdict WHERE instance_id = 5;"
                              "UPDATE instance SET ext_id = '' WHERE id = 2;"
+                             /* names coinrow does not write: an algorithm, a verdict (shown as RE) */
+                             "UPDATE run SET algo = 'quantum' WHERE id = 1;"
+                             "UPDATE verdict SET verdict = 'XX' WHERE instance_id = 4;"
                              /* copies that are not their instance's */
                              "UPDATE solution SET set_id = 9 WHERE instance_id = 11;"
                              "UPDATE solution SET ext_id = 'other' WHERE instance_id = 12;"
@@ -217,8 +221,11 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "group-dependencies-have-no-cycle     2 groups that depend on themselves through "
                                "others (such as set 2, group eq)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty, holds "
-                               "a NUL byte or is not text (such as instance 2)\n");
-    assert_non_null(strstr(r.err, "t.db: 20 checks found problems\n"));
+                               "a NUL byte or is not text (such as instance 2)\n"
+                               "runs-and-verdicts-read-back          2 runs, invocations or verdicts that the commands "
+                               "refuse (such as run 1: unknown algorithm 'quantum' (expected auto, linear, dp or "
+                               "naive))\n");
+    assert_non_null(strstr(r.err, "t.db: 21 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -233,6 +240,31 @@ static void run_generated(const char *db, const char *csv, const char *count)
     COINROW(&r, NULL, "run", csv, "--db", db, "--set", "g", "--variant", "diff", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
+}
+
+/* A verdict coinrow does not write, edited in by hand, is refused by the
+ * commands that read verdicts, naming it: it was counted and shown as RE. */
+static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    run_result r;
+    COINROW(&r, NULL, "invoke", "--set", "sample-data", "--variant", "total", "--builtin", "left", "--db", f->db,
+            "--quiet");
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE verdict SET verdict = 'XX' WHERE invocation_id = 1 AND instance_id = 4"),
+                     0);
+    const char *said = "t.db: unknown verdict 'XX' (AC, WA, PE, TLE, MLE, RE or OLE) in the table verdict, which "
+                       "coinrow does not write";
+    COINROW(&r, NULL, "compare", "--db", f->db, "--invocations", "1", "2");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, said));
+    run_result_free(&r);
+    COINROW(&r, NULL, "report", "--db", f->db, "--set", "sample-data", "--out", tmp_path(f->dir, "r.html"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, said));
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
 }
 
 static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
@@ -503,6 +535,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
+        TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__the_first_damaged_shard_is_named),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),

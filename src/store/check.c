@@ -379,6 +379,70 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
     return rc;
 }
 
+/* ---- what the commands read, read as they read it ---- */
+
+#define READ_BACK_CHECK "runs-and-verdicts-read-back"
+
+/* Reads row id (kind 0 a run, 1 an invocation) or the verdict `name` as
+ * the commands do: 0, or the refusal in *why. */
+static int read_back(cr_store *s, int kind, int64_t id, const char *name, cr_error *why)
+{
+    cr_run run;
+    cr_invocation inv;
+    cr_invoke_verdict v;
+    if (kind == 0)
+        return cr_store_run_find(&run, s, id, CR_PICK_ANY, why);
+    if (kind == 1) {
+        int rc = cr_store_invocation_find(&inv, s, id, CR_PICK_ANY, why);
+        if (rc == 0)
+            cr_invocation_clear(&inv);
+        return rc;
+    }
+    cr_error bad;
+    if (name && cr_invoke_verdict_parse(&v, name, &bad) == 0)
+        return 0;
+    return cr_errorf(why, CR_EDB, "invocation %lld: %s", (long long)id, name ? bad.msg : "a verdict that is NULL");
+}
+
+/* Every run and invocation, and every verdict name, read by the same code
+ * as the commands that read them: a name coinrow does not write (an
+ * algorithm, a variant, a verdict, edited in by hand), which makes them
+ * refuse the file, is a finding here, and there is no second list of
+ * names to keep. */
+static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn fn, void *ctx, cr_error *err)
+{
+    static const char *const sql = "SELECT 0, id, NULL, 1 FROM run UNION ALL SELECT 1, id, NULL, 1 FROM invocation "
+                                   "UNION ALL SELECT 2, min(invocation_id), verdict, count(*) FROM verdict "
+                                   "GROUP BY verdict ORDER BY 1, 2";
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s, sql, "checking it", err), step = SQLITE_DONE;
+    int64_t broken = 0;
+    char first[CR_ERROR_MSG_MAX] = "";
+    size_t skip = strlen(s->path) + 2; /* "PATH: " */
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        cr_error why = {0};
+        if (read_back(s, sqlite3_column_int(st, 0), sqlite3_column_int64(st, 1),
+                      (const char *)sqlite3_column_text(st, 2), &why) == 0)
+            continue;
+        broken += sqlite3_column_int64(st, 3);
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", strncmp(why.msg, s->path, skip - 2) == 0 ? why.msg + skip : why.msg);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(s, "checking it", err);
+    sqlite3_finalize(st);
+    if (rc == 0 && broken) {
+        char finding[CR_ERROR_MSG_MAX + 96];
+        snprintf(finding, sizeof finding, "%lld runs, invocations or verdicts that the commands refuse (such as %s)",
+                 (long long)broken, first);
+        fn(ctx, READ_BACK_CHECK, finding);
+        ++*out_failed;
+    } else if (rc == 0) {
+        fn(ctx, READ_BACK_CHECK, NULL);
+    }
+    return rc;
+}
+
 int cr_store_check_schema(int *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
     int ours_ok;
@@ -422,5 +486,10 @@ int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, 
         }
         sqlite3_finalize(st);
     }
+    if (rc == 0 && ok && ours_ok)
+        rc = read_back_check(out_failed, store, fn, ctx, err);
+    else if (rc == 0)
+        fn(ctx, READ_BACK_CHECK, ok ? "not checked: coinrow's tables are not as it defines them"
+                                    : "not checked: the file is damaged");
     return rc;
 }

@@ -289,12 +289,16 @@ int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_st
     return rc;
 }
 
-static cr_invoke_verdict column_verdict(sqlite3_stmt *st, int col)
+int cr_store__column_verdict(cr_invoke_verdict *out, cr_store *s, sqlite3_stmt *st, int col, cr_error *err)
 {
-    cr_invoke_verdict v = CR_INVOKE_RE;
-    const unsigned char *text = sqlite3_column_text(st, col);
-    cr_invoke_verdict_parse(&v, text ? (const char *)text : "", NULL);
-    return v;
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    cr_error bad;
+    *out = CR_INVOKE_RE;
+    if (!text || cr_invoke_verdict_parse(out, text, &bad) == 0)
+        return 0;
+    return cr_errorf(err, CR_EDB, "%s: %s in the table verdict, which coinrow does not write: a row edited by hand "
+                                  "(coinrow check-db lists them)",
+                     s->path, bad.msg);
 }
 
 int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int64_t id, cr_invoke_verdict expect,
@@ -323,16 +327,19 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
         sqlite3_bind_int64(st, 1, id);
         if (q == 3)
             sqlite3_bind_text(st, 2, cr_invoke_verdict_name(expect), -1, SQLITE_STATIC);
-        int step;
-        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int step = SQLITE_DONE;
+        cr_invoke_verdict v;
+        while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
             if (q == 0) {
                 uint64_t count = (uint64_t)sqlite3_column_int64(st, 1);
-                out->counts[column_verdict(st, 0)] += count;
+                if ((rc = cr_store__column_verdict(&v, store, st, 0, err)) != 0)
+                    break;
+                out->counts[v] += count;
                 out->judged += count;
             } else if (q == 1) {
                 int k = out->slowest_count++;
                 cr_store__column_text(out->slowest[k].ext_id, sizeof out->slowest[k].ext_id, st, 0);
-                out->slowest[k].verdict = column_verdict(st, 1);
+                rc = cr_store__column_verdict(&out->slowest[k].verdict, store, st, 1, err);
                 out->slowest[k].cpu_seconds = sqlite3_column_double(st, 2);
                 out->slowest[k].wall_seconds = sqlite3_column_double(st, 3);
             } else if (q == 2) {
@@ -341,7 +348,7 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
             } else if (q == 3) {
                 out->has_failure = 1;
                 cr_store__column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 0);
-                out->failure_verdict = column_verdict(st, 1);
+                rc = cr_store__column_verdict(&out->failure_verdict, store, st, 1, err);
                 cr_store__column_text(out->failure_message, sizeof out->failure_message, st, 2);
                 cr_store__column_text(out->failure_stderr, sizeof out->failure_stderr, st, 3);
             } else {
@@ -351,7 +358,7 @@ int cr_store_invocation_summary(cr_invocation_summary *out, cr_store *store, int
                 out->rss_floor_kib = sqlite3_column_int64(st, 3);
             }
         }
-        if (step != SQLITE_DONE)
+        if (rc == 0 && step != SQLITE_DONE)
             rc = cr_store__fail(store, "summing up the verdicts", err);
         sqlite3_finalize(st);
     }
@@ -412,11 +419,14 @@ int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         cr_verdict_change c = {(const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_int64(st, 1),
                                sqlite3_column_type(st, 2) != SQLITE_NULL, sqlite3_column_type(st, 3) != SQLITE_NULL,
-                               column_verdict(st, 2), column_verdict(st, 3), (const char *)sqlite3_column_text(st, 4),
+                               CR_INVOKE_RE, CR_INVOKE_RE, (const char *)sqlite3_column_text(st, 4),
                                (const char *)sqlite3_column_text(st, 5)};
+        if ((rc = cr_store__column_verdict(&c.a, store, st, 2, err)) != 0 ||
+            (rc = cr_store__column_verdict(&c.b, store, st, 3, err)) != 0)
+            break;
         fn(ctx, &c);
     }
-    if (step != SQLITE_DONE)
+    if (rc == 0 && step != SQLITE_DONE)
         rc = cr_store__fail(store, "comparing verdicts", err);
     sqlite3_finalize(st);
     return rc;

@@ -443,6 +443,8 @@ typedef struct verdict_sums {
     cr_verdict_cell *cells;
     size_t groups;
     cr_times_by_n *times;
+    cr_store *store;
+    cr_error *err;
 } verdict_sums;
 
 static int read_verdicts(void *ctx, sqlite3_stmt *st)
@@ -451,9 +453,11 @@ static int read_verdicts(void *ctx, sqlite3_stmt *st)
     int64_t g = column_int(st, 0), k = column_int(st, 1);
     uint64_t count = (uint64_t)column_int(st, 3);
     double cpu_max = sqlite3_column_double(st, 4);
-    const char *name = (const char *)sqlite3_column_text(st, 2);
     cr_invoke_verdict v;
-    if (g >= 0 && (uint64_t)g < s->groups && name && cr_invoke_verdict_parse(&v, name, NULL) == 0) {
+    int rc = cr_store__column_verdict(&v, s->store, st, 2, s->err);
+    if (rc)
+        return rc;
+    if (g >= 0 && (uint64_t)g < s->groups) {
         cr_verdict_cell *c = &s->cells[g];
         c->counts[v] += count;
         if (cpu_max > c->cpu_max)
@@ -473,7 +477,7 @@ int cr_store_verdict_cells(cr_verdict_cell *out, size_t groups, cr_times_by_n *t
 {
     memset(out, 0, groups * sizeof *out);
     memset(times, 0, sizeof *times);
-    verdict_sums sums = {out, groups, times};
+    verdict_sums sums = {out, groups, times, store, err};
     params p = {.i = {invocation_id, id_min, n->count ? n->width : 1, n->start, width}};
     /* one pass for both: the matrix's cells and the time by n */
     return each_row(store,

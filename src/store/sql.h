@@ -168,6 +168,12 @@ void cr_store__column_text(char *out, size_t cap, sqlite3_stmt *st, int col);
 /* The status a stored name says (an unknown one reads as failed). */
 cr_run_status cr_store__status_parse(const char *name);
 
+/* The verdict a stored name in column col says into *out (RE for NULL, a
+ * verdict a LEFT JOIN did not find); CR_EDB naming it when it is not one
+ * that coinrow writes (a row edited by hand), rather than count it as
+ * another. */
+int cr_store__column_verdict(cr_invoke_verdict *out, cr_store *s, sqlite3_stmt *st, int col, cr_error *err);
+
 /* Prepares "SELECT columns, <whether the row matches pick> FROM table" for
  * row id (0: the latest that matches pick) and steps it: 0 with the
  * statement on the row in *out (the caller finalizes it), or CR_EINVAL
