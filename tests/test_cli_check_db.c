@@ -95,7 +95,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "group-dependencies-are-of-their-set  ok\n"
                                "group-dependencies-have-no-cycle     ok\n"
                                "names-are-not-empty                  ok\n"
-                               "runs-and-verdicts-read-back          ok\n");
+                               "rows-read-back                       ok\n");
     assert_string_equal(r.err, "");
     run_result_free(&r);
     /* figures beyond int64: rows kept whole in result_extra (and a row rejected) */
@@ -144,9 +144,11 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "message) VALUES (9, 3, 'AC', 0, 0, '');"
                              "DELETE FROM verdict WHERE instance_id = 5;"
                              "UPDATE instance SET ext_id = '' WHERE id = 2;"
-                             /* names coinrow does not write: an algorithm, a verdict (shown as RE) */
+                             /* names coinrow does not write: an algorithm, a verdict (shown as RE);
+                              * coins it cannot read */
                              "UPDATE run SET algo = 'quantum' WHERE id = 1;"
                              "UPDATE verdict SET verdict = 'XX' WHERE instance_id = 4;"
+                             "UPDATE instance SET coins = replace(coins, ']', '.5]') WHERE id = 8;"
                              /* copies that are not their instance's */
                              "UPDATE solution SET set_id = 9 WHERE instance_id = 11;"
                              "UPDATE solution SET ext_id = 'other' WHERE instance_id = 12;"
@@ -222,9 +224,9 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "others (such as set 2, group eq)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty, holds "
                                "a NUL byte or is not text (such as instance 2)\n"
-                               "runs-and-verdicts-read-back          2 runs, invocations or verdicts that the commands "
-                               "refuse (such as run 1: unknown algorithm 'quantum' (expected auto, linear, dp or "
-                               "naive))\n");
+                               "rows-read-back                       3 runs, invocations, verdicts or instances that "
+                               "the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
+                               "linear, dp or naive))\n");
     assert_non_null(strstr(r.err, "t.db: 21 checks found problems\n"));
     run_result_free(&r);
 }

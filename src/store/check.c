@@ -381,59 +381,84 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
 
 /* ---- what the commands read, read as they read it ---- */
 
-#define READ_BACK_CHECK "runs-and-verdicts-read-back"
+#define READ_BACK_CHECK "rows-read-back"
 
-/* Reads row id (kind 0 a run, 1 an invocation) or the verdict `name` as
- * the commands do: 0, or the refusal in *why. */
-static int read_back(cr_store *s, int kind, int64_t id, const char *name, cr_error *why)
+/* Reads the row st is on as the commands read it: a run or an invocation
+ * by its id (kind 0, 1), a verdict name (2, with the least invocation that
+ * has it), an instance's coins against its n (3).  0, or the refusal in
+ * *why. */
+static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *why)
 {
-    cr_run run;
-    cr_invocation inv;
-    cr_invoke_verdict v;
-    if (kind == 0)
+    int kind = sqlite3_column_int(st, 0);
+    int64_t id = sqlite3_column_int64(st, 1);
+    const char *text = (const char *)sqlite3_column_text(st, 2);
+    cr_error bad;
+    if (kind == 0) {
+        cr_run run;
         return cr_store_run_find(&run, s, id, CR_PICK_ANY, why);
+    }
     if (kind == 1) {
+        cr_invocation inv;
         int rc = cr_store_invocation_find(&inv, s, id, CR_PICK_ANY, why);
         if (rc == 0)
             cr_invocation_clear(&inv);
         return rc;
     }
-    cr_error bad;
-    if (name && cr_invoke_verdict_parse(&v, name, &bad) == 0)
-        return 0;
-    return cr_errorf(why, CR_EDB, "invocation %lld: %s", (long long)id, name ? bad.msg : "a verdict that is NULL");
+    if (kind == 2) {
+        cr_invoke_verdict v;
+        if (text && cr_invoke_verdict_parse(&v, text, &bad) == 0)
+            return 0;
+        return cr_errorf(why, CR_EDB, "invocation %lld: %s", (long long)id, text ? bad.msg : "a verdict that is NULL");
+    }
+    int64_t n = sqlite3_column_int64(st, 3);
+    if (cr_coins_parse(coins, text ? text : "", (size_t)sqlite3_column_bytes(st, 2), &bad) != 0)
+        return cr_errorf(why, CR_EDB, "instance %lld: coins: %s", (long long)id, bad.msg);
+    if ((int64_t)coins->n != n)
+        return cr_errorf(why, CR_EDB, "instance %lld: n is %lld but it has %zu coins", (long long)id, (long long)n,
+                         coins->n);
+    return 0;
 }
 
-/* Every run and invocation, and every verdict name, read by the same code
- * as the commands that read them: a name coinrow does not write (an
- * algorithm, a variant, a verdict, edited in by hand), which makes them
- * refuse the file, is a finding here, and there is no second list of
- * names to keep. */
+/* Every run and invocation, every verdict name and every instance's coins,
+ * read by the same code as the commands that read them: a name coinrow
+ * does not write (an algorithm, a variant, a verdict) or coins it cannot
+ * read, edited in by hand, make them refuse the file; here they are a
+ * finding, and there is no second list of names to keep.  An instance
+ * whose n is not its count of coins is one too. */
 static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
-    static const char *const sql = "SELECT 0, id, NULL, 1 FROM run UNION ALL SELECT 1, id, NULL, 1 FROM invocation "
-                                   "UNION ALL SELECT 2, min(invocation_id), verdict, count(*) FROM verdict "
-                                   "GROUP BY verdict ORDER BY 1, 2";
-    sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, s, sql, "checking it", err), step = SQLITE_DONE;
+    static const char *const sql[] = {
+        "SELECT 0, id, NULL, 1 FROM run UNION ALL SELECT 1, id, NULL, 1 FROM invocation UNION ALL "
+        "SELECT 2, min(invocation_id), verdict, count(*) FROM verdict GROUP BY verdict ORDER BY 1, 2",
+        "SELECT 3, id, coins, n FROM instance ORDER BY id",
+    };
     int64_t broken = 0;
     char first[CR_ERROR_MSG_MAX] = "";
     size_t skip = strlen(s->path) + 2; /* "PATH: " */
-    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        cr_error why = {0};
-        if (read_back(s, sqlite3_column_int(st, 0), sqlite3_column_int64(st, 1),
-                      (const char *)sqlite3_column_text(st, 2), &why) == 0)
-            continue;
-        broken += sqlite3_column_int64(st, 3);
-        if (!first[0])
-            snprintf(first, sizeof first, "%s", strncmp(why.msg, s->path, skip - 2) == 0 ? why.msg + skip : why.msg);
+    cr_coins coins = {0};
+    int rc = 0;
+    for (size_t q = 0; rc == 0 && q < sizeof sql / sizeof *sql; q++) {
+        sqlite3_stmt *st = NULL;
+        int step = SQLITE_DONE;
+        rc = cr_store__prepare(&st, s, sql[q], "checking it", err);
+        while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+            cr_error why = {0};
+            if (read_back(s, st, &coins, &why) == 0)
+                continue;
+            broken += q == 0 ? sqlite3_column_int64(st, 3) : 1;
+            if (!first[0])
+                snprintf(first, sizeof first, "%s",
+                         strncmp(why.msg, s->path, skip - 2) == 0 ? why.msg + skip : why.msg);
+        }
+        if (rc == 0 && step != SQLITE_DONE)
+            rc = cr_store__fail(s, "checking it", err);
+        sqlite3_finalize(st);
     }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = cr_store__fail(s, "checking it", err);
-    sqlite3_finalize(st);
+    cr_coins_free(&coins);
     if (rc == 0 && broken) {
         char finding[CR_ERROR_MSG_MAX + 96];
-        snprintf(finding, sizeof finding, "%lld runs, invocations or verdicts that the commands refuse (such as %s)",
+        snprintf(finding, sizeof finding, "%lld runs, invocations, verdicts or instances that the commands refuse "
+                                          "(such as %s)",
                  (long long)broken, first);
         fn(ctx, READ_BACK_CHECK, finding);
         ++*out_failed;

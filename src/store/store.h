@@ -392,7 +392,7 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * (cr_store_ingest_begin); every test of a group is of the group's set
  * and meets its constraints, and the dependencies between groups stay in
  * a set and make no cycle; no set or instance
- * name is empty or holds a NUL; every run, invocation and verdict reads
+ * name is empty or holds a NUL; every run, invocation, verdict and instance reads
  * back as the commands read it (not checked, and said so, when the file is
  * damaged or coinrow's tables are not as it defines them).  *out_failed
  * counts the checks that found something, notes aside.  Returns 0, or the

@@ -63,10 +63,10 @@ const cli_command cli_cmd_check_db = {
     "every instance of its set up to the last it solved; every verdict has its\n"
     "invocation and an instance of its set, and a done invocation a verdict for every\n"
     "instance up to the last it judged; no set or instance name is empty or holds a NUL\n"
-    "byte; every run, invocation and verdict reads back as the commands read it.  One\n"
-    "line per check: ok, or how many rows break it and one of them.  The\n"
-    "database is only read.  (export and merge run SQLite's quick check first and\n"
-    "refuse a damaged database.)\n"
+    "byte; every run, invocation, verdict and instance reads back as the commands\n"
+    "read it (an instance's coins, n of them).  One line per check: ok, or how many\n"
+    "rows break it and one of them.  The database is only read.  (export and merge\n"
+    "run SQLite's quick check first and refuse a damaged database.)\n"
     "Exit status: 0 every check passed, 1 a check found problems (or the database\n"
     "cannot be read), 2 usage.",
     options,
