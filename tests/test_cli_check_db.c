@@ -94,6 +94,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "groups-keep-their-checks             ok\n"
                                "group-dependencies-are-of-their-set  ok\n"
                                "group-dependencies-have-no-cycle     ok\n"
+                               "sets-keep-their-size-and-digest      ok\n"
                                "names-are-not-empty                  ok\n"
                                "rows-read-back                       ok\n");
     assert_string_equal(r.err, "");
@@ -116,7 +117,8 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
 }
 
 /* Each edit of the tables breaks one invariant (the sample's instances
- * have every variant, none kept in result_extra, and a verdict each). */
+ * have every variant, none kept in result_extra, and a verdict each); the
+ * edits of instances also break their sets' size and digest. */
 static void test_check_db__each_broken_invariant_is_named(void **state)
 {
     tmp_db *f = *state;
@@ -222,12 +224,15 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "or of two sets (such as group 3 depends on group 1)\n"
                                "group-dependencies-have-no-cycle     2 groups that depend on themselves through "
                                "others (such as set 2, group eq)\n"
+                               "sets-keep-their-size-and-digest      2 sets whose size or digest is not their "
+                               "instances' (such as set 1 (sample-data): size 14 and digest 638bb8ca43784774, its "
+                               "instances 14 and f2e32f3363499ba8)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty, holds "
                                "a NUL byte or is not text (such as instance 2)\n"
                                "rows-read-back                       3 runs, invocations, verdicts or instances that "
                                "the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
                                "linear, dp or naive))\n");
-    assert_non_null(strstr(r.err, "t.db: 21 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 22 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -267,6 +272,22 @@ static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown
     assert_non_null(strstr(r.err, said));
     run_result_free(&r);
     assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
+}
+
+/* A set's size edited alone (merge and shards prove a set whole by its
+ * size and digest) is a finding; it passed check-db. */
+static void test_check_db__a_set_whose_size_is_not_its_count_is_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "UPDATE instance_set SET size = -4"), 0);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nsets-keep-their-size-and-digest      1 sets whose size or digest is not their "
+                                  "instances' (such as set 1 (sample-data): size -4 and digest "));
+    assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
+    run_result_free(&r);
 }
 
 static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
@@ -538,6 +559,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
+        TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__the_first_damaged_shard_is_named),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),

@@ -144,6 +144,12 @@ static const struct invariant {
      "SELECT r.start, d.depends_on FROM reach AS r JOIN test_group_dependency AS d ON d.group_id = r.g) "
      "SELECT count(*), min(printf('set %d, group %s', g.set_id, g.name)) FROM reach AS r "
      "JOIN test_group AS g ON g.id = r.start WHERE r.start = r.g"},
+    /* kept at each commit (cr_store__sets_settle); merge and shards prove a set whole by them */
+    {"sets-keep-their-size-and-digest", "sets whose size or digest is not their instances'",
+     "SELECT count(*), min(printf('set %d (%s): size %d and digest %s, its instances %d and %s', id, name, size, "
+     "digest, n, d)) FROM (SELECT id, name, size, digest, (SELECT count(*) FROM instance WHERE set_id = s.id) AS n, "
+     "(SELECT coinrow_set_digest(ext_id, coins) FROM instance WHERE set_id = s.id) AS d FROM instance_set AS s) "
+     "WHERE size IS NOT n OR digest IS NOT d"},
     {"names-are-not-empty", "sets or instances whose name is empty, holds a NUL byte or is not text",
      "SELECT count(*), min(what) FROM "
      "(SELECT printf('set %d', id) AS what FROM instance_set WHERE typeof(name) <> 'text' OR name = '' OR "

@@ -391,12 +391,12 @@ typedef void (*cr_store_check_fn)(void *ctx, const char *check, const char *find
  * every instance of its set up to the last it solved; every ingest finished
  * (cr_store_ingest_begin); every test of a group is of the group's set
  * and meets its constraints, and the dependencies between groups stay in
- * a set and make no cycle; no set or instance
- * name is empty or holds a NUL; every run, invocation, verdict and instance reads
- * back as the commands read it (not checked, and said so, when the file is
- * damaged or coinrow's tables are not as it defines them).  *out_failed
- * counts the checks that found something, notes aside.  Returns 0, or the
- * error that stopped the checking. */
+ * a set and make no cycle; a set's size and digest are its instances';
+ * no set or instance name is empty or holds a NUL; every run, invocation,
+ * verdict and instance reads back as the commands read it (not checked,
+ * and said so, when the file is damaged or coinrow's tables are not as it
+ * defines them).  *out_failed counts the checks that found something,
+ * notes aside.  Returns 0, or the error that stopped the checking. */
 int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
 /* Only the schema's part of cr_store_check ("schema-is-coinrows" and its
