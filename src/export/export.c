@@ -146,7 +146,7 @@ int cr_export_opts_check(const cr_export_opts *opts, cr_error *err)
 /* dir without its trailing slashes, split into the folder it lies in and
  * its name; NULL parts when out of memory. */
 typedef struct dest {
-    char *dir, *parent, *base;
+    char *dir, *parent, *base, *zip; /* zip: DIR.zip, for --zip */
 } dest;
 
 static void dest_free(dest *d)
@@ -154,6 +154,7 @@ static void dest_free(dest *d)
     free(d->dir);
     free(d->parent);
     free(d->base);
+    free(d->zip);
 }
 
 static int dest_split(dest *d, const char *dir, cr_error *err)
@@ -169,8 +170,10 @@ static int dest_split(dest *d, const char *dir, cr_error *err)
     d->dir = strndup(dir, len);
     d->base = strndup(dir + base_at, len - base_at);
     d->parent = slash == dir ? strdup("/") : slash ? strndup(dir, (size_t)(slash - dir)) : strdup(".");
-    if (!d->dir || !d->base || !d->parent)
+    d->zip = malloc(len + sizeof ".zip");
+    if (!d->dir || !d->base || !d->parent || !d->zip)
         return cr_errorf(err, CR_ENOMEM, "no memory for the path %s", dir);
+    snprintf(d->zip, len + sizeof ".zip", "%s.zip", d->dir);
     return 0;
 }
 
@@ -219,16 +222,8 @@ static int check_dest(const dest *d, cr_store *store, const cr_export_opts *opts
         if (cr_export__lies_in(".", d->dir))
             return cr_errorf(err, CR_EINVAL, "%s holds the current folder: it cannot be replaced", d->dir);
     }
-    if (opts->zip && !opts->force) {
-        size_t len = strlen(d->dir) + sizeof ".zip";
-        char *zip = malloc(len);
-        if (!zip)
-            return cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", d->dir);
-        snprintf(zip, len, "%s.zip", d->dir);
-        if (stat(zip, &st) == 0)
-            rc = cr_errorf(err, CR_EINVAL, "%s exists (--force replaces it)", zip);
-        free(zip);
-    }
+    if (opts->zip && !opts->force && stat(d->zip, &st) == 0)
+        rc = cr_errorf(err, CR_EINVAL, "%s exists (--force replaces it)", d->zip);
     return rc;
 }
 
@@ -768,14 +763,13 @@ static char *temp_name(const dest *d, const char *what)
 static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_error *err)
 {
     size_t len = strlen(tmp) + sizeof ".old";
-    char *old = malloc(len), *zip = malloc(strlen(d->dir) + sizeof ".zip");
+    char *old = malloc(len);
     int rc = 0, moved_aside = 0, placed = 0;
-    if (!old || !zip) {
+    if (!old) {
         rc = cr_errorf(err, CR_ENOMEM, "no memory to put %s in place", d->dir);
         goto done;
     }
     snprintf(old, len, "%s.old", tmp);
-    snprintf(zip, strlen(d->dir) + sizeof ".zip", "%s.zip", d->dir);
     if (rename(d->dir, old) == 0)
         moved_aside = 1;
     else if (errno != ENOENT) {
@@ -786,8 +780,8 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
         placed = 1;
     else
         rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
-    if (rc == 0 && tmp_zip && rename(tmp_zip, zip) != 0) {
-        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", zip, strerror(errno));
+    if (rc == 0 && tmp_zip && rename(tmp_zip, d->zip) != 0) {
+        rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->zip, strerror(errno));
         if (rename(d->dir, tmp) == 0)
             placed = 0;
     }
@@ -806,7 +800,6 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
         remove_tree(old);
 done:
     free(old);
-    free(zip);
     return rc;
 }
 
@@ -916,15 +909,12 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
         rc = write_others(p, out, err);
     if (rc || !opts->zip)
         return rc;
-    int fd = (*tmp_zip = temp_name(p->dest, ".zip")) ? mkstemp(*tmp_zip) : -1;
-    int made = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0;
-    if (!*tmp_zip)
-        rc = cr_errorf(err, CR_ENOMEM, "no memory for the path %s.zip", p->dest->dir);
-    else if (!made)
-        rc = cr_errorf(err, CR_EIO, "cannot create a file beside %s: %s", p->dest->dir, strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    return made ? cr_zip_dir(*tmp_zip, files->root, err) : rc;
+    /* made beside DIR.zip with the usual permissions, and written again whole */
+    FILE *zip = cr_file_beside(tmp_zip, p->dest->zip, err);
+    if (!zip)
+        return err->code;
+    fclose(zip);
+    return cr_zip_dir(*tmp_zip, files->root, err);
 }
 
 int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int64_t run_id,
