@@ -102,19 +102,24 @@ static void test_source__csv_handles_bom_crlf_blank_lines_and_quotes(void **stat
 
 /* Lines that end in a CR alone, as old Mac programs write them: each row
  * is named by its own line (every one was "line 1"), counted as an editor
- * that takes CR for the line end counts them (a CR in quotes too, an LF
- * not); the first line end outside quotes decides. */
+ * that takes CR for the line end counts them (a CR in quotes too); a file
+ * with an LF in its first block is one of LF (or CRLF) ends, its quoted
+ * CRs are no line ends. */
 static void test_source__csv_lines_ended_by_a_cr_alone_are_counted(void **state)
 {
     (void)state;
     char *dir = tmp_dir_new();
-    const char *path = tmp_path(dir, "mac.csv");
-    assert_int_equal(write_file(path, "id,\"values\r\"\ra,1 2\r\rb,x\rc,\"3\n4\"\rd,5"), 0);
-    READ_OK(CR_FORMAT_AUTO, NULL, NULL, path,
+    const char *mac = tmp_path(dir, "mac.csv"), *crlf = tmp_path(dir, "crlf.csv");
+    assert_int_equal(write_file(mac, "id,\"values\r\"\ra,1 2\r\rb,x\rc,\"3 4\"\rd,5"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, mac,
             "L3 a: [1,2]\n"
             "L5 b: rejected: value 1 ('x') is not an integer\n"
             "L6 c: [3,4]\n"
             "L7 d: [5]\n");
+    assert_int_equal(write_file(crlf, "id,\"values\r\"\r\na,1 2\r\nb,x\r\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, crlf,
+            "L2 a: [1,2]\n"
+            "L3 b: rejected: value 1 ('x') is not an integer\n");
     tmp_dir_free(dir);
 }
 

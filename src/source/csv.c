@@ -429,22 +429,18 @@ static int fill(size_t *got, char *buf, size_t room, FILE *f, reader *r)
     }
 }
 
-/* What ends the lines of a file, from its first line end outside quotes
- * in s[0..len): '\r' when it is a CR alone (as old Mac programs write),
- * else '\n' (an LF, or a CRLF); 0 while what has been read cannot tell. */
+/* What ends the lines of a file, from the first text read of it,
+ * s[0..len): '\n' (an LF, or a CRLF) when it holds an LF, '\r' when it
+ * holds a CR but no LF (as old Mac programs write lines); 0 while it
+ * cannot tell: no line end yet, or a CR last that an LF may follow.  A
+ * file of CR ends that has an LF in a quoted field of its first block
+ * reads as one of LF ends, its rows' lines miscounted as before. */
 static char line_end(const char *s, size_t len, int at_eof)
 {
-    int quoted = 0;
-    for (size_t i = 0; i < len; i++) {
-        quoted ^= s[i] == '"';
-        if (quoted)
-            continue;
-        if (s[i] == '\n')
-            return '\n';
-        if (s[i] == '\r')
-            return i + 1 < len ? (s[i + 1] == '\n' ? '\n' : '\r') : at_eof ? '\r' : 0;
-    }
-    return at_eof ? '\n' : 0;
+    if (memchr(s, '\n', len))
+        return '\n';
+    const char *cr = memchr(s, '\r', len);
+    return cr && (cr + 1 < s + len || at_eof) ? '\r' : at_eof ? '\n' : 0;
 }
 
 static int read_lines(reader *r, struct csv_parser *p, FILE *f)
