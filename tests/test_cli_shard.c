@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "batch/batch.h"
+#include "store/store.h"
 #include "support/core_check.h"
 #include "support/files.h"
 #include "support/run.h"
@@ -419,6 +420,59 @@ static void test_shard__a_stopped_merge_leaves_its_target_as_it_was(void **state
     assert_int_equal(file_sum(existing), before);
     snprintf(journal, sizeof journal, "%s-journal", existing);
     assert_int_equal(access(journal, F_OK), -1);
+}
+
+/* A merge of the job into the target, run to its end between this merge's
+ * check of the target and its write transaction (cr_store_begin, wrapped:
+ * the Makefile links this program with --wrap=cr_store_begin), as another
+ * merge started at the same time is.  Off while race_into is NULL. */
+static const char *race_into;
+static const char *const *race_shards;
+
+int __real_cr_store_begin(cr_store *store, cr_error *err);
+int __wrap_cr_store_begin(cr_store *store, cr_error *err);
+int __wrap_cr_store_begin(cr_store *store, cr_error *err)
+{
+    const char *into = race_into;
+    if (into && strcmp(cr_store_path(store), into) == 0) {
+        race_into = NULL; /* the other merge's own begin goes through */
+        cr_merge_report other;
+        cr_error e = {0};
+        if (cr_shard_merge(&other, into, race_shards, 4, NULL, &e) != 0 || other.already)
+            fail_msg("the other merge: %s", e.msg);
+    }
+    return __real_cr_store_begin(store, err);
+}
+
+/* Two merges of one job into one target at the same time: the second to
+ * take the write lock finds the job merged and does nothing.  Both used to
+ * write it, two done runs of the job and every result twice, check-db
+ * passing. */
+static void test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing(void **state)
+{
+    (void)state;
+    char shard_paths[4][4096], into[4096];
+    const char *shards[4];
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        snprintf(shard_paths[k], sizeof shard_paths[k], "%s", path(name));
+        shards[k] = shard_paths[k];
+    }
+    snprintf(into, sizeof into, "%s", path("raced.db"));
+    race_shards = shards;
+    race_into = into;
+    cr_merge_report report;
+    cr_error e = {0};
+    int rc = cr_shard_merge(&report, into, shards, 4, NULL, &e);
+    race_into = NULL;
+    if (rc != 0)
+        fail_msg("%s", e.msg);
+    assert_true(report.already);
+    assert_int_equal(report.run, 1);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM run"), 1);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM solution"), db_int(input, "SELECT count(*) FROM solution "
+                                                                                  "WHERE run_id = 1"));
 }
 
 static void test_shard__refused_merges_name_the_shard_and_touch_nothing(void **state)
@@ -858,6 +912,7 @@ int main(void)
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
+        cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),

@@ -826,28 +826,18 @@ static int refuse_shard_as_target(const char *into_path, const shard_info *shard
     return 0;
 }
 
-/* What the target holds already, read without writing to it: the run of a
- * job merged before (*out_run), or else that its set, when it has one
- * (*out_has_set), is the data the shards were made from. */
-static int check_target(int64_t *out_run, int *out_has_set, const char *into_path, const shard_info *shard,
-                        cr_error *err)
+/* What the target `into` holds already: the run of a job merged before
+ * (*out_run), or else that its set, when it has one (*out_has_set), is the
+ * data the shards were made from. */
+static int target_holds(int64_t *out_run, int *out_has_set, cr_store *into, const char *into_path,
+                        const shard_info *shard, cr_error *err)
 {
-    *out_run = 0;
-    *out_has_set = 0;
-    int blank;
-    int rc = cr_store_blank(&blank, into_path, err);
-    if (rc || blank)
-        return rc; /* a new database, or an empty one */
-    cr_store *into = NULL;
     int64_t set_id;
     cr_error missing;
     uint64_t size, digest;
-    /* no quick check of the target: it would read all of it (hours at 10^9
-     * instances) for a merge that writes at its end; damage in what the
-     * merge reads or writes fails it, and it rolls back */
-    rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
-    if (rc == 0)
-        rc = cr_store_run_of_job(out_run, into, shard->run_row.tag, err);
+    *out_run = 0;
+    *out_has_set = 0;
+    int rc = cr_store_run_of_job(out_run, into, shard->run_row.tag, err);
     if (rc == 0 && !*out_run && cr_store_set_find(&set_id, into, shard->row.set_name, 0, NULL, &missing) == 0) {
         rc = cr_store_set_fingerprint(&size, &digest, into, set_id, err);
         if (rc == 0 && (size != shard->row.set_size || digest != shard->row.set_digest))
@@ -857,6 +847,25 @@ static int check_target(int64_t *out_run, int *out_has_set, const char *into_pat
                            into_path, shard->row.set_name, size, shard->run_row.tag, shard->row.set_size);
         *out_has_set = rc == 0;
     }
+    return rc;
+}
+
+/* target_holds, read without writing to the target, so that a merge
+ * refused or done before leaves it byte for byte. */
+static int check_target(int64_t *out_run, const char *into_path, const shard_info *shard, cr_error *err)
+{
+    *out_run = 0;
+    int blank, has_set;
+    int rc = cr_store_blank(&blank, into_path, err);
+    if (rc || blank)
+        return rc; /* a new database, or an empty one */
+    cr_store *into = NULL;
+    /* no quick check of the target: it would read all of it (hours at 10^9
+     * instances) for a merge that writes at its end; damage in what the
+     * merge reads or writes fails it, and it rolls back */
+    rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
+    if (rc == 0)
+        rc = target_holds(out_run, &has_set, into, into_path, shard, err);
     cr_store_free(into);
     return rc;
 }
@@ -869,11 +878,12 @@ static int check_target(int64_t *out_run, int *out_has_set, const char *into_pat
  * its new bytes through a rollback (its content was free, so it is not
  * journalled): a merge refused after writing more than that leaves the
  * target's content as it was, its free pages not. */
-static int write_merge(cr_merge_report *out, const char *into_path, int has_set, int created,
-                       const shard_info *shards, size_t count, checks *c, const atomic_int *stop, cr_error *err)
+static int write_merge(cr_merge_report *out, const char *into_path, int created, const shard_info *shards,
+                       size_t count, checks *c, const atomic_int *stop, cr_error *err)
 {
     cr_store *into = NULL;
-    int64_t set_id;
+    int64_t set_id, merged = 0;
+    int has_set = 0;
     double seconds = 0;
     char label[256];
     snprintf(label, sizeof label, "merged from %u shards of job %s", out->shards, out->tag);
@@ -884,7 +894,14 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
         cr_store_cache_limit(into, WRITE_CACHE_KIB);
     if (rc == 0)
         rc = cr_store_begin(into, err);
-    if (rc) {
+    /* again under the write lock: another merge of the job into the same
+     * target, started at the same time, may have committed it since */
+    if (rc == 0)
+        rc = target_holds(&merged, &has_set, into, into_path, &shards[0], err);
+    if (rc || merged) {
+        out->run = merged;
+        out->already = merged != 0;
+        cr_store_rollback(into);
         cr_store_free(into);
         return rc;
     }
@@ -926,20 +943,6 @@ static int write_merge(cr_merge_report *out, const char *into_path, int has_set,
     return rc;
 }
 
-/* A refused merge leaves no database it made behind, nor its journal
- * (which a rollback that could not finish, on a full disk, keeps). */
-static void remove_new_target(const char *into_path)
-{
-    size_t len = strlen(into_path) + sizeof "-journal";
-    char *journal = malloc(len);
-    if (journal) {
-        snprintf(journal, len, "%s-journal", into_path);
-        remove(journal);
-        free(journal);
-    }
-    remove(into_path);
-}
-
 int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *const *paths, size_t count,
                    const atomic_int *stop, cr_error *err)
 {
@@ -947,7 +950,6 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
     if (count == 0)
         return cr_errorf(err, CR_EINVAL, "no shard databases to merge");
     shard_info *shards = calloc(count, sizeof *shards);
-    int has_set = 0;
     int rc = shards ? read_shards(shards, &count, paths, err) : cr_errorf(err, CR_ENOMEM, "no memory");
     if (rc == 0)
         rc = check_job(shards, count, err);
@@ -957,20 +959,21 @@ int cr_shard_merge(cr_merge_report *out, const char *into_path, const char *cons
         rc = refuse_shard_as_target(into_path, shards, count, err);
     }
     if (rc == 0)
-        rc = check_target(&out->run, &has_set, into_path, &shards[0], err);
+        rc = check_target(&out->run, into_path, &shards[0], err);
     out->already = rc == 0 && out->run;
     if (rc == 0 && !out->already) {
         int created = access(into_path, F_OK) != 0;
         checks c;
         checks_start(&c, shards, count);
-        rc = write_merge(out, into_path, has_set, created, shards, count, &c, stop, err);
+        rc = write_merge(out, into_path, created, shards, count, &c, stop, err);
         cr_error damage;
         if (checks_end(&c, &damage)) { /* a damaged shard is told by its check, however its reading failed */
             rc = c.rc;
             *err = damage;
         }
-        if (rc && created)
-            remove_new_target(into_path);
+        if (rc && created) /* a refused merge leaves no database it made (nor its journal, which a
+                            * rollback that could not finish, on a full disk, keeps) */
+            cr_store_discard_new(into_path);
     }
     shards_free(shards, count);
     return rc;

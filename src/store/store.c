@@ -371,6 +371,24 @@ int cr_store_blank(int *out, const char *path, cr_error *err)
     return rc;
 }
 
+void cr_store_discard_new(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int unused = cr_db_open(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) == SQLITE_OK &&
+                 sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK; /* no busy timeout */
+    unused = unused && sqlite3_prepare_v2(db, "SELECT count(*) FROM instance_set", -1, &st, NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
+    sqlite3_finalize(st);
+    if (unused) {
+        char journal[PATH_MAX];
+        if (snprintf(journal, sizeof journal, "%s-journal", path) < (int)sizeof journal)
+            unlink(journal);
+        unlink(path);
+    }
+    sqlite3_close(db); /* its transaction, and its lock, with it */
+}
+
 void cr_store_wal_now(cr_store *store) { start_wal(store); }
 
 void cr_store_free(cr_store *store)

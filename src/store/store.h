@@ -90,6 +90,13 @@ int cr_store_opened_version(const cr_store *store);
  * or the refusal of a file that is not a coinrow database. */
 int cr_store_blank(int *out, const char *path, cr_error *err);
 
+/* Removes the database at path, with its journal, that this process made
+ * and then gave up on (a refused merge): unless another connection is in
+ * a transaction on it or it holds a set, as when another process made the
+ * same new file at the same time and is writing to it.  Found under an
+ * exclusive lock, taken without waiting, and held while the files go. */
+void cr_store_discard_new(const char *path);
+
 /* The schema version this coinrow writes (the number of files in schema/). */
 int cr_store_schema_version(void);
 
