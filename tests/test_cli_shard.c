@@ -800,7 +800,10 @@ static void test_shard__shards_of_the_old_form_are_refused_by_name(void **state)
 
 /* merge --shards DIR takes every *.db of the folder, --shards FILE the
  * paths it lists, one a line (blank lines and CRLF endings allowed): for
- * more shards than a command line holds. */
+ * more shards than a command line holds.  A hidden *.db (a copy set
+ * aside, macOS's "._" twin) is left out, as the target is when it is in
+ * the folder: merged again, it says so (it was taken for a shard, and a
+ * hidden copy for a shard given twice). */
 static void test_shard__merge_reads_the_shards_from_a_folder_or_a_list(void **state)
 {
     (void)state;
@@ -817,11 +820,20 @@ static void test_shard__merge_reads_the_shards_from_a_folder_or_a_list(void **st
     }
     fclose(list);
     assert_int_equal(db_exec(path("listed/notes.txt.db-not"), "CREATE TABLE x (y)"), 0); /* not *.db: left out */
+    altered_copy(path("job1-1.db"), "listed/.job1-1-copy.db", NULL);
+    assert_int_equal(write_file(path("listed/._job1-1.db"), "not a database"), 0);
     const char *into = path("from-folder.db");
     int status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", folder, "--quiet", (char *)NULL);
     if (status != 0)
         fail_msg("merge --shards %s: exit %d: %s", folder, status, err);
     assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+    const char *inside = path("listed/merged.db");
+    for (int again = 0; again < 2; again++) {
+        status = coinrow(err, sizeof err, "merge", "--db", inside, "--shards", folder, "--quiet", (char *)NULL);
+        if (status != 0)
+            fail_msg("merge --shards %s into it, time %d: exit %d: %s", folder, again + 1, status, err);
+    }
+    assert_int_equal(db_int(inside, "SELECT count(*) FROM run"), 1);
     into = path("from-list.db");
     status = coinrow(err, sizeof err, "merge", "--db", into, "--shards", path("shards.txt"), "--quiet", (char *)NULL);
     if (status != 0)
@@ -836,6 +848,26 @@ static void test_shard__merge_reads_the_shards_from_a_folder_or_a_list(void **st
                              (char *)NULL),
                      1);
     assert_non_null(strstr(err, "shard 2/4 of job 'job1' is missing"));
+}
+
+/* A shard's --out that is its input, by any path, is refused before
+ * anything is written: it solved the whole set into the input, which
+ * every shard of the job reads immutable, and recorded a shard there. */
+static void test_shard__a_shard_written_into_its_input_is_refused(void **state)
+{
+    (void)state;
+    const char *copy = altered_copy(input, "own-input.db", NULL), *link = path("own-input-link.db");
+    assert_int_equal(symlink("own-input.db", link), 0);
+    uint64_t before = file_sum(copy);
+    char err[1024];
+    for (int i = 0; i < 2; i++) {
+        const char *out = i ? link : copy;
+        assert_int_equal(coinrow(err, sizeof err, "solve", "--db", copy, "--shard", "0/4", "--out", out, "--run-tag",
+                                 "own", (char *)NULL),
+                         2);
+        assert_non_null(strstr(err, "is the input database"));
+    }
+    assert_int_equal(file_sum(copy), before);
 }
 
 static void test_shard__k_of_n_is_read_strictly(void **state)
@@ -913,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),
+        cmocka_unit_test(test_shard__a_shard_written_into_its_input_is_refused),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),

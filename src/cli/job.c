@@ -27,6 +27,10 @@ static int check_shard(cr_shard_spec *shard, const cli_command *cmd, const cli_j
         return cli_usage_error(cmd, "--shard needs --run-tag TAG, the same for every shard of the job");
     if (a->resume)
         return cli_usage_error(cmd, "a shard resumes by itself: run the same command again, without --resume");
+    /* the input is read immutable by every shard at once: none may write it */
+    if (cr_file_same(a->out, a->db))
+        return cli_usage_error(cmd, "--out %s is the input database (--db %s): a shard writes a database of its own",
+                               a->out, a->db);
     *shard = (cr_shard_spec){a->db, a->set, k, n, tag, {0}, cli_version(), a->label};
     return -1;
 }

@@ -22,7 +22,7 @@ static const cli_option options[] = {
     CLI_TEXT(merge_args, db, "db", "PATH", "the database that receives the merged run (default coinrow.db; created "
                                            "when missing)"),
     CLI_TEXT(merge_args, shards, "shards", "DIR|FILE",
-             "the shard databases: every *.db file in folder DIR, or the paths FILE lists, one a line (for more "
+             "the shard databases: every *.db file in folder DIR (not hidden, nor INTO.db), or the paths FILE lists, one a line (for more "
              "shards than a command line holds)"),
     CLI_FLAG(merge_args, quiet, "quiet", "no summary"),
     {0},
@@ -46,30 +46,34 @@ static void list_free(shard_list *l)
     free(l->text);
 }
 
-static int ends_in_db(const char *name)
+/* A name of a folder's shard: *.db, not hidden (a copy set aside, or the
+ * "._NAME" macOS leaves beside a file it copied), as input folders go. */
+static int a_shard_name(const char *name)
 {
     size_t len = strlen(name);
-    return len > 3 && strcmp(name + len - 3, ".db") == 0;
+    return name[0] != '.' && len > 3 && strcmp(name + len - 3, ".db") == 0;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Every *.db file of folder dir, in name order, into l->names. */
-static int list_folder(shard_list *l, const char *dir, cr_error *err)
+/* Every *.db file of folder dir, in name order, into l->names: but the
+ * target `into`, when the merge writes it there (merged again, it is the
+ * job's run, not a shard of it). */
+static int list_folder(shard_list *l, const char *dir, const char *into, cr_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
         return cr_errorf(err, CR_EIO, "cannot read folder %s: %s", dir, strerror(errno));
     size_t cap = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
-        cap += ends_in_db(e->d_name);
+        cap += a_shard_name(e->d_name);
     rewinddir(d);
     int rc = 0;
     l->names = calloc(cap ? cap : 1, sizeof *l->names);
     if (!l->names)
         rc = cr_errorf(err, CR_ENOMEM, "no memory for the shard list");
     for (struct dirent *e; rc == 0 && l->named < cap && (e = readdir(d)) != NULL;) {
-        if (!ends_in_db(e->d_name))
+        if (!a_shard_name(e->d_name))
             continue;
         size_t len = strlen(dir) + 1 + strlen(e->d_name) + 1;
         char *p = malloc(len);
@@ -78,7 +82,10 @@ static int list_folder(shard_list *l, const char *dir, cr_error *err)
             break;
         }
         snprintf(p, len, "%s/%s", dir, e->d_name);
-        l->names[l->named++] = p;
+        if (cr_file_same(p, into))
+            free(p);
+        else
+            l->names[l->named++] = p;
     }
     closedir(d);
     if (rc == 0)
@@ -127,7 +134,7 @@ static int list_file(shard_list *l, const char *file, cr_error *err)
 }
 
 /* pos[0..npos) and what --shards names, into l->paths. */
-static int list_shards(shard_list *l, char **pos, size_t npos, const char *shards, cr_error *err)
+static int list_shards(shard_list *l, char **pos, size_t npos, const char *shards, const char *into, cr_error *err)
 {
     memset(l, 0, sizeof *l);
     int rc = 0;
@@ -135,7 +142,7 @@ static int list_shards(shard_list *l, char **pos, size_t npos, const char *shard
         struct stat st;
         if (stat(shards, &st) != 0)
             return cr_errorf(err, CR_EIO, "cannot open %s: %s", shards, strerror(errno));
-        rc = S_ISDIR(st.st_mode) ? list_folder(l, shards, err) : list_file(l, shards, err);
+        rc = S_ISDIR(st.st_mode) ? list_folder(l, shards, into, err) : list_file(l, shards, err);
     }
     if (rc)
         return rc;
@@ -165,7 +172,7 @@ static int cmd_merge(const cli_command *self, int argc, char **argv)
     cr_merge_report report;
     shard_list list;
     const atomic_int *stop = cli_signals_catch(); /* Ctrl-C rolls the merge back */
-    int rc = list_shards(&list, argv, (size_t)npos, a.shards, &err);
+    int rc = list_shards(&list, argv, (size_t)npos, a.shards, a.db, &err);
     if (rc == 0)
         rc = cr_shard_merge(&report, a.db, list.paths, list.count, stop, &err);
     list_free(&list);
@@ -195,8 +202,9 @@ const cli_command cli_cmd_merge = {
     "ids meeting end to end.  Together they must be the set, each instance once; a set\n"
     "INTO.db holds already must be the data they were made from.  All or nothing: one\n"
     "transaction, and nothing is written when a shard is missing, given twice or a\n"
-    "stranger.  A job merged before is not merged again.  The shards are read one at a\n"
-    "time: any number of them takes one open file and bounded memory.\n"
+    "stranger.  A job merged before is not merged again, also by two merges at once.\n"
+    "The shards are read one at a time: any number of them takes one open file and\n"
+    "bounded memory.\n"
     "Exit status: 0 merged (or merged before), 1 refused or an error, 2 usage.",
     options,
 };
