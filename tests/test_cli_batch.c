@@ -332,6 +332,9 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
         const char *message;
     } cases[] = {
         {{"run", "--db", f->db}, "no input: give files, folders or '-', or --from-db FILE --table NAME"},
+        /* it stored the rows, then marked the set unfinished with a command that could never finish it */
+        {{"run", "-", "-", "--db", f->db}, "'-' is given twice: standard input is read once"},
+        {{"ingest", "-", "x.csv", "-", "--db", f->db}, "'-' is given twice"},
         {{"ingest", "--from-db", f->db}, "--from-db FILE and --table NAME go together"},
         {{"ingest", "x.csv", "--from-db", f->db, "--table", "t"}, "give input files or --from-db, not both"},
         {{"solve", "--resume", "--variant", "diff"}, "--resume goes on with the run's own set and options"},
@@ -350,6 +353,7 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
         assert_non_null(strstr(r.err, "Try 'coinrow "));
         run_result_free(&r);
     }
+    assert_int_equal(access(f->db, F_OK), -1);
 }
 
 static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **state)

@@ -52,6 +52,9 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
             return cli_usage_error(cmd, "give input files or --from-db, not both");
         if (!a->from_db && !a->read && npos == 0)
             return cli_usage_error(cmd, "no input: give files, folders or '-', or --from-db FILE --table NAME");
+        for (int i = 0, stdin_seen = 0; i < npos; i++)
+            if (strcmp(pos[i], "-") == 0 && stdin_seen++)
+                return cli_usage_error(cmd, "'-' is given twice: standard input is read once");
         if (!a->from_db != !a->table)
             return cli_usage_error(cmd, "--from-db FILE and --table NAME go together");
         /* SQLite cannot hold a table of a file open for reading while the
