@@ -220,6 +220,15 @@ static void test_cli_report__shows_bad_utf8_controls_and_bidi_overrides_as_repla
     assert_non_null(strstr(page, "ab&#xFFFD;cd&#xFFFD;&#xFFFD;[2J"));
     assert_non_null(strstr(page, "x&#xFFFD;y&#xFFFD;z"));
     free(page);
+    /* the summary line names the set as the terminal may show it: it
+     * printed the name's bytes, which retitled the window */
+    assert_int_equal(db_exec(copy, "UPDATE instance_set SET name = 'r' || char(27) || ']0;x' || char(7) WHERE name = 'rows'"), 0);
+    run_result r;
+    COINROW(&r, NULL, "report", "--db", copy, "--set", "r\x1b]0;x\x07", "--out", tmp_path(dir, "title.html"));
+    assert_int_equal(r.status, 0);
+    assert_null(strchr(r.out, '\x1b'));
+    assert_non_null(strstr(r.out, ": set 'r\\x1b]0;x\\x07', "));
+    run_result_free(&r);
 }
 
 static void test_cli_report__folds_a_large_set_into_a_capped_matrix(void **state)

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/signals.h"
 #include "report/report.h"
+#include "util/util.h"
 
 typedef struct report_args {
     const char *db, *set, *out, *run, *against;
@@ -51,7 +52,12 @@ static int cmd_report(const cli_command *self, int argc, char **argv)
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
-    printf("wrote %s: set '%s', %llu instances", a.out, a.set, (unsigned long long)stats.instances);
+    /* the names as the terminal may show them: a set's name is any text */
+    fputs("wrote ", stdout);
+    cr_text_put(stdout, a.out);
+    fputs(": set '", stdout);
+    cr_text_put(stdout, a.set);
+    printf("', %llu instances", (unsigned long long)stats.instances);
     if (stats.run_id)
         printf(", run %lld", (long long)stats.run_id);
     if (stats.against_id)
