@@ -673,9 +673,10 @@ static void test_export__the_library_refuses_an_option_its_format_lacks(void **s
     assert_int_equal(cr_export_opts_check(&o, &err), 0);
 }
 
-/* A rename that fails (the zip's, onto a folder) leaves the previous
- * package as it was, folder and zip, and no temporary folder beside it. */
-static void test_export__a_failed_rename_puts_the_previous_package_back(void **state)
+/* A zip that cannot go in place (a folder of that name) leaves the
+ * previous package as it was, folder and zip, and no temporary folder
+ * beside it: refused before the package is made. */
+static void test_export__a_zip_that_cannot_go_in_place_leaves_the_previous_package(void **state)
 {
     tmp_db *f = *state;
     generate_demo(f->db, "4");
@@ -696,7 +697,7 @@ static void test_export__a_failed_rename_puts_the_previous_package_back(void **s
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "plain", "--out", pkg, "--zip", "--force"));
     assert_int_equal(r.status, 1);
     char says[8600];
-    snprintf(says, sizeof says, "coinrow: cannot create %s: ", zip);
+    snprintf(says, sizeof says, "coinrow: cannot write %s: it is a folder, not a file", zip);
     if (!strstr(r.err, says) || strstr(r.err, "kept as"))
         fail_msg("said: %s", r.err);
     run_result_free(&r);
@@ -1340,7 +1341,7 @@ int main(void)
         TEST(test_export__help_lists_every_format_of_the_table),
         TEST(test_export__the_library_refuses_an_option_its_format_lacks),
         TEST(test_export__refusals_name_what_and_leave_everything_as_it_was),
-        TEST(test_export__a_failed_rename_puts_the_previous_package_back),
+        TEST(test_export__a_zip_that_cannot_go_in_place_leaves_the_previous_package),
         TEST(test_export__an_out_that_is_a_file_or_holds_the_current_folder_and_an_empty_set_are_refused),
         TEST(test_export__a_title_is_xml_escaped_and_a_time_limit_keeps_its_milliseconds),
         TEST(test_export__a_set_that_does_not_read_back_is_refused_naming_the_row),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -106,6 +107,34 @@ static void test_generate__out_file_holds_what_standard_output_gets(void **state
     assert_string_equal(b.out, "");
     assert_string_equal(read_file(path_of("set.csv")), a.out);
     run_result_free(&a), run_result_free(&b);
+}
+
+/* --out naming a link writes the file it names, the link kept; a FIFO (or
+ * a device) is refused: the rename that puts the file in place replaced
+ * them (as root, --out /dev/full the device). */
+static void test_generate__out_writes_through_a_link_and_refuses_a_fifo(void **state)
+{
+    (void)state;
+    char link[4096], fifo[4096];
+    snprintf(link, sizeof link, "%s", path_of("link.csv"));
+    snprintf(fifo, sizeof fifo, "%s", path_of("pipe.csv"));
+    write_file("linked.csv", "old\n");
+    assert_int_equal(symlink("linked.csv", link), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    run_result r;
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "3", "--out", link), (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_true(strncmp(read_file(path_of("linked.csv")), "id,values\n", 10) == 0);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "3", "--out", fifo), (char *)NULL), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "pipe.csv: it is a FIFO, not a file"));
+    run_result_free(&r);
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
 }
 
 static void test_generate__constraints_no_instance_meets_are_a_usage_error(void **state)
@@ -665,6 +694,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generate__same_arguments_give_the_same_bytes_and_another_seed_others),
         cmocka_unit_test(test_generate__out_file_holds_what_standard_output_gets),
+        cmocka_unit_test(test_generate__out_writes_through_a_link_and_refuses_a_fifo),
         cmocka_unit_test(test_generate__constraints_no_instance_meets_are_a_usage_error),
         cmocka_unit_test(test_generate__a_seed_and_sizes_at_their_limits),
         cmocka_unit_test(test_generate__a_file_that_cannot_be_written_whole_is_removed),

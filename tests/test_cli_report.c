@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -319,12 +320,19 @@ static void test_cli_report__refuses_what_it_cannot_show_and_changes_no_file(voi
         {{"report", "--db", "DB", "--set", "rows", "--out", "DB"}, 1, "it is the database"},
         {{"report", "--db", "DB", "--set", "rows", "--out", "SUB"}, 1, "it is a folder"},
         {{"report", "--db", "DB", "--set", "rows", "--out", "NOFOLDER"}, 1, "does not exist"},
+        /* a rename over them replaced them with a page (as root, --out /dev/full a device) */
+        {{"report", "--db", "DB", "--set", "rows", "--out", "FIFO"}, 1, "it is a FIFO, not a file"},
+        {{"report", "--db", "DB", "--set", "rows", "--out", "DANGLING"}, 1, "it is a link to a missing file"},
         {{"report", "--db", "DB", "--set", "rows"}, 2, "--set and --out are required"},
         {{"report", "--db", "DB", "--set", "rows", "--out", "OUT", "--run", "two"}, 2, "--run takes a run id"},
         {{"report", "--db", "DB", "--set", "rows", "--out", "OUT", "--against", "-1"}, 2, "--against takes a run id"},
     };
-    char nofolder[4096];
+    char nofolder[4096], fifo[4096], dangling[4096];
     snprintf(nofolder, sizeof nofolder, "%s/missing/page.html", folder);
+    snprintf(fifo, sizeof fifo, "%s", tmp_path(dir, "pipe.html"));
+    snprintf(dangling, sizeof dangling, "%s", tmp_path(dir, "dangling.html"));
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(symlink("missing.html", dangling), 0);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *args[12] = {0};
         for (int w = 0; w < 12 && cases[k].args[w]; w++) {
@@ -337,6 +345,10 @@ static void test_cli_report__refuses_what_it_cannot_show_and_changes_no_file(voi
                 word = sub;
             else if (strcmp(word, "NOFOLDER") == 0)
                 word = nofolder;
+            else if (strcmp(word, "FIFO") == 0)
+                word = fifo;
+            else if (strcmp(word, "DANGLING") == 0)
+                word = dangling;
             else if (strcmp(word, "BIG") == 0)
                 word = big_run_text;
             args[w] = word;
@@ -360,6 +372,30 @@ static void test_cli_report__refuses_what_it_cannot_show_and_changes_no_file(voi
     free(db_after);
     free(folder_before);
     free(folder_after);
+    struct stat st;
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(lstat(dangling, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+}
+
+/* --out naming a link writes the page into the file it names, the link
+ * kept: the rename put the page in the link's place. */
+static void test_cli_report__writes_through_a_link(void **state)
+{
+    (void)state;
+    const char *target = tmp_path(dir, "target.html"), *link = tmp_path(dir, "link.html");
+    assert_int_equal(write_file(target, "an older page\n"), 0);
+    assert_int_equal(symlink("target.html", link), 0);
+    char *page = report(db, "rows", link, NULL, NULL, NULL, NULL);
+    assert_non_null(page);
+    free(page);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char *written = read_text(target);
+    assert_non_null(strstr(written, "<!DOCTYPE html>"));
+    free(written);
 }
 
 int main(void)
@@ -369,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_cli_report__shows_names_of_html_and_script_as_text),
         cmocka_unit_test(test_cli_report__shows_bad_utf8_controls_and_bidi_overrides_as_replacements),
         cmocka_unit_test(test_cli_report__folds_a_large_set_into_a_capped_matrix),
+        cmocka_unit_test(test_cli_report__writes_through_a_link),
         cmocka_unit_test(test_cli_report__compares_against_a_run_and_lists_what_differs),
         cmocka_unit_test(test_cli_report__says_what_a_set_without_runs_or_invocations_lacks),
         cmocka_unit_test(test_cli_report__refuses_what_it_cannot_show_and_changes_no_file),

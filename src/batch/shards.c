@@ -892,16 +892,16 @@ static int write_merge(cr_merge_report *out, const char *into_path, int created,
     int rc = cr_store_new(&into, into_path, CR_STORE_WRITE_ROLLBACK, err); /* a refusal leaves every byte */
     if (rc == 0 && created)
         cr_store_cache_limit(into, WRITE_CACHE_KIB);
-    if (rc == 0)
-        rc = cr_store_begin(into, err);
+    int begun = rc == 0 && (rc = cr_store_begin(into, err)) == 0;
     /* again under the write lock: another merge of the job into the same
      * target, started at the same time, may have committed it since */
-    if (rc == 0)
+    if (begun)
         rc = target_holds(&merged, &has_set, into, into_path, &shards[0], err);
     if (rc || merged) {
         out->run = merged;
         out->already = merged != 0;
-        cr_store_rollback(into);
+        if (begun)
+            cr_store_rollback(into);
         cr_store_free(into);
         return rc;
     }

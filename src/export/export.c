@@ -755,12 +755,13 @@ static char *temp_name(const dest *d, const char *what)
 }
 
 /* Replaces d->dir by the folder at tmp, and d->dir.zip by the file at
- * tmp_zip when there is one: both or neither.  The previous folder is moved
+ * tmp_zip when there is one (renamed over zip_target, DIR.zip or the file
+ * its link names): both or neither.  The previous folder is moved
  * aside first and removed once both are in place; when either rename fails,
  * the new folder goes back to tmp (the caller removes it) and the previous
  * one back in place, and should that fail too the error says where the
  * previous one is kept, rather than leave it under a hidden name unsaid. */
-static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_error *err)
+static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, const char *zip_target, cr_error *err)
 {
     size_t len = strlen(tmp) + sizeof ".old";
     char *old = malloc(len);
@@ -780,7 +781,7 @@ static int put_in_place(const dest *d, const char *tmp, const char *tmp_zip, cr_
         placed = 1;
     else
         rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->dir, strerror(errno));
-    if (rc == 0 && tmp_zip && rename(tmp_zip, d->zip) != 0) {
+    if (rc == 0 && tmp_zip && rename(tmp_zip, zip_target) != 0) {
         rc = cr_errorf(err, CR_EIO, "cannot create %s: %s", d->zip, strerror(errno));
         if (rename(d->dir, tmp) == 0)
             placed = 0;
@@ -878,8 +879,9 @@ static int gather(package *p, cr_export_stats *out, cr_error *err)
 }
 
 /* The package's files, in a new temporary folder beside the destination
- * (p->files.root), and its zip beside that (*tmp_zip) when asked. */
-static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
+ * (p->files.root), and its zip beside that (*tmp_zip, to go over
+ * *zip_target) when asked. */
+static int fill(package *p, char **tmp_zip, char **zip_target, cr_export_stats *out, cr_error *err)
 {
     const cr_export_opts *opts = p->opts;
     cr_package *files = &p->files;
@@ -909,8 +911,9 @@ static int fill(package *p, char **tmp_zip, cr_export_stats *out, cr_error *err)
         rc = write_others(p, out, err);
     if (rc || !opts->zip)
         return rc;
-    /* made beside DIR.zip with the usual permissions, and written again whole */
-    FILE *zip = cr_file_beside(tmp_zip, p->dest->zip, err);
+    /* made beside DIR.zip (or the file its link names) with the usual
+     * permissions, and written again whole */
+    FILE *zip = cr_file_beside(tmp_zip, zip_target, p->dest->zip, err);
     if (!zip)
         return err->code;
     fclose(zip);
@@ -922,7 +925,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
 {
     dest d = {0};
     package p = {.files = {.opts = opts}, .store = store, .opts = opts, .run_id = run_id, .dest = &d};
-    char *tmp_zip = NULL;
+    char *tmp_zip = NULL, *zip_target = NULL;
     memset(out, 0, sizeof *out);
     int rc = dest_split(&d, dir, err);
     p.files.shown = d.dir;
@@ -931,13 +934,13 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0)
         rc = gather(&p, out, err);
     if (rc == 0)
-        rc = fill(&p, &tmp_zip, out, err);
+        rc = fill(&p, &tmp_zip, &zip_target, out, err);
     /* a stop during a build (which the signal may have ended too) or the
      * zip is told as a stop */
     if (rc != CR_ENOMEM && stopped(&p, err))
         rc = CR_EINTERRUPTED;
     if (rc == 0)
-        rc = put_in_place(&d, p.files.root, tmp_zip, err);
+        rc = put_in_place(&d, p.files.root, tmp_zip, zip_target, err);
     if (rc) {
         remove_tree(p.files.root);
         if (tmp_zip)
@@ -946,6 +949,7 @@ int cr_export_write(cr_export_stats *out, cr_store *store, const char *dir, int6
     if (rc == 0 && !opts->license)
         out->advice = opts->format->unlicensed;
     free(tmp_zip);
+    free(zip_target);
     cr_export__package_free(&p.files);
     free(p.input.text);
     free(p.answer.text);

@@ -38,11 +38,13 @@ static int check_destination(cr_store *store, const char *path, const char *pare
     return 0;
 }
 
-/* Writes the page into a new temporary file beside path (its name in
- * *out_tmp, for the caller to remove and free). */
-static int write_page(char **out_tmp, uint64_t *out_bytes, const cr_report_model *m, const char *path, cr_error *err)
+/* Writes the page into a new temporary file beside the file path names
+ * (the names in *out_tmp and *out_target, for the caller to rename or
+ * remove, and free). */
+static int write_page(char **out_tmp, char **out_target, uint64_t *out_bytes, const cr_report_model *m,
+                      const char *path, cr_error *err)
 {
-    FILE *f = cr_file_beside(out_tmp, path, err);
+    FILE *f = cr_file_beside(out_tmp, out_target, path, err);
     if (!f)
         return err->code;
     cr_report__page(f, m);
@@ -59,7 +61,7 @@ static int write_page(char **out_tmp, uint64_t *out_bytes, const cr_report_model
 int cr_report_write(cr_report_stats *out, cr_store *store, const char *path, const cr_report_opts *opts, cr_error *err)
 {
     char parent[4096];
-    char *tmp = NULL;
+    char *tmp = NULL, *target = NULL;
     memset(out, 0, sizeof *out);
     parent_of(parent, sizeof parent, path);
     int rc = check_destination(store, path, parent, err);
@@ -71,10 +73,10 @@ int cr_report_write(cr_report_stats *out, cr_store *store, const char *path, con
     m->opts = opts;
     rc = cr_report__gather(m, store, err);
     if (rc == 0)
-        rc = write_page(&tmp, &out->bytes, m, path, err);
+        rc = write_page(&tmp, &target, &out->bytes, m, path, err);
     if (rc == 0 && opts->stop && atomic_load(opts->stop))
         rc = cr_errorf(err, CR_EINTERRUPTED, "interrupted: no report written");
-    if (rc == 0 && rename(tmp, path) != 0)
+    if (rc == 0 && rename(tmp, target) != 0)
         rc = cr_errorf(err, CR_EIO, "cannot write the report to %s: %s", path, strerror(errno));
     if (rc && tmp && tmp[0])
         remove(tmp);
@@ -85,6 +87,7 @@ int cr_report_write(cr_report_stats *out, cr_store *store, const char *path, con
         out->invocations = m->column_count;
     }
     free(tmp);
+    free(target);
     cr_report__model_clear(m);
     free(m);
     return rc;

@@ -98,16 +98,6 @@ static void free_list(file_list *list)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static const char *file_kind(mode_t mode)
-{
-    return S_ISDIR(mode)    ? "a folder"
-           : S_ISFIFO(mode) ? "a FIFO"
-           : S_ISSOCK(mode) ? "a socket"
-           : S_ISCHR(mode)  ? "a character device"
-           : S_ISBLK(mode)  ? "a block device"
-                            : "not a file";
-}
-
 static int list_folder(file_list *out, const char *folder, cr_format forced, cr_error *err)
 {
     DIR *dir = opendir(folder);
@@ -132,7 +122,7 @@ static int list_folder(file_list *out, const char *folder, cr_format forced, cr_
             if (stat(path, &sb) != 0)
                 rc = cr_errorf(err, CR_EIO, "cannot read %s: %s", path, strerror(errno));
             else if (!S_ISREG(sb.st_mode))
-                rc = cr_errorf(err, CR_EINVAL, "%s is not a regular file (%s)", path, file_kind(sb.st_mode));
+                rc = cr_errorf(err, CR_EINVAL, "%s is not a regular file (%s)", path, cr_file_kind(sb.st_mode));
             if (rc) {
                 free(path);
                 break;

@@ -1,6 +1,7 @@
 /* A file written whole or not at all: into a new file beside it, renamed
  * over it once complete; and whether two paths are one file, which a
  * command must not both read and write. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "util/util.h"
 
 #include <errno.h>
@@ -9,8 +10,49 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-FILE *cr_file_beside(char **out_tmp, const char *path, cr_error *err)
+const char *cr_file_kind(mode_t mode)
 {
+    return S_ISDIR(mode)    ? "a folder"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISLNK(mode)  ? "a symbolic link"
+           : S_ISREG(mode)  ? "a regular file"
+                            : "not a file";
+}
+
+/* The file a rename puts the new one in place of, into *out: path when
+ * nothing or a regular file is there, the regular file a symbolic link
+ * names (the link is kept); a refusal for anything else, which the rename
+ * would replace (as root, a device: --out /dev/full). */
+static int target_of(char **out, const char *path, cr_error *err)
+{
+    struct stat st, to;
+    *out = NULL;
+    int missing = lstat(path, &st) != 0;
+    if (missing && errno != ENOENT)
+        return cr_errorf(err, CR_EIO, "cannot write %s: %s", path, strerror(errno));
+    if (missing || S_ISREG(st.st_mode))
+        *out = strdup(path);
+    else if (!S_ISLNK(st.st_mode))
+        return cr_errorf(err, CR_EINVAL, "cannot write %s: it is %s, not a file", path, cr_file_kind(st.st_mode));
+    else if (stat(path, &to) != 0)
+        return cr_errorf(err, CR_EIO, "cannot write %s: it is a link to a missing file", path);
+    else if (!S_ISREG(to.st_mode))
+        return cr_errorf(err, CR_EINVAL, "cannot write %s: it is a link to %s, not a file", path,
+                         cr_file_kind(to.st_mode));
+    else
+        *out = realpath(path, NULL);
+    return *out ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for the path of %s", path);
+}
+
+FILE *cr_file_beside(char **out_tmp, char **out_target, const char *path, cr_error *err)
+{
+    *out_tmp = NULL;
+    if (target_of(out_target, path, err) != 0)
+        return NULL;
+    path = *out_target;
     const char *slash = strrchr(path, '/');
     int folder_len = slash ? (int)(slash - path) + 1 : 0; /* with its '/' */
     size_t len = strlen(path) + sizeof "..coinrow-XXXXXX";

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "coinrow/error.h"
@@ -36,13 +37,20 @@ int cr_read_all(char **out, size_t *out_len, FILE *f, const char *name, cr_error
  * CR_EIO naming the file when it cannot be opened. */
 int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err);
 
-/* A new file beside path, ".BASE.coinrow-XXXXXX" in its folder, with the
- * permissions a new file gets (mkstemp makes private ones), for writing a
- * file whole or not at all: renamed over path once complete, removed
- * otherwise, so that a failure (a full disk) leaves path as it was.  Its
- * name in *out_tmp, which the caller frees ("" when nothing was made);
- * NULL with err (CR_ENOMEM, CR_EIO naming the folder's trouble). */
-FILE *cr_file_beside(char **out_tmp, const char *path, cr_error *err);
+/* A new file beside the file path names, ".BASE.coinrow-XXXXXX" in its
+ * folder, with the permissions a new file gets (mkstemp makes private
+ * ones), for writing a file whole or not at all: renamed over *out_target
+ * once complete, removed otherwise, so that a failure (a full disk) leaves
+ * it as it was.  *out_target is path, or the regular file a symbolic link
+ * at path names (the link stays); anything else at path (a folder, a FIFO,
+ * a device), which the rename would replace, is refused (CR_EINVAL).  The
+ * names in *out_tmp ("" when nothing was made) and *out_target, which the
+ * caller frees (NULL when refused); NULL with err (CR_EINVAL, CR_ENOMEM,
+ * CR_EIO naming the trouble). */
+FILE *cr_file_beside(char **out_tmp, char **out_target, const char *path, cr_error *err);
+
+/* What a file of this mode is, in words: "a FIFO", "a folder", ... */
+const char *cr_file_kind(mode_t mode);
 
 /* 1 when the paths a and b name one file that exists (by device and
  * inode: through links and any spelling), else 0. */

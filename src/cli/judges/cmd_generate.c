@@ -47,10 +47,11 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
 {
     cr_error err = {0};
     int to_stdout = strcmp(out, "-") == 0;
-    char *tmp = NULL;
-    FILE *f = to_stdout ? stdout : cr_file_beside(&tmp, out, &err);
+    char *tmp = NULL, *target = NULL;
+    FILE *f = to_stdout ? stdout : cr_file_beside(&tmp, &target, out, &err);
     if (!f) {
         free(tmp);
+        free(target);
         return cli_report(&err);
     }
     fputs("id,values\n", f);
@@ -60,11 +61,12 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
         failed = 1, e = errno;
     if ((rc == 0 || rc == CR_EIO) && failed)
         rc = cr_errorf(&err, CR_EIO, "cannot write %s: %s", to_stdout ? "standard output" : out, strerror(e));
-    if (rc == 0 && !to_stdout && rename(tmp, out) != 0)
+    if (rc == 0 && !to_stdout && rename(tmp, target) != 0)
         rc = cr_errorf(&err, CR_EIO, "cannot write %s: %s", out, strerror(errno));
     if (rc && tmp)
         remove(tmp);
     free(tmp);
+    free(target);
     return rc ? cli_report(&err) : CR_EXIT_OK;
 }
 
