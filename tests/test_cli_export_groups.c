@@ -80,7 +80,8 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
  * checks would refuse, written with them off: a name that leaves the
  * package's folder, one that ends the validator's C string and runs a
  * command, points that overflow a sum.  Every format refuses the set,
- * naming the group, and writes nothing, inside the folder or out. */
+ * naming the group, and writes nothing, inside the folder or out; so
+ * does invoke. */
 static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_nothing_written(void **state)
 {
     tmp_db *f = *state;
@@ -105,6 +106,15 @@ static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_n
             assert_non_null(strstr(r.err, "altered.db: group 2 of set 1 breaks what its table promises"));
             run_result_free(&r);
         }
+        /* invoke too, before it judges anything: it judged and printed the
+         * name, or "of -2" for the points' sum */
+        int64_t invocations = db_int(db, "SELECT count(*) FROM invocation");
+        run_result r;
+        COINROW(&r, NULL, "invoke", "--db", db, "--set", "sub", "--variant", "diff", "--builtin", "greedy");
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "altered.db: group 2 of set 1 breaks what its table promises"));
+        run_result_free(&r);
+        assert_int_equal(db_int(db, "SELECT count(*) FROM invocation"), invocations);
         assert_int_equal(remove(db), 0);
         char *after = dir_snapshot(f->dir);
         assert_string_equal(after, before);

@@ -143,9 +143,8 @@ static int group_read(cr_store_group *out, char *deps, size_t cap, cr_store *s, 
     return rc;
 }
 
-/* Refuses set set_id when a group of it breaks what test_group promises
- * (CR_STORE__GROUP_BROKEN): its names and points are not read. */
-static int refuse_broken_groups(cr_store *s, int64_t set_id, cr_error *err)
+/* CR_STORE__GROUP_BROKEN: its names and points are not read. */
+int cr_store_groups_refuse_broken(cr_store *s, int64_t set_id, cr_error *err)
 {
     int64_t broken = 0;
     int rc = cr_store__query_int(&broken, s,
@@ -170,7 +169,7 @@ int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *ou
         return cr_errorf(err, rc, "%s: set '%s' has no group '%s' (the database has no set '%s')", store->path, set,
                          group, set);
     if (rc == 0)
-        rc = refuse_broken_groups(store, *out_set, err);
+        rc = cr_store_groups_refuse_broken(store, *out_set, err);
     if (rc == 0)
         rc = cr_store__query_int(&groups, store, "SELECT count(*) FROM test_group WHERE set_id = ?", *out_set, 0,
                                  "reading the groups", err);
@@ -390,7 +389,7 @@ int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_
 {
     sqlite3_stmt *st = NULL;
     *out_count = 0;
-    int rc = refuse_broken_groups(store, set_id, err);
+    int rc = cr_store_groups_refuse_broken(store, set_id, err);
     if (rc == 0)
         rc = cr_store__prepare(&st, store, "SELECT id, name FROM test_group WHERE set_id = ? ORDER BY position",
                                "reading the groups", err);

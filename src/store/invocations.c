@@ -369,8 +369,14 @@ int cr_store_invocation_points_each(size_t *out_count, cr_store *store, int64_t 
                                     cr_error *err)
 {
     sqlite3_stmt *st = NULL;
+    int64_t set_id = 0;
     *out_count = 0;
-    int rc = cr_store__prepare(&st, store,
+    int rc = cr_store__query_int(&set_id, store, "SELECT set_id FROM invocation WHERE id = ?", id, 0,
+                                 "reading the points", err);
+    if (rc == 0)
+        rc = cr_store_groups_refuse_broken(store, set_id, err);
+    if (rc == 0)
+        rc = cr_store__prepare(&st, store,
                                "SELECT group_name, points, scored, tests, judged, accepted, passed "
                                "FROM invocation_group_points WHERE invocation_id = ? ORDER BY position",
                                "reading the points", err);

@@ -569,6 +569,11 @@ int cr_store_group_add(cr_store *store, int64_t group_id, const cr_store_instanc
  * during the call only. */
 typedef int (*cr_store_group_fn)(void *ctx, const cr_store_group *group);
 
+/* CR_EINVAL naming the first group of set set_id that breaks what
+ * test_group's checks promise (a file written with them off): every
+ * reader of a set's groups refuses the set before it reads one. */
+int cr_store_groups_refuse_broken(cr_store *store, int64_t set_id, cr_error *err);
+
 /* Calls fn for each group of set set_id in order; stops at fn's first
  * non-zero return and returns it.  *out_count: the groups seen. */
 int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_store_group_fn fn, void *ctx,

@@ -345,6 +345,8 @@ static int open_invocation(cr_invocation *inv, runnable *program, const cli_comm
     }
     if (rc == 0)
         rc = cr_store_set_name(set_name, cap, store, inv->set_id, &err);
+    if (rc == 0) /* its summary gives their points: refused before the judging, not after */
+        rc = cr_store_groups_refuse_broken(store, inv->set_id, &err);
     if (rc)
         return cli_report_trouble(&err);
     if (!a->resume) {
