@@ -123,6 +123,25 @@ static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_n
     free(before);
 }
 
+/* Groups whose names differ only in letter case, in a file an older
+ * coinrow made: data/secret/Small and data/secret/small were one folder
+ * where the zip was unpacked on Windows or macOS.  Every format refuses. */
+static void test_export_groups__groups_differing_only_in_case_are_refused(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    assert_int_equal(db_exec(f->db, "UPDATE test_group SET name = 'SMALL' WHERE name = 'mid'"), 0);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        const char *out = tmp_path(f->dir, "pkg");
+        run_result r;
+        COINROW(&r, NULL, EXPORT(f->db, formats[i], out));
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "set 'sub': groups 'small' and 'SMALL' differ only in letter case"));
+        run_result_free(&r);
+        assert_int_equal(access(out, F_OK), -1);
+    }
+}
+
 /* The file rel of the package at pkg, which must be there. */
 static char *package_file(const char *pkg, const char *rel)
 {
@@ -360,6 +379,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TEST(test_export_groups__a_group_without_tests_is_refused_naming_the_set_and_the_group),
         TEST(test_export_groups__a_group_altered_past_its_checks_is_refused_and_nothing_written),
+        TEST(test_export_groups__groups_differing_only_in_case_are_refused),
         TEST(test_export_groups__kattis_scores_each_group_in_its_folder_and_its_validator_checks_it),
         TEST(test_export_groups__kattis_validator_refuses_unequal_coins_in_an_all_equal_group_naming_the_coin),
         TEST(test_export_groups__polygon_gives_each_test_its_group_and_each_group_its_points_and_dependencies),

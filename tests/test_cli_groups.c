@@ -264,6 +264,12 @@ static void test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_th
             "--depends", "a-b", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
     REFUSED(f, 1, "group 'big' of set 'sub': --depends names 'small' twice", INTO(db, "big", "0"), "--depends",
             "small,small", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
+    /* a name another group has in other letter case: one Kattis folder where case does not count */
+    REFUSED(f, 1,
+            "set 'sub': groups 'small' and 'Small' differ only in letter case: a package's folders of them would be "
+            "one where case does not count (a zip unpacked on Windows or macOS)",
+            INTO(db, "Small", "0"),
+            "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
     /* a set of groups takes no call without one, and a set made otherwise no group */
     REFUSED(f, 1, "set 'sub' is made of groups: generate into it with --group", "generate", "--db", db, "--set", "sub",
             "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");

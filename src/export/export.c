@@ -708,6 +708,8 @@ int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts
     size_t group_count = 0;
     if (rc == 0)
         rc = cr_store_groups_each(&group_count, store, opts->set_id, check_group, &groups, err);
+    if (rc == 0 && group_count > 0)
+        rc = cr_store_groups_refuse_case_twins(store, opts->set_id, set_name, err);
     if (rc == 0 && group_count > 0 && opts->interactive)
         rc = cr_errorf(err, CR_EINVAL, "set '%s' is scored by %zu groups: an interactive package of groups is not "
                                        "written yet (export it without --interactive)",

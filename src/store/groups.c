@@ -160,6 +160,29 @@ int cr_store_groups_refuse_broken(cr_store *s, int64_t set_id, cr_error *err)
     return rc;
 }
 
+int cr_store_groups_refuse_case_twins(cr_store *s, int64_t set_id, const char *set, cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, s,
+                               "SELECT a.name, b.name FROM test_group AS a JOIN test_group AS b ON b.set_id = a.set_id "
+                               "AND b.position > a.position AND b.name = a.name COLLATE NOCASE WHERE a.set_id = ? "
+                               "ORDER BY a.position, b.position LIMIT 1",
+                               "reading the groups", err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, set_id);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        rc = cr_errorf(err, CR_EINVAL, "%s: set '%s': groups '%s' and '%s' differ only in letter case: a package's "
+                                       "folders of them would be one where case does not count (a zip unpacked on "
+                                       "Windows or macOS)",
+                       s->path, set, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+    else if (step != SQLITE_DONE)
+        rc = cr_store__fail(s, "reading the groups", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int cr_store_group_find(int64_t *out_set, int64_t *out_group, cr_store_group *out, cr_store *store, const char *set,
                         const char *group, cr_error *err)
 {
@@ -255,6 +278,8 @@ static int group_create(int64_t *out, cr_store *s, int64_t set_id, const char *s
     sqlite3_bind_int(st, 10, !!l->odd_sum);
     rc = cr_store__step_done(s, st, "creating a group", err);
     sqlite3_finalize(st);
+    if (rc == 0) /* in the transaction that made it: refused, it goes */
+        rc = cr_store_groups_refuse_case_twins(s, set_id, set, err);
     if (rc)
         return rc;
     *out = sqlite3_last_insert_rowid(s->db);

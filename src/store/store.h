@@ -574,6 +574,13 @@ typedef int (*cr_store_group_fn)(void *ctx, const cr_store_group *group);
  * reader of a set's groups refuses the set before it reads one. */
 int cr_store_groups_refuse_broken(cr_store *store, int64_t set_id, cr_error *err);
 
+/* CR_EINVAL naming two groups of set set_id (named `set` in the message)
+ * whose names differ only in letter case: a package's folders of them
+ * would be one where case does not count (a zip unpacked on Windows or
+ * macOS).  generate refuses to make the second; export, a file that has
+ * them. */
+int cr_store_groups_refuse_case_twins(cr_store *store, int64_t set_id, const char *set, cr_error *err);
+
 /* Calls fn for each group of set set_id in order; stops at fn's first
  * non-zero return and returns it.  *out_count: the groups seen. */
 int cr_store_groups_each(size_t *out_count, cr_store *store, int64_t set_id, cr_store_group_fn fn, void *ctx,
