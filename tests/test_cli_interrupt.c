@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -450,10 +452,58 @@ static void test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing(
     assert_int_equal(access(out, F_OK), -1);
 }
 
+/* Waits until a file named like cr_file_beside's (".NAME.coinrow-XXXXXX")
+ * is in folder: the event of generate --out having made the file it
+ * writes, its signal handlers in place.  0, or -1 when the child ended. */
+static int wait_for_temporary_file(pid_t pid, const char *folder)
+{
+    const struct timespec pause = {0, 2000000};
+    for (int tries = 0; tries < 30000; tries++) {
+        DIR *d = opendir(folder);
+        int found = 0;
+        for (struct dirent *e; d && !found && (e = readdir(d)) != NULL;)
+            found = e->d_name[0] == '.' && strstr(e->d_name, ".coinrow-") != NULL;
+        if (d)
+            closedir(d);
+        if (found)
+            return 0;
+        if (waitpid(pid, NULL, WNOHANG) != 0)
+            return -1;
+        nanosleep(&pause, NULL);
+    }
+    return -1;
+}
+
+/* Ctrl-C during generate --out: a clean stop (exit 130) that leaves
+ * neither the file nor its temporary one beside it.  It had no handler:
+ * the signal killed it, and the hidden file stayed. */
+static void test_cli_interrupt__sigint_stops_generate_out_leaving_no_file(void **state)
+{
+    (void)state;
+    char folder[4096], out[4200], log[4200];
+    snprintf(folder, sizeof folder, "%s", tmp_path(dir, "gen"));
+    assert_int_equal(mkdir(folder, 0700), 0);
+    snprintf(out, sizeof out, "%s/g.csv", folder);
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "gen.log"));
+    /* more than any machine writes before the signal comes */
+    char *argv[] = {(char *)run_bin(), "generate", "--set", "g", "--count", "1000000000", "--n", "100",
+                    "--values", "1..9", "--seed", "1", "--out", out, NULL};
+    pid_t pid = run_start(argv, log);
+    assert_true(pid > 0);
+    assert_int_equal(wait_for_temporary_file(pid, folder), 0);
+    kill(pid, SIGINT);
+    assert_int_equal(run_wait(pid), 130);
+    char *said = read_text(log), *left = dir_snapshot(folder);
+    assert_non_null(strstr(said, "coinrow: interrupted: no file written"));
+    assert_string_equal(left, "");
+    free(said), free(left);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_run_cleanly_and_it_can_be_finished),
+        cmocka_unit_test(test_cli_interrupt__sigint_stops_generate_out_leaving_no_file),
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
         cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
         cmocka_unit_test(test_cli_interrupt__sighup_stops_a_run_cleanly),

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/job.h"
+#include "cli/signals.h"
 #include "coinrow/gen.h"
 #include "source/source.h"
 #include "store/store.h"
@@ -28,11 +29,21 @@ static int valid_set_name(const char *name)
     return 1;
 }
 
-/* A cr_row_fn writing one CSV row "id,v1 v2 ..." to the FILE in ctx (the
- * header is id,values: what ingest reads). */
+/* Where write_row writes, and the flag Ctrl-C and SIGTERM set. */
+typedef struct csv_sink {
+    FILE *f;
+    const atomic_int *stop;
+} csv_sink;
+
+/* A cr_row_fn writing one CSV row "id,v1 v2 ..." to the sink in ctx (the
+ * header is id,values: what ingest reads); CR_EINTERRUPTED once asked to
+ * stop. */
 static int write_row(void *ctx, const cr_row *row)
 {
-    FILE *out = ctx;
+    const csv_sink *sink = ctx;
+    FILE *out = sink->f;
+    if (atomic_load(sink->stop))
+        return CR_EINTERRUPTED;
     fprintf(out, "%s,", row->ext_id);
     for (size_t i = 0; i < row->n; i++)
         fprintf(out, i ? " %" PRId64 : "%" PRId64, row->coins[i]);
@@ -41,11 +52,12 @@ static int write_row(void *ctx, const cr_row *row)
 }
 
 /* The set's CSV to out ("-": standard output), a file written whole or
- * not at all: a failure (a full disk) leaves a file that was there as it
- * was, and no half-written set. */
+ * not at all: a failure (a full disk) or a stop (Ctrl-C) leaves a file
+ * that was there as it was, and no half-written set. */
 static int write_csv(const char *out, const cr_gen_spec *spec)
 {
     cr_error err = {0};
+    csv_sink sink = {NULL, cli_signals_catch()};
     int to_stdout = strcmp(out, "-") == 0;
     char *tmp = NULL, *target = NULL;
     FILE *f = to_stdout ? stdout : cr_file_beside(&tmp, &target, out, &err);
@@ -55,7 +67,10 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
         return cli_report(&err);
     }
     fputs("id,values\n", f);
-    int rc = cr_source_gen_read(spec, write_row, f, &err);
+    sink.f = f;
+    int rc = cr_source_gen_read(spec, write_row, &sink, &err);
+    if (rc == CR_EINTERRUPTED)
+        cr_errorf(&err, rc, "interrupted: %s", to_stdout ? "the set is cut short" : "no file written");
     int failed = ferror(f), e = errno;
     if ((to_stdout ? fflush(f) : fclose(f)) != 0 && !failed)
         failed = 1, e = errno;
