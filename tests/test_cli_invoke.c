@@ -1265,6 +1265,49 @@ static void killed_it_leaves_nothing_in_tmpdir(const char *name, const char *opt
     assert_false(run_alive(0, program_name(PROGRAM_CORRECT)));
 }
 
+/* Ctrl-C while a source builds: coinrow lets the compiler end, removes
+ * the build folder and exits 130, nothing judged.  The compiler ($CC, a
+ * script here) waits at a FIFO until the signal is sent.  The signal
+ * used to kill coinrow, and the build folder stayed in $TMPDIR. */
+static void test_invoke__a_stop_while_a_source_builds_leaves_nothing_in_tmpdir(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "stopped-build.db");
+    generate_into(d, "s", "6", "7");
+    char *tmp = tmp_dir_new(), *was_tmp = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    char *was_cc = getenv("CC") ? strdup(getenv("CC")) : NULL;
+    char gate[4096], cc[4096], script[8400], log[4096];
+    snprintf(gate, sizeof gate, "%s", tmp_path(dir, "build-gate"));
+    snprintf(cc, sizeof cc, "%s", tmp_path(dir, "gated-cc"));
+    snprintf(log, sizeof log, "%s", tmp_path(dir, "stopped-build.log"));
+    assert_int_equal(mkfifo(gate, 0600), 0);
+    snprintf(script, sizeof script, "#!/bin/sh\nread go < '%s'\nexec cc \"$@\"\n", gate);
+    assert_int_equal(write_file(cc, script), 0);
+    assert_int_equal(chmod(cc, 0755), 0);
+    assert_int_equal(setenv("TMPDIR", tmp, 1), 0);
+    assert_int_equal(setenv("CC", cc, 1), 0);
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "s", "--variant", "diff", "--",
+                    (char *)program_path(PROGRAM_CORRECT, ".c"), NULL};
+    pid_t pid = run_start(argv, log);
+    assert_int_equal(was_tmp ? setenv("TMPDIR", was_tmp, 1) : unsetenv("TMPDIR"), 0);
+    assert_int_equal(was_cc ? setenv("CC", was_cc, 1) : unsetenv("CC"), 0);
+    free(was_tmp), free(was_cc);
+    assert_true(pid > 0);
+    /* the compiler waits at the gate: the build folder is there */
+    FILE *open_gate = fopen(gate, "w");
+    assert_non_null(open_gate);
+    kill(pid, SIGINT);
+    fputs("go\n", open_gate);
+    fclose(open_gate);
+    assert_int_equal(run_wait(pid), 130);
+    char *said = read_text(log), *left = dir_snapshot(tmp);
+    assert_non_null(strstr(said, "coinrow: interrupted: nothing was judged"));
+    assert_string_equal(left, "");
+    assert_int_equal(db_int(d, "SELECT count(*) FROM invocation"), 0);
+    free(said), free(left);
+    tmp_dir_free(tmp);
+}
+
 /* A source is built in a folder of $TMPDIR, but the program built is held
  * open and the folder removed as soon as it is built. */
 static void test_invoke__a_source_killed_leaves_nothing_in_tmpdir(void **state)
@@ -1452,6 +1495,7 @@ int main(void)
         cmocka_unit_test(test_invoke__expect_sets_the_exit_status_and_the_summary_names_the_first_failure),
         cmocka_unit_test(test_invoke__a_source_file_is_built_and_one_that_does_not_build_changes_nothing),
         cmocka_unit_test(test_invoke__a_source_killed_leaves_nothing_in_tmpdir),
+        cmocka_unit_test(test_invoke__a_stop_while_a_source_builds_leaves_nothing_in_tmpdir),
         cmocka_unit_test(test_invoke__usage_and_trouble_exit_2_and_leave_the_database_alone),
         cmocka_unit_test(test_invoke__builtins_and_strength_break_greedy_on_antigreedy_not_on_equal_coins),
         cmocka_unit_test(test_invoke__an_invocation_that_does_not_read_back_is_named),

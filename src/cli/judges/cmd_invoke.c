@@ -466,8 +466,17 @@ static int cmd_invoke(const cli_command *self, int argc, char **argv)
     runnable program = {0};
     char set_name[256] = "";
     /* a new program is made ready first (its sandbox checked): one that
-     * cannot run leaves the database as it was */
-    if ((inv.argv && runnable_make(&program, &inv, &err)) || cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err)) {
+     * cannot run leaves the database as it was.  A stop while a source
+     * builds (the compiler ends, or is let finish) stops there, its build
+     * folder removed: the signal used to kill coinrow and leave it. */
+    cli_signals_catch();
+    int made = !inv.argv || runnable_make(&program, &inv, &err) == 0;
+    if (cli_signals_caught()) {
+        runnable_free(&program);
+        cli_fail("interrupted: nothing was judged");
+        return CR_EXIT_INTERRUPTED;
+    }
+    if (!made || cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err)) {
         runnable_free(&program);
         return cli_report_trouble(&err);
     }
