@@ -274,6 +274,27 @@ static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown
     assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
 }
 
+/* A run's status written past its CHECK is refused by the commands and
+ * found by check-db: it read as failed, and solve --resume made it done. */
+static void test_check_db__a_status_coinrow_does_not_write_is_refused(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "PRAGMA ignore_check_constraints = 1; UPDATE run SET status = 'weird'"), 0);
+    const char *said = "t.db: run 1: unknown status 'weird' (running, done, interrupted or failed)";
+    run_result r;
+    COINROW(&r, NULL, "solve", "--db", f->db, "--resume");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, said));
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "rows-read-back                       1 runs, invocations, verdicts or instances "
+                                  "that the commands refuse (such as run 1: unknown status 'weird'"));
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM run WHERE status = 'weird'"), 1);
+}
+
 /* A set's size edited alone (merge and shards prove a set whole by its
  * size and digest) is a finding; it passed check-db. */
 static void test_check_db__a_set_whose_size_is_not_its_count_is_named(void **state)
@@ -560,6 +581,7 @@ int main(void)
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
+        TEST(test_check_db__a_status_coinrow_does_not_write_is_refused),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__the_first_damaged_shard_is_named),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),

@@ -151,11 +151,11 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->jobs = sqlite3_column_int(st, 10);
     out->answers_run = sqlite3_column_int64(st, 11);
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
-    out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 13));
     out->sandbox = sqlite3_column_int(st, 14);
     const char *moves = (const char *)sqlite3_column_text(st, 6);
     out->interactive = moves && strcmp(moves, CR_STORE__INTERACTIVE) == 0;
-    if (cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
+    if (cr_store__status_parse(&out->status, (const char *)sqlite3_column_text(st, 13), &bad) ||
+        cr_variant_parse(&out->variant, (const char *)sqlite3_column_text(st, 2), &bad) ||
         (!out->interactive && cr_check_moves_parse(&out->moves, moves, &bad)) ||
         (builtin && cr_strategy_parse(&out->strategy, builtin, &bad)))
         return cr_errorf(err, CR_EDB, "%s: invocation %lld: %s", store->path, (long long)out->id, bad.msg);

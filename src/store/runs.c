@@ -42,11 +42,11 @@ int cr_store_run_new(int64_t *out_id, cr_store *store, int64_t set_id, const cr_
     return rc;
 }
 
-cr_run_status cr_store__status_parse(const char *name)
+int cr_store__status_parse(cr_run_status *out, const char *name, cr_error *err)
 {
-    int k;
-    return cr_name_parse(&k, run_status_names, CR_RUN_STATUS_COUNT, "status", name, NULL) == 0 ? (cr_run_status)k
-                                                                                                : CR_RUN_FAILED;
+    int k, rc = cr_name_parse(&k, run_status_names, CR_RUN_STATUS_COUNT, "status", name ? name : "", err);
+    *out = rc == 0 ? (cr_run_status)k : CR_RUN_FAILED;
+    return rc;
 }
 
 int cr_store__find_latest(sqlite3_stmt **out, cr_store *s, const char *table, const char *columns, int status_col,
@@ -128,11 +128,11 @@ int cr_store_run_find(cr_run *out, cr_store *store, int64_t id, cr_run_pick pick
     cr_error bad = {0};
     out->id = sqlite3_column_int64(st, 0);
     out->set_id = sqlite3_column_int64(st, 1);
-    out->status = cr_store__status_parse((const char *)sqlite3_column_text(st, 5));
     snprintf(out->solver_version, sizeof out->solver_version, "%s", (const char *)sqlite3_column_text(st, 6));
     snprintf(out->tag, sizeof out->tag, "%s", (const char *)sqlite3_column_text(st, 7));
     out->seconds = sqlite3_column_double(st, 8);
-    if (cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
+    if (cr_store__status_parse(&out->status, (const char *)sqlite3_column_text(st, 5), &bad) ||
+        cr_variants_parse(&out->opts.variants, (const char *)sqlite3_column_text(st, 2), &bad) ||
         cr_algo_parse(&out->opts.algo, (const char *)sqlite3_column_text(st, 3), &bad) ||
         cr_moves_parse(&out->opts.moves, (const char *)sqlite3_column_text(st, 4), &bad))
         rc = cr_errorf(err, CR_EDB, "%s: run %lld: %s", store->path, (long long)out->id, bad.msg);

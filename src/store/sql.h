@@ -165,8 +165,10 @@ void cr_store__column_text(char *out, size_t cap, sqlite3_stmt *st, int col);
 /* ---- what runs and invocations share (store/runs.c) ----
  * `table` is "run" or "invocation": a word of this code, never input. */
 
-/* The status a stored name says (an unknown one reads as failed). */
-cr_run_status cr_store__status_parse(const char *name);
+/* The status a stored name says into *out; CR_EINVAL naming an unknown
+ * one (a row edited past its CHECK), which read as failed and was
+ * resumed to done. */
+int cr_store__status_parse(cr_run_status *out, const char *name, cr_error *err);
 
 /* The verdict a stored name in column col says into *out (RE for NULL, a
  * verdict a LEFT JOIN did not find); CR_EDB naming it when it is not one
