@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -121,14 +122,14 @@ static void test_group_points__a_correct_program_gets_every_point(void **state)
     free(text);
 }
 
-/* coinrow invoke --label partially_accepted of the source NAME.c, in dir,
- * limited to 0.5 s; its invocation's id. */
-static int64_t invoke_partial(const char *name)
+/* coinrow invoke --label LABEL of the source NAME.c, in dir, limited to
+ * 0.5 s; its invocation's id. */
+static int64_t invoke_labelled(const char *name, const char *label)
 {
     char path[300];
     snprintf(path, sizeof path, "%s.c", name);
     char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", "sub", "--variant", "diff", "--time-limit",
-                    "0.5", "--label", "partially_accepted", "--", path, NULL};
+                    "0.5", "--label", (char *)label, "--", path, NULL};
     run_result r; /* in dir: export copies a source only from its invocation's folder */
     assert_int_equal(run_capture_in(&r, dir, argv, NULL), 0);
     run_result_free(&r);
@@ -137,7 +138,8 @@ static int64_t invoke_partial(const char *name)
 
 /* export --submissions puts an invocation labelled partially_accepted in
  * the package only when invoke's points say a judge scores it so: some
- * points and not all. */
+ * points and not all; and one of a failing folder only when it scores
+ * none. */
 static void test_group_points__export_takes_a_partially_accepted_program_by_its_points(void **state)
 {
     (void)state;
@@ -154,9 +156,9 @@ static void test_group_points__export_takes_a_partially_accepted_program_by_its_
     assert_int_equal(write_file(tmp_path(dir, "capped10.c"), capped10), 0);
     free(capped10);
     free(text);
-    int64_t some = invoke_partial("capped10");
-    int64_t all = invoke_partial(program_name(PROGRAM_CORRECT));
-    invoke_partial(program_name(PROGRAM_CAPPED)); /* its cap 0: no point */
+    int64_t some = invoke_labelled("capped10", "partially_accepted");
+    int64_t all = invoke_labelled(program_name(PROGRAM_CORRECT), "partially_accepted");
+    invoke_labelled(program_name(PROGRAM_CAPPED), "partially_accepted"); /* its cap 0: no point */
 
     run_result r;
     const char *pkg = tmp_path(dir, "partial");
@@ -175,6 +177,36 @@ static void test_group_points__export_takes_a_partially_accepted_program_by_its_
     char *copy = read_text(tmp_path(pkg, rel));
     assert_non_null(copy);
     free(copy);
+
+    /* the DP up to 10 coins that answers 0 beyond, labelled wrong_answer:
+     * small's 20 points, which a judge of groups reads as AC (20); it was
+     * exported, and verifyproblem failed the package */
+    text = read_text(tmp_path(dir, "capped.c"));
+    assert_non_null(text);
+    const char *loop = "while (n > (argc > 1 ? strtol(argv[1], NULL, 10) : 0)) x++;";
+    char *at = strstr(text, loop);
+    assert_non_null(at);
+    char *wrong10 = malloc(strlen(text) + 64);
+    assert_non_null(wrong10);
+    sprintf(wrong10, "%.*sif (n > 10) { (void)x; (void)argv; puts(\"0\"); return 0; }%s", (int)(at - text), text,
+            at + strlen(loop));
+    assert_int_equal(write_file(tmp_path(dir, "wrong10.c"), wrong10), 0);
+    free(wrong10);
+    free(text);
+    assert_int_equal(db_exec(db, "UPDATE invocation SET label = NULL"), 0);
+    int64_t wrong = invoke_labelled("wrong10", "wrong_answer");
+    const char *pkg2 = tmp_path(dir, "partialwrong");
+    COINROW(&r, NULL, "export", "--db", db, "--set", "sub", "--variant", "diff", "--moves", "canonical", "--format", "kattis",
+            "--out", pkg2, "--submissions");
+    if (r.status != 0)
+        fail_msg("export: exit %d: %s", r.status, r.err);
+    snprintf(why, sizeof why, "invocation %lld (label wrong_answer): it scored 20 of 100 points, which a judge of "
+             "groups reads as accepted with a partial score (label it partially_accepted)", (long long)wrong);
+    if (!strstr(r.err, why))
+        fail_msg("export said: %s", r.err);
+    run_result_free(&r);
+    snprintf(rel, sizeof rel, "submissions/wrong_answer/inv%lld-wrong10.c", (long long)wrong);
+    assert_int_equal(access(tmp_path(pkg2, rel), F_OK), -1);
 }
 
 /* A group whose every test is AC scores nothing when a group it depends

@@ -99,18 +99,27 @@ static int add_points(void *ctx, const cr_group_points *g)
     return 0;
 }
 
-/* Why inv cannot be a partially accepted submission, into why (cap bytes),
- * "" when it can: a judge scores it as invoke did, so it must have scored
- * some points and not all. */
-static int partial_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, cr_error *err)
+/* Why inv, labelled folder in a set of groups, cannot go into the
+ * package, into why (cap bytes), "" when it can, by its points: a judge
+ * scores it as invoke did, and reads a program that scores some points as
+ * accepted with that score.  So a partially accepted one scores some and
+ * not all, and one of a failing folder none (a wrong answer that passes
+ * a group got "AC (20)" from verifyproblem, an error). */
+static int points_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
+                           cr_error *err)
 {
     int64_t sum[2] = {0, 0};
     size_t groups = 0;
     int rc = cr_store_invocation_points_each(&groups, store, inv->id, add_points, sum, err);
-    if (rc == 0 && (sum[1] == 0 || sum[1] == sum[0]))
+    int partial = strcmp(folder, "partially_accepted") == 0;
+    if (rc == 0 && partial && (sum[1] == 0 || sum[1] == sum[0]))
         snprintf(why, cap, "invocation %lld (label partially_accepted): it scored %lld of %lld points, where a "
                  "partially accepted program scores some and not all", (long long)inv->id, (long long)sum[1],
                  (long long)sum[0]);
+    else if (rc == 0 && !partial && strcmp(folder, "accepted") != 0 && sum[1] > 0)
+        snprintf(why, cap, "invocation %lld (label %s): it scored %lld of %lld points, which a judge of groups "
+                 "reads as accepted with a partial score (label it partially_accepted)", (long long)inv->id, folder,
+                 (long long)sum[1], (long long)sum[0]);
     return rc;
 }
 
@@ -144,8 +153,11 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
                  (long long)inv->id, folder, cr_check_moves_name(inv->moves), cr_check_moves_name(moves));
         return 0;
     }
-    if (strcmp(folder, "partially_accepted") == 0)
-        return partial_left_out(why, cap, store, inv, err);
+    if (strcmp(folder, "partially_accepted") == 0 || grouped) {
+        int rc = points_left_out(why, cap, store, inv, folder, err);
+        if (rc || why[0] || strcmp(folder, "partially_accepted") == 0)
+            return rc;
+    }
     cr_invocation_summary *sum = malloc(sizeof *sum);
     if (!sum)
         return cr_errorf(err, CR_ENOMEM, "no memory for a summary");
