@@ -111,7 +111,7 @@ static void test_generate__out_file_holds_what_standard_output_gets(void **state
 
 /* --out naming a link writes the file it names, the link kept; a FIFO (or
  * a device) is refused: the rename that puts the file in place replaced
- * them (as root, --out /dev/full the device). */
+ * them (as root, --out /dev/full the device); and so is a database. */
 static void test_generate__out_writes_through_a_link_and_refuses_a_fifo(void **state)
 {
     (void)state;
@@ -135,6 +135,16 @@ static void test_generate__out_writes_through_a_link_and_refuses_a_fifo(void **s
     run_result_free(&r);
     assert_int_equal(lstat(fifo, &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
+    /* nor over a database: --out coinrow.db, meant for --db, replaced its every set with CSV */
+    char db[4096];
+    snprintf(db, sizeof db, "%s", path_of("kept.db"));
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "3", "--db", db, "--quiet"), (char *)NULL), 0);
+    run_result_free(&r);
+    assert_int_equal(run_coinrow(&r, NULL, GENERATE("--seed", "4", "--out", db), (char *)NULL), 0);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "kept.db: it is a SQLite database, which --out would replace with CSV"));
+    run_result_free(&r);
+    assert_true(strncmp(read_file(db), "SQLite format 3", 15) == 0); /* kept */
 }
 
 static void test_generate__constraints_no_instance_meets_are_a_usage_error(void **state)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/job.h"
 #include "cli/signals.h"
@@ -51,6 +52,20 @@ static int write_row(void *ctx, const cr_row *row)
     return ferror(out) ? CR_EIO : 0;
 }
 
+/* Whether the file at path is a regular file that begins as a SQLite
+ * database does (a FIFO is not opened: that would wait for a writer). */
+static int is_sqlite(const char *path)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    struct stat st;
+    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
+    int is = f && fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, magic, sizeof magic) == 0;
+    if (f)
+        fclose(f);
+    return is;
+}
+
 /* The set's CSV to out ("-": standard output), a file written whole or
  * not at all: a failure (a full disk) or a stop (Ctrl-C) leaves a file
  * that was there as it was, and no half-written set. */
@@ -59,6 +74,11 @@ static int write_csv(const char *out, const cr_gen_spec *spec)
     cr_error err = {0};
     csv_sink sink = {NULL, cli_signals_catch()};
     int to_stdout = strcmp(out, "-") == 0;
+    if (!to_stdout && is_sqlite(out)) { /* --out coinrow.db for --db coinrow.db replaced every set of it */
+        cr_errorf(&err, CR_EINVAL, "cannot write %s: it is a SQLite database, which --out would replace with CSV "
+                                   "(--db adds the set to a database)", out);
+        return cli_report(&err);
+    }
     char *tmp = NULL, *target = NULL;
     FILE *f = to_stdout ? stdout : cr_file_beside(&tmp, &target, out, &err);
     if (!f) {
