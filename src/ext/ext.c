@@ -94,12 +94,16 @@ static workspace *arguments(cr_variant *out_variant, sqlite3_context *ctx, int a
 }
 
 /* The row in the workspace solved for `variant` with `policy`; NULL when it
- * cannot be (the error is the call's result: a figure outside int64, a
- * canonical line without the memory it needs). */
-static const cr_result *solve(sqlite3_context *ctx, workspace *ws, cr_variant variant, cr_moves policy)
+ * cannot be (the error is the call's result: a canonical line without the
+ * memory it needs, or a figure of `needs` (CR_FIGURE_*) outside int64).
+ * The winner and the line are there whatever the figures, and a figure
+ * that fits is given when another does not (docs/sql.md). */
+static const cr_result *solve(sqlite3_context *ctx, workspace *ws, cr_variant variant, cr_moves policy,
+                              unsigned needs)
 {
     cr_error err;
-    if (cr_ext__solve(ws->results, ws->solver, &ws->coins, CR_VARIANT_BIT(variant), policy, &err)) {
+    int rc = cr_ext__solve(ws->results, ws->solver, &ws->coins, CR_VARIANT_BIT(variant), policy, &err);
+    if (rc && (rc != CR_EOVERFLOW || (ws->results[variant].missing & needs))) {
         fail(ctx, &err);
         return NULL;
     }
@@ -108,25 +112,25 @@ static const cr_result *solve(sqlite3_context *ctx, workspace *ws, cr_variant va
 
 /* A call's row, read from its arguments and solved; NULL when the result is
  * set already (NULL, or the error). */
-static const cr_result *solved(sqlite3_context *ctx, int argc, sqlite3_value **argv, cr_moves policy)
+static const cr_result *solved(sqlite3_context *ctx, int argc, sqlite3_value **argv, cr_moves policy, unsigned needs)
 {
     cr_variant variant;
     workspace *ws = arguments(&variant, ctx, argc, argv);
-    return ws ? solve(ctx, ws, variant, policy) : NULL;
+    return ws ? solve(ctx, ws, variant, policy, needs) : NULL;
 }
 
 /* --- the functions ------------------------------------------------------------ */
 
 static void fn_value(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_NONE);
+    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_NONE, CR_FIGURE_VALUE);
     if (r)
         sqlite3_result_int64(ctx, r->value);
 }
 
 static void fn_winner(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_NONE);
+    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_NONE, CR_FIGURE_WINNER);
     if (r)
         sqlite3_result_text(ctx, cr_winner_name(r->winner), -1, SQLITE_STATIC);
 }
@@ -148,14 +152,14 @@ static void fn_moves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
             return;
         }
     }
-    const cr_result *r = solve(ctx, ws, variant, policy);
+    const cr_result *r = solve(ctx, ws, variant, policy, 0);
     if (r)
         sqlite3_result_text64(ctx, r->moves, (sqlite3_uint64)ws->coins.n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 static void fn_scores(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_FAST);
+    const cr_result *r = solved(ctx, argc, argv, CR_MOVES_FAST, 0);
     if (!r)
         return;
     /* a score that does not fit in int64 is null (cr_result) */
