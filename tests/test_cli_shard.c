@@ -870,6 +870,35 @@ static void test_shard__a_shard_written_into_its_input_is_refused(void **state)
     assert_int_equal(file_sum(copy), before);
 }
 
+/* A shard started again after its input's set changed (an ingest into it
+ * between the two runs) is refused, naming both sizes: it went on with the
+ * new set, its row still saying the old size, and only merge found out. */
+static void test_shard__a_shard_started_again_on_a_changed_input_is_refused(void **state)
+{
+    (void)state;
+    const char *changed = altered_copy(input, "changed-input.db", NULL), *out = path("changed-1.db");
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", changed, "--shard", "1/4", "--out", out, "--run-tag",
+                             "changed", "--quiet", (char *)NULL),
+                     0);
+    /* as a stop leaves it: interrupted, part of its share solved */
+    assert_int_equal(db_exec(out, "UPDATE run SET status = 'interrupted'; DELETE FROM solution WHERE instance_id IN "
+                                  "(SELECT instance_id FROM solution ORDER BY instance_id DESC LIMIT 10)"),
+                     0);
+    int64_t solved = db_int(out, "SELECT count(*) FROM solution");
+    assert_int_equal(write_file(path("more.csv"), "id,values\nzzz-added,1 2 3\n"), 0);
+    assert_int_equal(coinrow(err, sizeof err, "ingest", path("more.csv"), "--db", changed, "--set", "jobset", "--quiet",
+                             (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", changed, "--shard", "1/4", "--out", out, "--run-tag",
+                             "changed", (char *)NULL),
+                     1);
+    if (!strstr(err, "set 'jobset' of the input has changed since shard 1/4 of job 'changed' began (6000 instances "
+                     "then, 6001 now)"))
+        fail_msg("%s", err);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM solution"), solved);
+}
+
 static void test_shard__k_of_n_is_read_strictly(void **state)
 {
     (void)state;
@@ -948,6 +977,7 @@ int main(void)
         cmocka_unit_test(test_shard__a_shard_written_into_its_input_is_refused),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
+        cmocka_unit_test(test_shard__a_shard_started_again_on_a_changed_input_is_refused),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
         cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
         cmocka_unit_test(test_shard__a_damaged_shard_is_refused_by_its_check),

@@ -350,6 +350,23 @@ static int open_input(cr_shard_input **out, const cr_shard_spec *spec, const cha
     return rc;
 }
 
+/* The input's set, for a shard started again, must be the one it began
+ * from: an ingest into it since would give the job's shards two sets, and
+ * the shard's range another share of it, which only merge found out. */
+static int check_same_input(const cr_shard_input *in, const shard_info *have, const char *path, cr_error *err)
+{
+    uint64_t size, digest;
+    const cr_store_shard *row = &have->row;
+    int rc = cr_store_set_fingerprint(&size, &digest, in->store, in->set_id, err);
+    if (rc == 0 && (size != row->set_size || digest != row->set_digest))
+        rc = cr_errorf(err, CR_EINVAL,
+                       "%s: set '%s' of the input has changed since shard %u/%u of job '%s' began (%" PRIu64
+                       " instances then, %" PRIu64 " now), and the job's shards would not merge: remove the shard "
+                       "databases and solve the job again",
+                       path, row->set_name, row->k, row->n, have->run_row.tag, row->set_size, size);
+    return rc;
+}
+
 int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard_input **out_input, cr_store *shard,
                      const cr_shard_spec *spec, cr_error *err)
 {
@@ -366,7 +383,9 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
             *out_run = have->row.run_id;
             *out_done = have->run_row.status == CR_RUN_DONE;
         }
-        if (rc == 0 && !*out_done && (rc = open_input(&in, spec, have->row.set_name, err)) == 0) {
+        if (rc == 0 && !*out_done && (rc = open_input(&in, spec, have->row.set_name, err)) == 0)
+            rc = check_same_input(in, have, cr_store_path(shard), err);
+        if (rc == 0 && in) {
             in->row = have->row;
             have->row.lo = have->row.hi = NULL; /* now the input's */
             rc = cr_store_run_set_status(shard, have->row.run_id, CR_RUN_RUNNING, NULL, err);
