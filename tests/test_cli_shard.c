@@ -444,6 +444,44 @@ int __wrap_cr_store_begin(cr_store *store, cr_error *err)
     return __real_cr_store_begin(store, err);
 }
 
+/* A writer killed in the middle of a transaction on the target leaves its
+ * journal hot: a child process spills a change to the file and exits
+ * without committing, as a merge SIGKILLed does.  The next merge rolls it
+ * back and merges; it was refused, its message naming `coinrow upgrade`
+ * as the writer to run first. */
+static void test_shard__a_merge_after_a_killed_one_rolls_its_journal_back(void **state)
+{
+    (void)state;
+    const char *into = altered_copy(input, "killed-into.db",
+                                    "DELETE FROM result WHERE run_id IN (SELECT id FROM run WHERE tag = 'job1');"
+                                    "DELETE FROM run WHERE tag = 'job1'");
+    uint64_t before = file_sum(into);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        sqlite3 *db = NULL;
+        int ok = sqlite3_open(into, &db) == SQLITE_OK &&
+                 sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN; UPDATE instance SET n = n + 1", NULL, NULL, NULL) ==
+                     SQLITE_OK;
+        _exit(ok ? 0 : 1); /* no commit, no rollback: the journal stays hot */
+    }
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_int_equal(status, 0);
+    char journal[4200];
+    snprintf(journal, sizeof journal, "%s-journal", into);
+    assert_int_equal(access(journal, F_OK), 0);
+    assert_true(file_sum(into) != before); /* the change spilled into the file */
+    char err[1024];
+    int merged = coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("job1-1.db"),
+                         path("job1-2.db"), path("job1-3.db"), "--quiet", (char *)NULL);
+    if (merged != 0)
+        fail_msg("merge: exit %d: %s", merged, err);
+    assert_int_equal(access(journal, F_OK), -1);
+    assert_int_equal(db_int(into, "SELECT count(*) FROM instance AS i WHERE n <> json_array_length(coins)"), 0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", into, "--against", input, (char *)NULL), 0);
+}
+
 /* Two merges of one job into one target at the same time: the second to
  * take the write lock finds the job merged and does nothing.  Both used to
  * write it, two done runs of the job and every result twice, check-db
@@ -975,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),
         cmocka_unit_test(test_shard__a_shard_written_into_its_input_is_refused),
+        cmocka_unit_test(test_shard__a_merge_after_a_killed_one_rolls_its_journal_back),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__a_shard_started_again_on_a_changed_input_is_refused),

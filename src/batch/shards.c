@@ -875,7 +875,11 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
 {
     *out_run = 0;
     int blank, has_set;
-    int rc = cr_store_blank(&blank, into_path, err);
+    /* a merge killed in its transaction left its journal: this is a
+     * writer, and rolls it back, as the message of a reader asks one to */
+    int rc = cr_store_roll_back_journal(into_path, err);
+    if (rc == 0)
+        rc = cr_store_blank(&blank, into_path, err);
     if (rc || blank)
         return rc; /* a new database, or an empty one */
     cr_store *into = NULL;

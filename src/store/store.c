@@ -371,6 +371,26 @@ int cr_store_blank(int *out, const char *path, cr_error *err)
     return rc;
 }
 
+int cr_store_roll_back_journal(const char *path, cr_error *err)
+{
+    char journal[PATH_MAX];
+    if (snprintf(journal, sizeof journal, "%s-journal", path) >= (int)sizeof journal || access(journal, F_OK) != 0)
+        return 0;
+    sqlite3 *db = NULL;
+    int rc = 0;
+    if (cr_db_open(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) != SQLITE_OK)
+        rc = db ? CR_EIO : CR_ENOMEM;
+    if (rc == 0) {
+        sqlite3_busy_timeout(db, BUSY_MS);
+        rc = sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL) == SQLITE_OK ? 0 : CR_EIO;
+    }
+    if (rc)
+        cr_errorf(err, rc, "%s: cannot roll back what a stopped writer left in %s: %s", path, journal,
+                  db ? sqlite3_errmsg(db) : "no memory");
+    sqlite3_close(db);
+    return rc;
+}
+
 void cr_store_discard_new(const char *path)
 {
     sqlite3 *db = NULL;

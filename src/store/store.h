@@ -90,6 +90,12 @@ int cr_store_opened_version(const cr_store *store);
  * or the refusal of a file that is not a coinrow database. */
 int cr_store_blank(int *out, const char *path, cr_error *err);
 
+/* Rolls back the transaction a writer killed in the middle left in the
+ * database at path (its -journal), as SQLite does when a connection that
+ * may write reads it first, and nothing else: no upgrade, no other write.
+ * 0 when there was none, or it is rolled back. */
+int cr_store_roll_back_journal(const char *path, cr_error *err);
+
 /* Removes the database at path, with its journal, that this process made
  * and then gave up on (a refused merge): unless another connection is in
  * a transaction on it or it holds a set, as when another process made the
