@@ -355,6 +355,9 @@ static void test_groups__usage_errors_name_the_option(void **state)
     REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '-1'", INTO(db, "g", "-1"), SOME);
     REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '2.5'", INTO(db, "g", "2.5"), SOME);
     REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not 'ten'", INTO(db, "g", "ten"), SOME);
+    /* a sign is a typo in a count or points: both were taken */
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '+5'", INTO(db, "g", "+5"), SOME);
+    REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '-0'", INTO(db, "g", "-0"), SOME);
     /* two groups of the most points could not be summed as int64 */
     REFUSED(f, 2, "--points takes a whole number of points, 0 to 1000000000, not '9223372036854775807'",
             INTO(db, "g", "9223372036854775807"), SOME);

@@ -111,7 +111,8 @@ int cli_report_trouble(const cr_error *err);
 int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *err);
 
 /* Parses a decimal integer in [min, max] (the core's cr_int64_parse, then
- * the range): 0, or -1 for anything else. */
+ * the range), without a sign when min >= 0 (a count, a limit, points):
+ * 0, or -1 for anything else. */
 int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max);
 
 /* Parses a shard's "K/N": two numbers without sign or blank (the core's

@@ -24,20 +24,24 @@ int cli_u64_parse(uint64_t *out, const char *text, const char *what, cr_error *e
     return 0;
 }
 
-int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max)
-{
-    int64_t v;
-    if (!text || cr_int64_parse(&v, text, strlen(text)) != 0 || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* text[0..len) as a number in [min, max], without a sign. */
 static int plain_parse(int64_t *out, const char *text, size_t len, int64_t min, int64_t max)
 {
     int64_t v;
     if (len == 0 || text[0] < '0' || text[0] > '9' || cr_int64_parse(&v, text, len) != 0 || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_int_parse(int64_t *out, const char *text, int64_t min, int64_t max)
+{
+    int64_t v;
+    if (!text)
+        return -1;
+    if (min >= 0) /* a count, a limit, points: written without a sign ('+5' and '-0' are typos) */
+        return plain_parse(out, text, strlen(text), min, max);
+    if (cr_int64_parse(&v, text, strlen(text)) != 0 || v < min || v > max)
         return -1;
     *out = v;
     return 0;
