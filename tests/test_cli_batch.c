@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -383,6 +384,20 @@ static void test_cli_batch__fatal_errors_exit_1_naming_what_and_where(void **sta
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "none.db: the file cannot be opened (missing, or no permission for it or its "
                                   "folder) while opening it\n"));
+    run_result_free(&r);
+    /* a folder: SQLite said "an I/O error while opening it" */
+    const char *folder = tmp_path(f->dir, "folder.db");
+    assert_int_equal(mkdir(folder, 0700), 0);
+    const char *commands[] = {"show", "check-db", "solve"};
+    for (size_t i = 0; i < 3; i++) {
+        COINROW(&r, NULL, commands[i], "--db", folder);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "folder.db is a folder, not a database\n"));
+        run_result_free(&r);
+    }
+    COINROW(&r, NULL, "run", "sample-data", "--db", folder);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "folder.db is a folder, not a database\n"));
     run_result_free(&r);
 }
 

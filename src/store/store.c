@@ -270,6 +270,11 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
         return cr_errorf(err, CR_EIO, "%s: too many open files: writing to it needs %d more at once (raise the "
                                       "limit, ulimit -n)", path, STORE_FILES);
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* SQLite says only "an I/O error" */
+        free(s);
+        return cr_errorf(err, CR_EINVAL, "%s is a folder, not a database", path);
+    }
     if (mode == CR_STORE_WRITE_EXISTING && access(path, F_OK) != 0) {
         free(s);
         return cr_errorf(err, CR_EIO, "%s: no such file (this command needs a coinrow database there, and creates none)",
