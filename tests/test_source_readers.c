@@ -207,6 +207,28 @@ static void test_source__csv_without_values_column_is_fatal(void **state)
     assert_string_equal(s.text, "");
 }
 
+/* Two columns that name the values (Coins and values, or one name twice)
+ * refuse the read: the first was taken and the other's values dropped
+ * without a word.  --values-col picks one; named twice, it is refused too. */
+static void test_source__csv_with_two_values_columns_is_fatal(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *path = tmp_path(dir, "twins.csv"), *same = tmp_path(dir, "same.csv");
+    assert_int_equal(write_file(path, "ID,Coins,values\na,1 2,3 4\n"), 0);
+    assert_int_equal(write_file(same, "id,coins,coins\na,1 2,3 4\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, "values", path, "L2 a: [3,4]\n");
+    seen s;
+    cr_error err = {0};
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, path), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "twins.csv line 1: columns 2 and 3 both name the values: give --values-col NAME "
+                                    "(the header has: ID, Coins, values)"));
+    assert_string_equal(s.text, "");
+    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, "coins", same), CR_EINVAL);
+    assert_non_null(strstr(err.msg, "same.csv line 1: columns 2 and 3 both name the values: rename one"));
+    tmp_dir_free(dir);
+}
+
 /* A header that cannot be read is the file's trouble, not a row's: the
  * named columns missing, a stray quote, a quote never closed. */
 static void test_source__csv_with_a_header_that_cannot_be_read_is_fatal(void **state)
@@ -878,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_source__csv_without_id_numbers_the_data_rows),
         cmocka_unit_test(test_source__csv_takes_named_columns),
         cmocka_unit_test(test_source__csv_without_values_column_is_fatal),
+        cmocka_unit_test(test_source__csv_with_two_values_columns_is_fatal),
         cmocka_unit_test(test_source__csv_with_a_header_that_cannot_be_read_is_fatal),
         cmocka_unit_test(test_source__csv_rejects_an_n_that_is_not_an_integer),
         cmocka_unit_test(test_source__empty_and_missing_files_are_fatal),

@@ -35,6 +35,7 @@ typedef struct reader {
     /* the header */
     int have_header;
     size_t columns, id_col, values_col, n_col;
+    size_t values_twin; /* a second column that names values: which one is meant? */
     char names[CR_ERROR_MSG_MAX]; /* the header's first column names, whole, each NUL-ended: for messages */
     size_t names_len, names_kept;
 
@@ -89,11 +90,14 @@ static void header_field(reader *r, const char *s, size_t len)
         r->names_len += len + 1;
         r->names_kept++;
     }
+    int values = r->format != CR_FORMAT_WIDE &&
+                 (r->opts->values_col ? same_name(s, len, r->opts->values_col) : cr_source__is_values_name(s, len));
     if (r->id_col == NONE && same_name(s, len, r->opts->id_col ? r->opts->id_col : "id"))
         r->id_col = k;
-    else if (r->format != CR_FORMAT_WIDE && r->values_col == NONE &&
-             (r->opts->values_col ? same_name(s, len, r->opts->values_col) : cr_source__is_values_name(s, len)))
+    else if (values && r->values_col == NONE)
         r->values_col = k;
+    else if (values && r->values_twin == NONE)
+        r->values_twin = k;
     else if (r->format != CR_FORMAT_WIDE && r->n_col == NONE && same_name(s, len, "n"))
         r->n_col = k;
 }
@@ -149,6 +153,10 @@ static void check_header(reader *r)
             snprintf(what, sizeof what, "no values column '%s'", r->opts->values_col);
         else
             snprintf(what, sizeof what, "no values column (values, coins, piles or stones)");
+        fatal(r, CR_EINVAL, what);
+    } else if (r->values_twin != NONE) { /* the first one was taken, the other's values dropped */
+        snprintf(what, sizeof what, "columns %zu and %zu both name the values: %s", r->values_col + 1,
+                 r->values_twin + 1, r->opts->values_col ? "rename one" : "give --values-col NAME");
         fatal(r, CR_EINVAL, what);
     }
 }
@@ -502,6 +510,7 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
         .err = err,
         .id_col = NONE,
         .values_col = NONE,
+        .values_twin = NONE,
         .n_col = NONE,
         .line = 1,
     };
