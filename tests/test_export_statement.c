@@ -156,7 +156,7 @@ static void test_statement__an_interactive_problem_shows_its_samples_games_but_f
     free(kattis);
 }
 
-/* The PDF of a text of 200 lines (escapes and a byte outside ASCII among
+/* The PDF of a text of 200 lines (escapes and a letter outside ASCII among
  * them): 57 lines under the title, then 60 a page, over 4 pages; every
  * object where the cross-reference table says, every stream as long as its
  * /Length says; the same text, the same bytes. */
@@ -200,7 +200,7 @@ static void test_pdf__a_long_text_runs_over_pages_and_every_offset_is_right(void
         assert_true(strstr(stream, line) < stream + length);
     }
     assert_has(pdf, "(line 056) Tj T*\nET\n");
-    assert_has(pdf, "(line 198) Tj T*\n(\\(a\\) \\\\ ?\?) Tj T*\nET\n");
+    assert_has(pdf, "(line 198) Tj T*\n(\\(a\\) \\\\ \\351) Tj T*\nET\n"); /* é, in WinAnsi */
     /* the cross-reference table: 12 objects and the free entry, each object at its offset */
     const char *xref = strstr(pdf, "xref\n0 13\n0000000000 65535 f \n");
     assert_non_null(xref);
@@ -214,6 +214,14 @@ static void test_pdf__a_long_text_runs_over_pages_and_every_offset_is_right(void
     char tail[64];
     snprintf(tail, sizeof tail, "startxref\n%zu\n%%%%EOF\n", (size_t)(xref - pdf));
     assert_string_equal(pdf + pdf_len - strlen(tail), tail);
+    free(pdf);
+
+    /* a title's Latin-1 letters are the font's (each byte of them was a '?'),
+     * another character is one '?' */
+    f = open_memstream(&pdf, &pdf_len);
+    assert_int_equal(cr_pdf_write(f, "Pi\xc3\xa8" "ces \xc3\xa9t\xc3\xa9 \xce\xa9mega", "x", &err), 0);
+    fclose(f);
+    assert_has(pdf, "(Pi\\350ces \\351t\\351 ?mega) Tj");
     free(pdf);
 }
 

@@ -46,17 +46,28 @@ static void put(pdf *d, const char *fmt, ...)
     }
 }
 
-/* line[0..len) as a PDF string: ( ) and \ escaped, other bytes outside
- * printable ASCII shown as '?' (the standard fonts hold no more). */
+/* line[0..len), UTF-8, as a PDF string in the fonts' WinAnsiEncoding: ( )
+ * and \ escaped, the Latin-1 letters (U+00A0 to U+00FF, the same bytes in
+ * WinAnsi: "Pièces été") as octal escapes, and any other character a
+ * control or outside the standard fonts, one '?' each. */
 static void put_string(pdf *d, const char *line, size_t len)
 {
     put(d, "(");
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0, n; i < len; i += n) {
         unsigned char c = (unsigned char)line[i];
-        if (c == '(' || c == ')' || c == '\\')
+        n = 1;
+        if (c == '(' || c == ')' || c == '\\') {
             put(d, "\\%c", c);
-        else
+        } else if (c < 0x80) {
             put(d, "%c", c >= 0x20 && c < 0x7f ? c : '?');
+        } else {
+            cr_text_kind kind = cr_text_char(&n, line + i, len - i);
+            unsigned code = n == 2 ? (c & 0x1fu) << 6 | ((unsigned char)line[i + 1] & 0x3fu) : 0;
+            if (kind == CR_TEXT_PLAIN && code >= 0xa0 && code <= 0xff)
+                put(d, "\\%03o", code);
+            else
+                put(d, "?");
+        }
     }
     put(d, ")");
 }
