@@ -387,6 +387,17 @@ static void test_shard__merge_initialises_an_empty_database(void **state)
     }
 }
 
+/* The paths of job1's four shards, into paths, and shards[k] pointing at them. */
+static void job1_shards(char paths[4][4096], const char *shards[4])
+{
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "job1-%d.db", k);
+        snprintf(paths[k], sizeof paths[k], "%s", path(name));
+        shards[k] = paths[k];
+    }
+}
+
 /* A merge stopped (the flag Ctrl-C and SIGTERM set) rolls back: a target
  * it made goes with its journal, one that was there keeps every byte, and
  * it is CR_EINTERRUPTED, which the command exits 130 for.  It used to have
@@ -396,12 +407,7 @@ static void test_shard__a_stopped_merge_leaves_its_target_as_it_was(void **state
     (void)state;
     char shard_paths[4][4096], fresh[4096], journal[4200];
     const char *shards[4];
-    for (int k = 0; k < 4; k++) {
-        char name[32];
-        snprintf(name, sizeof name, "job1-%d.db", k);
-        snprintf(shard_paths[k], sizeof shard_paths[k], "%s", path(name));
-        shards[k] = shard_paths[k];
-    }
+    job1_shards(shard_paths, shards);
     snprintf(fresh, sizeof fresh, "%s", path("stopped-new.db"));
     snprintf(journal, sizeof journal, "%s-journal", fresh);
     atomic_int stop = 1;
@@ -491,12 +497,7 @@ static void test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing
     (void)state;
     char shard_paths[4][4096], into[4096];
     const char *shards[4];
-    for (int k = 0; k < 4; k++) {
-        char name[32];
-        snprintf(name, sizeof name, "job1-%d.db", k);
-        snprintf(shard_paths[k], sizeof shard_paths[k], "%s", path(name));
-        shards[k] = shard_paths[k];
-    }
+    job1_shards(shard_paths, shards);
     snprintf(into, sizeof into, "%s", path("raced.db"));
     race_shards = shards;
     race_into = into;
