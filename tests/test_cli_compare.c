@@ -86,6 +86,14 @@ static void test_compare_cli__other_algorithm_and_policy_are_same_or_equivalent(
     assert_null(strstr(r.out, counts_row("all", 804, 0, 0, 0, 0)));
     assert_non_null(strstr(r.out, "speed: b runs at"));
     run_result_free(&r);
+    /* a run of no measured time has no speed to compare: it said 0.00x */
+    const char *timeless = tmp_path(f->dir, "timeless.db");
+    assert_int_equal(copy_file(f->a, timeless), 0);
+    assert_int_equal(db_exec(timeless, "UPDATE run SET seconds = 0 WHERE id = 1"), 0);
+    COINROW(&r, NULL, "compare", "--db", timeless, "1", "2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nspeed: not compared (a run solved no instance, or in no measurable time)\n"));
+    run_result_free(&r);
     COINROW(&r, NULL, "compare", "--db", f->a, "1", "2", "--strict-moves");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "lines part at turn"));

@@ -407,7 +407,10 @@ static int cmd_compare(const cli_command *self, int argc, char **argv)
             if (l.listed > l.limit)
                 printf("  ... %" PRId64 " more (--limit)\n", l.listed - l.limit);
             print_counts(&c, 0);
-            printf("\nspeed: b runs at %.2fx the instances per second of a\n", ratio);
+            if (ratio > 0)
+                printf("\nspeed: b runs at %.2fx the instances per second of a\n", ratio);
+            else /* it said "0.00x" for two empty runs */
+                printf("\nspeed: not compared (a run solved no instance, or in no measurable time)\n");
             printf("%s\n", passed(&c) ? "no regression, nothing missing" : "FAILED: see above");
         }
         if (arg.record)
