@@ -199,7 +199,8 @@ static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_v
     free(text);
 
     /* the validator takes each test with its group's flags, and refuses
-     * one outside the group it is given, or a group the problem lacks */
+     * one outside the group it is given; a group the problem lacks is a
+     * judge error */
     char validator[4300], in[4300];
     snprintf(validator, sizeof validator, "%s", tmp_path(f->dir, "validator"));
     cc_build(validator, tmp_path(pkg, "input_validators/validator/validator.c"));
@@ -213,7 +214,7 @@ static void test_export_groups__kattis_scores_each_group_in_its_folder_and_its_v
     char *as_none[] = {validator, "--group", "huge", NULL}, *as_problem[] = {validator, NULL};
     assert_int_equal(run_status(as_small, in), 43); /* n > 20 */
     assert_int_equal(run_status(as_big, in), 43);   /* n < 61 */
-    assert_int_equal(run_status(as_none, in), 43);
+    assert_int_equal(run_status(as_none, in), 1); /* a judge error: the setup is wrong, not the test (it said 43) */
     assert_int_equal(run_status(as_problem, in), 42);
     /* a test of big has an even n: an odd one is refused under big, not under the problem's ranges */
     write_file(in, "63\n1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "

@@ -36,9 +36,9 @@ int main(int argc, char **argv)
         int k = 0;
         while (i + 1 < argc && k < CR_JUDGE_GROUP_COUNT && strcmp(groups[k].name, argv[i + 1]) != 0)
             k++;
-        if (i + 1 == argc || k == CR_JUDGE_GROUP_COUNT) {
+        if (i + 1 == argc || k == CR_JUDGE_GROUP_COUNT) { /* the package's setup, not the test, is wrong */
             fprintf(stderr, "--group: the problem has no such group (its groups are named in the package)\n");
-            return CR_JUDGE_CONVENTION == CR_KATTIS ? CR_JUDGE_KATTIS_WRONG : CR_JUDGE_TESTLIB_FAIL;
+            return CR_JUDGE_CONVENTION == CR_KATTIS ? CR_JUDGE_ERROR : CR_JUDGE_TESTLIB_FAIL;
         }
         limits = groups[k].limits;
         all_equal = groups[k].all_equal;
