@@ -230,12 +230,30 @@ static char *immutable_uri(const char *path)
     return uri;
 }
 
+/* The name of the file SQLite keeps beside path (suffix "-wal", "-shm",
+ * "-journal") into out: 0, or -1 when it does not fit. */
+static int name_beside(char out[PATH_MAX], const char *path, const char *suffix)
+{
+    int n = snprintf(out, PATH_MAX, "%s%s", path, suffix);
+    return n > 0 && n < PATH_MAX ? 0 : -1;
+}
+
 /* Whether path has no file named path + suffix beside it. */
 static int nothing_beside(const char *path, const char *suffix)
 {
     char beside[PATH_MAX];
-    int n = snprintf(beside, sizeof beside, "%s%s", path, suffix);
-    return n > 0 && (size_t)n < sizeof beside && access(beside, F_OK) != 0;
+    return name_beside(beside, path, suffix) == 0 && access(beside, F_OK) != 0;
+}
+
+/* Removes the database at path and the files SQLite keeps beside it. */
+static void remove_with_beside(const char *path)
+{
+    static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+    char beside[PATH_MAX];
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++)
+        if (name_beside(beside, path, suffixes[k]) == 0)
+            unlink(beside);
+    unlink(path);
 }
 
 /* Whether path, read as CR_STORE_READ_SHARED, may be opened immutable:
@@ -331,16 +349,11 @@ static int ready(cr_store *s, cr_store_mode mode, cr_error *err)
 static void remove_unmade(const char *path)
 {
     struct stat sb;
-    char name[PATH_MAX];
-    if (snprintf(name, sizeof name, "%s-wal", path) >= (int)sizeof name ||
-        (stat(name, &sb) == 0 && sb.st_size > 0) || (stat(path, &sb) == 0 && sb.st_size > PAGE_SIZE))
+    char wal[PATH_MAX];
+    if (name_beside(wal, path, "-wal") != 0 || (stat(wal, &sb) == 0 && sb.st_size > 0) ||
+        (stat(path, &sb) == 0 && sb.st_size > PAGE_SIZE))
         return;
-    unlink(name);
-    static const char *const beside[] = {"-shm", "-journal"};
-    for (size_t k = 0; k < sizeof beside / sizeof *beside; k++)
-        if (snprintf(name, sizeof name, "%s%s", path, beside[k]) < (int)sizeof name)
-            unlink(name);
-    unlink(path);
+    remove_with_beside(path);
 }
 
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err)
@@ -379,7 +392,7 @@ int cr_store_blank(int *out, const char *path, cr_error *err)
 int cr_store_roll_back_journal(const char *path, cr_error *err)
 {
     char journal[PATH_MAX];
-    if (snprintf(journal, sizeof journal, "%s-journal", path) >= (int)sizeof journal || access(journal, F_OK) != 0)
+    if (name_beside(journal, path, "-journal") != 0 || access(journal, F_OK) != 0)
         return 0;
     sqlite3 *db = NULL;
     int rc = 0;
@@ -405,12 +418,8 @@ void cr_store_discard_new(const char *path)
     unused = unused && sqlite3_prepare_v2(db, "SELECT count(*) FROM instance_set", -1, &st, NULL) == SQLITE_OK &&
              sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
     sqlite3_finalize(st);
-    if (unused) {
-        char journal[PATH_MAX];
-        if (snprintf(journal, sizeof journal, "%s-journal", path) < (int)sizeof journal)
-            unlink(journal);
-        unlink(path);
-    }
+    if (unused)
+        remove_with_beside(path);
     sqlite3_close(db); /* its transaction, and its lock, with it */
 }
 

@@ -96,11 +96,12 @@ int cr_store_blank(int *out, const char *path, cr_error *err);
  * 0 when there was none, or it is rolled back. */
 int cr_store_roll_back_journal(const char *path, cr_error *err);
 
-/* Removes the database at path, with its journal, that this process made
- * and then gave up on (a refused merge): unless another connection is in
- * a transaction on it or it holds a set, as when another process made the
- * same new file at the same time and is writing to it.  Found under an
- * exclusive lock, taken without waiting, and held while the files go. */
+/* Removes the database at path, with the files SQLite keeps beside it,
+ * that this process made and then gave up on (a refused merge): unless
+ * another connection is in a transaction on it or it holds a set, as when
+ * another process made the same new file at the same time and is writing
+ * to it.  Found under an exclusive lock, taken without waiting, and held
+ * while the files go. */
 void cr_store_discard_new(const char *path);
 
 /* The schema version this coinrow writes (the number of files in schema/). */
