@@ -399,6 +399,23 @@ static void test_export__kattis_layout_zip_and_its_programs_accept_every_test(vo
     assert_int_equal(run_status(run_validator, tmp_path(f->dir, "odd.in")), 43);
 }
 
+/* Without samples there is no data/sample: problemtools warns of an
+ * empty one ("exists, but does not contain any testcases"). */
+static void test_export__kattis_without_samples_has_no_sample_folder(void **state)
+{
+    tmp_db *f = *state;
+    generate_demo(f->db, "3");
+    const char *pkg = tmp_path(f->dir, "nosamples");
+    run_result r;
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "total", "--format", "kattis", "--out", pkg, "--samples", "0"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char *layout = tree(pkg);
+    assert_non_null(strstr(layout, "\ndata/\ndata/secret/\ndata/secret/01.ans\n"));
+    assert_null(strstr(layout, "sample"));
+    free(layout);
+}
+
 static void test_export__polygon_layout_patterns_and_testlib_programs(void **state)
 {
     tmp_db *f = *state;
@@ -1332,6 +1349,7 @@ int main(void)
         TEST(test_generate__an_interrupted_set_is_completed_by_the_same_command),
         TEST(test_generate__a_generated_set_is_an_ordinary_set),
         TEST(test_export__kattis_layout_zip_and_its_programs_accept_every_test),
+        TEST(test_export__kattis_without_samples_has_no_sample_folder),
         TEST(test_export__polygon_layout_patterns_and_testlib_programs),
         TEST(test_export__cms_layout_task_yaml_and_checker),
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),

@@ -189,7 +189,7 @@ static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
         rc = write_submissions(p, pb, err);
     if (rc == 0 && pb->group_count > 0)
         rc = cr_export__file(p, "data/testdata.yaml", write_root_testdata, pb, err);
-    if (rc == 0 && pb->group_count > 0)
+    if (rc == 0 && pb->group_count > 0 && pb->samples > 0)
         rc = cr_export__file(p, "data/sample/testdata.yaml", write_sample_testdata, pb, err);
     if (rc == 0 && pb->group_count > 0)
         rc = cr_export__file(p, "data/secret/testdata.yaml", write_secret_testdata, pb, err);
@@ -198,9 +198,10 @@ static int write_files(cr_package *p, const cr_problem *pb, cr_error *err)
     return rc;
 }
 
-/* A sample goes to data/sample, a secret test to data/secret, or in a
- * problem of groups to its group's folder data/secret/GROUP, made with
- * the group's first test. */
+/* A sample goes to data/sample, made with the first one (problemtools
+ * warns of an empty one), a secret test to data/secret, or in a problem
+ * of groups to its group's folder data/secret/GROUP, made with the
+ * group's first test. */
 static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_PATH_MAX], cr_package *p,
                       const cr_export_test *t, cr_error *err)
 {
@@ -214,6 +215,8 @@ static int test_paths(char in[CR_EXPORT_TEST_PATH_MAX], char ans[CR_EXPORT_TEST_
         snprintf(folder, sizeof folder, "data/secret/%s", t->group->name);
     snprintf(in, CR_EXPORT_TEST_PATH_MAX, "%s/%s.in", folder, num);
     snprintf(ans, CR_EXPORT_TEST_PATH_MAX, "%s/%s.ans", folder, num);
+    if (t->k == 0 && t->samples > 0)
+        return cr_export__mkdir(p, folder, err);
     if (!t->group || t->k < t->samples)
         return 0;
     const char *other = NULL;
@@ -259,7 +262,7 @@ const cr_export_format cr_export__kattis = {
                 CR_EXPORT_INTERACTION,
     .short_name_chars = "abcdefghijklmnopqrstuvwxyz0123456789",
     .short_name_rule = "lowercase letters and digits (Kattis, DOMjudge)",
-    .folders = {"data", "data/sample", "data/secret"},
+    .folders = {"data", "data/secret"},
     .test_paths = test_paths,
     .write = write_files,
     .entries = 20,
