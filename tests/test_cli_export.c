@@ -1190,13 +1190,14 @@ static void test_export__a_title_or_rights_owner_the_judges_cannot_read_is_refus
 }
 
 /* CMS runs check/checker: without a compiler to build it export refuses,
- * saying so, unless --no-build, which writes the source alone. */
+ * saying so, unless --no-build, which writes the source alone.  A
+ * compiler with flags is one ($CC split at blanks; it was refused). */
 static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void **state)
 {
     tmp_db *f = *state;
     generate_demo(f->db, "4");
     run_result r;
-    setenv("CC", "/nonexistent/cc", 1);
+    setenv("CC", "/nonexistent/cc -O0", 1);
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task")));
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "no C compiler (/nonexistent/cc) to build "));
@@ -1216,6 +1217,13 @@ static void test_export__cms_without_a_compiler_is_refused_unless_no_build(void 
     assert_non_null(source);
     free(source);
     assert_int_equal(access(tmp_path(f->dir, "task/check/checker"), F_OK), -1);
+    setenv("CC", "cc -O0", 1);
+    COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "cms", "--out", tmp_path(f->dir, "task"),
+                             "--force"));
+    unsetenv("CC");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(access(tmp_path(f->dir, "task/check/checker"), X_OK), 0);
     COINROW(&r, NULL, EXPORT(f->db, "--variant", "diff", "--format", "kattis", "--out", tmp_path(f->dir, "k"),
                              "--no-build"));
     assert_int_equal(r.status, 2);

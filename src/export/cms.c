@@ -32,17 +32,23 @@ static const char *judge_program(int interactive) { return interactive ? "check/
  * saying so and what to do. */
 static int check_compiler(const cr_export_opts *opts, const char *dir, cr_error *err)
 {
-    const char *compiler = cr_submission_compiler(CR_LANG_C), *program = judge_program(opts->interactive);
-    char *path = NULL;
-    if (opts->no_build || cr_child_resolve(&path, compiler, NULL, NULL) == 0) {
-        free(path);
+    if (opts->no_build)
         return 0;
-    }
-    return cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s, which CMS runs (%s): install gcc, or give "
-                                     "--no-build and build it before importing: cd %s && cc -O2 -static -o %s %s.c",
-                     compiler, program,
-                     opts->interactive ? "the interactive task's jury" : "without it CMS compares bytes", dir, program,
-                     program);
+    char *none[] = {NULL}, **compiler = cr_submission_compiler(CR_LANG_C, none), *path = NULL;
+    if (!compiler)
+        return cr_errorf(err, CR_ENOMEM, "no memory to look for a C compiler");
+    int found = cr_child_resolve(&path, compiler[0], NULL, NULL) == 0;
+    const char *program = judge_program(opts->interactive);
+    int rc = found ? 0
+                   : cr_errorf(err, CR_EINVAL, "no C compiler (%s) to build %s, which CMS runs (%s): install gcc, or "
+                                               "give --no-build and build it before importing: cd %s && cc -O2 "
+                                               "-static -o %s %s.c",
+                               compiler[0], program,
+                               opts->interactive ? "the interactive task's jury" : "without it CMS compares bytes",
+                               dir, program, program);
+    free(path);
+    free(compiler);
+    return rc;
 }
 
 /* Builds the program at rel (check/checker, check/manager) from rel.c:
@@ -53,17 +59,21 @@ static int build_program(cr_package *p, const char *rel, cr_error *err)
     snprintf(rel_source, sizeof rel_source, "%s.c", rel);
     snprintf(source, sizeof source, "%s", cr_export__path(p, rel_source));
     snprintf(binary, sizeof binary, "%s", cr_export__path(p, rel));
-    char *cc = (char *)cr_submission_compiler(CR_LANG_C);
-    char *static_argv[] = {cc, "-O2", "-static", "-o", binary, source, NULL};
-    char *dynamic_argv[] = {cc, "-O2", "-o", binary, source, NULL};
+    char *static_args[] = {"-O2", "-static", "-o", binary, source, NULL};
+    char *dynamic_args[] = {"-O2", "-o", binary, source, NULL};
+    char **static_argv = cr_submission_compiler(CR_LANG_C, static_args);
+    char **dynamic_argv = cr_submission_compiler(CR_LANG_C, dynamic_args);
     cr_build_failure failed;
-    int rc = cr_submission_compile(&failed, static_argv, NULL, NULL, err);
+    int rc = !static_argv || !dynamic_argv ? cr_errorf(err, CR_ENOMEM, "no memory to build %s", rel)
+                                           : cr_submission_compile(&failed, static_argv, NULL, NULL, err);
     if (rc == 1)
         rc = cr_submission_compile(&failed, dynamic_argv, NULL, NULL, err);
     if (rc == 1)
-        rc = cr_errorf(err, CR_EIO, "%s could not build %s (%s %d): %.120s", cc, rel,
+        rc = cr_errorf(err, CR_EIO, "%s could not build %s (%s %d): %.120s", static_argv[0], rel,
                        failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
                        failed.said);
+    free(static_argv);
+    free(dynamic_argv);
     return rc;
 }
 

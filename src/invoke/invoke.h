@@ -193,11 +193,14 @@ typedef enum cr_language {
  * by its extension; CR_LANG_NONE for anything else. */
 cr_language cr_submission_language(char *const *argv);
 
-/* The compiler of a language's sources, the one rule of every build
- * coinrow starts (a submission's, the CMS package's checker): $CC for C and
- * $CXX for C++ when set and not empty, else cc and c++; found on PATH as
- * cr_child_resolve finds a program.  NULL for a language not compiled. */
-const char *cr_submission_compiler(cr_language lang);
+/* The command that builds a language's sources with args after it
+ * (NULL-terminated), the one rule of every build coinrow starts (a
+ * submission's, the CMS package's checker): the compiler is $CC for C and
+ * $CXX for C++ when set and not blank, split at blanks as make splits it
+ * ("gcc -m32", "ccache gcc"), else cc and c++; its first word is found on
+ * PATH as cr_child_resolve finds a program.  One allocation, to free();
+ * NULL for a language not compiled, or out of memory. */
+char **cr_submission_compiler(cr_language lang, char *const args[]);
 
 /* How a build that failed ended. */
 typedef struct cr_build_failure {

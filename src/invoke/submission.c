@@ -40,12 +40,32 @@ cr_language cr_submission_language(char *const *argv)
     return CR_LANG_NONE;
 }
 
-const char *cr_submission_compiler(cr_language lang)
+char **cr_submission_compiler(cr_language lang, char *const args[])
 {
-    const char *set = lang == CR_LANG_C ? getenv("CC") : lang == CR_LANG_CPP ? getenv("CXX") : NULL;
-    if (set && *set)
-        return set;
-    return lang == CR_LANG_C ? "cc" : lang == CR_LANG_CPP ? "c++" : NULL;
+    static const char blanks[] = " \t";
+    if (lang != CR_LANG_C && lang != CR_LANG_CPP)
+        return NULL;
+    const char *set = getenv(lang == CR_LANG_C ? "CC" : "CXX");
+    if (!set || !set[strspn(set, blanks)])
+        set = lang == CR_LANG_C ? "cc" : "c++";
+    size_t words = 0, count = 0, len = strlen(set) + 1;
+    for (const char *w = set + strspn(set, blanks); *w; w += strcspn(w, blanks), w += strspn(w, blanks))
+        words++;
+    while (args[count])
+        count++;
+    char **argv = malloc((words + count + 1) * sizeof *argv + len);
+    if (!argv)
+        return NULL;
+    char *text = memcpy((char *)(argv + words + count + 1), set, len), *w = text + strspn(text, blanks);
+    for (size_t k = 0; k < words; k++) {
+        argv[k] = w;
+        w += strcspn(w, blanks);
+        if (*w)
+            *w++ = '\0';
+        w += strspn(w, blanks);
+    }
+    memcpy(argv + words, args, (count + 1) * sizeof *argv);
+    return argv;
 }
 
 int cr_submission_compile(cr_build_failure *out, char *const argv[], const char *dir, const char *sandbox_init,
@@ -103,11 +123,13 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
         return cr_errorf(err, CR_EIO, "cannot make a folder to build %s in", argv[0]);
     }
     snprintf(s->path, len, "%s/program", s->build_dir);
-    char *cc = (char *)cr_submission_compiler(lang);
     /* in the sandbox, the copy and the program in its working folder */
     char *source = sandbox_init ? (char *)base : argv[0], *program = sandbox_init ? "program" : s->path;
-    char *c[] = {cc, "-O2", "-std=gnu11", "-o", program, source, "-lm", NULL};
-    char *cpp[] = {cc, "-O2", "-std=gnu++17", "-o", program, source, NULL};
+    char *c[] = {"-O2", "-std=gnu11", "-o", program, source, "-lm", NULL};
+    char *cpp[] = {"-O2", "-std=gnu++17", "-o", program, source, NULL};
+    char **command = cr_submission_compiler(lang, lang == CR_LANG_C ? c : cpp);
+    if (!command)
+        return cr_errorf(err, CR_ENOMEM, "no memory to build %s", argv[0]);
     int rc = 0;
     if (sandbox_init) {
         char given[8192];
@@ -125,12 +147,12 @@ static int build(cr_submission *s, cr_language lang, char *const *argv, const ch
     }
     cr_build_failure failed;
     if (rc == 0)
-        rc = cr_submission_compile(&failed, lang == CR_LANG_C ? c : cpp, sandbox_init ? s->build_dir : dir,
-                                   sandbox_init, err);
+        rc = cr_submission_compile(&failed, command, sandbox_init ? s->build_dir : dir, sandbox_init, err);
     if (rc == 1)
-        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %s", argv[0], cc,
+        rc = cr_errorf(err, CR_EINVAL, "cannot build %s with %s (%s %d): %s", argv[0], command[0],
                        failed.signal ? "signal" : "exit status", failed.signal ? failed.signal : failed.exit_code,
                        failed.said);
+    free(command);
     return rc;
 }
 
