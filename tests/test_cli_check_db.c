@@ -164,7 +164,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              /* a test of sub's group small from set sample-data */
                              "INSERT INTO test_group_instance (instance_id, group_id) VALUES (1, 1);"
                              /* eq's coins not all equal */
-                             "UPDATE instance SET coins = '[4,6]', n = 2 WHERE ext_id = 'eq-01';"
+                             "UPDATE instance SET coins = '[4,6]', n = 2, total = 10 WHERE ext_id = 'eq-01';"
                              /* a group of sample-data that depends on sub's small */
                              "INSERT INTO test_group (set_id, name, position, points, n_min, n_max, value_min, "
                              "value_max) VALUES (1, 'other', 1, 0, 1, 9, 1, 9);"
@@ -309,6 +309,38 @@ static void test_check_db__a_set_whose_size_is_not_its_count_is_named(void **sta
                                   "instances' (such as set 1 (sample-data): size -4 and digest "));
     assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
     run_result_free(&r);
+}
+
+/* An instance's total (the sum of its coins, NULL when it leaves int64),
+ * which SQL reads and no command, edited alone is a finding; it passed. */
+static void test_check_db__an_instance_whose_total_is_not_its_sum_is_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    const char *csv = tmp_path(f->dir, "big.csv");
+    assert_int_equal(write_file(csv, "id,values\na,\"9223372036854775807 5\"\n"), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", f->db); /* a total NULL because the sum leaves int64 is no finding */
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    static const char *const edits[][2] = {
+        {"UPDATE instance SET total = total + 1 WHERE id = 6", "instance 6: total is 16 but its coins add up to 15"},
+        {"UPDATE instance SET total = NULL WHERE id = 6", "instance 6: total is NULL but its coins add up to 15"},
+        {"UPDATE instance SET total = 'x' WHERE id = 6", "instance 6: total is x but its coins add up to 15"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+        assert_int_equal(db_exec(f->db, edits[k][0]), 0);
+        COINROW(&r, NULL, "check-db", "--db", f->db);
+        assert_int_equal(r.status, 1);
+        char finding[256];
+        snprintf(finding, sizeof finding, "rows-read-back                       1 runs, invocations, verdicts or "
+                                          "instances that the commands refuse (such as %s)\n", edits[k][1]);
+        assert_non_null(strstr(r.out, finding));
+        run_result_free(&r);
+    }
 }
 
 static void test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse(void **state)
@@ -582,6 +614,7 @@ int main(void)
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
         TEST(test_check_db__a_status_coinrow_does_not_write_is_refused),
+        TEST(test_check_db__an_instance_whose_total_is_not_its_sum_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),
         TEST(test_check_db__the_first_damaged_shard_is_named),
         TEST(test_check_db__more_than_ten_findings_show_ten_and_count_the_rest),

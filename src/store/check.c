@@ -391,8 +391,8 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
 
 /* Reads the row st is on as the commands read it: a run or an invocation
  * by its id (kind 0, 1), a verdict name (2, with the least invocation that
- * has it), an instance's coins against its n (3).  0, or the refusal in
- * *why. */
+ * has it), an instance's coins against its n and its total (3).  0, or
+ * the refusal in *why. */
 static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *why)
 {
     int kind = sqlite3_column_int(st, 0);
@@ -422,7 +422,17 @@ static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *w
     if ((int64_t)coins->n != n)
         return cr_errorf(why, CR_EDB, "instance %lld: n is %lld but it has %zu coins", (long long)id, (long long)n,
                          coins->n);
-    return 0;
+    /* total: their sum, NULL when it leaves int64 */
+    int64_t total = 0;
+    int fits = cr_coins_total(&total, coins->v, coins->n), type = sqlite3_column_type(st, 4);
+    if (fits ? type == SQLITE_INTEGER && sqlite3_column_int64(st, 4) == total : type == SQLITE_NULL)
+        return 0;
+    char sum[32] = "more than int64 holds";
+    if (fits)
+        snprintf(sum, sizeof sum, "%lld", (long long)total);
+    char shown[64];
+    cr_text_shown(shown, sizeof shown, type == SQLITE_NULL ? "NULL" : (const char *)sqlite3_column_text(st, 4));
+    return cr_errorf(why, CR_EDB, "instance %lld: total is %s but its coins add up to %s", (long long)id, shown, sum);
 }
 
 /* Every run and invocation, every verdict name and every instance's coins,
@@ -430,13 +440,14 @@ static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *w
  * does not write (an algorithm, a variant, a verdict) or coins it cannot
  * read, edited in by hand, make them refuse the file; here they are a
  * finding, and there is no second list of names to keep.  An instance
- * whose n is not its count of coins is one too. */
+ * whose n is not its count of coins, or whose total is not their sum
+ * (which SQL reads, and no command), is one too. */
 static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
     static const char *const sql[] = {
         "SELECT 0, id, NULL, 1 FROM run UNION ALL SELECT 1, id, NULL, 1 FROM invocation UNION ALL "
         "SELECT 2, min(invocation_id), verdict, count(*) FROM verdict GROUP BY verdict ORDER BY 1, 2",
-        "SELECT 3, id, coins, n FROM instance ORDER BY id",
+        "SELECT 3, id, coins, n, total FROM instance ORDER BY id",
     };
     int64_t broken = 0;
     char first[CR_ERROR_MSG_MAX] = "";
