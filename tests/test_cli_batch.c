@@ -266,6 +266,39 @@ static void test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused(void 
     run_result_free(&r);
 }
 
+/* show's columns line up whatever the ids' bytes and the groups' points:
+ * "café" took one column less than "plain" (printf pads bytes), and points
+ * of a million and more pushed the row right. */
+static void test_cli_batch__show_lines_up_utf8_ids_and_large_points(void **state)
+{
+    tmp_db *f = *state;
+    const char *csv = tmp_path(f->dir, "ids.csv");
+#define JA "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e" /* three characters of nine bytes */
+    assert_int_equal(write_file(csv, "id,values\ncaf\xc3\xa9,\"1 2\"\nplain,\"3 4\"\n" JA JA JA JA JA JA JA JA ",5\n"), 0);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "s", "--variant", "total", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "generate", "--db", f->db, "--set", "g", "--group", "big", "--points", "1000000000", "--count",
+            "1", "--n", "1..3", "--values", "1..9", "--seed", "1", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--set", "g");
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "group            points  n ", 27);
+    assert_non_null(strstr(r.out, "\nbig          1000000000  1..3 "));
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--run", "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\next_id                    n  variant "));
+    assert_non_null(strstr(r.out, "\ncaf\xc3\xa9                      2  total "));
+    assert_non_null(strstr(r.out, "\nplain                     2  total "));
+    /* cut at 20 characters, not at 20 bytes */
+    assert_non_null(strstr(r.out, "\n" JA JA JA JA JA "\xe6\x97\xa5\xe6\x9c\xac...      1  total "));
+#undef JA
+    run_result_free(&r);
+}
+
 static void test_cli_batch__ingest_then_solve_then_resume_nothing(void **state)
 {
     tmp_db *f = *state;
@@ -693,6 +726,7 @@ int main(void)
         TEST(test_cli_batch__from_db_of_the_database_written_to_is_refused),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
+        TEST(test_cli_batch__show_lines_up_utf8_ids_and_large_points),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

@@ -269,11 +269,11 @@ static void test_group_points__strength_flags_a_group_every_strategy_passes(void
     run_result_free(&r);
     COINROW(&r, NULL, "strength", "--db", db, "--set", "str", "--variant", "diff");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "\ngroup        points  tests  passed by (no test of it breaks them)\n"
-                                  "ag               10      3  parity, lookahead2\n"
-                                  "eq                5      3  greedy, left, parity, lookahead2: WEAK, every "
+    assert_non_null(strstr(r.out, "\ngroup            points  tests  passed by (no test of it breaks them)\n"
+                                  "ag                   10      3  parity, lookahead2\n"
+                                  "eq                    5      3  greedy, left, parity, lookahead2: WEAK, every "
                                   "strategy passes it\n"
-                                  "zero              0      2  greedy, left, parity, lookahead2: every strategy "
+                                  "zero                  0      2  greedy, left, parity, lookahead2: every strategy "
                                   "passes it, worth no points\n"
                                   "WEAK: 1 group that every strategy passes\n"));
     run_result_free(&r);

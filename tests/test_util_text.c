@@ -92,6 +92,24 @@ static void test_text__shown_is_cut_between_characters_with_dots(void **state)
     assert_string_equal(cr_text_shown(tiny, sizeof tiny, "abc"), "");
 }
 
+/* A table's column counts characters, not bytes (%-20s padded "café" to
+ * 19 columns), an escaped byte as its four. */
+static void test_text__a_column_is_as_wide_in_characters_whatever_the_bytes(void **state)
+{
+    (void)state;
+    char out[CR_TEXT_COLUMN_CAP(6)];
+    assert_string_equal(cr_text_column(out, sizeof out, "caf\xc3\xa9", 6), "caf\xc3\xa9  ");
+    assert_string_equal(cr_text_column(out, sizeof out, "\xe6\x97\xa5\xe6\x9c\xac", 6), "\xe6\x97\xa5\xe6\x9c\xac    ");
+    assert_string_equal(cr_text_column(out, sizeof out, "abcdef", 6), "abcdef");
+    assert_string_equal(cr_text_column(out, sizeof out, "abcdefg", 6), "abc...");
+    assert_string_equal(cr_text_column(out, sizeof out, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 6),
+                        "\xc3\xa9\xc3\xa9\xc3\xa9...");
+    assert_string_equal(cr_text_column(out, sizeof out, "a\x1b", 6), "a\\x1b ");
+    assert_string_equal(cr_text_column(out, sizeof out, "ab\x1b", 6), "ab\\x1b");
+    assert_string_equal(cr_text_column(out, sizeof out, "abcd\x1b", 6), "abc..."); /* not half an escape */
+    assert_string_equal(cr_text_column(out, sizeof out, NULL, 6), "      ");
+}
+
 /* What cr_text_put_word writes for word. */
 static char *word(const char *text)
 {
@@ -187,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_text__controls_bidi_and_bad_utf8_are_told_apart_from_plain_text),
         cmocka_unit_test(test_text__shown_escapes_every_byte_of_what_a_terminal_would_obey),
         cmocka_unit_test(test_text__shown_is_cut_between_characters_with_dots),
+        cmocka_unit_test(test_text__a_column_is_as_wide_in_characters_whatever_the_bytes),
         cmocka_unit_test(test_text__a_word_is_quoted_as_ls_quotes_a_file_name),
         cmocka_unit_test(test_text__bash_reads_a_quoted_word_back_as_it_was),
         cmocka_unit_test(test_text__put_writes_the_whole_text_escaped),

@@ -6,6 +6,7 @@
  * them, as ls and git escape file names. */
 #include "util/util.h"
 
+#include <stdint.h>
 #include <string.h>
 
 cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len)
@@ -55,6 +56,44 @@ static void put_hex(char *out, const unsigned char *b, size_t len)
     }
 }
 
+/* text[0..len) as cr_text_shown_len shows it into out (cap bytes), in at
+ * most `most` characters (an escaped byte is 4); their count into *out_chars. */
+static void show(char *out, size_t cap, const char *text, size_t len, size_t most, size_t *out_chars)
+{
+    size_t k = 0, i = 0, chars = 0, cut = 0, cut_chars = 0;
+    while (i < len) {
+        size_t n;
+        int plain = cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN;
+        size_t need = plain ? n : 4 * n, wide = plain ? 1 : 4 * n;
+        if (k + need >= cap || chars + wide > most)
+            break;
+        if (plain)
+            memcpy(out + k, text + i, n);
+        else
+            put_hex(out + k, (const unsigned char *)text + i, n);
+        /* where "..." would fit, should the rest not */
+        if (k + need + 3 < cap && chars + wide + 3 <= most)
+            cut = k + need, cut_chars = chars + wide;
+        k += need;
+        chars += wide;
+        i += n;
+    }
+    if (i < len) {
+        if (cut + 3 >= cap || cut_chars + 3 > most)
+            cut = cut_chars = 0; /* room for nothing but the dots, or not even them */
+        if (cut + 3 < cap && cut_chars + 3 <= most) {
+            memcpy(out + cut, "...", 3);
+            cut += 3;
+            cut_chars += 3;
+        }
+        k = cut;
+        chars = cut_chars;
+    }
+    if (cap)
+        out[k] = '\0';
+    *out_chars = chars;
+}
+
 const char *cr_text_shown(char *out, size_t cap, const char *text)
 {
     return cr_text_shown_len(out, cap, text ? text : "", text ? strlen(text) : 0);
@@ -62,32 +101,17 @@ const char *cr_text_shown(char *out, size_t cap, const char *text)
 
 const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t len)
 {
-    size_t k = 0, i = 0, cut = 0;
-    while (i < len) {
-        size_t n;
-        int plain = cr_text_char(&n, text + i, len - i) == CR_TEXT_PLAIN;
-        size_t need = plain ? n : 4 * n;
-        if (k + need >= cap)
-            break;
-        if (plain)
-            memcpy(out + k, text + i, n);
-        else
-            put_hex(out + k, (const unsigned char *)text + i, n);
-        /* where "..." would fit, should the rest not */
-        if (k + need + 3 < cap)
-            cut = k + need;
-        k += need;
-        i += n;
-    }
-    if (i < len) {
-        if (cut + 3 >= cap)
-            cut = 0; /* room for nothing but the dots, or not even them */
-        if (cut + 3 < cap) {
-            memcpy(out + cut, "...", 3);
-            cut += 3;
-        }
-        k = cut;
-    }
+    size_t chars;
+    show(out, cap, text, len, SIZE_MAX, &chars);
+    return out;
+}
+
+const char *cr_text_column(char *out, size_t cap, const char *text, size_t width)
+{
+    size_t chars, k;
+    show(out, cap, text ? text : "", text ? strlen(text) : 0, width, &chars);
+    for (k = strlen(out); chars < width && k + 1 < cap; chars++)
+        out[k++] = ' ';
     if (cap)
         out[k] = '\0';
     return out;

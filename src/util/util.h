@@ -184,6 +184,16 @@ const char *cr_text_shown(char *out, size_t cap, const char *text);
  * and keeps the bytes that made the field wrong. */
 const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t len);
 
+/* The room cr_text_column needs for a column of width characters. */
+#define CR_TEXT_COLUMN_CAP(width) (4 * (width) + 1)
+
+/* text (NULL reads as "") as cr_text_shown shows it, in a column of a table
+ * `width` characters wide, into out (cap bytes): cut between characters,
+ * ending in "...", when it has more, padded with spaces when it has fewer.
+ * A character is one column, as a terminal shows most (an escaped byte,
+ * \xNN, is four); printf's %-20s counts bytes, and misaligns UTF-8. */
+const char *cr_text_column(char *out, size_t cap, const char *text, size_t width);
+
 /* The length of the UTF-8 byte order mark text[0..len) starts with: 3, or
  * 0 when it has none.  Every reader of text people save skips it. */
 size_t cr_utf8_bom(const char *text, size_t len);

@@ -27,7 +27,7 @@ static int group_line(void *ctx, const cr_store_group *g)
 {
     int *lines = ctx;
     if ((*lines)++ == 0)
-        printf("%-12s %6s  %-16s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
+        printf("%-12s %10s  %-16s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
                "tests");
     char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)], n[48], values[48], properties[32],
         depends[CR_TEXT_SHOWN_CAP(256)];
@@ -39,7 +39,7 @@ static int group_line(void *ctx, const cr_store_group *g)
              (g->all_equal || l->even_n) && l->odd_sum ? "," : "", l->odd_sum ? "odd-sum" : "");
     char cut[256];
     snprintf(cut, sizeof cut, "%s", *g->depends ? g->depends : "-");
-    printf("%-12s %6" PRId64 "  %-16s %-24s %-16s %-16s %6" PRId64 "\n",
+    printf("%-12s %10" PRId64 "  %-16s %-24s %-16s %-16s %6" PRId64 "\n",
            cr_text_shown(name, sizeof name, g->name), g->points, n, values, *properties ? properties : "-",
            cr_text_shown(depends, sizeof depends, cut), g->tests);
     return 0;
@@ -146,10 +146,10 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
             printf(" \"SELECT * FROM result_view WHERE run_id = %lld\"\n", (long long)run.id);
             break;
         }
-        char id[21]; /* a column of 20 */
-        cr_text_shown(id, sizeof id, r->ext_id);
+        char id[CR_TEXT_COLUMN_CAP(20)];
+        cr_text_column(id, sizeof id, r->ext_id, 20);
         if (r->missing & CR_FIGURE_VALUE) {
-            printf("%-20s %6zu  %-9s error: ", id, r->n, cr_variant_name(r->variant));
+            printf("%s %6zu  %-9s error: ", id, r->n, cr_variant_name(r->variant));
             cr_text_put(stdout, r->error);
             putchar('\n');
             continue;
@@ -163,7 +163,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
         char moves[25], moves_shown[CR_TEXT_SHOWN_CAP(sizeof moves)];
         size_t moves_len = r->moves ? strlen(r->moves) : 0;
         snprintf(moves, sizeof moves, "%s", r->moves ? r->moves : "-");
-        printf("%-20s %6zu  %-9s %20s %20s %20s  %-6s  %s%s\n", id, r->n, cr_variant_name(r->variant), figures[0],
+        printf("%s %6zu  %-9s %20s %20s %20s  %-6s  %s%s\n", id, r->n, cr_variant_name(r->variant), figures[0],
                figures[1], figures[2], cr_winner_name(r->winner), cr_text_shown(moves_shown, sizeof moves_shown, moves),
                moves_len > 24 ? "..." : "");
         if (r->error) {
