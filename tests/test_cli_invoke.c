@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -754,6 +755,47 @@ static void test_invoke__a_source_in_its_folder_resumes_from_there_and_late_inst
     assert_int_equal(db_int(d, "SELECT count(*) FROM verdict JOIN instance ON id = instance_id WHERE ext_id = 'late'"),
                      0);
     assert_int_equal(db_int(d, "SELECT status = 'done' FROM invocation"), 1);
+}
+
+/* Sets the modification time of path to t (seconds since the epoch). */
+static void set_mtime(const char *path, int64_t t)
+{
+    struct timespec times[2] = {{.tv_sec = (time_t)t}, {.tv_sec = (time_t)t}};
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/* A source edited after its invocation started is refused on resume,
+ * naming it: the verdicts before and after would be of two programs (it
+ * was built afresh and judged). */
+static void test_invoke__a_source_changed_since_the_invocation_started_does_not_resume(void **state)
+{
+    (void)state;
+    const char *d = tmp_path(dir, "changed.db");
+    char source[4096];
+    snprintf(source, sizeof source, "%s", tmp_path(dir, "edited.c"));
+    assert_int_equal(copy_file(program_path(PROGRAM_CORRECT, ".c"), source), 0);
+    run_result r;
+    generate_into(d, "s", "6", "7");
+    invoke_in(&r, dir, WORDS("--db", d, "--set", "s", "--variant", "diff", "--quiet", "--", "edited.c"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(d, "UPDATE invocation SET status = 'running', finished_at = NULL;"
+                                "DELETE FROM verdict WHERE instance_id > 3"),
+                     0);
+    int64_t started = db_int(d, "SELECT strftime('%s', started_at) FROM invocation");
+    set_mtime(source, started + 60); /* edited a minute later */
+    invoke_in(&r, dir, WORDS("--db", d, "--resume", "--", "edited.c"));
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "coinrow: invocation 1 started at "));
+    assert_non_null(strstr(r.err, ", and edited.c has changed since (at "));
+    assert_non_null(strstr(r.err, "judge it in a new invocation\n"));
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict"), 3);
+    set_mtime(source, started); /* as it was */
+    invoke_in(&r, dir, WORDS("--db", d, "--resume", "--", "edited.c"));
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(d, "SELECT count(*) FROM verdict WHERE verdict = 'AC'"), 6);
 }
 
 /* A compiler that dies without saying "error" is quoted by its first line,
@@ -1509,6 +1551,7 @@ int main(void)
         cmocka_unit_test(test_invoke__export_puts_labelled_sources_beside_coinrows_own),
         cmocka_unit_test(test_invoke__killed_or_interrupted_it_resumes_and_judges_each_instance_once),
         cmocka_unit_test(test_invoke__a_source_in_its_folder_resumes_from_there_and_late_instances_wait),
+        cmocka_unit_test(test_invoke__a_source_changed_since_the_invocation_started_does_not_resume),
         cmocka_unit_test(test_invoke__a_compiler_killed_without_an_error_line_is_quoted_by_its_first_line),
         cmocka_unit_test(test_invoke__sources_are_built_with_cc_and_cxx_from_the_environment),
         cmocka_unit_test(test_invoke__a_builtin_on_thousands_of_instances_stores_each_verdict_once),

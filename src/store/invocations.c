@@ -152,6 +152,7 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     out->answers_run = sqlite3_column_int64(st, 11);
     snprintf(out->coinrow_version, sizeof out->coinrow_version, "%s", (const char *)sqlite3_column_text(st, 12));
     out->sandbox = sqlite3_column_int(st, 14);
+    out->started = sqlite3_column_int64(st, 15);
     const char *moves = (const char *)sqlite3_column_text(st, 6);
     out->interactive = moves && strcmp(moves, CR_STORE__INTERACTIVE) == 0;
     if (cr_store__status_parse(&out->status, (const char *)sqlite3_column_text(st, 13), &bad) ||
@@ -182,7 +183,8 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
     int rc = cr_store__find_latest(&st, store, "invocation",
                                    "id, set_id, variant, builtin, coalesce(directory, ''), coalesce(label, ''), "
                                    "moves_policy, coalesce(time_limit, 0), coalesce(memory_limit, 0), "
-                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status, sandbox",
+                                   "coalesce(output_limit, 0), jobs, answers_run, coinrow_version, status, sandbox, "
+                                   "coalesce(CAST(strftime('%s', started_at) AS INTEGER), 0)",
                                    13, id, pick, err);
     if (rc)
         return rc;

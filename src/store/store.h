@@ -724,6 +724,7 @@ typedef struct cr_invocation {
     int64_t answers_run;      /* the run whose answers the checker takes */
     cr_run_status status;
     char coinrow_version[64];
+    int64_t started;          /* when it started (started_at), in seconds since the epoch; 0 when unknown */
 } cr_invocation;
 
 /* One instance whose verdict differs between two invocations of a set. */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/job.h"
@@ -119,14 +121,42 @@ static int check_resume(int64_t *out_id, char ***out_command, const cli_command 
     return -1;
 }
 
+/* t (seconds since the epoch) as started_at has it: 2026-12-07T16:44:32Z. */
+static const char *utc(char out[32], int64_t t)
+{
+    time_t seconds = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&seconds, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(out, 32, "%lld", (long long)t);
+    return out;
+}
+
+/* The program, a source or a file the command's first word names (a
+ * script or a program, not one found on PATH), changed since the
+ * invocation started (edited, rebuilt): its verdicts so far are of what
+ * it was then, and the rest would be of another program.  0, or CR_EINVAL
+ * naming it. */
+static int check_unchanged(const cr_invocation *inv, cr_error *err)
+{
+    const char *program = inv->argv[0];
+    struct stat sb;
+    if (!inv->started || (cr_submission_language(inv->argv) == CR_LANG_NONE && !strchr(program, '/')) ||
+        stat(program, &sb) != 0 || (int64_t)sb.st_mtime <= inv->started)
+        return 0;
+    char started[32], changed[32];
+    return cr_errorf(err, CR_EINVAL, "invocation %lld started at %s, and %s has changed since (at %s): its verdicts "
+                                     "so far are of what it was then; judge it in a new invocation",
+                     (long long)inv->id, utc(started, inv->started), program, utc(changed, (int64_t)sb.st_mtime));
+}
+
 /* Whether the stored invocation may go on as the command line asks: the
  * database says which command ran, in which folder and whether in the
  * sandbox, but only what the person at the keyboard typed runs (a database
  * from elsewhere could name any command, docs/trust.md).  A program goes
  * on only when its command is given again after '--', word for word, from
  * the folder it ran in, and in the sandbox when it ran there (--sandbox
- * turns it on, never off); a built-in runs no command.  0, or CR_EINVAL
- * saying what to give. */
+ * turns it on, never off), its files unchanged; a built-in runs no
+ * command.  0, or CR_EINVAL saying what to give. */
 static int check_resumed(const cr_invocation *inv, char *const *command, int sandbox, cr_error *err)
 {
     long long id = (long long)inv->id;
@@ -164,7 +194,7 @@ static int check_resumed(const cr_invocation *inv, char *const *command, int san
     if (inv->sandbox && !sandbox)
         return cr_errorf(err, CR_EINVAL, "invocation %lld runs its program in the sandbox: give --sandbox to go on "
                                          "(a resumed invocation cannot turn it off)", id);
-    return 0;
+    return check_unchanged(inv, err);
 }
 
 /* ---- the report ---- */
