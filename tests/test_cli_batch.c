@@ -542,6 +542,29 @@ static void readers_refuse_then_upgrade(tmp_db *f, int version)
         assert_string_equal(after, before);
         free(after);
     }
+    /* a command that may write, but refuses (or, as strength with a run to
+     * read, writes nothing), leaves the file as it was: it used to upgrade
+     * it first, for good */
+    const char *unwritten[][12] = {
+        {"solve", "--db", f->db, "--set", "nosuch"},
+        {"solve", "--db", f->db, "--resume", "99"},
+        {"invoke", "--db", f->db, "--set", "nosuch", "--variant", "diff", "--builtin", "greedy"},
+        {"invoke", "--db", f->db, "--resume", "99"},
+        {"strength", "--db", f->db, "--set", "nosuch", "--variant", "diff"},
+        {"strength", "--db", f->db, "--set", "gen", "--variant", "total"},
+        {"compare", "--db", f->db, "1", "99", "--record"},
+    };
+    size_t len, was_len;
+    char *was = read_bytes(f->db, &was_len);
+    for (size_t i = 0; i < sizeof unwritten / sizeof unwritten[0]; i++) {
+        assert_int_equal(run_coinrow_args(&r, NULL, unwritten[i]), 0);
+        run_result_free(&r);
+        char *now = read_bytes(f->db, &len);
+        if (len != was_len || memcmp(now, was, len) != 0)
+            fail_msg("%s %s %s changed the file", unwritten[i][0], unwritten[i][3], unwritten[i][4]);
+        free(now);
+    }
+    free(was);
 
     COINROW(&r, NULL, "upgrade", "--db", f->db);
     assert_int_equal(r.status, 0);
@@ -555,8 +578,10 @@ static void readers_refuse_then_upgrade(tmp_db *f, int version)
     snprintf(hint, sizeof hint, "%s: schema version %d, up to date\n", f->db, cr_store_schema_version());
     assert_string_equal(r.out, hint);
     run_result_free(&r);
-    char *listed = dir_snapshot(data);
+    char *listed = dir_snapshot(data), *bytes = read_bytes(f->db, &len);
     assert_null(strstr(listed, "-wal"));
+    assert_true(len > 19 && bytes[18] == 1 && bytes[19] == 1); /* rollback mode, whatever the fixture's */
+    free(bytes);
     for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
         assert_int_equal(run_coinrow_args(&r, NULL, readers[i]), 0);
         /* compare may find differences (1): schema5 and 6 have a row edited by hand */

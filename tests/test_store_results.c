@@ -624,6 +624,7 @@ static void upgrade_and_compare(const char *path, int version)
     cr_store *store = NULL;
     cr_error err = {0};
     assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), 0);
+    assert_int_equal(cr_store_keep_upgrade(store, &err), 0); /* kept: commands keep it at their first write */
     assert_int_equal(db_int(path, "PRAGMA user_version"), cr_schema_count);
     char *after = db_text(path, EVERY_VIEW_ROW);
     assert_string_equal(after, before);
@@ -823,6 +824,7 @@ static void test_store_results__every_older_version_upgrades_to_groups_with_none
         cr_store *store = NULL;
         cr_error err = {0};
         assert_int_equal(cr_store_new(&store, path, CR_STORE_WRITE, &err), 0);
+        assert_int_equal(cr_store_keep_upgrade(store, &err), 0); /* kept: commands keep it at their first write */
         assert_int_equal(db_int(path, "SELECT (SELECT count(*) FROM test_group) + (SELECT count(*) FROM "
                                       "test_group_dependency) + (SELECT count(*) FROM test_group_instance) + "
                                       "(SELECT count(*) FROM test_group_generator) + (SELECT count(*) FROM "
@@ -972,6 +974,7 @@ static void test_store_results__the_upgrade_to_version_9_counts_every_set_as_add
         cr_store *old = NULL, *fresh = NULL;
         cr_error err = {0};
         assert_int_equal(cr_store_new(&old, path, CR_STORE_WRITE, &err), 0);
+        assert_int_equal(cr_store_keep_upgrade(old, &err), 0); /* kept: commands keep it at their first write */
         assert_int_equal(cr_store_new(&fresh, copy, CR_STORE_WRITE, &err), 0);
         int64_t sets = db_int(path, "SELECT max(id) FROM instance_set");
         assert_true(sets > 0);

@@ -523,6 +523,9 @@ int cli_answers_run(cr_run *out, const cli_command *cmd, cr_store *store, const 
     if (!found) {
         cli_fail("no done run of set '%s' has the %s answers%s for every instance: solving it first", set,
                  cr_variant_name(variant), lines ? " with canonical lines" : "");
+        /* the run's own connection is to find the file upgraded, not wait for this one */
+        if (cr_store_keep_upgrade(store, &err))
+            return cli_report(&err);
         cli_job_args a = CLI_JOB_ARGS_INIT;
         a.db = db;
         a.set = set;

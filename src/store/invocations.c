@@ -58,7 +58,7 @@ static int store_command(cr_store *store, int64_t id, char *const *argv, cr_erro
 int cr_store_invocation_new(cr_invocation *inv, cr_store *store, const char *coinrow_version, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc = cr_store__exec(store, "BEGIN IMMEDIATE", "starting an invocation", err);
+    int rc = cr_store_begin(store, err);
     if (rc == 0)
         rc = cr_store__prepare(&st, store,
                                "INSERT INTO invocation (set_id, variant, command, builtin, directory, label, "

@@ -79,8 +79,25 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
     return cr_errorf(err, code, "%s: %s while %s", store->path, what, doing);
 }
 
+int cr_store__keep_upgrade(cr_store *s, cr_error *err)
+{
+    if (!s->upgrade_open)
+        return 0;
+    s->upgrade_open = 0;
+    if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        int rc = cr_store__fail(s, "upgrading the schema", err);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    s->wrote = 1;
+    return 0;
+}
+
 int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err)
 {
+    int rc = cr_store__keep_upgrade(s, err);
+    if (rc)
+        return rc;
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : cr_store__fail(s, doing, err);
 }
 
@@ -89,7 +106,7 @@ int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, 
     if (!s->kept[which] && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->kept[which], NULL))
         return cr_store__fail(s, "preparing a statement", err);
     *out = s->kept[which];
-    return 0;
+    return sqlite3_stmt_readonly(*out) ? 0 : cr_store__keep_upgrade(s, err);
 }
 
 int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err)
@@ -102,7 +119,14 @@ int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_err
 
 int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const char *doing, cr_error *err)
 {
-    return sqlite3_prepare_v2(s->db, sql, -1, out, NULL) == SQLITE_OK ? 0 : cr_store__fail(s, doing, err);
+    if (sqlite3_prepare_v2(s->db, sql, -1, out, NULL) != SQLITE_OK)
+        return cr_store__fail(s, doing, err);
+    int rc = sqlite3_stmt_readonly(*out) ? 0 : cr_store__keep_upgrade(s, err);
+    if (rc) {
+        sqlite3_finalize(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, int64_t b, const char *doing,

@@ -122,12 +122,19 @@ static int upgrade(cr_store *s, cr_error *err)
         snprintf(step, sizeof step, "applying schema script %d", version + 1);
         rc = apply(s, cr_schema_scripts[version], version + 1, step, err);
     }
-    if (rc == 0)
+    /* an older file's upgrade stays open until the command first writes: a
+     * command that refuses (no such set, nothing to resume) or only reads
+     * leaves the file as it was */
+    if (rc == 0 && s->opened_version > 0)
+        s->upgrade_open = 1;
+    else if (rc == 0)
         rc = cr_store__exec(s, "COMMIT", doing, err);
     if (rc)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
+
+int cr_store_keep_upgrade(cr_store *store, cr_error *err) { return cr_store__keep_upgrade(store, err); }
 
 /* Whether the database is in WAL mode (asking writes nothing). */
 static int in_wal(cr_store *s)
@@ -423,7 +430,12 @@ void cr_store_discard_new(const char *path)
     sqlite3_close(db); /* its transaction, and its lock, with it */
 }
 
-void cr_store_wal_now(cr_store *store) { start_wal(store); }
+void cr_store_wal_now(cr_store *store)
+{
+    cr_error ignored; /* should the upgrade fail to commit, the first write says so */
+    if (cr_store__keep_upgrade(store, &ignored) == 0)
+        start_wal(store);
+}
 
 void cr_store_free(cr_store *store)
 {
@@ -438,7 +450,9 @@ void cr_store_free(cr_store *store)
      * another writer of this process switched it and closed first).  The switch needs the
      * database to itself: with another connection open it fails at once,
      * and the last writer to close makes it. */
-    if (store->writing || (store->wal_pending && !store->opened_wal && in_wal(store))) {
+    if (store->upgrade_open)
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    if (store->writing || ((store->wrote || (store->wal_pending && !store->opened_wal)) && in_wal(store))) {
         sqlite3_busy_timeout(store->db, 0);
         sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     }
@@ -450,7 +464,13 @@ void cr_store_free(cr_store *store)
 
 int cr_store_begin(cr_store *store, cr_error *err)
 {
-    int rc = cr_store__exec(store, "BEGIN IMMEDIATE", "starting a write", err);
+    /* inside an upgrade left open (which holds the write lock), a savepoint:
+     * its commit keeps the upgrade, its rollback leaves it open */
+    int in_upgrade = store->upgrade_open;
+    store->upgrade_open = 0;
+    int rc = cr_store__exec(store, in_upgrade ? "SAVEPOINT cr_write" : "BEGIN IMMEDIATE", "starting a write", err);
+    store->upgrade_open = in_upgrade && rc;
+    store->write_in_upgrade = in_upgrade && !rc;
     store->changes_at_begin = sqlite3_total_changes64(store->db);
     int64_t max_id = 0;
     /* the write lock is ours until commit: ids from here on are free */
@@ -466,13 +486,17 @@ int cr_store_begin(cr_store *store, cr_error *err)
 int cr_store_commit(cr_store *store, cr_error *err)
 {
     int rc = cr_store__sets_settle(store, err);
-    int changed = sqlite3_total_changes64(store->db) != store->changes_at_begin;
+    int changed = store->write_in_upgrade || sqlite3_total_changes64(store->db) != store->changes_at_begin;
     if (rc == 0)
-        rc = cr_store__exec(store, "COMMIT", "committing", err);
-    if (rc)
+        rc = cr_store__exec(store, store->write_in_upgrade ? "RELEASE cr_write; COMMIT" : "COMMIT", "committing",
+                            err);
+    if (rc) {
         cr_store_rollback(store);
-    else if (changed) /* a transaction that changed nothing wrote nothing: the file stays as it was */
+    } else if (changed) { /* a transaction that changed nothing wrote nothing: the file stays as it was */
+        store->write_in_upgrade = 0;
+        store->wrote = 1;
         start_wal(store);
+    }
     return rc;
 }
 
@@ -508,8 +532,15 @@ void cr_store_rollback(cr_store *store)
 {
     store->added_set = 0;
     store->added_size = store->added_digest = 0;
-    if (!sqlite3_get_autocommit(store->db))
+    if (store->write_in_upgrade) { /* the upgrade stays, open */
+        if (sqlite3_exec(store->db, "ROLLBACK TO cr_write; RELEASE cr_write", NULL, NULL, NULL) == SQLITE_OK)
+            store->upgrade_open = 1;
+        else
+            sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL); /* the store reads the file as it was */
+        store->write_in_upgrade = 0;
+    } else if (!store->upgrade_open && !sqlite3_get_autocommit(store->db)) {
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    }
 }
 
 /* ---- checkpoints ---- */

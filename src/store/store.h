@@ -55,10 +55,13 @@ typedef enum cr_store_mode {
  * file is checked first, by reading alone, and written only once it
  * passes: a refused file is left byte for byte as it was.  With
  * CR_STORE_WRITE a new or empty database is initialised and an older one
- * upgraded, every schema script it lacks in one transaction; a current one
- * is not written until the first commit, after which it is in WAL mode
+ * upgraded, every schema script it lacks in one transaction, which stays
+ * open (the store reads the file as upgraded) until the first write, or
+ * cr_store_keep_upgrade, commits it; a current one is not written until
+ * the first commit, after which it is in WAL mode
  * (CR_STORE_WRITE_ROLLBACK likewise, without WAL), so that a command that
- * refuses before it commits leaves the file byte for byte.
+ * refuses before it writes, or writes nothing, leaves the file byte for
+ * byte.
  * CR_STORE_WRITE_EXISTING refuses a missing or empty file instead.  Errors: CR_EIO when
  * the file cannot be opened or written (read-only file or folder), CR_EDB
  * when it is not a coinrow database (tables of its own and user_version 0,
@@ -66,6 +69,12 @@ typedef enum cr_store_mode {
  * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
  * locked by another writer. */
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
+
+/* Commits the upgrade of an older file that cr_store_new left open: for
+ * `coinrow upgrade`, and before another connection of this process opens
+ * the file (which would find it older, and wait for this one's lock).  0
+ * when there was none. */
+int cr_store_keep_upgrade(cr_store *store, cr_error *err);
 
 /* Puts a store opened to write in WAL mode now, rather than after its
  * first commit: for a writer that commits while a reader of the same

@@ -45,8 +45,10 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
         return status;
     cr_error err = {0};
     cr_store *store = NULL;
-    if (cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err) != 0)
+    if (cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err) != 0 || cr_store_keep_upgrade(store, &err) != 0) {
+        cr_store_free(store);
         return cli_report(&err);
+    }
     /* "up to date" is a promise that every command can use the file: one
      * whose table of results was dropped by hand is not */
     schema_findings found = {a.db, cr_store_opened_version(store), cr_store_schema_version(), 0};
@@ -75,8 +77,9 @@ const cli_command cli_cmd_upgrade = {
     "one of whose tables, views, indexes or triggers of coinrow's was dropped or\n"
     "changed by hand is not up to date: upgrade lists what differs, as check-db\n"
     "does, and exits 1.  Any command that writes (ingest, run, solve, invoke)\n"
-    "upgrades the same way; the commands that only read (show, compare, export,\n"
-    "check-db) refuse an older database, naming this command.\n"
+    "upgrades the same way, with its first write (one that refuses leaves the file\n"
+    "as it was); the commands that only read (show, compare, export, check-db)\n"
+    "refuse an older database, naming this command.\n"
     "Exit status: 0 upgraded or up to date, 1 refused or failed, 2 usage.",
     options,
 };
