@@ -6,6 +6,7 @@
  * lines.c; the checks of check-db, in check.c. */
 #include "store/sql.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -300,7 +301,7 @@ static int store_open(cr_store **out, const char *path, cr_store_mode mode, cr_e
         free(s);
         return cr_errorf(err, CR_EINVAL, "%s is a folder, not a database", path);
     }
-    if (mode == CR_STORE_WRITE_EXISTING && access(path, F_OK) != 0) {
+    if (!creates(mode) && access(path, F_OK) != 0 && errno == ENOENT) {
         free(s);
         return cr_errorf(err, CR_EIO, "%s: no such file (this command needs a coinrow database there, and creates none)",
                          path);

@@ -45,14 +45,25 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
         return status;
     cr_error err = {0};
     cr_store *store = NULL;
-    if (cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err) != 0 || cr_store_keep_upgrade(store, &err) != 0) {
+    /* read first: an up-to-date file is not written, and a read-only one is
+     * up to date too */
+    int rc = cr_store_new(&store, a.db, CR_STORE_READ_ANY, &err);
+    if (rc == 0 && cr_store_opened_version(store) < cr_store_schema_version()) {
+        cr_store_free(store);
+        store = NULL;
+        rc = cr_store_new(&store, a.db, CR_STORE_WRITE_EXISTING, &err);
+        if (rc == 0)
+            rc = cr_store_keep_upgrade(store, &err);
+    }
+    if (rc) {
         cr_store_free(store);
         return cli_report(&err);
     }
     /* "up to date" is a promise that every command can use the file: one
      * whose table of results was dropped by hand is not */
     schema_findings found = {a.db, cr_store_opened_version(store), cr_store_schema_version(), 0};
-    int failed = 0, rc = cr_store_check_schema(&failed, store, print_finding, &found, &err);
+    int failed = 0;
+    rc = cr_store_check_schema(&failed, store, print_finding, &found, &err);
     cr_store_free(store);
     if (rc)
         return cli_report(&err);
