@@ -147,6 +147,34 @@ static void test_source__csv_rejects_an_unclosed_quote_naming_its_lines(void **s
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, fixture("unclosed.csv"),
             "L2 ok: [1,2,3]\n"
             "L3 open: rejected: a quote opened in this row is never closed (lines 3-4 were read as one row)\n");
+    /* on its last line alone: no "lines 2-2" */
+    char *dir = tmp_dir_new();
+    const char *last = tmp_path(dir, "last.csv");
+    assert_int_equal(write_file(last, "id,values\nz,\"1"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, last, "L2 z: rejected: a quote opened in this row is never closed\n");
+    tmp_dir_free(dir);
+}
+
+/* A record may end inside what the file calls a line (a CR in a file of
+ * LF ends, an LF in one of CR ends), and the next record open a quoted
+ * field over several lines: its coins are read whole.  The plain splitter
+ * used to take the quoted field's next lines for rows, storing b as [4]
+ * (and a of the CR file as [2]) and rejecting rows that were not there. */
+static void test_source__a_quoted_field_over_lines_after_a_stray_line_end_is_read_whole(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *stray = tmp_path(dir, "stray.csv"), *mac = tmp_path(dir, "mac.csv"),
+               *first = tmp_path(dir, "first.csv");
+    assert_int_equal(write_file(stray, "id,values\na,1\rb,\"3\n4\n5\"\nc,6\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, stray, "L2 a: [1]\nL2 b: [3,4,5]\nL5 c: [6]\n");
+    /* CR ends, LFs in quotes in the first block: numbered by its LFs */
+    assert_int_equal(write_file(mac, "id,values\ra,\"1\n2\n3\"\rb,5\r"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, mac, "L1 a: [1,2,3]\nL3 b: [5]\n");
+    /* the quoted field first in its record */
+    assert_int_equal(write_file(first, "values,id\n1,w\r\"2\n3\n4\",x\n5,y\n"), 0);
+    READ_OK(CR_FORMAT_AUTO, NULL, NULL, first, "L2 w: [1]\nL2 x: [2,3,4]\nL5 y: [5]\n");
+    tmp_dir_free(dir);
 }
 
 /* A row short of the header's fields is rejected like a long one; the
@@ -896,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_source__csv_lines_ended_by_a_cr_alone_are_counted),
         cmocka_unit_test(test_source__csv_rejects_each_bad_row_and_keeps_the_rest),
         cmocka_unit_test(test_source__csv_rejects_an_unclosed_quote_naming_its_lines),
+        cmocka_unit_test(test_source__a_quoted_field_over_lines_after_a_stray_line_end_is_read_whole),
         cmocka_unit_test(test_source__csv_short_rows_an_upper_case_n_and_a_quoted_cr),
         cmocka_unit_test(test_source__csv_without_id_numbers_the_data_rows),
         cmocka_unit_test(test_source__csv_takes_named_columns),

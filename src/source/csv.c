@@ -2,7 +2,13 @@
  *
  * The input is fed to libcsv one physical line at a time, so that each
  * record's first line number and raw text are known when it ends (a quoted
- * field may span lines).  libcsv runs strict, so a stray quote is an error
+ * field may span lines).  A line fed ends at an LF, a CR or a CRLF,
+ * whichever comes first: libcsv ends a record at any of them, so a record
+ * never ends inside a line fed, and one is open after it unless its own
+ * end ended it (a file of LF ends with a stray CR in it was read as fed
+ * lines that ended records inside them, and its next quoted line break
+ * went to the plain splitter, which stored the wrong coins).  Lines are
+ * numbered by the file's own line end (line_end) as an editor counts them.  libcsv runs strict, so a stray quote is an error
  * for its record only: the parser is reset and the next line read.  A line
  * without quotes is split here instead, exactly as libcsv would split it,
  * for a fraction of its time (cr_source__csv_plain_line). */
@@ -40,11 +46,11 @@ typedef struct reader {
     size_t names_len, names_kept;
 
     /* the record at hand */
-    char eol;             /* what ends a physical line: '\n' (LF or CRLF), '\r' (CR alone); 0 until known */
     uint64_t line;        /* the physical line being fed */
     uint64_t last_line;   /* the line of the last byte fed */
     uint64_t record_line; /* where the record at hand started */
     int record_open;      /* the record goes on past the line fed last */
+    char eol;             /* what ends a line for its number: '\n' (LF or CRLF), '\r' (CR alone); 0 until known */
     int ended;            /* a record (or a blank line) ended in the line fed last */
     size_t field;         /* fields seen in the record */
     uint64_t data_rows;   /* data records so far */
@@ -372,7 +378,7 @@ int cr_source__csv_plain_line(char *s, size_t len, char delim, void (*field)(voi
     return 0;
 }
 
-/* Feeds one physical line (with its end, r->eol, except maybe the last). */
+/* Feeds one line (with its end, except maybe the last). */
 static void feed(reader *r, struct csv_parser *p, char *s, size_t len)
 {
     if (!r->record_open) {
@@ -437,12 +443,12 @@ static int fill(size_t *got, char *buf, size_t room, FILE *f, reader *r)
     }
 }
 
-/* What ends the lines of a file, from the first text read of it,
- * s[0..len): '\n' (an LF, or a CRLF) when it holds an LF, '\r' when it
- * holds a CR but no LF (as old Mac programs write lines); 0 while it
- * cannot tell: no line end yet, or a CR last that an LF may follow.  A
- * file of CR ends that has an LF in a quoted field of its first block
- * reads as one of LF ends, its rows' lines miscounted as before. */
+/* What ends the lines of a file, as an editor numbers them, from the first
+ * text read of it, s[0..len): '\n' (an LF, or a CRLF) when it holds an LF,
+ * '\r' when it holds a CR but no LF (as old Mac programs write lines); 0
+ * while it cannot tell: no line end yet, or a CR last that an LF may
+ * follow.  A file of CR ends that has an LF in a quoted field of its first
+ * block is numbered as one of LF ends (its rows' data is read right). */
 static char line_end(const char *s, size_t len, int at_eof)
 {
     if (memchr(s, '\n', len))
@@ -451,9 +457,18 @@ static char line_end(const char *s, size_t len, int at_eof)
     return cr && (cr + 1 < s + len || at_eof) ? '\r' : at_eof ? '\n' : 0;
 }
 
+/* The offset of the first c in buf[from..len), or len when there is none. */
+static size_t find(const char *buf, size_t from, size_t len, char c)
+{
+    const char *at = memchr(buf + from, c, len - from);
+    return at ? (size_t)(at - buf) : len;
+}
+
 static int read_lines(reader *r, struct csv_parser *p, FILE *f)
 {
-    size_t cap = BLOCK, len = 0, pos = 0;
+    /* the next LF and the next CR at or after pos (len: none in buf[pos..len)),
+     * each found once: a file of one kind of line end has none of the other */
+    size_t cap = BLOCK, len = 0, pos = 0, lf = 0, cr = 0;
     char *buf = malloc(cap);
     int rc = 0, at_eof = 0, first = 1;
     if (!buf)
@@ -461,9 +476,14 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
     while (!r->stop) {
         if (!r->eol)
             r->eol = line_end(buf + pos, len - pos, at_eof);
-        char *nl = r->eol ? memchr(buf + pos, r->eol, len - pos) : NULL;
-        if (nl) {
-            size_t line_len = (size_t)(nl - (buf + pos)) + 1;
+        if (lf < pos)
+            lf = find(buf, pos, len, '\n');
+        if (cr < pos)
+            cr = find(buf, pos, len, '\r');
+        size_t end = lf < cr ? lf : cr;
+        /* a CR last in the buffer may be the first half of a CRLF */
+        if (end < len && (end == lf || cr + 1 < len || at_eof)) {
+            size_t line_len = end - pos + 1 + (end == cr && cr + 1 < len && buf[cr + 1] == '\n');
             feed(r, p, buf + pos, line_len);
             pos += line_len;
             continue;
@@ -475,6 +495,8 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
         }
         memmove(buf, buf + pos, len - pos);
         len -= pos;
+        lf -= pos;
+        cr -= pos;
         pos = 0;
         if (len == cap && cr_grow((void **)&buf, &cap, cap + 1, 1, 1)) { /* a line longer than the buffer */
             rc = cr_errorf(r->err, CR_ENOMEM, "no memory for line %llu of %s", (unsigned long long)r->line, r->name);
@@ -491,6 +513,11 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
             r->offset += bom;
         }
         first = first && len + got < 3;
+        size_t from = bom ? 0 : len; /* none so far: look in what came (and what a BOM's removal moved) */
+        if (lf == len)
+            lf = find(buf, from, len + got, '\n');
+        if (cr == len)
+            cr = find(buf, from, len + got, '\r');
         len += got;
     }
     free(buf);
@@ -523,8 +550,10 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
         r.ended = 0;
         if (csv_fini(&p, on_field, on_record, &r) != 0 && !r.stop) {
             char why[128];
-            snprintf(why, sizeof why, "a quote opened in this row is never closed (lines %llu-%llu were read as one row)",
-                     (unsigned long long)r.record_line, (unsigned long long)r.last_line);
+            int wrote = snprintf(why, sizeof why, "a quote opened in this row is never closed");
+            if (r.last_line > r.record_line)
+                snprintf(why + wrote, sizeof why - (size_t)wrote, " (lines %llu-%llu were read as one row)",
+                         (unsigned long long)r.record_line, (unsigned long long)r.last_line);
             if (r.have_header) {
                 r.data_rows++;
                 emit(&r, why);
