@@ -453,9 +453,17 @@ static void test_source__contest_file_names_a_bad_value_and_an_empty_file(void *
     assert_int_equal(write_file(tmp_path(dir, "empty.in"), ""), 0);
     assert_int_equal(write_file(tmp_path(dir, "short.in"), "2\n1 2 3\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "zero.in"), "0\n5\n"), 0); /* n is at least 1 */
+    /* a value a line: the line of the bad one (it was "line 2" for all) */
+    assert_int_equal(write_file(tmp_path(dir, "lines.in"), "3\n1\n\n2\nq\n"), 0);
+    assert_int_equal(write_file(tmp_path(dir, "none.in"), "3\n\n\n"), 0);
+    /* and the extension in capitals, as older archives name them (skipped) */
+    assert_int_equal(write_file(tmp_path(dir, "T01.IN"), "2\n5 6\n"), 0);
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir,
+            "L1 T01: [5,6]\n"
             "L2 bad: rejected: value 3 ('z') is not an integer\n"
             "L1 empty: rejected: the file is empty (expected n, then n integers)\n"
+            "L5 lines: rejected: value 3 ('q') is not an integer\n"
+            "L2 none: rejected: no values\n"
             "L1 short: rejected: n is 2 but there are 3 values\n"
             "L1 zero: rejected: the first line must be n, the number of values, not '0'\n");
     tmp_dir_free(dir);

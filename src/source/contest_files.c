@@ -54,7 +54,9 @@ int cr_source__contest(FILE *f, const char *name, const char *ext_id, const cr_s
             rc = cr_errorf(err, CR_ENOMEM, "%s line 2: %s", name, bad.msg);
             goto done;
         }
-        row.line = 2;
+        row.line = 2; /* the line of what was refused */
+        for (const char *p = values; p < values + coins.failed_at; p++)
+            row.line += *p == '\n';
         row.reason = bad.msg;
     } else if ((row.reason = cr_source__check_n(why, sizeof why, start, first_len, coins.n)) == NULL) {
         row.coins = coins.v;

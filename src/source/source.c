@@ -34,7 +34,7 @@ static cr_format format_of(const char *path, cr_format forced)
     if (forced != CR_FORMAT_AUTO)
         return forced;
     const char *ext = extension(path);
-    if (strcmp(ext, ".in") == 0)
+    if (strcasecmp(ext, ".in") == 0)
         return CR_FORMAT_CONTEST;
     if (strcasecmp(ext, ".tsv") == 0 || strcasecmp(ext, ".tab") == 0)
         return CR_FORMAT_TSV;
@@ -45,7 +45,7 @@ static cr_format format_of(const char *path, cr_format forced)
 static int folder_takes(const char *name, cr_format forced)
 {
     const char *ext = extension(name);
-    int contest = strcmp(ext, ".in") == 0, tsv = strcasecmp(ext, ".tsv") == 0 || strcasecmp(ext, ".tab") == 0,
+    int contest = strcasecmp(ext, ".in") == 0, tsv = strcasecmp(ext, ".tsv") == 0 || strcasecmp(ext, ".tab") == 0,
         csv = strcasecmp(ext, ".csv") == 0;
     switch (forced) {
     case CR_FORMAT_CONTEST:

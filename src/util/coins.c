@@ -174,11 +174,14 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
     if (parse_plain(out, text, len))
         return 0;
     out->n = 0;
+    out->failed_at = 0;
     /* a NUL is neither a separator nor part of a value, and would cut a
      * message quoting its token */
     const char *nul = memchr(text, '\0', len);
-    if (nul)
-        return cr_errorf(err, CR_EINVAL, "the values have a NUL byte at character %zu", (size_t)(nul - text) + 1);
+    if (nul) {
+        out->failed_at = (size_t)(nul - text);
+        return cr_errorf(err, CR_EINVAL, "the values have a NUL byte at character %zu", out->failed_at + 1);
+    }
     size_t i = 0, end = len;
     while (i < end && is_space(text[i]))
         i++;
@@ -194,6 +197,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
     for (;;) {
         while (i < end && is_space(text[i]))
             i++;
+        out->failed_at = i;
         if (i == end || is_delimiter(text[i])) {
             if (after_delimiter || (i < end && out->n == 0))
                 return cr_errorf(err, CR_EINVAL, "value %zu is empty", out->n + 1);
@@ -231,6 +235,7 @@ int cr_coins_parse(cr_coins *out, const char *text, size_t len, cr_error *err)
             return rc;
         after_delimiter = 0;
     }
+    out->failed_at = 0;
     if (out->n == 0)
         return cr_errorf(err, CR_EINVAL, "no values");
     return 0;

@@ -125,6 +125,7 @@ void cr_deadline_in(struct timespec *out, long long ns);
 typedef struct cr_coins {
     int64_t *v;
     size_t n, cap;
+    size_t failed_at; /* after cr_coins_parse refused the text: the offset of what it refused */
     char *json; /* "[4,6,2,3]" (no spaces) and a NUL once a value is in */
     size_t json_len, json_cap;
 } cr_coins;
