@@ -361,9 +361,9 @@ static int job_start(job *j)
     if (!cr_files_spare(CR_PIPELINE_FILES))
         return cr_errorf(j->err, CR_EIO, "%s: too many open files: the job needs %d more at once (raise the limit, "
                                          "ulimit -n)", db, CR_PIPELINE_FILES);
-    /* solve needs a set in a database that is there: a mistyped path
-     * creates none */
-    int creates = (j->steps & CLI_JOB_INGEST) && !a->group;
+    /* solve, and a resumed run, need a set in a database that is there: a
+     * mistyped path creates none */
+    int creates = (j->steps & CLI_JOB_INGEST) && !a->group && !a->resume;
     int made = a->shard && access(db, F_OK) != 0;
     int rc = cr_store_new(&j->store, db,
                           a->shard ? CR_STORE_WRITE_ROLLBACK : creates ? CR_STORE_WRITE : CR_STORE_WRITE_EXISTING,
