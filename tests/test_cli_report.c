@@ -380,12 +380,14 @@ static void test_cli_report__refuses_what_it_cannot_show_and_changes_no_file(voi
 }
 
 /* --out naming a link writes the page into the file it names, the link
- * kept: the rename put the page in the link's place. */
+ * kept: the rename put the page in the link's place.  The page replaced
+ * keeps its permissions: a private one became readable by all (0644). */
 static void test_cli_report__writes_through_a_link(void **state)
 {
     (void)state;
     const char *target = tmp_path(dir, "target.html"), *link = tmp_path(dir, "link.html");
     assert_int_equal(write_file(target, "an older page\n"), 0);
+    assert_int_equal(chmod(target, 0600), 0);
     assert_int_equal(symlink("target.html", link), 0);
     char *page = report(db, "rows", link, NULL, NULL, NULL, NULL);
     assert_non_null(page);
@@ -396,6 +398,8 @@ static void test_cli_report__writes_through_a_link(void **state)
     char *written = read_text(target);
     assert_non_null(strstr(written, "<!DOCTYPE html>"));
     free(written);
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
 }
 
 int main(void)

@@ -62,10 +62,23 @@ FILE *cr_file_beside(char **out_tmp, char **out_target, const char *path, cr_err
         return NULL;
     }
     snprintf(tmp, len, "%.*s.%s.coinrow-XXXXXX", folder_len, path, path + folder_len);
+    /* a file replaced keeps its permissions (a report kept private stays
+     * private), its group and, where allowed, its owner; one the user may
+     * not write is refused, as writing into it would be */
+    struct stat was;
+    int replaced = stat(path, &was) == 0;
+    if (replaced && access(path, W_OK) != 0) {
+        cr_errorf(err, CR_EIO, "cannot write %s: %s", path, strerror(errno));
+        tmp[0] = '\0';
+        return NULL;
+    }
     mode_t mask = umask(0);
     umask(mask);
     int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && replaced && fchown(fd, was.st_uid, was.st_gid) != 0 && fchown(fd, (uid_t)-1, was.st_gid) != 0) {
+        /* neither: the new file is the user's own */
+    }
+    FILE *f = fd >= 0 && fchmod(fd, replaced ? was.st_mode & 07777 : 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         int e = errno;
         if (fd >= 0) {

@@ -39,7 +39,9 @@ int cr_read_path(char **out, size_t *out_len, const char *path, cr_error *err);
 
 /* A new file beside the file path names, ".BASE.coinrow-XXXXXX" in its
  * folder, with the permissions a new file gets (mkstemp makes private
- * ones), for writing a file whole or not at all: renamed over *out_target
+ * ones), or those, the group and (where allowed) the owner of the file it
+ * replaces, which the user must be allowed to write, for writing a file
+ * whole or not at all: renamed over *out_target
  * once complete, removed otherwise, so that a failure (a full disk) leaves
  * it as it was.  *out_target is path, or the regular file a symbolic link
  * at path names (the link stays); anything else at path (a folder, a FIFO,
