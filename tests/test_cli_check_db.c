@@ -81,6 +81,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "extra-rows-match-extra-bits          ok\n"
                                "solutions-have-their-scores          ok\n"
                                "lines-have-their-length              ok\n"
+                               "extra-rows-are-results               ok\n"
                                "solutions-copy-their-set             ok\n"
                                "solutions-copy-their-ext-id          ok\n"
                                "solutions-copy-their-n               ok\n"
@@ -135,6 +136,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              /* winner marked without its row, total's row without its mark */
                              "UPDATE solution SET extra = 8 WHERE instance_id = 9;"
                              "INSERT INTO result_extra (run_id, instance_id, variant, value) VALUES (1, 5, 'total', 1);"
+                             /* a winner and a line coinrow does not write, in result_extra */
+                             "UPDATE result_extra SET winner = 'sideways', moves = 'QQ' WHERE instance_id = 5;"
                              /* remaining without its game's scores */
                              "UPDATE solution SET remaining_first_score = NULL WHERE instance_id = 6;"
                              /* a line of 3 turns for 6 coins, and one of 6 with another letter */
@@ -195,6 +198,9 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "variant they give reads (such as run 1, instance 6)\n"
                                "lines-have-their-length              1 solutions with a line of play that is not one L "
                                "or R per coin of their instance (such as run 1, instance 7)\n"
+                               "extra-rows-are-results               1 rows of result_extra whose winner is not first, "
+                               "second or draw, or whose line is not one L or R per coin of their instance (such as "
+                               "run 1, instance 5, total)\n"
                                "solutions-copy-their-set             1 solutions whose set_id is not their instance's "
                                "(such as run 1, instance 11)\n"
                                "solutions-copy-their-ext-id          1 solutions whose ext_id is not their instance's "
@@ -232,7 +238,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "rows-read-back                       3 runs, invocations, verdicts or instances that "
                                "the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
                                "linear, dp or naive))\n");
-    assert_non_null(strstr(r.err, "t.db: 22 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 23 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -272,6 +278,37 @@ static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown
     assert_non_null(strstr(r.err, said));
     run_result_free(&r);
     assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
+}
+
+/* A winner edited into result (UPDATE result, which docs/sql.md allows)
+ * that coinrow does not write is refused by the commands that read it, and
+ * found by check-db; it was shown as a draw.  A winner set to NULL is
+ * shown as none ("-"), not as a draw. */
+static void test_check_db__a_winner_coinrow_does_not_write_is_refused_not_shown_as_a_draw(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "UPDATE result SET winner = NULL WHERE run_id = 1 AND instance_id = 1 AND "
+                                    "variant = 'total'"),
+                     0);
+    run_result r;
+    COINROW(&r, NULL, "show", "--db", f->db, "--run", "1", "--limit", "4");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\ndeque-1                   4  total                      110                  110 "
+                                  "                 100  -       "));
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE result SET winner = 'First' WHERE run_id = 1 AND instance_id = 1 AND "
+                                    "variant = 'winner'"),
+                     0);
+    COINROW(&r, NULL, "show", "--db", f->db, "--run", "1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "t.db: run 1, instance 1: the winner result's winner is 'First', not first, second "
+                                  "or draw (coinrow check-db finds such rows)\n"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nextra-rows-are-results               1 rows of result_extra "));
+    run_result_free(&r);
 }
 
 /* A run's status written past its CHECK is refused by the commands and
@@ -593,7 +630,7 @@ static void test_check_db__usage_and_an_unreadable_database(void **state)
     run_result r;
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "t.db: the file cannot be opened"));
+    assert_non_null(strstr(r.err, "t.db: no such file"));
     run_result_free(&r);
     assert_int_equal(access(f->db, F_OK), -1);
     COINROW(&r, NULL, "check-db", "extra");
@@ -613,6 +650,7 @@ int main(void)
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
+        TEST(test_check_db__a_winner_coinrow_does_not_write_is_refused_not_shown_as_a_draw),
         TEST(test_check_db__a_status_coinrow_does_not_write_is_refused),
         TEST(test_check_db__an_instance_whose_total_is_not_its_sum_is_named),
         TEST(test_check_db__a_damaged_page_is_found_and_export_and_merge_refuse),

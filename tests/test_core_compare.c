@@ -110,6 +110,25 @@ static void test_compare__failures(void **state)
     assert_string_equal(cr_category_name(CR_MISSING), "missing");
 }
 
+/* A row edited by hand (UPDATE result): the winner is named when it is
+ * what differs (it said "value 10 against 10"), a missing one too, and a
+ * value gone without an error says so (it printed "(null)"). */
+static void test_compare__an_edited_winner_or_a_value_without_an_error_is_named(void **state)
+{
+    (void)state;
+    cr_side draw = solved(22, 22, 11, NULL), none = draw;
+    draw.winner = 0;
+    none.missing = CR_FIGURE_WINNER;
+    assert_string_equal(compare(row, 4, CR_TOTAL, draw, solved(22, 22, 11, NULL), 0).why, "winner draw against first");
+    assert_string_equal(compare(row, 4, CR_TOTAL, solved(22, 22, 11, NULL), none, 0).why, "winner first against none");
+    assert_int_equal(compare(row, 4, CR_TOTAL, none, none, 0).category, CR_SAME);
+    cr_side gone = {NULL, CR_FIGURE_VALUE, 0, 22, 11, 1, NULL};
+    cr_difference d = compare(row, 4, CR_TOTAL, gone, solved(22, 22, 11, NULL), 0);
+    assert_int_equal(d.category, CR_REGRESSION);
+    assert_string_equal(d.why, "a fails: no value and no error");
+    assert_int_equal(compare(row, 4, CR_TOTAL, gone, gone, 0).category, CR_SAME); /* it crashed on NULL */
+}
+
 /* A score that does not fit is missing on its own; the value is still compared. */
 static void test_compare__a_missing_score_is_compared_as_missing(void **state)
 {
@@ -188,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_compare__a_different_value_is_a_regression),
         cmocka_unit_test(test_compare__a_suboptimal_line_with_the_right_score_is_a_regression),
         cmocka_unit_test(test_compare__failures),
+        cmocka_unit_test(test_compare__an_edited_winner_or_a_value_without_an_error_is_named),
         cmocka_unit_test(test_compare__a_missing_score_is_compared_as_missing),
         cmocka_unit_test(test_compare__the_same_line_with_other_scores_is_a_regression),
         cmocka_unit_test(test_compare__either_side_may_be_the_odd_one),

@@ -33,6 +33,9 @@ static void score_text(char *out, size_t cap, const cr_side *side)
     cr_error__format(out, cap, "%s:%s", first, second);
 }
 
+/* Why a side has no value: its error, or (a row edited by hand) none. */
+static const char *failure(const cr_side *side) { return side->error ? side->error : "no value and no error"; }
+
 int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_variant variant, const cr_side *a,
                      const cr_side *b, int strict_moves, cr_error *err)
 {
@@ -42,16 +45,23 @@ int cr_compare_sides(cr_difference *out, const int64_t *coins, size_t n, cr_vari
     if (a_fails || b_fails) {
         if (a_fails != b_fails) {
             out->category = CR_REGRESSION;
-            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a_fails ? "a" : "b", a_fails ? a->error : b->error);
+            cr_error__format(out->why, sizeof out->why, "%s fails: %s", a_fails ? "a" : "b", failure(a_fails ? a : b));
             return 0;
         }
-        return strcmp(a->error, b->error) == 0 ? verdict(out, CR_SAME, "")
-                                                : verdict(out, CR_EQUIVALENT, "both fail, for other reasons");
+        return strcmp(failure(a), failure(b)) == 0 ? verdict(out, CR_SAME, "")
+                                                   : verdict(out, CR_EQUIVALENT, "both fail, for other reasons");
     }
-    if (a->value != b->value || a->winner != b->winner) {
+    if (a->value != b->value) {
         out->category = CR_REGRESSION;
         cr_error__format(out->why, sizeof out->why, "value %lld against %lld", (long long)a->value,
                          (long long)b->value);
+        return 0;
+    }
+    int a_wins = !(a->missing & CR_FIGURE_WINNER), b_wins = !(b->missing & CR_FIGURE_WINNER);
+    if (a_wins != b_wins || (a_wins && a->winner != b->winner)) {
+        out->category = CR_REGRESSION;
+        cr_error__format(out->why, sizeof out->why, "winner %s against %s", a_wins ? cr_winner_name(a->winner) : "none",
+                         b_wins ? cr_winner_name(b->winner) : "none");
         return 0;
     }
     /* the remaining game's scores follow the line; the others' are the value's */

@@ -82,6 +82,14 @@ static const struct invariant {
      "WHERE s.moves IS NOT NULL AND (length(s.moves) IS NOT i.n OR s.moves GLOB '*[^LR]*') "
      "OR s.remaining_moves IS NOT NULL AND (length(s.remaining_moves) IS NOT i.n "
      "OR s.remaining_moves GLOB '*[^LR]*')"},
+    /* what the readers take from result_extra as it is (the rows of the
+     * view result, which UPDATE result writes) */
+    {"extra-rows-are-results", "rows of result_extra whose winner is not first, second or draw, or whose line is "
+                               "not one L or R per coin of their instance",
+     "SELECT count(*), min(printf('run %d, instance %d, %s', x.run_id, x.instance_id, x.variant)) "
+     "FROM result_extra AS x JOIN instance AS i ON i.id = x.instance_id "
+     "WHERE x.winner NOT IN ('first', 'second', 'draw') "
+     "OR x.moves IS NOT NULL AND (length(x.moves) IS NOT i.n OR x.moves GLOB '*[^LR]*')"},
     COPIES_ITS_INSTANCE("set", set_id),
     COPIES_ITS_INSTANCE("ext-id", ext_id),
     COPIES_ITS_INSTANCE("n", n),

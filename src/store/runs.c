@@ -599,10 +599,17 @@ static int read_extra(cr_store_results *it, cr_stored_result *r, cr_error *err)
             *figures[f] = sqlite3_column_int64(st, f);
     }
     const char *winner = (const char *)sqlite3_column_text(st, 3);
-    if (!winner)
+    if (!winner) {
         r->missing |= CR_FIGURE_WINNER;
-    else
-        r->winner = strcmp(winner, "first") == 0 ? 1 : strcmp(winner, "second") == 0 ? -1 : 0;
+    } else if (strcmp(winner, "first") == 0 || strcmp(winner, "second") == 0 || strcmp(winner, "draw") == 0) {
+        r->winner = winner[0] == 'f' ? 1 : winner[0] == 's' ? -1 : 0;
+    } else { /* written by hand: it read as a draw */
+        char shown[CR_TEXT_SHOWN_CAP(24)];
+        return cr_errorf(err, CR_EDB, "%s: run %lld, instance %lld: the %s result's winner is '%s', not first, "
+                                      "second or draw (coinrow check-db finds such rows)",
+                         cr_store_path(it->pager.store), (long long)it->run_id, (long long)r->instance_id,
+                         cr_variant_name(r->variant), cr_text_shown(shown, sizeof shown, winner));
+    }
     r->moves = (const char *)sqlite3_column_text(st, 4);
     return 0;
 }

@@ -150,7 +150,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
         cr_text_column(id, sizeof id, r->ext_id, 20);
         if (r->missing & CR_FIGURE_VALUE) {
             printf("%s %6zu  %-9s error: ", id, r->n, cr_variant_name(r->variant));
-            cr_text_put(stdout, r->error);
+            cr_text_put(stdout, r->error ? r->error : "no value, and no error (a row edited by hand)");
             putchar('\n');
             continue;
         }
@@ -164,7 +164,8 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
         size_t moves_len = r->moves ? strlen(r->moves) : 0;
         snprintf(moves, sizeof moves, "%s", r->moves ? r->moves : "-");
         printf("%s %6zu  %-9s %20s %20s %20s  %-6s  %s%s\n", id, r->n, cr_variant_name(r->variant), figures[0],
-               figures[1], figures[2], cr_winner_name(r->winner), cr_text_shown(moves_shown, sizeof moves_shown, moves),
+               figures[1], figures[2], r->missing & CR_FIGURE_WINNER ? "-" : cr_winner_name(r->winner),
+               cr_text_shown(moves_shown, sizeof moves_shown, moves),
                moves_len > 24 ? "..." : "");
         if (r->error) {
             printf("%-20s %6s  %-9s error: ", "", "", "");
