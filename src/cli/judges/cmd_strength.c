@@ -242,7 +242,8 @@ const cli_command cli_cmd_strength = {
     "strategy how many tests break it and the first that does, then the weak tests:\n"
     "those that break no strategy.  On a set with groups, then, each group with\n"
     "the strategies that pass it (no test of it breaks them); a group that every\n"
-    "strategy passes is weak.  Nothing is stored.\n"
+    "strategy passes is weak.  The verdicts are not stored (the run solved first,\n"
+    "when there is none, is, as any run).\n"
     "Exit status: 0 every strategy is broken by some test (and every group breaks\n"
     "some strategy), 1 some strategy survives every test or a group is weak, 2 usage\n"
     "or trouble, 130 interrupted.",
