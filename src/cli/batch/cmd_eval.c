@@ -129,14 +129,15 @@ static int cmd_eval(const cli_command *self, int argc, char **argv)
     if (rc == 0)
         rc = cr_solve(results, solver, coins.v, coins.n, &solve_opts, &err);
     if (rc == 0 || rc == CR_EOVERFLOW || rc == CR_ETOOBIG) {
-        /* the variants with a value are printed, with null for the figures
-         * that do not fit; each missing figure is named after them */
+        /* the table has the variants with a value, "-" for the figures that
+         * do not fit; JSON every variant asked for, null for them and the
+         * error naming them; each missing figure is named after them */
         unsigned solved = 0;
         for (int v = 0; v < CR_VARIANT_COUNT; v++)
             if ((solve_opts.variants & CR_VARIANT_BIT(v)) && !(results[v].missing & CR_FIGURE_VALUE))
                 solved |= CR_VARIANT_BIT(v);
         for (int v = 0; a.json && v < CR_VARIANT_COUNT; v++)
-            if (solved & CR_VARIANT_BIT(v))
+            if (solve_opts.variants & CR_VARIANT_BIT(v))
                 print_json(&results[v], coins.n);
         if (!a.json)
             print_table(results, solved, coins.n);
