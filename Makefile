@@ -270,6 +270,7 @@ $(BUILD)/tests/test_subsystems_nomem: TEST_LDFLAGS := -Wl,--wrap=malloc,--wrap=c
 $(BUILD)/tests/test_batch_pipeline: TEST_LDFLAGS := -Wl,--wrap=cr_physical_memory
 # another merge of the job, run between a merge's check of its target and its write
 $(BUILD)/tests/test_cli_shard: TEST_LDFLAGS := -Wl,--wrap=cr_store_begin
+$(BUILD)/tests/test_store_report: TEST_LDFLAGS := -Wl,--wrap=cr_store_run_variant_stats
 # The crash test runs commands in children of its own, as main does.
 $(BUILD)/tests/test_cli_interrupt: TEST_CLI := $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_cli_interrupt: $(CLI_LIB_OBJ)

@@ -12,8 +12,11 @@
 #include <cmocka.h>
 
 #include "coinrow/rng.h"
+#include "report/report.h"
 #include "store/store.h"
 #include "support/core_check.h"
+#include "support/files.h"
+#include "support/run.h"
 
 typedef store_fixture fixture_state;
 
@@ -186,10 +189,82 @@ static void test_store_report__two_runs_compare_instance_by_instance(void **stat
     assert_true(!d[1].a.given && d[1].b.given);
 }
 
+/* The database the wrapped cr_store_run_variant_stats finishes run 1 of
+ * (with solve --resume) at its second call: between the report's reading
+ * of one variant and the next.  NULL: it only reads. */
+static const char *finish_at_second_variant;
+static int variant_calls;
+
+int __real_cr_store_run_variant_stats(cr_variant_stats *out, cr_store *store, int64_t run_id, cr_variant variant,
+                                      cr_error *err);
+int __wrap_cr_store_run_variant_stats(cr_variant_stats *out, cr_store *store, int64_t run_id, cr_variant variant,
+                                      cr_error *err);
+int __wrap_cr_store_run_variant_stats(cr_variant_stats *out, cr_store *store, int64_t run_id, cr_variant variant,
+                                      cr_error *err)
+{
+    if (finish_at_second_variant && ++variant_calls == 2) {
+        run_result r;
+        COINROW(&r, NULL, "solve", "--resume", "1", "--db", finish_at_second_variant, "--quiet");
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+    }
+    return __real_cr_store_run_variant_stats(out, store, run_id, variant, err);
+}
+
+/* A report of a run that is writing is of one moment: a run that committed
+ * between the reading of two variants made one variant's page say 1,000
+ * results and the next 2,000 (the parts were read on their own
+ * connections, each at its own moment). */
+static void test_store_report__a_run_writing_meanwhile_is_shown_as_of_one_moment(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    const char *db = tmp_path(dir, "w.db"), *page = tmp_path(dir, "w.html");
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "s", "--count", "2000", "--n", "1..30", "--values", "1..99",
+            "--seed", "4", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "solve", "--db", db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    /* as a stop leaves it, half solved; in WAL mode, as while it writes */
+    assert_int_equal(db_exec(db, "UPDATE run SET status = 'running', finished_at = NULL; "
+                                 "DELETE FROM result_extra WHERE instance_id > 1000; "
+                                 "DELETE FROM solution WHERE instance_id > 1000; PRAGMA journal_mode = WAL"),
+                     0);
+    cr_store *store = NULL;
+    cr_error err = {0};
+    assert_int_equal(cr_store_new(&store, db, CR_STORE_READ, &err), 0);
+    cr_report_opts opts = {.set_id = 1, .run_id = 1, .version = "test", .db_shown = db, .jobs = 4};
+    cr_report_stats stats;
+    finish_at_second_variant = db;
+    int rc = cr_report_write(&stats, store, page, &opts, &err);
+    finish_at_second_variant = NULL;
+    cr_store_free(store);
+    assert_int_equal(rc, 0);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM solution"), 2000); /* it did commit meanwhile */
+    char *html = read_text(page);
+    assert_non_null(html);
+    size_t found = 0;
+    for (const char *at = strstr(html, " results, "); at; at = strstr(at + 1, " results, ")) {
+        const char *start = at;
+        while (start > html && (start[-1] == ',' || (start[-1] >= '0' && start[-1] <= '9')))
+            start--;
+        if (strncmp(start, "1,000 results", 13) != 0)
+            fail_msg("a variant shows %.*s", (int)(at - start) + 8, start);
+        found++;
+    }
+    assert_int_equal(found, 4);
+    free(html);
+    tmp_dir_free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_store_report__histogram_bins_cover_any_int64_range_in_at_most_forty),
+        cmocka_unit_test(test_store_report__a_run_writing_meanwhile_is_shown_as_of_one_moment),
         cmocka_unit_test_setup_teardown(test_store_report__a_variant_counts_every_value_in_its_bin_and_every_winner,
                                         store_fixture_setup, store_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_store_report__two_runs_compare_instance_by_instance, store_fixture_setup,

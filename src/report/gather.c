@@ -251,7 +251,7 @@ static void *hand_main(void *arg)
 static void add_part(crew *c, part_fn *fn, int arg) { c->parts[c->count++] = (part){fn, arg}; }
 
 /* Reads every part, on the store and up to jobs - 1 more connections. */
-static int read_parts(cr_report_model *m, cr_store *store, cr_error *err)
+static int read_parts(cr_report_model *m, cr_store *store, int jobs, cr_error *err)
 {
     crew *c = calloc(1, sizeof *c);
     hand hands[8];
@@ -274,7 +274,7 @@ static int read_parts(cr_report_model *m, cr_store *store, cr_error *err)
     if (m->builtin_count)
         add_part(c, part_weak, 0);
 
-    size_t want = m->opts->jobs > 1 ? (size_t)m->opts->jobs - 1 : 0;
+    size_t want = jobs > 1 ? (size_t)jobs - 1 : 0;
     if (want > sizeof hands / sizeof hands[0])
         want = sizeof hands / sizeof hands[0];
     for (; rc == 0 && opened < want && opened + 1 < c->count; opened++) {
@@ -298,12 +298,20 @@ static int read_parts(cr_report_model *m, cr_store *store, cr_error *err)
     return rc;
 }
 
-int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
+/* Whether a run or an invocation the page shows is writing (or was
+ * stopped by a kill, which leaves it running). */
+static int writing(const cr_report_model *m)
 {
-    time_t now = time(NULL);
-    struct tm utc;
-    if (gmtime_r(&now, &utc))
-        strftime(m->written_at, sizeof m->written_at, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    int any = (m->has_run && m->run.run.status == CR_RUN_RUNNING) ||
+              (m->has_against && m->against.run.status == CR_RUN_RUNNING);
+    for (size_t k = 0; k < m->column_count; k++)
+        any |= m->columns[k].inv.status == CR_RUN_RUNNING;
+    return any;
+}
+
+/* What the page shows: the set, its runs, invocations and groups. */
+static int pick(cr_report_model *m, cr_store *store, cr_error *err)
+{
     int rc = cr_store_set_name(m->set_name, sizeof m->set_name, store, m->opts->set_id, err);
     if (rc == 0)
         rc = cr_store_set_outline(&m->set, store, m->opts->set_id, err);
@@ -313,11 +321,39 @@ int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
         rc = pick_invocations(m, store, err);
     if (rc == 0)
         rc = pick_test_groups(m, store, err);
-    if (rc)
-        return rc;
-    cr_store_histogram_init(&m->n, m->set.instances, m->set.n_min, m->set.n_max);
-    pick_folds(m);
-    return read_parts(m, store, err);
+    return rc;
+}
+
+int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
+{
+    /* while a run or an invocation it shows is writing, the page is of one
+     * moment: picked again and every part read in one read transaction, on
+     * this connection alone (the parts read side by side on others were of
+     * moments apart, and one variant's totals disagreed with another's).
+     * Otherwise no transaction, which in rollback mode would hold off a
+     * writer for the whole page. */
+    int rc = pick(m, store, err), snapshot = rc == 0 && writing(m);
+    if (snapshot) {
+        const cr_report_opts *opts = m->opts;
+        cr_report__model_clear(m);
+        memset(m, 0, sizeof *m);
+        m->opts = opts;
+        rc = cr_store_read_begin(store, err);
+        if (rc == 0)
+            rc = pick(m, store, err);
+    }
+    time_t now = time(NULL);
+    struct tm utc;
+    if (gmtime_r(&now, &utc))
+        strftime(m->written_at, sizeof m->written_at, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    if (rc == 0) {
+        cr_store_histogram_init(&m->n, m->set.instances, m->set.n_min, m->set.n_max);
+        pick_folds(m);
+        rc = read_parts(m, store, snapshot ? 1 : m->opts->jobs, err);
+    }
+    if (snapshot)
+        cr_store_read_end(store);
+    return rc;
 }
 
 void cr_report__model_clear(cr_report_model *m)

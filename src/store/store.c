@@ -461,6 +461,17 @@ void cr_store_free(cr_store *store)
     free(store);
 }
 
+int cr_store_read_begin(cr_store *store, cr_error *err)
+{
+    return cr_store__exec(store, "BEGIN", "starting to read", err);
+}
+
+void cr_store_read_end(cr_store *store)
+{
+    if (!sqlite3_get_autocommit(store->db))
+        sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+}
+
 /* ---- writing ---- */
 
 int cr_store_begin(cr_store *store, cr_error *err)

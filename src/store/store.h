@@ -427,6 +427,15 @@ int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, 
  * coinrow's is missing or defined otherwise. */
 int cr_store_check_schema(int *out_failed, cr_store *store, cr_store_check_fn fn, void *ctx, cr_error *err);
 
+/* Starts a read transaction: whatever the store reads until
+ * cr_store_read_end is of one moment of the file (in WAL mode, writers go
+ * on meanwhile).  For a page made of many reads while a run writes (the
+ * report).  0, or the error. */
+int cr_store_read_begin(cr_store *store, cr_error *err);
+
+/* Ends the read transaction cr_store_read_begin started. */
+void cr_store_read_end(cr_store *store);
+
 /* ---- reading, in pages: flat memory, no long read transaction ---- */
 
 typedef struct cr_instance {
