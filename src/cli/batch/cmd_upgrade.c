@@ -46,8 +46,11 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
     cr_error err = {0};
     cr_store *store = NULL;
     /* read first: an up-to-date file is not written, and a read-only one is
-     * up to date too */
-    int rc = cr_store_new(&store, a.db, CR_STORE_READ_ANY, &err);
+     * up to date too; but the journal a stopped writer left is rolled back
+     * first, which readers ask upgrade to do */
+    int rc = cr_store_roll_back_journal(a.db, &err);
+    if (rc == 0)
+        rc = cr_store_new(&store, a.db, CR_STORE_READ_ANY, &err);
     if (rc == 0 && cr_store_opened_version(store) < cr_store_schema_version()) {
         cr_store_free(store);
         store = NULL;
