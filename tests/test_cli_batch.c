@@ -744,6 +744,13 @@ static void test_cli_batch__every_command_has_help(void **state)
     COINROW(&r, NULL, "help");
     assert_non_null(strstr(r.out, "  run "));
     assert_non_null(strstr(r.out, "  solve "));
+    char *overview = r.out;
+    r.out = NULL;
+    run_result_free(&r);
+    COINROW(&r, NULL, "help", "help"); /* listed as a command: "no command 'help'" */
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, overview);
+    free(overview);
     run_result_free(&r);
     COINROW(&r, NULL, "solve", "--help");
     assert_non_null(strstr(r.out, "--resume"));

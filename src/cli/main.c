@@ -16,10 +16,10 @@ static void print_overview(FILE *to)
     fprintf(to, "\n'coinrow COMMAND --help' for a command's options; 'coinrow --version'.\n");
 }
 
-/* `coinrow help [COMMAND]` */
+/* `coinrow help [COMMAND]` (help help: the overview, which says what help does) */
 static int help(int argc, char **argv)
 {
-    if (argc < 3) {
+    if (argc < 3 || strcmp(argv[2], "help") == 0) {
         print_overview(stdout);
         return CR_EXIT_OK;
     }
