@@ -237,7 +237,8 @@ static void test_source__csv_without_values_column_is_fatal(void **state)
 
 /* Two columns that name the values (Coins and values, or one name twice)
  * refuse the read: the first was taken and the other's values dropped
- * without a word.  --values-col picks one; named twice, it is refused too. */
+ * without a word.  --values-col picks one; named twice, it is refused too;
+ * and so are two id columns or two n columns. */
 static void test_source__csv_with_two_values_columns_is_fatal(void **state)
 {
     (void)state;
@@ -254,6 +255,19 @@ static void test_source__csv_with_two_values_columns_is_fatal(void **state)
     assert_string_equal(s.text, "");
     assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, "coins", same), CR_EINVAL);
     assert_non_null(strstr(err.msg, "same.csv line 1: columns 2 and 3 both name the values: rename one"));
+    /* two id columns, two n columns (any case), one column for both roles:
+     * refused too (the first was taken; the last was "no values column") */
+    static const char *const headers[][4] = {
+        {"id,ID,values\na,b,1\n", NULL, NULL, "columns 1 and 2 are both the id column: rename one"},
+        {"n,values,N\n1,1,1\n", NULL, NULL, "columns 1 and 3 are both the n column: rename one"},
+        {"name,values\na,1\n", "name", "name", "column 1 is named by both --id-col and --values-col"},
+    };
+    for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++) {
+        assert_int_equal(write_file(same, headers[k][0]), 0);
+        assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, headers[k][1], headers[k][2], same), CR_EINVAL);
+        if (!strstr(err.msg, headers[k][3]))
+            fail_msg("%s: %s", headers[k][0], err.msg);
+    }
     tmp_dir_free(dir);
 }
 

@@ -41,7 +41,8 @@ typedef struct reader {
     /* the header */
     int have_header;
     size_t columns, id_col, values_col, n_col;
-    size_t values_twin; /* a second column that names values: which one is meant? */
+    size_t id_twin, values_twin, n_twin; /* a second column of the role: which one is meant? */
+    size_t id_and_values;                /* the column --id-col and --values-col both name */
     char names[CR_ERROR_MSG_MAX]; /* the header's first column names, whole, each NUL-ended: for messages */
     size_t names_len, names_kept;
 
@@ -98,14 +99,18 @@ static void header_field(reader *r, const char *s, size_t len)
     }
     int values = r->format != CR_FORMAT_WIDE &&
                  (r->opts->values_col ? same_name(s, len, r->opts->values_col) : cr_source__is_values_name(s, len));
-    if (r->id_col == NONE && same_name(s, len, r->opts->id_col ? r->opts->id_col : "id"))
-        r->id_col = k;
-    else if (values && r->values_col == NONE)
-        r->values_col = k;
-    else if (values && r->values_twin == NONE)
-        r->values_twin = k;
-    else if (r->format != CR_FORMAT_WIDE && r->n_col == NONE && same_name(s, len, "n"))
-        r->n_col = k;
+    int id = same_name(s, len, r->opts->id_col ? r->opts->id_col : "id");
+    if (id && values && r->id_and_values == NONE)
+        r->id_and_values = k;
+    /* the first column of a role takes it; a second is its twin, refused */
+    size_t *role = id ? &r->id_col : values ? &r->values_col
+                                   : r->format != CR_FORMAT_WIDE && same_name(s, len, "n") ? &r->n_col
+                                                                                            : NULL;
+    size_t *twin = id ? &r->id_twin : values ? &r->values_twin : &r->n_twin;
+    if (role && *role == NONE)
+        *role = k;
+    else if (role && *twin == NONE)
+        *twin = k;
 }
 
 /* What comes after the header's names listed: nothing when all are, else
@@ -151,7 +156,15 @@ static void check_header(reader *r)
 {
     char what[128];
     r->have_header = 1;
-    if (r->opts->id_col && r->id_col == NONE) {
+    if (r->id_and_values != NONE) {
+        snprintf(what, sizeof what, "column %zu is named by both --id-col and --values-col", r->id_and_values + 1);
+        fatal(r, CR_EINVAL, what);
+    } else if (r->id_twin != NONE || r->n_twin != NONE) { /* the first one was taken, the other dropped */
+        int id = r->id_twin != NONE;
+        snprintf(what, sizeof what, "columns %zu and %zu are both the %s column: rename one",
+                 (id ? r->id_col : r->n_col) + 1, (id ? r->id_twin : r->n_twin) + 1, id ? "id" : "n");
+        fatal(r, CR_EINVAL, what);
+    } else if (r->opts->id_col && r->id_col == NONE) {
         snprintf(what, sizeof what, "no id column '%s'", r->opts->id_col);
         fatal(r, CR_EINVAL, what);
     } else if (r->format != CR_FORMAT_WIDE && r->values_col == NONE) {
@@ -537,7 +550,10 @@ int cr_source__csv(FILE *f, const char *name, cr_format format, const cr_source_
         .err = err,
         .id_col = NONE,
         .values_col = NONE,
+        .id_twin = NONE,
         .values_twin = NONE,
+        .n_twin = NONE,
+        .id_and_values = NONE,
         .n_col = NONE,
         .line = 1,
     };
