@@ -56,6 +56,9 @@ static void test_game__variant_lists(void **state)
     assert_string_equal(err.msg,
                         "unknown variant 'best' in 'total,best' (expected total, diff, remaining, winner or all)");
     assert_int_equal(cr_variants_parse(&mask, "", &err), CR_EINVAL);
+    /* it said "unknown variant 'all' ... (expected ... or all)" */
+    assert_int_equal(cr_variants_parse(&mask, "all,diff", &err), CR_EINVAL);
+    assert_string_equal(err.msg, "'all' in 'all,diff' stands alone, not in a list");
 }
 
 static void test_error__formats_without_stdio(void **state)

@@ -315,6 +315,10 @@ static void test_ext__errors_name_the_token_and_its_position(void **state)
         {"RLL", "the line has 3 moves for 4 coins"},
         {"RLLLL", "the line has 5 moves for 4 coins"},
         {"", "the line has 0 moves for 4 coins"},
+        /* a letter no move is named before the length its bytes make (it said "5 moves") */
+        {"RLL\xc3\xa9", "turn 4 (second player): '\\xc3' is not a move (L or R)"},
+        {"RLLLX", "turn 5: 'X' is not a move (L or R)"},
+        {"R", "the line has 1 move for 4 coins"},
     };
     for (size_t k = 0; k < sizeof bad_lines / sizeof *bad_lines; k++) {
         snprintf(want, sizeof want, "error: coinrow_check: %s", bad_lines[k].message);
@@ -330,6 +334,15 @@ static void test_ext__errors_name_the_token_and_its_position(void **state)
                   "error: coinrow_solve: unknown variant 'dif' in 'diff,dif' (expected total, diff, remaining, winner "
                   "or all)");
     assert_answer(ASK0("SELECT count(*) FROM coinrow_solve('4 6', '')"), "error: coinrow_solve: empty variant list");
+    assert_answer(ASK0("SELECT count(*) FROM coinrow_solve('4 6', 'all,diff')"),
+                  "error: coinrow_solve: 'all' in 'all,diff' stands alone, not in a list");
+    /* a NUL byte in a name: C read "diff" || char(0) || "xyz" as diff */
+    assert_answer(ASK0("SELECT coinrow_value('4 6', 'diff' || char(0) || 'xyz')"),
+                  "error: coinrow_value: the variant has a NUL byte");
+    assert_answer(ASK0("SELECT coinrow_moves('4 6', 'diff', 'fast' || char(0))"),
+                  "error: coinrow_moves: the moves policy has a NUL byte");
+    assert_answer(ASK0("SELECT count(*) FROM coinrow_solve('4 6', 'diff' || char(0))"),
+                  "error: coinrow_solve: the variant list has a NUL byte");
     assert_answer(ASK0("SELECT count(*) FROM coinrow_solve('4 6', 'all', 'fastest')"),
                   "error: coinrow_solve: unknown moves policy 'fastest' (expected fast, canonical or none)");
     assert_answer(ASK0("SELECT count(*) FROM coinrow_solve"),

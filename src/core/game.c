@@ -81,6 +81,8 @@ int cr_variants_parse(unsigned *out, const char *list, cr_error *err)
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         int i = cr_game__find_name(variant_names, CR_VARIANT_COUNT, p, len);
+        if (i < 0 && len == 3 && strncmp(p, "all", 3) == 0)
+            return cr_error_set(err, CR_EINVAL, "'all' in '%s' stands alone, not in a list", list);
         if (i < 0)
             return cr_error_set(err, CR_EINVAL,
                                 "unknown variant '%.*s' in '%s' (expected total, diff, remaining, winner or all)",

@@ -64,7 +64,7 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
     } else if (len > n) {
         out->fault = CR_LINE_LONG;
         out->turn = n;
-        cr_error__format(out->why, sizeof out->why, "the line has %zu moves for %zu coins", len, n);
+        cr_error__format(out->why, sizeof out->why, "the line has %zu moves for %zu coin%s", len, n, n == 1 ? "" : "s");
     } else {
         out->fault = CR_LINE_OK;
         out->turn = n;
@@ -77,12 +77,16 @@ int cr_moves_verify(cr_verdict *out, const int64_t *coins, size_t n, cr_variant 
 int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant variant, const char *line,
                      size_t len, cr_error *err)
 {
-    if (len != n)
-        return cr_error_set(err, CR_EINVAL, "the line has %zu moves for %zu coins", len, n);
     cr_i128 left_in_row, ignored;
     cr_figures__sums(&left_in_row, &ignored, coins, n);
     out[0] = out[1] = 0;
-    for (size_t k = 0, i = 0, j = n - 1; k < n; k++) {
+    /* a letter that is no move is named first, wherever it is: "Lé" has two
+     * letters, not the three moves its bytes would count */
+    for (size_t k = n; k < len; k++)
+        if (line[k] != 'L' && line[k] != 'R')
+            len = k + 1;
+    size_t turns = len < n ? len : n;
+    for (size_t k = 0, i = 0, j = n - 1; k < turns; k++) {
         int64_t taken;
         if (line[k] == 'L')
             taken = coins[i++];
@@ -98,6 +102,14 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
         left_in_row -= taken;
         out[k % 2] += is_remaining(variant) ? left_in_row : taken;
     }
+    if (len > n && line[len - 1] != 'L' && line[len - 1] != 'R') {
+        char shown[8];
+        cr_contest_escape(shown, sizeof shown, line + len - 1, 1, 1);
+        return cr_error_set(err, CR_EINVAL, "turn %zu: '%s' is not a move (L or R)", len, shown);
+    }
+    if (len != n)
+        return cr_error_set(err, CR_EINVAL, "the line has %zu move%s for %zu coin%s", len, len == 1 ? "" : "s", n,
+                            n == 1 ? "" : "s");
     return 0;
 }
 

@@ -85,8 +85,9 @@ static workspace *arguments(cr_variant *out_variant, sqlite3_context *ctx, int a
             return NULL; /* NULL in, NULL out */
     const binding *b = sqlite3_user_data(ctx);
     cr_error err;
-    if (cr_ext__coins(&b->ws->coins, argv[0], &err) ||
-        cr_variant_parse(out_variant, (const char *)sqlite3_value_text(argv[1]), &err)) {
+    const char *name;
+    if (cr_ext__coins(&b->ws->coins, argv[0], &err) || cr_ext__name(&name, argv[1], "the variant", &err) ||
+        cr_variant_parse(out_variant, name, &err)) {
         fail(ctx, &err);
         return NULL;
     }
@@ -144,7 +145,10 @@ static void fn_moves(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (!ws)
         return;
     if (argc == 3) {
-        int rc = cr_moves_parse(&policy, (const char *)sqlite3_value_text(argv[2]), &err);
+        const char *name;
+        int rc = cr_ext__name(&name, argv[2], "the moves policy", &err);
+        if (rc == 0)
+            rc = cr_moves_parse(&policy, name, &err);
         if (rc == 0 && policy == CR_MOVES_NONE)
             rc = cr_errorf(&err, CR_EINVAL, "moves policy 'none' gives no line (expected fast or canonical)");
         if (rc) {

@@ -15,6 +15,11 @@ SQLITE_EXTENSION_INIT3
  * its position, CR_ENOMEM). */
 int cr_ext__coins(cr_coins *out, sqlite3_value *arg, cr_error *err);
 
+/* The text of an argument that names something (`what`: "the variant", "the
+ * moves policy") into *out: CR_EINVAL when it holds a NUL byte, which C
+ * would read as its end ('diff' || char(0) || 'xyz' as diff). */
+int cr_ext__name(const char **out, sqlite3_value *arg, const char *what, cr_error *err);
+
 /* cr_solve (rows.c) of coins for the variants with line policy `policy` and the
  * automatic algorithm.  A canonical line whose memory is more than SQLite's
  * hard heap limit (PRAGMA hard_heap_limit) is refused before anything is

@@ -4,6 +4,8 @@
  * the entry point sets. */
 #include "ext/ext.h"
 
+#include <string.h>
+
 #include "util/util.h"
 
 SQLITE_EXTENSION_INIT1
@@ -14,6 +16,16 @@ int cr_ext__coins(cr_coins *out, sqlite3_value *arg, cr_error *err)
     if (!text)
         return cr_errorf(err, CR_ENOMEM, "no memory for the coins' text");
     return cr_coins_parse(out, text, (size_t)sqlite3_value_bytes(arg), err);
+}
+
+int cr_ext__name(const char **out, sqlite3_value *arg, const char *what, cr_error *err)
+{
+    *out = (const char *)sqlite3_value_text(arg);
+    if (!*out)
+        return cr_errorf(err, CR_ENOMEM, "no memory for %s's text", what);
+    if (strlen(*out) != (size_t)sqlite3_value_bytes(arg))
+        return cr_errorf(err, CR_EINVAL, "%s has a NUL byte", what);
+    return 0;
 }
 
 int cr_ext__solve(cr_result out[CR_VARIANT_COUNT], cr_solver *solver, const cr_coins *coins, unsigned variants,

@@ -138,11 +138,12 @@ static int solve_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_
     unsigned variants = CR_VARIANTS_ALL;
     cr_moves policy = CR_MOVES_FAST;
     cr_error err;
+    const char *name;
     int rc = cr_ext__coins(&c->coins, arg[0], &err);
-    if (rc == 0 && arg[1])
-        rc = cr_variants_parse(&variants, (const char *)sqlite3_value_text(arg[1]), &err);
-    if (rc == 0 && arg[2])
-        rc = cr_moves_parse(&policy, (const char *)sqlite3_value_text(arg[2]), &err);
+    if (rc == 0 && arg[1] && (rc = cr_ext__name(&name, arg[1], "the variant list", &err)) == 0)
+        rc = cr_variants_parse(&variants, name, &err);
+    if (rc == 0 && arg[2] && (rc = cr_ext__name(&name, arg[2], "the moves policy", &err)) == 0)
+        rc = cr_moves_parse(&policy, name, &err);
     if (rc == 0)
         rc = cr_ext__solve(c->results, c->solver, &c->coins, variants, policy, &err);
     if (rc != 0 && rc != CR_EOVERFLOW) { /* an overflow is its rows' error */
