@@ -378,6 +378,9 @@ static void test_cli_batch__usage_errors_exit_2(void **state)
         {{"run", "x.csv", "--format", "xml"}, "unknown format 'xml'"},
         {{"run", "x.csv", "--variant", "best"}, "unknown variant 'best'"},
         {{"show", "--limit", "-1"}, "--limit takes a positive number"},
+        /* accepted: --quiet won, and --values-col was left unused */
+        {{"run", "x.csv", "--quiet", "--progress"}, "--quiet and --progress ask for opposites: give one of them"},
+        {{"run", "x.csv", "--format", "wide", "--values-col", "b"}, "--values-col has no meaning for --format wide"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r;

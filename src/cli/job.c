@@ -65,6 +65,9 @@ static int check_args(int64_t *out_run, cr_solve_opts *solve, cr_source_opts *sr
                                    a->from_db, a->db);
         if (cr_source_format_parse(&src->format, a->format, &err))
             return cli_usage_error(cmd, "%s", err.msg);
+        if (src->format == CR_FORMAT_WIDE && a->values_col)
+            return cli_usage_error(cmd, "--values-col has no meaning for --format wide, whose every column but the "
+                                        "id is a coin");
         src->id_col = a->id_col;
         src->values_col = a->values_col;
         if (a->group && !a->set)

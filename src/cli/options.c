@@ -142,6 +142,11 @@ int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, 
         if (o->arg && !**(const char **)(void *)field)
             return cli_usage_error(cmd, "--%s takes %s, which cannot be empty", o->name, o->arg);
     }
+    /* the usage lines show [--quiet | --progress]: given both, --quiet won */
+    const cli_option *quiet = find(cmd->options, "quiet", 5), *progress = find(cmd->options, "progress", 8);
+    if (quiet && progress && *(int *)(void *)((char *)args + quiet->offset) &&
+        *(int *)(void *)((char *)args + progress->offset))
+        return cli_usage_error(cmd, "--quiet and --progress ask for opposites: give one of them");
     *out_npos = npos;
     if (out_ncommand)
         *out_ncommand = ncommand;
