@@ -279,6 +279,7 @@ static void emit(reader *r, const char *reason)
         .reason = reason,
     };
     if (r->id_col == NONE) {
+        row.numbered = 1;
         row.ext_id = number;
         row.ext_id_len = (size_t)snprintf(number, sizeof number, "%llu", (unsigned long long)r->data_rows);
     } else if (r->have_id && r->id_len > 0 && !memchr(r->id, '\0', r->id_len)) {

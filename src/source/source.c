@@ -212,16 +212,21 @@ int cr_source_check(const char *const *inputs, size_t count, cr_error *err)
     return 0;
 }
 
-/* A cr_row_fn that ends a read at its first row: the header was read. */
+/* A cr_row_fn that ends a read at its first row: the header was read, and
+ * *ctx says whether its rows are numbered (no id column). */
 static int header_read(void *ctx, const cr_row *row)
 {
-    (void)ctx, (void)row;
+    *(int *)ctx = row->numbered;
     return 1;
 }
 
 /* The header of the file at path, read as cr_source_read would, when it is
- * a regular file of CSV, TSV or the wide format (a pipe is read once). */
-static int check_header(const char *path, const cr_source_opts *opts, cr_error *err)
+ * a regular file of CSV, TSV or the wide format (a pipe is read once).  A
+ * second file whose rows are numbered (no id column) is refused: both
+ * number theirs from 1, and in one set the second one's ids would clash
+ * with the first's (*numbered_first, the first such file's path, NULL
+ * until there is one). */
+static int check_header(char **numbered_first, const char *path, const cr_source_opts *opts, cr_error *err)
 {
     struct stat sb;
     cr_format format = format_of(path, opts->format);
@@ -230,32 +235,41 @@ static int check_header(const char *path, const cr_source_opts *opts, cr_error *
     FILE *f = fopen(path, "rb");
     if (!f)
         return cr_errorf(err, CR_EIO, "cannot open %s: %s", path, strerror(errno));
-    int rc = cr_source__csv(f, path, format, opts, header_read, NULL, err);
+    int numbered = 0, rc = cr_source__csv(f, path, format, opts, header_read, &numbered, err);
     fclose(f);
-    return rc > 0 ? 0 : rc;
+    if (rc < 0 || !numbered)
+        return rc < 0 ? rc : 0;
+    if (*numbered_first)
+        return cr_errorf(err, CR_EINVAL, "%s and %s have no id column: each numbers its rows from 1, so in one set "
+                                         "their ids would clash; give them an id column, or read each into a set "
+                                         "of its own",
+                         *numbered_first, path);
+    return (*numbered_first = strdup(path)) ? 0 : cr_errorf(err, CR_ENOMEM, "no memory for the path of %s", path);
 }
 
 /* Every file's header, before a row is passed on: a file with none, or
  * without its values column, refuses the whole read rather than stop it
  * halfway, the files before it stored and a command to finish that could
- * never work. */
+ * never work; and so do two files without an id column. */
 static int check_headers(const char *const *inputs, size_t count, const cr_source_opts *opts, cr_error *err)
 {
+    char *numbered_first = NULL; /* the first file whose rows are numbered */
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < count; i++) {
         struct stat sb;
         if (strcmp(inputs[i], "-") == 0)
             continue;
         if (stat(inputs[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            rc = check_header(inputs[i], opts, err);
+            rc = check_header(&numbered_first, inputs[i], opts, err);
             continue;
         }
         file_list list = {0};
         rc = list_folder(&list, inputs[i], opts->format, err);
         for (size_t k = 0; rc == 0 && k < list.count; k++)
-            rc = check_header(list.paths[k], opts, err);
+            rc = check_header(&numbered_first, list.paths[k], opts, err);
         free_list(&list);
     }
+    free(numbered_first);
     return rc;
 }
 

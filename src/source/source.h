@@ -25,6 +25,7 @@ typedef struct cr_row {
     const char *ext_id;   /* the row's id (NUL-terminated, not empty); NULL only in a rejected
                              row whose id could not be read */
     size_t ext_id_len;
+    int numbered;         /* the id is the row's number: its file has no id column */
     const int64_t *coins; /* the values of an accepted row */
     size_t n;
     const char *coins_json; /* the same values as a JSON array, cr_coins' json: the text the
