@@ -216,12 +216,14 @@ static void test_source__csv_without_id_numbers_the_data_rows(void **state)
     assert_int_equal(write_file(tmp_path(dir, "a.csv"), "values\n1 2\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "b.csv"), "values\n3 4\n"), 0);
     assert_int_equal(write_file(tmp_path(dir, "c.csv"), "id,values\nc1,5\n"), 0);
-    seen s;
-    cr_error err = {0};
-    assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, dir), CR_EINVAL);
-    assert_non_null(strstr(err.msg, "a.csv and "));
-    assert_non_null(strstr(err.msg, "b.csv have no id column: each numbers its rows from 1"));
-    assert_string_equal(s.text, "");
+    {
+        seen s;
+        cr_error err = {0};
+        assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, dir), CR_EINVAL);
+        assert_non_null(strstr(err.msg, "a.csv and "));
+        assert_non_null(strstr(err.msg, "b.csv have no id column: each numbers its rows from 1"));
+        assert_string_equal(s.text, "");
+    }
     assert_int_equal(remove(tmp_path(dir, "b.csv")), 0); /* one of them, with others that have ids: read */
     READ_OK(CR_FORMAT_AUTO, NULL, NULL, dir, "L2 1: [1,2]\nL2 c1: [5]\n");
     tmp_dir_free(dir);
