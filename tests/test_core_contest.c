@@ -59,6 +59,7 @@ static void test_input__each_malformed_variant_is_rejected_saying_where(void **s
         {"4\n8 15 3 7 \n", &limits, "line 2, column 9: a space at the end of the line"},
         {"4\n8 15 3 7 1\n", &limits, "line 2, column 9: more values than n = 4"},
         {"4\n8 15 3\n", &limits, "line 2, column 7: the line has 3 values, n = 4 says it should have 4"},
+        {"3\n8\n", &limits, "line 2, column 2: the line has 1 value, n = 3 says it should have 3"},
         {"4\n\n", &limits, "line 2, column 1: the line has no values"},
         {"4\n8 15 3 21\n", &limits, "line 2, column 8: value 4 (21) is out of range 1..20"},
         {"4\n0 15 3 7\n", &limits, "line 2, column 1: value 1 (0) is out of range 1..20"},

@@ -181,7 +181,8 @@ static int separator(cursor *c, size_t k, size_t n, cr_error *err)
     }
     if (c->at == c->len || c->text[c->at] == '\n') {
         char msg[128];
-        cr_error__format(msg, sizeof msg, "the line has %zu values, n = %zu says it should have %zu", k - 1, n, n);
+        cr_error__format(msg, sizeof msg, "the line has %zu value%s, n = %zu says it should have %zu", k - 1,
+                         k - 1 == 1 ? "" : "s", n, n);
         return input_error(err, c, column(c), msg);
     }
     return unexpected(err, c, "a single space between values");

@@ -135,8 +135,10 @@ const cli_command cli_cmd_validate = {
     "validate",
     cmd_validate,
     "strict check of a contest input file (testlib or Kattis statuses)",
-    "validate --n MIN..MAX --values MIN..MAX [--even-n] [--odd-sum] [--variant LIST] [--kattis] [FILE]\n"
-    "       coinrow validate --group NAME --set NAME [--db PATH] [--variant LIST] [--kattis] [FILE...]",
+    "validate --n MIN..MAX --values MIN..MAX [--even-n] [--odd-sum] [--variant LIST] [--interactive] [--kattis]\n"
+    "            [FILE]\n"
+    "       coinrow validate --group NAME --set NAME [--db PATH] [--variant LIST] [--interactive] [--kattis]\n"
+    "            [FILE...]",
     "The file (standard input without FILE) must be n on the first line, then the\n"
     "n values separated by single spaces, each line ending in LF, nothing else;\n"
     "numbers plain (no '+', no leading zeros, no -0); and the value of each variant\n"
