@@ -274,7 +274,8 @@ static void test_cli_batch__show_lines_up_utf8_ids_and_large_points(void **state
     tmp_db *f = *state;
     const char *csv = tmp_path(f->dir, "ids.csv");
 #define JA "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e" /* three characters of nine bytes */
-    assert_int_equal(write_file(csv, "id,values\ncaf\xc3\xa9,\"1 2\"\nplain,\"3 4\"\n" JA JA JA JA JA JA JA JA ",5\n"), 0);
+    assert_int_equal(write_file(csv, "id,values\ncaf\xc3\xa9,\"1 2\"\nplain,\"3 4\"\n" JA JA JA JA JA JA JA JA ",5\n"),
+                     0);
     run_result r;
     COINROW(&r, NULL, "run", csv, "--db", f->db, "--set", "s", "--variant", "total", "--quiet");
     assert_int_equal(r.status, 0);

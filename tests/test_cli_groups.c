@@ -378,9 +378,9 @@ static void test_groups__usage_errors_name_the_option(void **state)
 
 /* The table show prints of three_groups' set. */
 #define THREE_GROUPS_SHOWN                                                                                             \
-    "group            points  n                values                   properties       depends           tests\n"        \
-    "small                20  1..20            1..100                   -                -                     3\n"        \
-    "mid                  30  1..300           1..1000000000            -                small                 2\n"        \
+    "group            points  n                values                   properties       depends           tests\n"    \
+    "small                20  1..20            1..100                   -                -                     3\n"    \
+    "mid                  30  1..300           1..1000000000            -                small                 2\n"    \
     "eq                   50  2..10            1..9                     all-equal,even-n small,mid             2\n"
 
 static void test_groups__show_shows_a_set_s_groups_alone_or_with_a_run(void **state)

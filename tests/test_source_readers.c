@@ -425,6 +425,29 @@ static void write_bytes(const char *path, const char *bytes, size_t len)
     assert_int_equal(fclose(f), 0);
 }
 
+/* A UTF-16 file (Excel's "Unicode text") is named as such, before a row:
+ * its NUL bytes made it "field 1 has a NUL byte at character 4 (the header
+ * has: )". */
+static void test_source__a_utf16_file_is_named_as_such(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir_new();
+    static const char le[] = "\xff\xfei\0d\0,\0v\0\n\0", be[] = "\xfe\xff\0i\0d\0,\0v\0\n";
+    const char *const texts[2] = {le, be};
+    for (int k = 0; k < 2; k++) {
+        const char *path = tmp_path(dir, k ? "be.csv" : "le.csv");
+        write_bytes(path, texts[k], k ? sizeof be - 1 : sizeof le - 1);
+        seen s;
+        cr_error err = {0};
+        assert_int_equal(read_inputs(&s, &err, CR_FORMAT_AUTO, NULL, NULL, path), CR_EINVAL);
+        assert_non_null(strstr(err.msg, k ? "be.csv is UTF-16 text (it starts with the byte order mark FE FF"
+                                          : "le.csv is UTF-16 text (it starts with the byte order mark FF FE"));
+        assert_non_null(strstr(err.msg, "save it as \"CSV UTF-8\""));
+        assert_string_equal(s.text, "");
+    }
+    tmp_dir_free(dir);
+}
+
 /* A NUL in an id or a value rejects its row, saying where it is; the id
  * is not named (it would display cut at the NUL), the other rows are read. */
 static void test_source__a_nul_byte_rejects_its_row_in_every_format(void **state)
@@ -970,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_source__csv_takes_named_columns),
         cmocka_unit_test(test_source__csv_without_values_column_is_fatal),
         cmocka_unit_test(test_source__csv_with_two_values_columns_is_fatal),
+        cmocka_unit_test(test_source__a_utf16_file_is_named_as_such),
         cmocka_unit_test(test_source__csv_with_a_header_that_cannot_be_read_is_fatal),
         cmocka_unit_test(test_source__csv_rejects_an_n_that_is_not_an_integer),
         cmocka_unit_test(test_source__empty_and_missing_files_are_fatal),

@@ -8,10 +8,11 @@
  * end ended it (a file of LF ends with a stray CR in it was read as fed
  * lines that ended records inside them, and its next quoted line break
  * went to the plain splitter, which stored the wrong coins).  Lines are
- * numbered by the file's own line end (line_end) as an editor counts them.  libcsv runs strict, so a stray quote is an error
- * for its record only: the parser is reset and the next line read.  A line
- * without quotes is split here instead, exactly as libcsv would split it,
- * for a fraction of its time (cr_source__csv_plain_line). */
+ * numbered by the file's own line end (line_end) as an editor counts them.
+ * libcsv runs strict, so a stray quote is an error for its record only:
+ * the parser is reset and the next line read.  A line without quotes is
+ * split here instead, exactly as libcsv would split it, for a fraction of
+ * its time (cr_source__csv_plain_line). */
 #include <csv.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -520,6 +521,16 @@ static int read_lines(reader *r, struct csv_parser *p, FILE *f)
         if ((rc = fill(&got, buf + len, cap - len, f, r)) != 0)
             break;
         at_eof = got == 0;
+        const unsigned char *start = (const unsigned char *)buf;
+        int utf16 = first && len + got >= 2 &&
+                    ((start[0] == 0xFF && start[1] == 0xFE) || (start[0] == 0xFE && start[1] == 0xFF));
+        if (utf16) {
+            /* its NUL bytes would be the first row's trouble, and the header's names empty */
+            rc = cr_errorf(r->err, CR_EINVAL, "%s is UTF-16 text (it starts with the byte order mark %02X %02X, as "
+                                              "Excel's \"Unicode text\" saves it): save it as \"CSV UTF-8\"",
+                           r->name, start[0], start[1]);
+            break;
+        }
         size_t bom = first ? cr_utf8_bom(buf, len + got) : 0;
         if (bom) {
             memmove(buf, buf + bom, len + got - bom);

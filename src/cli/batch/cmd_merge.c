@@ -22,8 +22,8 @@ static const cli_option options[] = {
     CLI_TEXT(merge_args, db, "db", "PATH", "the database that receives the merged run (default coinrow.db; created "
                                            "when missing)"),
     CLI_TEXT(merge_args, shards, "shards", "DIR|FILE",
-             "the shard databases: every *.db file in folder DIR (not hidden, nor INTO.db), or the paths FILE lists, one a line, relative ones "
-             "from the current folder (for more shards than a command line holds)"),
+             "the shard databases: every *.db file in folder DIR (not hidden, nor INTO.db), or the paths FILE "
+             "lists, one a line, relative ones from the current folder (for more shards than a command line holds)"),
     CLI_FLAG(merge_args, quiet, "quiet", "no summary"),
     {0},
 };
