@@ -171,7 +171,7 @@ static void test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_an
     assert_true(WIFEXITED(locker_status) && WEXITSTATUS(locker_status) == 0);
 
     assert_int_equal(status, 1);
-    assert_non_null(strstr(err, "locked by another writer"));
+    assert_non_null(strstr(err, "locked by another connection"));
     check_unfinished_then_finish(dbp, err);
     free(err);
 }

@@ -700,7 +700,7 @@ static void test_store__a_second_writer_is_told_the_database_is_locked(void **st
     assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
     assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     assert_int_equal(cr_store_begin(f->store, &err), CR_EDB);
-    assert_non_null(strstr(err.msg, "locked by another writer"));
+    assert_non_null(strstr(err.msg, "locked by another connection"));
     sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
     sqlite3_close(other);
     assert_int_equal(cr_store_begin(f->store, &err), 0);

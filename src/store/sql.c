@@ -61,7 +61,10 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
         break;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        what = "the database is locked by another writer (another coinrow on it?)";
+        /* in rollback mode a reader's open transaction holds a commit off too
+         * (a database browser left open on the file) */
+        what = "the database is locked by another connection (another coinrow writing to it, or a program "
+               "reading it in a transaction?)";
         break;
     case SQLITE_NOTADB:
         what = "the file is not a SQLite database";

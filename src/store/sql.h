@@ -53,7 +53,7 @@ struct cr_store {
 };
 
 /* Fills err from the connection's last SQLite error: the file, what went
- * wrong in words (disk full, read-only, locked by another writer, ...) and
+ * wrong in words (disk full, read-only, locked by another connection, ...) and
  * `doing` ("writing results"); returns the code (CR_EDB, or CR_EIO for disk
  * and permission trouble). */
 int cr_store__fail(cr_store *s, const char *doing, cr_error *err);

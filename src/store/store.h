@@ -67,7 +67,7 @@ typedef enum cr_store_mode {
  * when it is not a coinrow database (tables of its own and user_version 0,
  * a user_version coinrow never writes, coinrow's tables missing), was
  * written by a newer coinrow, is older and mode is CR_STORE_READ, or is
- * locked by another writer. */
+ * locked by another connection. */
 int cr_store_new(cr_store **out, const char *path, cr_store_mode mode, cr_error *err);
 
 /* Commits the upgrade of an older file that cr_store_new left open: for
