@@ -80,11 +80,11 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
     cr_i128 left_in_row, ignored;
     cr_figures__sums(&left_in_row, &ignored, coins, n);
     out[0] = out[1] = 0;
-    /* a letter that is no move is named first, wherever it is: "Lé" has two
-     * letters, not the three moves its bytes would count */
-    for (size_t k = n; k < len; k++)
-        if (line[k] != 'L' && line[k] != 'R')
-            len = k + 1;
+    /* a letter past the coins that is no move is named before the length:
+     * "Lé" has two letters, not the three moves its bytes count */
+    size_t past = n;
+    while (past < len && (line[past] == 'L' || line[past] == 'R'))
+        past++;
     size_t turns = len < n ? len : n;
     for (size_t k = 0, i = 0, j = n - 1; k < turns; k++) {
         int64_t taken;
@@ -102,10 +102,10 @@ int cr_moves__scores(cr_i128 out[2], const int64_t *coins, size_t n, cr_variant 
         left_in_row -= taken;
         out[k % 2] += is_remaining(variant) ? left_in_row : taken;
     }
-    if (len > n && line[len - 1] != 'L' && line[len - 1] != 'R') {
+    if (past < len) {
         char shown[8];
-        cr_contest_escape(shown, sizeof shown, line + len - 1, 1, 1);
-        return cr_error_set(err, CR_EINVAL, "turn %zu: '%s' is not a move (L or R)", len, shown);
+        cr_contest_escape(shown, sizeof shown, line + past, 1, 1);
+        return cr_error_set(err, CR_EINVAL, "turn %zu: '%s' is not a move (L or R)", past + 1, shown);
     }
     if (len != n)
         return cr_error_set(err, CR_EINVAL, "the line has %zu move%s for %zu coin%s", len, len == 1 ? "" : "s", n,
