@@ -82,7 +82,7 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
     return cr_errorf(err, code, "%s: %s while %s", store->path, what, doing);
 }
 
-int cr_store__keep_upgrade(cr_store *s, cr_error *err)
+int cr_store_keep_upgrade(cr_store *s, cr_error *err)
 {
     if (!s->upgrade_open)
         return 0;
@@ -98,7 +98,7 @@ int cr_store__keep_upgrade(cr_store *s, cr_error *err)
 
 int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err)
 {
-    int rc = cr_store__keep_upgrade(s, err);
+    int rc = cr_store_keep_upgrade(s, err);
     if (rc)
         return rc;
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : cr_store__fail(s, doing, err);
@@ -109,7 +109,7 @@ int cr_store__kept(sqlite3_stmt **out, cr_store *s, int which, const char *sql, 
     if (!s->kept[which] && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->kept[which], NULL))
         return cr_store__fail(s, "preparing a statement", err);
     *out = s->kept[which];
-    return sqlite3_stmt_readonly(*out) ? 0 : cr_store__keep_upgrade(s, err);
+    return sqlite3_stmt_readonly(*out) ? 0 : cr_store_keep_upgrade(s, err);
 }
 
 int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_error *err)
@@ -124,7 +124,7 @@ int cr_store__prepare(sqlite3_stmt **out, cr_store *s, const char *sql, const ch
 {
     if (sqlite3_prepare_v2(s->db, sql, -1, out, NULL) != SQLITE_OK)
         return cr_store__fail(s, doing, err);
-    int rc = sqlite3_stmt_readonly(*out) ? 0 : cr_store__keep_upgrade(s, err);
+    int rc = sqlite3_stmt_readonly(*out) ? 0 : cr_store_keep_upgrade(s, err);
     if (rc) {
         sqlite3_finalize(*out);
         *out = NULL;

@@ -41,7 +41,7 @@ struct cr_store {
     int writing;                              /* written to: in WAL mode until freed */
     int opened_wal;                           /* opened to write a file in WAL mode */
     int opened_version;                       /* the schema version the file had */
-    int upgrade_open;                         /* an older file's upgrade, not yet committed (keep_upgrade) */
+    int upgrade_open;                         /* an older file's upgrade, not committed yet */
     int write_in_upgrade;                     /* cr_store_begin's write, a savepoint inside it */
     int wrote;                                /* something was committed */
     /* bounding the WAL (cr_store_wal_limit), in frames */
@@ -58,14 +58,11 @@ struct cr_store {
  * and permission trouble). */
 int cr_store__fail(cr_store *s, const char *doing, cr_error *err);
 
-/* Commits the upgrade that opening an older file to write left open, as
- * cr_store_keep_upgrade; the SQL helpers below call it before a statement
- * that writes, so that a command's first write keeps the upgrade and one
- * that writes nothing leaves the file as it was. */
-int cr_store__keep_upgrade(cr_store *s, cr_error *err);
-
 /* Runs SQL without results (several statements allowed); a transaction's
- * start, a write.  The upgrade left open is committed first. */
+ * start, a write.  The upgrade left open is committed first
+ * (cr_store_keep_upgrade, which the helpers below call before a statement
+ * that writes: a command's first write keeps the upgrade, and one that
+ * writes nothing leaves the file as it was). */
 int cr_store__exec(cr_store *s, const char *sql, const char *doing, cr_error *err);
 
 /* Prepares one-off SQL; the caller finalizes it. */

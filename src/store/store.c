@@ -135,8 +135,6 @@ static int upgrade(cr_store *s, cr_error *err)
     return rc;
 }
 
-int cr_store_keep_upgrade(cr_store *store, cr_error *err) { return cr_store__keep_upgrade(store, err); }
-
 /* Whether the database is in WAL mode (asking writes nothing). */
 static int in_wal(cr_store *s)
 {
@@ -434,7 +432,7 @@ void cr_store_discard_new(const char *path)
 void cr_store_wal_now(cr_store *store)
 {
     cr_error ignored; /* should the upgrade fail to commit, the first write says so */
-    if (cr_store__keep_upgrade(store, &ignored) == 0)
+    if (cr_store_keep_upgrade(store, &ignored) == 0)
         start_wal(store);
 }
 
