@@ -326,22 +326,19 @@ static int pick(cr_report_model *m, cr_store *store, cr_error *err)
 
 int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
 {
-    /* while a run or an invocation it shows is writing, the page is of one
-     * moment: picked again and every part read in one read transaction, on
-     * this connection alone (the parts read side by side on others were of
-     * moments apart, and one variant's totals disagreed with another's).
-     * Otherwise no transaction, which in rollback mode would hold off a
-     * writer for the whole page. */
-    int rc = pick(m, store, err), snapshot = rc == 0 && writing(m);
-    if (snapshot) {
-        const cr_report_opts *opts = m->opts;
-        cr_report__model_clear(m);
-        memset(m, 0, sizeof *m);
-        m->opts = opts;
-        rc = cr_store_read_begin(store, err);
-        if (rc == 0)
-            rc = pick(m, store, err);
-    }
+    /* what the page shows is picked in a read transaction; while a run or
+     * an invocation it shows is writing, every part is read in it too, on
+     * this connection alone, so that the page is of one moment (the parts
+     * read side by side on others were of moments apart, and one variant's
+     * totals disagreed with another's).  Otherwise it ends at once, which in
+     * rollback mode would hold off a writer for the whole page. */
+    int rc = cr_store_read_begin(store, err);
+    if (rc)
+        return rc;
+    rc = pick(m, store, err);
+    int snapshot = rc == 0 && writing(m);
+    if (!snapshot)
+        cr_store_read_end(store);
     time_t now = time(NULL);
     struct tm utc;
     if (gmtime_r(&now, &utc))
