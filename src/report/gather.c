@@ -339,10 +339,7 @@ int cr_report__gather(cr_report_model *m, cr_store *store, cr_error *err)
     int snapshot = rc == 0 && writing(m);
     if (!snapshot)
         cr_store_read_end(store);
-    time_t now = time(NULL);
-    struct tm utc;
-    if (gmtime_r(&now, &utc))
-        strftime(m->written_at, sizeof m->written_at, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    cr_time_text(m->written_at, (int64_t)time(NULL));
     if (rc == 0) {
         cr_store_histogram_init(&m->n, m->set.instances, m->set.n_min, m->set.n_max);
         pick_folds(m);

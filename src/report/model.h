@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "util/util.h"
 
 /* Runs listed, invocations shown (the latest), first rows of each list. */
 #define CR_REPORT_RUNS 10
@@ -46,7 +47,7 @@ typedef struct cr_report_test_group {
 
 typedef struct cr_report_model {
     const cr_report_opts *opts;
-    char written_at[32];
+    char written_at[CR_TIME_TEXT_MAX];
     char set_name[256];
     cr_set_outline set;
     cr_histogram n;

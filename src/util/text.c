@@ -7,7 +7,9 @@
 #include "util/util.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 cr_text_kind cr_text_char(size_t *out_len, const char *text, size_t len)
 {
@@ -114,6 +116,15 @@ const char *cr_text_column(char *out, size_t cap, const char *text, size_t width
         out[k++] = ' ';
     if (cap)
         out[k] = '\0';
+    return out;
+}
+
+const char *cr_time_text(char out[CR_TIME_TEXT_MAX], int64_t seconds)
+{
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(out, CR_TIME_TEXT_MAX, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(out, CR_TIME_TEXT_MAX, "%lld", (long long)seconds);
     return out;
 }
 

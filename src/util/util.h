@@ -197,6 +197,14 @@ const char *cr_text_shown_len(char *out, size_t cap, const char *text, size_t le
  * \xNN, is four); printf's %-20s counts bytes, and misaligns UTF-8. */
 const char *cr_text_column(char *out, size_t cap, const char *text, size_t width);
 
+/* The room cr_time_text needs. */
+#define CR_TIME_TEXT_MAX 32
+
+/* seconds since the epoch as coinrow's tables keep a time (started_at),
+ * UTC: 2026-12-07T16:44:32Z (the number itself should gmtime refuse it).
+ * Returns out. */
+const char *cr_time_text(char out[CR_TIME_TEXT_MAX], int64_t seconds);
+
 /* The length of the UTF-8 byte order mark text[0..len) starts with: 3, or
  * 0 when it has none.  Every reader of text people save skips it. */
 size_t cr_utf8_bom(const char *text, size_t len);

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/job.h"
@@ -121,16 +120,6 @@ static int check_resume(int64_t *out_id, char ***out_command, const cli_command 
     return -1;
 }
 
-/* t (seconds since the epoch) as started_at has it: 2026-12-07T16:44:32Z. */
-static const char *utc(char out[32], int64_t t)
-{
-    time_t seconds = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&seconds, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(out, 32, "%lld", (long long)t);
-    return out;
-}
-
 /* The program, a source or a file the command's first word names (a
  * script or a program, not one found on PATH), changed since the
  * invocation started (edited, rebuilt): its verdicts so far are of what
@@ -143,10 +132,11 @@ static int check_unchanged(const cr_invocation *inv, cr_error *err)
     if (!inv->started || (cr_submission_language(inv->argv) == CR_LANG_NONE && !strchr(program, '/')) ||
         stat(program, &sb) != 0 || (int64_t)sb.st_mtime <= inv->started)
         return 0;
-    char started[32], changed[32];
+    char started[CR_TIME_TEXT_MAX], changed[CR_TIME_TEXT_MAX];
     return cr_errorf(err, CR_EINVAL, "invocation %lld started at %s, and %s has changed since (at %s): its verdicts "
                                      "so far are of what it was then; judge it in a new invocation",
-                     (long long)inv->id, utc(started, inv->started), program, utc(changed, (int64_t)sb.st_mtime));
+                     (long long)inv->id, cr_time_text(started, inv->started), program,
+                     cr_time_text(changed, (int64_t)sb.st_mtime));
 }
 
 /* Whether the stored invocation may go on as the command line asks: the
