@@ -210,7 +210,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "outcome-is-the-winner                1 solutions whose outcome is not the winner of "
                                "each variant they give (such as run 1, instance 14, diff)\n"
                                "done-runs-have-every-instance        1 done runs that lack an instance of their set "
-                               "older than the last they solved (such as run 1: 13 of 14)\n"
+                               "older than the last they solved (such as run 1 lacks 1 of them, from instance 2)\n"
                                "ingests-are-finished                 1 sets whose ingest did not finish: rows of their "
                                "input are missing (such as set 1 (sample-data): the ingest of in.csv did not finish; finish "
                                "the job with: coinrow run --resume in.csv)\n"
@@ -218,7 +218,7 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "missing, or whose instance is not of the invocation's set (such as invocation 9, "
                                "instance 3)\n"
                                "done-invocations-have-every-instance 1 done invocations that lack an instance of "
-                               "their set older than the last they judged (such as invocation 1: 13 of 14)\n"
+                               "their set older than the last they judged (such as invocation 1 lacks 1 of them, from instance 5)\n"
                                "group-tests-are-of-their-set         1 tests of a group whose group or instance is "
                                "missing, or whose instance is not of the group's set (such as test_group 1, "
                                "instance 1)\n"
@@ -345,6 +345,23 @@ static void test_check_db__a_set_whose_size_is_not_its_count_is_named(void **sta
     assert_non_null(strstr(r.out, "\nsets-keep-their-size-and-digest      1 sets whose size or digest is not their "
                                   "instances' (such as set 1 (sample-data): size -4 and digest "));
     assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
+    run_result_free(&r);
+}
+
+/* A deleted instance is a solution without its instance, not a done run
+ * that lacks one: the run was said to lack one, "9 of 8". */
+static void test_check_db__a_deleted_instance_is_not_called_one_the_run_lacks(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    assert_int_equal(db_exec(f->db, "DELETE FROM instance WHERE id = 3"), 0);
+    run_result r;
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\nresults-have-their-instance          1 solutions whose run or instance is "
+                                  "missing, or whose instance is not of the run's set (such as run 1, instance 3)\n"));
+    assert_non_null(strstr(r.out, "\ndone-runs-have-every-instance        ok\n"));
+    assert_non_null(strstr(r.out, "\ndone-invocations-have-every-instance ok\n"));
     run_result_free(&r);
 }
 
@@ -649,6 +666,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
+        TEST(test_check_db__a_deleted_instance_is_not_called_one_the_run_lacks),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
         TEST(test_check_db__a_winner_coinrow_does_not_write_is_refused_not_shown_as_a_draw),
         TEST(test_check_db__a_status_coinrow_does_not_write_is_refused),

@@ -23,13 +23,15 @@
 
 /* Done owners (runs, invocations) without a row in `rows` for every
  * instance of their set up to the last they have one for: a done one covers
- * its set as it was, and instances ingested later have higher ids. */
+ * its set as it was, and instances ingested later have higher ids. Rows
+ * whose instance is gone are HAVE_THEIR_INSTANCE's, not counted here. */
 #define DONE_HAVE_EVERY_INSTANCE(rows, owner, owner_id)                                                                \
-    "SELECT count(*), min(printf('" #owner " %d: %d of %d', id, done, total)) FROM "                                    \
-    "(SELECT u.id, (SELECT count(*) FROM " #rows " AS r WHERE r." #owner_id " = u.id) AS done, "                       \
-    "(SELECT count(*) FROM instance AS i WHERE i.set_id = u.set_id AND i.id <= "                                       \
-    "(SELECT max(r.instance_id) FROM " #rows " AS r WHERE r." #owner_id " = u.id)) AS total "                          \
-    "FROM " #owner " AS u WHERE u.status = 'done') WHERE done <> total"
+    "SELECT count(*), min(printf('" #owner " %d lacks %d of them, from instance %d', id, lacking, first)) FROM "       \
+    "(SELECT u.id, count(*) AS lacking, min(i.id) AS first FROM " #owner " AS u "                                      \
+    "JOIN (SELECT " #owner_id " AS owner, max(instance_id) AS last FROM " #rows " GROUP BY " #owner_id ") AS m "        \
+    "ON m.owner = u.id JOIN instance AS i ON i.set_id = u.set_id AND i.id <= m.last WHERE u.status = 'done' "         \
+    "AND NOT EXISTS (SELECT 1 FROM " #rows " AS r WHERE r." #owner_id " = u.id AND r.instance_id = i.id) "             \
+    "GROUP BY u.id)"
 
 /* A solution's copy of its instance's column `col` (schema/008_copies_in_solution.sql). */
 #define COPIES_ITS_INSTANCE(name, col)                                                                                 \
