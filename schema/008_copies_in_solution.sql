@@ -43,11 +43,13 @@ CREATE TABLE solution (
 ) WITHOUT ROWID;
 
 -- A solution row's instance must be there to be copied: a database whose
--- results lost their instance (check-db says so) is not upgraded, rather
--- than losing those results.
+-- results lost their instance is not upgraded, rather than losing those
+-- results.  The message says what to do: check-db reads only the current
+-- schema.
 CREATE TEMP TABLE upgrade_check (
     rows_without_instance INTEGER NOT NULL
-        CONSTRAINT "solution rows without their instance: see coinrow check-db" CHECK (rows_without_instance = 0)
+        CONSTRAINT "solution rows without their instance: restore those instances, or delete the rows (DELETE FROM solution WHERE instance_id NOT IN (SELECT id FROM instance)), and upgrade again"
+        CHECK (rows_without_instance = 0)
 );
 INSERT INTO upgrade_check
 SELECT count(*) FROM solution_v7 AS s WHERE NOT EXISTS (SELECT 1 FROM instance AS i WHERE i.id = s.instance_id);

@@ -935,7 +935,9 @@ static void test_store_results__a_failed_upgrade_from_version_7_leaves_the_file_
 {
     upgrade_fails_leaving_the_file(*state, 7, "CREATE TABLE solution_v7 (x)", NULL, "applying schema script 8");
     upgrade_fails_leaving_the_file(*state, 7, "DELETE FROM instance WHERE id = 3", NULL,
-                                   "solution rows without their instance: see coinrow check-db");
+                                   "solution rows without their instance: restore those instances, or delete the "
+                                   "rows (DELETE FROM solution WHERE instance_id NOT IN (SELECT id FROM "
+                                   "instance)), and upgrade again");
 }
 
 /* The upgrade to version 9 fails like the others: at its first step (the
