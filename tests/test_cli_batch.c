@@ -266,6 +266,31 @@ static void test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused(void 
     run_result_free(&r);
 }
 
+/* An instance edited by hand into one coinrow cannot read fails the solve,
+ * naming it, without the hint to resume that failed the same way; once the
+ * row is mended, the run resumes. */
+static void test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "ingest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2"), 0);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "instance 2 has an ext_id stored as blob, not text: the file was changed outside "
+                                  "coinrow (coinrow check-db --db "));
+    assert_null(strstr(r.err, "--resume"));
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS TEXT) WHERE id = 2"), 0);
+    COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM solution WHERE run_id = 1"),
+                     db_int(f->db, "SELECT count(*) FROM instance"));
+}
+
 /* show's columns line up whatever the ids' bytes and the groups' points:
  * "café" took one column less than "plain" (printf pads bytes), and points
  * of a million and more pushed the row right. */
@@ -784,6 +809,7 @@ int main(void)
         TEST(test_cli_batch__from_db_of_the_database_written_to_is_refused),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
+        TEST(test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again),
         TEST(test_cli_batch__show_lines_up_utf8_ids_and_large_points),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),

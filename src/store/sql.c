@@ -227,7 +227,7 @@ int cr_store__keep_ext_id(char **buf, size_t *cap, cr_store *s, sqlite3_stmt *st
     static const char *const types[] = {"", "integer", "real", "text", "blob", "NULL"};
     int type = sqlite3_column_type(st, col);
     if (type != SQLITE_TEXT)
-        return cr_errorf(err, CR_EDB, "%s: instance %lld has an ext_id stored as %s, not text: the file was changed "
+        return cr_errorf(err, CR_EINVAL, "%s: instance %lld has an ext_id stored as %s, not text: the file was changed "
                                       "outside coinrow (coinrow check-db --db %s)",
                          s->path, (long long)id, type >= 1 && type <= 5 ? types[type] : "something else", s->path);
     const char *text = (const char *)sqlite3_column_text(st, col);
