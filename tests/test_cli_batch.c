@@ -268,27 +268,39 @@ static void test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused(void 
 
 /* An instance edited by hand into one coinrow cannot read fails the solve,
  * naming it, without the hint to resume that failed the same way; once the
- * row is mended, the run resumes. */
+ * row is mended, the run resumes.  An n that is not its count of coins was
+ * solved, and its lines then had the wrong length. */
 static void test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again(void **state)
 {
     tmp_db *f = *state;
+    static const char *const edits[][3] = {
+        {"UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2",
+         "instance 2 has an ext_id stored as blob, not text",
+         "UPDATE instance SET ext_id = CAST(ext_id AS TEXT) WHERE id = 2"},
+        {"UPDATE instance SET n = n + 1 WHERE id = 2", "instance 2 ('p2'): n is 5 but it has 4 coins",
+         "UPDATE instance SET n = n - 1 WHERE id = 2"},
+    };
     run_result r;
     COINROW(&r, NULL, "ingest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "s", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2"), 0);
-    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
-    assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "instance 2 has an ext_id stored as blob, not text: the file was changed outside "
-                                  "coinrow (coinrow check-db --db "));
-    assert_null(strstr(r.err, "--resume"));
-    run_result_free(&r);
-    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS TEXT) WHERE id = 2"), 0);
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        assert_int_equal(db_exec(f->db, edits[k][0]), 0);
+        if (k == 0)
+            COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
+        else
+            COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db, "--quiet");
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, edits[k][1]));
+        assert_non_null(strstr(r.err, ": the file was changed outside coinrow (coinrow check-db --db "));
+        assert_null(strstr(r.err, "--resume"));
+        run_result_free(&r);
+        assert_int_equal(db_exec(f->db, edits[k][2]), 0);
+    }
     COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db, "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    assert_int_equal(db_int(f->db, "SELECT count(*) FROM solution WHERE run_id = 1"),
-                     db_int(f->db, "SELECT count(*) FROM instance"));
+    assert_int_equal(check_run_against_core(f->db, 1, NULL), 3 * 4); /* every instance, every variant */
 }
 
 /* show's columns line up whatever the ids' bytes and the groups' points:

@@ -450,8 +450,8 @@ static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *w
  * does not write (an algorithm, a variant, a verdict) or coins it cannot
  * read, edited in by hand, make them refuse the file; here they are a
  * finding, and there is no second list of names to keep.  An instance
- * whose n is not its count of coins, or whose total is not their sum
- * (which SQL reads, and no command), is one too. */
+ * whose total is not the sum of its coins (which SQL reads, and no
+ * command) is one too. */
 static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn fn, void *ctx, cr_error *err)
 {
     static const char *const sql[] = {

@@ -604,7 +604,7 @@ static int instances_open(cr_store_instances **out, cr_store *store, int64_t set
  * id order, and sorting the rest of the set for every page would make the
  * whole walk quadratic) */
 #define INSTANCES_SQL(left) \
-    "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE +i.set_id = ?1 AND i.id > ?2 AND " left \
+    "SELECT i.id, i.ext_id, i.coins, i.n FROM instance AS i WHERE +i.set_id = ?1 AND i.id > ?2 AND " left \
     " ORDER BY i.id LIMIT ?4"
 
 int cr_store_instances_new(cr_store_instances **out, cr_store *store, int64_t set_id, int64_t run_id,
@@ -630,9 +630,9 @@ int cr_store_instances_range_new(cr_store_instances **out, cr_store *store, int6
 {
     /* ext_id is unique in a set: a page goes on from the last one's last */
     int rc = instances_open(out, store, set_id, 0,
-                            hi ? "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE i.set_id = ?1 "
+                            hi ? "SELECT i.id, i.ext_id, i.coins, i.n FROM instance AS i WHERE i.set_id = ?1 "
                                  "AND i.ext_id >= ?5 AND i.ext_id IS NOT ?7 AND i.ext_id < ?6 ORDER BY i.ext_id LIMIT ?4"
-                               : "SELECT i.id, i.ext_id, i.coins FROM instance AS i WHERE i.set_id = ?1 "
+                               : "SELECT i.id, i.ext_id, i.coins, i.n FROM instance AS i WHERE i.set_id = ?1 "
                                  "AND i.ext_id >= ?5 AND i.ext_id IS NOT ?7 ORDER BY i.ext_id LIMIT ?4",
                             err);
     if (rc)
@@ -664,6 +664,12 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
     if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
         return cr_errorf(err, rc, "%s: instance %lld ('%s'): coins: %s", it->pager.store->path,
                             (long long)it->last_id, it->ext_id, bad.msg);
+    /* solutions copy n from the row, and lines have one turn per coin */
+    if (sqlite3_column_int64(st, 3) != (int64_t)it->coins.n)
+        return cr_errorf(err, CR_EINVAL, "%s: instance %lld ('%s'): n is %lld but it has %zu coins: the file was "
+                                         "changed outside coinrow (coinrow check-db --db %s)",
+                         it->pager.store->path, (long long)it->last_id, it->ext_id,
+                         (long long)sqlite3_column_int64(st, 3), it->coins.n, it->pager.store->path);
     it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len};
     *out = &it->row;
     return 1;
