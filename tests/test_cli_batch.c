@@ -303,10 +303,10 @@ static void test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_
     assert_int_equal(check_run_against_core(f->db, 1, NULL), 3 * 4); /* every instance, every variant */
 }
 
-/* show's columns line up whatever the ids' bytes and the groups' points:
- * "café" took one column less than "plain" (printf pads bytes), and points
- * of a million and more pushed the row right. */
-static void test_cli_batch__show_lines_up_utf8_ids_and_large_points(void **state)
+/* show's columns line up whatever the ids' bytes and the groups' points
+ * and names: "café" took one column less than "plain" (printf pads bytes),
+ * and points of a million and more pushed the row right. */
+static void test_cli_batch__show_lines_up_utf8_ids_and_large_points_and_long_names(void **state)
 {
     tmp_db *f = *state;
     const char *csv = tmp_path(f->dir, "ids.csv");
@@ -325,6 +325,26 @@ static void test_cli_batch__show_lines_up_utf8_ids_and_large_points(void **state
     assert_int_equal(r.status, 0);
     assert_memory_equal(r.out, "group            points  n ", 27);
     assert_non_null(strstr(r.out, "\nbig          1000000000  1..3 "));
+    run_result_free(&r);
+    /* a name longer than the column widens it, in show and in strength:
+     * it pushed the rest of its row right */
+    COINROW(&r, NULL, "generate", "--db", f->db, "--set", "g", "--group", "the_largest_of_them_all", "--points", "7",
+            "--depends", "big", "--count", "1", "--n", "1..3", "--values", "1..9", "--seed", "1", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", f->db, "--set", "g");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "group                       points  n                values                   "
+                               "properties       depends           tests\n"
+                               "big                     1000000000  1..3             1..9                     "
+                               "-                -                     1\n"
+                               "the_largest_of_them_all          7  1..3             1..9                     "
+                               "-                big                   1\n");
+    run_result_free(&r);
+    COINROW(&r, NULL, "strength", "--db", f->db, "--set", "g", "--variant", "total");
+    assert_non_null(strstr(r.out, "\ngroup                       points  tests  passed by"));
+    assert_non_null(strstr(r.out, "\nbig                     1000000000      1  "));
+    assert_non_null(strstr(r.out, "\nthe_largest_of_them_all          7      1  "));
     run_result_free(&r);
     COINROW(&r, NULL, "show", "--db", f->db, "--run", "1");
     assert_int_equal(r.status, 0);
@@ -822,7 +842,7 @@ int main(void)
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
         TEST(test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again),
-        TEST(test_cli_batch__show_lines_up_utf8_ids_and_large_points),
+        TEST(test_cli_batch__show_lines_up_utf8_ids_and_large_points_and_long_names),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),
         TEST(test_cli_batch__usage_errors_exit_2),

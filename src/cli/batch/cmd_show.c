@@ -21,14 +21,36 @@ static const cli_option options[] = {
     {0},
 };
 
-/* A cr_store_group_fn: one line of the table of a set's groups, after its
- * head when it is the first. */
+/* The table of a set's groups: its name and depends columns as wide as
+ * their longest entry (a name may have CR_STORE_GROUP_NAME_MAX letters). */
+typedef struct group_table {
+    int name_width, depends_width;
+} group_table;
+
+/* A group's depends column: its comma list, or "-", escaped. */
+static const char *depends_shown(char *out, size_t cap, const cr_store_group *g)
+{
+    char cut[256];
+    snprintf(cut, sizeof cut, "%s", *g->depends ? g->depends : "-");
+    return cr_text_shown(out, cap, cut);
+}
+
+/* A cr_store_group_fn: widens the columns to fit group g. */
+static int group_widths(void *ctx, const cr_store_group *g)
+{
+    group_table *t = ctx;
+    char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)], depends[CR_TEXT_SHOWN_CAP(256)];
+    int name_len = (int)strlen(cr_text_shown(name, sizeof name, g->name)),
+        depends_len = (int)strlen(depends_shown(depends, sizeof depends, g));
+    t->name_width = name_len > t->name_width ? name_len : t->name_width;
+    t->depends_width = depends_len > t->depends_width ? depends_len : t->depends_width;
+    return 0;
+}
+
+/* A cr_store_group_fn: one line of the table of a set's groups. */
 static int group_line(void *ctx, const cr_store_group *g)
 {
-    int *lines = ctx;
-    if ((*lines)++ == 0)
-        printf("%-12s %10s  %-16s %-24s %-16s %-16s %6s\n", "group", "points", "n", "values", "properties", "depends",
-               "tests");
+    const group_table *t = ctx;
     char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)], n[48], values[48], properties[32],
         depends[CR_TEXT_SHOWN_CAP(256)];
     const cr_constraints *l = &g->limits;
@@ -37,21 +59,25 @@ static int group_line(void *ctx, const cr_store_group *g)
     snprintf(properties, sizeof properties, "%s%s%s%s%s", g->all_equal ? "all-equal" : "",
              g->all_equal && l->even_n ? "," : "", l->even_n ? "even-n" : "",
              (g->all_equal || l->even_n) && l->odd_sum ? "," : "", l->odd_sum ? "odd-sum" : "");
-    char cut[256];
-    snprintf(cut, sizeof cut, "%s", *g->depends ? g->depends : "-");
-    printf("%-12s %10" PRId64 "  %-16s %-24s %-16s %-16s %6" PRId64 "\n",
+    printf("%-*s %10" PRId64 "  %-16s %-24s %-16s %-*s %6" PRId64 "\n", t->name_width,
            cr_text_shown(name, sizeof name, g->name), g->points, n, values, *properties ? properties : "-",
-           cr_text_shown(depends, sizeof depends, cut), g->tests);
+           t->depends_width, depends_shown(depends, sizeof depends, g), g->tests);
     return 0;
 }
 
 /* The groups of set set_id (shown_set: its name, escaped) as a table, or
- * that it has none when `always`. */
+ * that it has none when `always`.  Group names are letters, digits and
+ * '_': a byte is a column. */
 static int show_groups(cr_store *store, int64_t set_id, const char *shown_set, int always, cr_error *err)
 {
-    int lines = 0;
+    group_table t = {12, 16};
     size_t count = 0;
-    int rc = cr_store_groups_each(&count, store, set_id, group_line, &lines, err);
+    int rc = cr_store_groups_each(&count, store, set_id, group_widths, &t, err);
+    if (rc == 0 && count > 0) {
+        printf("%-*s %10s  %-16s %-24s %-16s %-*s %6s\n", t.name_width, "group", "points", "n", "values",
+               "properties", t.depends_width, "depends", "tests");
+        rc = cr_store_groups_each(&count, store, set_id, group_line, &t, err);
+    }
     if (rc == 0 && count == 0 && always)
         printf("set '%s' has no groups\n", shown_set);
     return rc;

@@ -106,11 +106,16 @@ static void on_test(void *ctx, int64_t instance_id, const char *ext_id, unsigned
 static size_t print_groups(const tally *t)
 {
     size_t weak = 0;
-    printf("\n%-12s %10s %6s  %s\n", "group", "points", "tests", "passed by (no test of it breaks them)");
+    int width = 12; /* the longest name's: names are letters, digits and '_', a byte a column */
+    char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)];
+    for (size_t k = 0; k < t->ngroups; k++) {
+        int len = (int)strlen(cr_text_shown(name, sizeof name, t->groups[k].name));
+        width = len > width ? len : width;
+    }
+    printf("\n%-*s %10s %6s  %s\n", width, "group", "points", "tests", "passed by (no test of it breaks them)");
     for (size_t k = 0; k < t->ngroups; k++) {
         const group_row *g = &t->groups[k];
-        char name[CR_TEXT_SHOWN_CAP(CR_STORE_GROUP_NAME_MAX + 1)];
-        printf("%-12s %10lld %6llu  ", cr_text_shown(name, sizeof name, g->name), (long long)g->points,
+        printf("%-*s %10lld %6llu  ", width, cr_text_shown(name, sizeof name, g->name), (long long)g->points,
                (unsigned long long)g->tests);
         int passing = 0;
         for (int s = 0; s < CR_STRATEGY_COUNT; s++)
