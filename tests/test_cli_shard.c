@@ -909,6 +909,32 @@ static void test_shard__a_shard_written_into_its_input_is_refused(void **state)
     assert_int_equal(file_sum(copy), before);
 }
 
+/* --out naming a database of other sets, not a shard, is refused and left
+ * byte for byte: it gained the shard's set, a run and a shard row, and
+ * with a set of the same name it solved that set's instances as the job's. */
+static void test_shard__a_shard_written_into_a_database_of_other_sets_is_refused(void **state)
+{
+    (void)state;
+    char err[1024];
+    const char *same = path("same-name.db"), *other = path("other-set.db");
+    assert_int_equal(coinrow(err, sizeof err, "generate", "--db", same, "--set", "jobset", "--count", "10", "--n",
+                             "1..9", "--values", "1..9", "--seed", "9", "--quiet", (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "generate", "--db", other, "--set", "mine", "--count", "10", "--n",
+                             "1..9", "--values", "1..9", "--seed", "9", "--quiet", (char *)NULL),
+                     0);
+    for (int i = 0; i < 2; i++) {
+        const char *out = i ? other : same;
+        uint64_t before = file_sum(out);
+        assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "0/4", "--out", out, "--run-tag",
+                                 "into", (char *)NULL),
+                         1);
+        assert_non_null(strstr(err, i ? "holds 1 instance set (mine), and no shard: --out takes a new file"
+                                      : "holds 1 instance set (jobset), and no shard: --out takes a new file"));
+        assert_int_equal(file_sum(out), before);
+    }
+}
+
 /* A shard started again after its input's set changed (an ingest into it
  * between the two runs) is refused, naming both sizes: it went on with the
  * new set, its row still saying the old size, and only merge found out. */
@@ -1014,6 +1040,7 @@ int main(void)
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),
         cmocka_unit_test(test_shard__a_shard_written_into_its_input_is_refused),
+        cmocka_unit_test(test_shard__a_shard_written_into_a_database_of_other_sets_is_refused),
         cmocka_unit_test(test_shard__a_merge_after_a_killed_one_rolls_its_journal_back),
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),

@@ -392,7 +392,10 @@ int cr_shard_prepare(int64_t *out_set, int64_t *out_run, int *out_done, cr_shard
         }
     } else if (rc == 0) {
         *out_done = 0;
-        rc = open_input(&in, spec, NULL, err);
+        rc = cr_store_refuse_sets(shard, "no shard: --out takes a new file, or the shard database an earlier start "
+                                         "of this shard made", err);
+        if (rc == 0)
+            rc = open_input(&in, spec, NULL, err);
         if (rc == 0)
             rc = make_shard(out_set, out_run, &in->row, shard, in->store, in->set_id, in->source, spec, err);
     }

@@ -22,6 +22,18 @@ static void set_names(char *out, size_t cap, cr_store *s)
     sqlite3_finalize(st);
 }
 
+int cr_store_refuse_sets(cr_store *store, const char *doing, cr_error *err)
+{
+    int64_t count = 0;
+    int rc = cr_store__query_int(&count, store, "SELECT count(*) FROM instance_set", 0, 0, "reading the sets", err);
+    if (rc || count == 0)
+        return rc;
+    char names[256];
+    set_names(names, sizeof names, store);
+    return cr_errorf(err, CR_EINVAL, "%s holds %lld instance set%s (%s%s), and %s", store->path, (long long)count,
+                     count == 1 ? "" : "s", names, count > 8 ? ", ..." : "", doing);
+}
+
 int cr_store_set_find(int64_t *out_id, cr_store *store, const char *name, int create, const char *source,
                       cr_error *err)
 {

@@ -118,6 +118,10 @@ int cr_store_schema_version(void);
 
 /* ---- instance sets ---- */
 
+/* Refuses (CR_EINVAL, naming them) a database that holds sets, as what
+ * `doing` (a phrase: "--out takes a new database") needs an empty one. */
+int cr_store_refuse_sets(cr_store *store, const char *doing, cr_error *err);
+
 /* The id of the set called name.  With create set, a missing set is created,
  * recording source (may be NULL) as where it came from; without it a missing
  * set is CR_EINVAL naming the sets there are.  name NULL picks the only set
