@@ -363,6 +363,49 @@ static void test_shard__merged_run_equals_the_single_process_run(void **state)
     assert_int_equal(db_int(input, "SELECT count(*) FROM run"), 2);
 }
 
+/* Shards of another job that reuses a merged job's tag (a fixed
+ * "nightly", an array id another cluster gives too), on other options or
+ * other data, are refused and the target kept: they were "merged already",
+ * exit 0, and the new job was dropped. */
+static void test_shard__another_job_under_a_merged_jobs_tag_is_refused(void **state)
+{
+    (void)state;
+    char err[1024], into[4096], small[4096];
+    snprintf(into, sizeof into, "%s", path("tagged.db"));
+    snprintf(small, sizeof small, "%s", path("small.db"));
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "generate", "--db", small, "--set", "jobset", "--count", "20", "--n",
+                             "1..9", "--values", "1..9", "--seed", "5", "--quiet", (char *)NULL),
+                     0);
+    static const char *const why[] = {
+        "is merged already as run 1 (--variant total,diff,remaining,winner --algo auto --moves canonical), and "
+        "these shards have other options (--variant diff --algo auto --moves canonical): another job of that tag",
+        "is merged already as run 1, of set 'jobset' (6000 instances), and these shards are of other data (set "
+        "'jobset', 20 instances): another job of that tag",
+    };
+    for (int j = 0; j < 2; j++) {
+        char shards[2][32];
+        for (int k = 0; k < 2; k++) {
+            snprintf(shards[k], sizeof shards[k], "again%d-%d.db", j, k);
+            char spec[8];
+            snprintf(spec, sizeof spec, "%d/2", k);
+            assert_int_equal(coinrow(err, sizeof err, "solve", "--db", j ? small : input, "--shard", spec, "--out",
+                                     path(shards[k]), "--run-tag", "job1", "--variant", j ? "all" : "diff",
+                                     "--moves", "canonical", "--quiet", (char *)NULL),
+                             0);
+        }
+        uint64_t before = file_sum(into);
+        assert_int_equal(coinrow(err, sizeof err, "merge", "--db", into, path(shards[0]), path(shards[1]),
+                                 (char *)NULL),
+                         1);
+        if (!strstr(err, why[j]))
+            fail_msg("merge of another job 'job1': %s", err);
+        assert_int_equal(file_sum(into), before);
+    }
+}
+
 /* An empty file, as a writing command takes it: 0 bytes (touch), or a
  * SQLite database with no tables and user_version 0.  merge used to refuse
  * both, "not a coinrow database (it has no tables)". */
@@ -1036,6 +1079,7 @@ int main(void)
         cmocka_unit_test(test_shard__a_shard_of_a_set_ingested_out_of_order_says_it_read_most_of_the_input),
         cmocka_unit_test(test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
+        cmocka_unit_test(test_shard__another_job_under_a_merged_jobs_tag_is_refused),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),

@@ -848,6 +848,42 @@ static int refuse_shard_as_target(const char *into_path, const shard_info *shard
     return 0;
 }
 
+/* The run of the target tagged as the shards' job must be that job's:
+ * a tag used again (a fixed "nightly", an array id another cluster gave
+ * too) on other data or options is another job, not one merged already. */
+static int same_job_merged(cr_store *into, const char *into_path, int64_t run_id, const shard_info *shard,
+                           cr_error *err)
+{
+    cr_run run;
+    char set_name[sizeof shard->row.set_name];
+    uint64_t size = 0, digest = 0;
+    int rc = cr_store_run_find(&run, into, run_id, CR_PICK_ANY, err);
+    if (rc == 0)
+        rc = cr_store_set_name(set_name, sizeof set_name, into, run.set_id, err);
+    if (rc == 0)
+        rc = cr_store_set_fingerprint(&size, &digest, into, run.set_id, err);
+    if (rc || (strcmp(set_name, shard->row.set_name) == 0 && size == shard->row.set_size &&
+               digest == shard->row.set_digest && same_opts(&run.opts, &shard->run_row.opts)))
+        return rc;
+    if (strcmp(set_name, shard->row.set_name) != 0 || size != shard->row.set_size || digest != shard->row.set_digest)
+        return cr_errorf(err, CR_EINVAL,
+                         "%s: job '%s' is merged already as run %lld, of set '%s' (%" PRIu64 " instances), and these "
+                         "shards are of other data (set '%s', %" PRIu64 " instances): another job of that tag; merge "
+                         "it into another database",
+                         into_path, shard->run_row.tag, (long long)run_id, set_name, size, shard->row.set_name,
+                         shard->row.set_size);
+    char variants[CR_VARIANTS_TEXT_MAX], theirs[CR_VARIANTS_TEXT_MAX];
+    cr_variants_format(variants, run.opts.variants);
+    cr_variants_format(theirs, shard->run_row.opts.variants);
+    return cr_errorf(err, CR_EINVAL,
+                     "%s: job '%s' is merged already as run %lld (--variant %s --algo %s --moves %s), and these "
+                     "shards have other options (--variant %s --algo %s --moves %s): another job of that tag; merge "
+                     "it into another database",
+                     into_path, shard->run_row.tag, (long long)run_id, variants, cr_algo_name(run.opts.algo),
+                     cr_moves_name(run.opts.moves), theirs, cr_algo_name(shard->run_row.opts.algo),
+                     cr_moves_name(shard->run_row.opts.moves));
+}
+
 /* What the target `into` holds already: the run of a job merged before
  * (*out_run), or else that its set, when it has one (*out_has_set), is the
  * data the shards were made from. */
@@ -860,7 +896,9 @@ static int target_holds(int64_t *out_run, int *out_has_set, cr_store *into, cons
     *out_run = 0;
     *out_has_set = 0;
     int rc = cr_store_run_of_job(out_run, into, shard->run_row.tag, err);
-    if (rc == 0 && !*out_run && cr_store_set_find(&set_id, into, shard->row.set_name, 0, NULL, &missing) == 0) {
+    if (rc == 0 && *out_run)
+        return same_job_merged(into, into_path, *out_run, shard, err);
+    if (rc == 0 && cr_store_set_find(&set_id, into, shard->row.set_name, 0, NULL, &missing) == 0) {
         rc = cr_store_set_fingerprint(&size, &digest, into, set_id, err);
         if (rc == 0 && (size != shard->row.set_size || digest != shard->row.set_digest))
             rc = cr_errorf(err, CR_EINVAL,
