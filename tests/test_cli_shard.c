@@ -406,6 +406,42 @@ static void test_shard__another_job_under_a_merged_jobs_tag_is_refused(void **st
     }
 }
 
+/* A target of an older coinrow's is upgraded and merged into, as every
+ * command that writes upgrades it, and one refused is left byte for byte:
+ * merge refused it as readers do ("upgrades it in place (as any command
+ * that writes to it does)"). */
+static void test_shard__merge_upgrades_an_older_target_and_a_refused_one_is_kept(void **state)
+{
+    (void)state;
+    char err[1024], old[4096], other[4096];
+    snprintf(old, sizeof old, "%s", path("old-target.db"));
+    assert_int_equal(copy_file(fixture("schema3/coinrow.db"), old), 0);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", old, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     0);
+    assert_int_equal(db_int(old, "PRAGMA user_version"), cr_store_schema_version());
+    assert_int_equal(db_int(old, "SELECT count(*) FROM result_view JOIN run ON id = run_id WHERE tag = 'job1'"),
+                     24000);
+    /* of version 9, holding other data under the job's set name */
+    assert_int_equal(coinrow(err, sizeof err, "generate", "--db", path("other-v9.db"), "--set", "jobset", "--count",
+                             "20", "--n", "1..9", "--values", "1..9", "--seed", "5", "--quiet", (char *)NULL),
+                     0);
+    snprintf(other, sizeof other, "%s", path("other-v9.db"));
+    assert_int_equal(db_exec(other, "DROP VIEW invocation_points; DROP VIEW invocation_group_points; "
+                                    "DROP VIEW test_group_view; DROP TABLE test_group_generator; "
+                                    "DROP TABLE test_group_instance; DROP TABLE test_group_dependency; "
+                                    "DROP TABLE test_group; PRAGMA user_version = 9"),
+                     0);
+    uint64_t before = file_sum(other);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", other, path("job1-0.db"), path("job1-1.db"),
+                             path("job1-2.db"), path("job1-3.db"), (char *)NULL),
+                     1);
+    if (!strstr(err, "set 'jobset' (20 instances) is not the data the shards of job 'job1' were made from"))
+        fail_msg("%s", err);
+    assert_int_equal(file_sum(other), before);
+    assert_int_equal(db_int(other, "PRAGMA user_version"), 9);
+}
+
 /* An empty file, as a writing command takes it: 0 bytes (touch), or a
  * SQLite database with no tables and user_version 0.  merge used to refuse
  * both, "not a coinrow database (it has no tables)". */
@@ -872,7 +908,22 @@ static void test_shard__shards_of_the_old_form_are_refused_by_name(void **state)
                   "modulus-2.db holds shard 2/4 of job 'job1' split by an older coinrow's rule (FNV-1a mod N");
     const char *old = altered_copy(path("job1-2.db"), "v7-2.db", "PRAGMA user_version = 7");
     merge_refused("m11.db", 2, old, "v7-2.db is of schema version 7, an older coinrow's");
+    /* version 9 split by ranges: upgraded, it merges (it was told to solve
+     * the job again, split "by the older rule") */
+    char v9[4096];
+    snprintf(v9, sizeof v9, "%s",
+             altered_copy(path("job1-2.db"), "v9-2.db",
+                          "DROP VIEW invocation_points; DROP VIEW invocation_group_points; DROP VIEW test_group_view; "
+                          "DROP TABLE test_group_generator; DROP TABLE test_group_instance; "
+                          "DROP TABLE test_group_dependency; DROP TABLE test_group; PRAGMA user_version = 9"));
+    merge_refused("m12.db", 2, v9, "v9-2.db is of schema version 9, an older coinrow's, split by ranges as this "
+                                   "one splits: 'coinrow upgrade --db ");
     char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "upgrade", "--db", v9, (char *)NULL), 0);
+    assert_int_equal(coinrow(err, sizeof err, "merge", "--db", path("m12.db"), path("job1-0.db"), path("job1-1.db"),
+                             v9, path("job1-3.db"), (char *)NULL),
+                     0);
+    assert_int_equal(coinrow(err, sizeof err, "compare", "--db", path("m12.db"), "--against", input, (char *)NULL), 0);
     assert_int_equal(coinrow(err, sizeof err, "solve", "--db", input, "--shard", "2/4", "--out", upgraded,
                              "--run-tag", "job1", "--moves", "canonical", (char *)NULL),
                      1);
@@ -1080,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_shard__an_input_left_with_a_hot_journal_is_not_read_as_committed),
         cmocka_unit_test(test_shard__merged_run_equals_the_single_process_run),
         cmocka_unit_test(test_shard__another_job_under_a_merged_jobs_tag_is_refused),
+        cmocka_unit_test(test_shard__merge_upgrades_an_older_target_and_a_refused_one_is_kept),
         cmocka_unit_test(test_shard__merge_initialises_an_empty_database),
         cmocka_unit_test(test_shard__a_stopped_merge_leaves_its_target_as_it_was),
         cmocka_unit_test(test_shard__a_merge_that_loses_the_race_to_the_target_merges_nothing),

@@ -32,6 +32,10 @@
 #define READ_CACHE_KIB 512
 #define WRITE_CACHE_KIB 1024
 
+/* The schema version whose shards are split by ranges of ids
+ * (schema/009_shard_ranges.sql); those of older ones, by FNV-1a mod N. */
+#define RANGES_SINCE 9
+
 /* ---- where a shard's instances are ---- */
 
 uint64_t cr_shard_first(uint64_t size, uint32_t k, uint32_t n)
@@ -448,11 +452,16 @@ static int read_one(shard_info *s, const char *path, cr_error *err)
     cr_store *store = NULL;
     int rc = cr_store_new(&store, path, CR_STORE_READ_ANY, err);
     int version = rc == 0 ? cr_store_opened_version(store) : 0;
-    if (rc == 0 && version < cr_store_schema_version())
+    if (rc == 0 && version < RANGES_SINCE)
         rc = cr_errorf(err, CR_EINVAL,
                        "%s is of schema version %d, an older coinrow's: a shard of it was split by the older "
                        "rule (FNV-1a mod N), which this coinrow does not merge; solve the job's shards again",
                        path, version);
+    else if (rc == 0 && version < cr_store_schema_version())
+        rc = cr_errorf(err, CR_EINVAL,
+                       "%s is of schema version %d, an older coinrow's, split by ranges as this one splits: "
+                       "'coinrow upgrade --db %s' brings it up to date, then merge",
+                       path, version, path);
     int found = rc == 0 ? read_shard(s, store, err) : rc;
     cr_store_free(store);
     if (found == 0)
@@ -927,8 +936,11 @@ static int check_target(int64_t *out_run, const char *into_path, const shard_inf
     /* no quick check of the target: it would read all of it (hours at 10^9
      * instances) for a merge that writes at its end; damage in what the
      * merge reads or writes fails it, and it rolls back */
-    rc = cr_store_new(&into, into_path, CR_STORE_READ, err);
-    if (rc == 0)
+    rc = cr_store_new(&into, into_path, CR_STORE_READ_ANY, err);
+    /* an older coinrow's is upgraded by write_merge, as every command that
+     * writes upgrades it, and checked there, in the transaction a refusal
+     * rolls back */
+    if (rc == 0 && cr_store_opened_version(into) == cr_store_schema_version())
         rc = target_holds(out_run, &has_set, into, into_path, shard, err);
     cr_store_free(into);
     return rc;
