@@ -758,10 +758,10 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     const char *swapped = altered_copy(path("job1-0.db"), "swapped-0.db",
                                        "CREATE TEMP TABLE two AS SELECT * FROM instance WHERE id IN (1, 2);"
                                        "UPDATE instance SET ext_id = 'swapping' WHERE id = 1;"
-                                       "UPDATE instance SET (ext_id, n, coins, total) = "
-                                       "(SELECT ext_id, n, coins, total FROM two WHERE id = 1) WHERE id = 2;"
-                                       "UPDATE instance SET (ext_id, n, coins, total) = "
-                                       "(SELECT ext_id, n, coins, total FROM two WHERE id = 2) WHERE id = 1");
+                                       "UPDATE instance SET ext_id = (SELECT ext_id FROM two WHERE id = 1) "
+                                       "WHERE id = 2;"
+                                       "UPDATE instance SET ext_id = (SELECT ext_id FROM two WHERE id = 2) "
+                                       "WHERE id = 1");
     merge_refused("m13.db", 0, swapped, "swapped-0.db: instance '0001' is numbered after '0002', whose id is not "
                                         "smaller: a shard was altered");
 
@@ -769,7 +769,18 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
     const char *relined = altered_copy(path("job1-0.db"), "relined-0.db",
                                        "UPDATE result SET moves = 'LXR' "
                                        "WHERE instance_id = (SELECT min(instance_id) FROM result)");
-    merge_refused("m9.db", 0, relined, "relined-0.db: instance '0001': its diff line holds a letter other than L and R");
+    merge_refused("m9.db", 0, relined, "relined-0.db: instance '0001': its diff line is not one L or R per coin");
+    /* a line cut short, and a variant edited out of an instance: they were
+     * merged into a done run that check-db then faulted */
+    const char *cut = altered_copy(path("job1-0.db"), "cut-0.db",
+                                   "UPDATE solution SET moves = substr(moves, 2) "
+                                   "WHERE instance_id = (SELECT min(instance_id) FROM solution)");
+    merge_refused("m14.db", 0, cut, "cut-0.db: instance '0001': its diff line is not one L or R per coin");
+    const char *unsolved = altered_copy(path("job1-0.db"), "unsolved-0.db",
+                                        "UPDATE solution SET variants = 3, outcome = outcome & 15 "
+                                        "WHERE instance_id = (SELECT max(instance_id) FROM solution)");
+    merge_refused("m15.db", 0, unsolved, "has the results of total,diff, not of the run's variants "
+                                      "total,diff,remaining,winner");
 
     /* the last shard's last instance is read after the merge has handed
      * its first stage of instances to the writer: the reader fails while
@@ -798,9 +809,11 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
         const char *sql, *want;
         int names_target; /* the error begins with the target's path */
     } alterations[] = {
-        {0, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT min(id) FROM instance)",
+        {0, "UPDATE instance SET coins = json_set(coins, '$[0]', coins ->> 0 + 1) "
+            "WHERE id = (SELECT min(id) FROM instance)",
          "' has other coins than the shards'", 1},
-        {3, "UPDATE instance SET coins = '[1,2,3]', n = 3 WHERE id = (SELECT max(id) FROM instance)",
+        {3, "UPDATE instance SET coins = json_set(coins, '$[0]', coins ->> 0 + 1) "
+            "WHERE id = (SELECT max(id) FROM instance)",
          "' has other coins than the shards'", 1},
         {1, "UPDATE instance SET ext_id = ext_id || 'x' WHERE id = (SELECT min(id) FROM instance)",
          "x' of the shards: a shard was altered", 1},
@@ -811,7 +824,10 @@ static void test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept(v
          * SQLite journals no page it takes from the freelist, and one
          * spilled into the file would keep its new bytes) */
         {3, "UPDATE result SET moves = 'LXR' WHERE instance_id = (SELECT max(instance_id) FROM result)",
-         "line holds a letter other than L and R", 0},
+         "line is not one L or R per coin", 0},
+        /* one cut short, counted against the coins as the target has them */
+        {2, "UPDATE solution SET moves = substr(moves, 2) WHERE instance_id = (SELECT max(instance_id) FROM solution)",
+         "line is not one L or R per coin", 0},
     };
     for (size_t i = 0; i < sizeof alterations / sizeof alterations[0]; i++) {
         char name[32];

@@ -705,6 +705,29 @@ static int check_instance(char **last, size_t *last_cap, const shard_info *s, co
     return 0;
 }
 
+/* How many times c is in text. */
+static size_t count_of(const char *text, char c)
+{
+    size_t count = 0;
+    for (; (text = strchr(text, c)) != NULL; text++)
+        count++;
+    return count;
+}
+
+/* An instance of shard s (ext_id) must have a result of each of the run's
+ * variants (seen: the bits of those it has): one edited out by hand was
+ * merged as a run that lacks it. */
+static int check_variants(const shard_info *s, const char *ext_id, unsigned seen, cr_error *err)
+{
+    if (seen == s->run_row.opts.variants)
+        return 0;
+    char have[CR_VARIANTS_TEXT_MAX], want[CR_VARIANTS_TEXT_MAX];
+    cr_variants_format(have, seen);
+    cr_variants_format(want, s->run_row.opts.variants);
+    return cr_errorf(err, CR_EINVAL, "%s: instance '%s' has the results of %s, not of the run's variants %s", s->path,
+                     ext_id, have, want);
+}
+
 /* Reads one shard's results (and instances) into stages, in the order of
  * their rows, which is their ids' (a shard numbers its instances as it
  * copies them from its range, in id order): the order of their ids is
@@ -723,27 +746,38 @@ static int read_shard_rows(feed *f, stage **b, const shard_info *s, cr_error *er
         cr_store_cache_limit(store, READ_CACHE_KIB);
         rc = cr_store_results_new(&it, store, s->row.run_id, CR_BY_INSTANCE, err);
     }
+    unsigned seen = 0; /* the variants of the instance before */
+    size_t n = 0;      /* its count of coins */
     while (rc == 0 && (rc = cr_store_results_next(&r, it, err)) == 1) {
         rc = 0;
         int new_instance = (*b)->count == 0 || strcmp((*b)->rows[(*b)->count - 1].ext_id, r->ext_id) != 0;
-        if (new_instance && (*b)->count == STAGED)
+        if (new_instance && last)
+            rc = check_variants(s, last, seen, err);
+        if (rc == 0 && new_instance && (*b)->count == STAGED)
             rc = hand_over(f, b);
         if (rc == 0 && new_instance)
             rc = check_instance(&last, &last_cap, s, r->ext_id, err);
         if (rc == 0 && new_instance) {
-            if (f->has_set) /* compared with the set's text as it is */
+            seen = 0;
+            if (f->has_set) { /* compared with the set's text as it is, a flat array */
                 rc = stage_instance(*b, r->ext_id, r->coins, strlen(r->coins), NULL, err);
-            else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0)
+                n = strcmp(r->coins, "[]") == 0 ? 0 : 1 + count_of(r->coins, ',');
+            } else if ((rc = cr_coins_parse(&coins, r->coins, strlen(r->coins), err)) == 0) {
                 rc = stage_instance(*b, r->ext_id, coins.json, coins.json_len, &coins, err);
+                n = coins.n;
+            }
             if (rc == 0)
                 f->out->instances++;
         }
-        if (rc == 0 && r->moves && r->moves[strspn(r->moves, "LR")] != '\0')
-            rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s': its %s line holds a letter other than L and R", s->path,
-                           r->ext_id, cr_variant_name(r->variant));
+        seen |= 1u << r->variant;
+        if (rc == 0 && r->moves && (r->moves[strspn(r->moves, "LR")] != '\0' || strlen(r->moves) != n))
+            rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s': its %s line is not one L or R per coin (%zu)", s->path,
+                           r->ext_id, cr_variant_name(r->variant), n);
         if (rc == 0 && (rc = stage_result(*b, r, err)) == 0)
             f->out->results++;
     }
+    if (rc == 0 && last)
+        rc = check_variants(s, last, seen, err);
     free(last);
     cr_coins_free(&coins);
     cr_store_results_free(it);
