@@ -194,8 +194,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "extra-rows-match-extra-bits          2 variants marked extra without their row in "
                                "result_extra, or rows there without their mark (such as run 1, instance 5, total: "
                                "not marked)\n"
-                               "solutions-have-their-scores          1 solutions without the scores of a game that a "
-                               "variant they give reads (such as run 1, instance 6)\n"
+                               "solutions-have-their-scores          1 solutions without whole-number scores of a game "
+                               "that a variant they give reads (such as run 1, instance 6)\n"
                                "lines-have-their-length              1 solutions with a line of play that is not one L "
                                "or R per coin of their instance (such as run 1, instance 7)\n"
                                "extra-rows-are-results               1 rows of result_extra whose winner is not first, "
@@ -218,7 +218,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "missing, or whose instance is not of the invocation's set (such as invocation 9, "
                                "instance 3)\n"
                                "done-invocations-have-every-instance 1 done invocations that lack an instance of "
-                               "their set older than the last they judged (such as invocation 1 lacks 1 of them, from instance 5)\n"
+                               "their set older than the last they judged (such as invocation 1 lacks 1 of them, from "
+                               "instance 5)\n"
                                "group-tests-are-of-their-set         1 tests of a group whose group or instance is "
                                "missing, or whose instance is not of the group's set (such as test_group 1, "
                                "instance 1)\n"
@@ -346,6 +347,32 @@ static void test_check_db__a_set_whose_size_is_not_its_count_is_named(void **sta
                                   "instances' (such as set 1 (sample-data): size -4 and digest "));
     assert_non_null(strstr(r.err, "t.db: 1 check found problems\n"));
     run_result_free(&r);
+}
+
+/* A score that is not a whole number, which show and compare refuse
+ * sending the user to check-db, is a finding: check-db passed it. */
+static void test_check_db__a_score_that_is_not_a_whole_number_is_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    static const char *const edits[] = {"UPDATE solution SET first_score = 'abc' WHERE instance_id = 4",
+                                        "UPDATE solution SET remaining_second_score = 2.5 WHERE instance_id = 4"};
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        assert_int_equal(db_exec(f->db, edits[k]), 0);
+        run_result r;
+        COINROW(&r, NULL, "show", "--db", f->db);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, "scores are missing or not whole numbers"));
+        run_result_free(&r);
+        COINROW(&r, NULL, "check-db", "--db", f->db);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.out, "\nsolutions-have-their-scores          1 solutions without whole-number scores "
+                                      "of a game that a variant they give reads (such as run 1, instance 4)\n"));
+        run_result_free(&r);
+        assert_int_equal(db_exec(f->db, "UPDATE solution SET first_score = CAST(first_score AS INTEGER), "
+                                        "remaining_second_score = 1 WHERE instance_id = 4"),
+                         0);
+    }
 }
 
 /* A deleted instance is a solution without its instance, not a done run
@@ -666,6 +693,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
+        TEST(test_check_db__a_score_that_is_not_a_whole_number_is_named),
         TEST(test_check_db__a_deleted_instance_is_not_called_one_the_run_lacks),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),
         TEST(test_check_db__a_winner_coinrow_does_not_write_is_refused_not_shown_as_a_draw),

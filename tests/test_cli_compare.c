@@ -251,7 +251,7 @@ static void test_compare_cli__rows_that_do_not_read_back_are_trouble_naming_the_
                     "b.db: run 1, instance 1: the total result is missing from result_extra");
     /* a score gone NULL read as 0, a wrong answer shown as a regression */
     compare_altered(f, "UPDATE solution SET first_score = NULL WHERE run_id = 2 AND instance_id = 1",
-                    "b.db: run 2, instance 1: the diff result's scores are not whole numbers");
+                    "b.db: run 2, instance 1: the diff result's scores are missing or not whole numbers");
     /* a BLOB sorts after every text: paging by ext_id went round forever */
     compare_altered(f, "UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2;"
                        "UPDATE solution SET ext_id = CAST(ext_id AS BLOB) WHERE instance_id = 2",

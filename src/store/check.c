@@ -28,8 +28,9 @@
 #define DONE_HAVE_EVERY_INSTANCE(rows, owner, owner_id)                                                                \
     "SELECT count(*), min(printf('" #owner " %d lacks %d of them, from instance %d', id, lacking, first)) FROM "       \
     "(SELECT u.id, count(*) AS lacking, min(i.id) AS first FROM " #owner " AS u "                                      \
-    "JOIN (SELECT " #owner_id " AS owner, max(instance_id) AS last FROM " #rows " GROUP BY " #owner_id ") AS m "        \
-    "ON m.owner = u.id JOIN instance AS i ON i.set_id = u.set_id AND i.id <= m.last WHERE u.status = 'done' "         \
+    "JOIN (SELECT " #owner_id " AS owner, max(instance_id) AS last FROM " #rows " "                                    \
+    "GROUP BY " #owner_id ") AS m ON m.owner = u.id "                                                                  \
+    "JOIN instance AS i ON i.set_id = u.set_id AND i.id <= m.last WHERE u.status = 'done' "                            \
     "AND NOT EXISTS (SELECT 1 FROM " #rows " AS r WHERE r." #owner_id " = u.id AND r.instance_id = i.id) "             \
     "GROUP BY u.id)"
 
@@ -74,10 +75,11 @@ static const struct invariant {
      "LEFT JOIN solution AS s ON s.run_id = x.run_id AND s.instance_id = x.instance_id "
      "WHERE s.extra IS NULL OR v.code IS NULL OR NOT s.extra >> v.code & 1)"},
     /* remaining (bit 1 << 2) reads the remaining-sum game, the others the standard one */
-    {"solutions-have-their-scores", "solutions without the scores of a game that a variant they give reads",
+    {"solutions-have-their-scores", "solutions without whole-number scores of a game that a variant they give reads",
      "SELECT count(*), min(printf('run %d, instance %d', run_id, instance_id)) FROM solution "
-     "WHERE variants & ~extra & ~4 <> 0 AND (first_score IS NULL OR second_score IS NULL) "
-     "OR variants & ~extra & 4 <> 0 AND (remaining_first_score IS NULL OR remaining_second_score IS NULL)"},
+     "WHERE variants & ~extra & ~4 <> 0 AND (typeof(first_score) <> 'integer' OR typeof(second_score) <> 'integer') "
+     "OR variants & ~extra & 4 <> 0 AND (typeof(remaining_first_score) <> 'integer' "
+     "OR typeof(remaining_second_score) <> 'integer')"},
     {"lines-have-their-length", "solutions with a line of play that is not one L or R per coin of their instance",
      "SELECT count(*), min(printf('run %d, instance %d', s.run_id, s.instance_id)) FROM solution AS s "
      "JOIN instance AS i ON i.id = s.instance_id "

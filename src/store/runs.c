@@ -539,8 +539,9 @@ static int read_line(cr_store_results *it, int g, cr_error *err)
         if (!(it->variants & ~it->extra & CR_VARIANT_BIT(v)) || game_of(v) != g)
             continue;
         if (sqlite3_column_type(st, col - 2) != SQLITE_INTEGER || sqlite3_column_type(st, col - 1) != SQLITE_INTEGER)
-            return cr_errorf(err, CR_EINVAL, "%s: run %lld, instance %lld: the %s result's scores are not whole "
-                                          "numbers: the file was changed outside coinrow (coinrow check-db --db %s)",
+            return cr_errorf(err, CR_EINVAL, "%s: run %lld, instance %lld: the %s result's scores are missing or "
+                                             "not whole numbers: the file was changed outside coinrow (coinrow "
+                                             "check-db --db %s)",
                              cr_store_path(it->pager.store), (long long)it->run_id, (long long)it->last_id,
                              cr_variant_name(v), cr_store_path(it->pager.store));
         break;
