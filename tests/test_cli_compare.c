@@ -235,6 +235,13 @@ static void compare_altered(fixture_state *f, const char *sql, const char *want)
     if (r.status != 2 || !strstr(r.err, want))
         fail_msg("%s: exit %d, %s(wanted '%s')", sql, r.status, r.err, want);
     run_result_free(&r);
+    /* --json prints nothing when refused before its document begins, and
+     * else ends it with the error: it stopped at "findings": [ */
+    COINROW(&r, NULL, "compare", "--db", f->b, "1", "2", "--json");
+    if (r.status != 2 ||
+        (*r.out && (!json_valid(r.out) || !strstr(r.out, "\n  \"error\": \"") || !strstr(r.out, want))))
+        fail_msg("%s --json: exit %d, %s", sql, r.status, r.out);
+    run_result_free(&r);
 }
 
 /* Rows altered by hand so that they no longer read back stop the

@@ -385,6 +385,7 @@ static int cmd_compare(const cli_command *self, int argc, char **argv)
     int rc = open_side(&a, NULL, id_a, arg.record, &err);
     if (rc == 0)
         rc = open_side(&b, arg.against ? NULL : a.store, id_b, 0, &err);
+    int begun = rc == 0; /* the document is begun: it is ended, trouble or not */
     if (rc == 0) {
         if (arg.json) {
             printf("{\n");
@@ -415,6 +416,10 @@ static int cmd_compare(const cli_command *self, int argc, char **argv)
         }
         if (arg.record)
             rc = record(&a, &b, arg.strict_moves, &c, &err);
+    } else if (begun && arg.json) { /* what stopped it, in place of the counts */
+        printf("%s],\n  \"error\": ", l.listed ? "\n  " : "");
+        json_string(err.msg);
+        printf("\n}\n");
     }
     if (b.store != a.store)
         cr_store_free(b.store);
