@@ -137,9 +137,10 @@ static int64_t invoke_labelled(const char *name, const char *label)
 }
 
 /* export --submissions puts an invocation labelled partially_accepted in
- * the package only when invoke's points say a judge scores it so: some
- * points and not all; and one of a failing folder only when it scores
- * none. */
+ * the package only when its judge scores it so: some points and not all;
+ * and one of a failing folder only when it scores none.  Here Kattis, which
+ * scores each group alone, and Polygon, which scores as invoke does, agree:
+ * the capped programs pass the first groups only. */
 static void test_group_points__export_takes_a_partially_accepted_program_by_its_points(void **state)
 {
     (void)state;
@@ -166,6 +167,15 @@ static void test_group_points__export_takes_a_partially_accepted_program_by_its_
             "--out", pkg, "--submissions");
     assert_int_equal(r.status, 0);
     char why[512];
+    snprintf(why, sizeof why, "2 labelled invocations left out of the package; the first: invocation %lld (label "
+             "partially_accepted): a judge that scores each group alone gives it AC with 100 of 100 points",
+             (long long)all);
+    if (!strstr(r.err, why))
+        fail_msg("export said: %s", r.err);
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", db, "--set", "sub", "--variant", "diff", "--moves", "canonical", "--format",
+            "polygon", "--out", tmp_path(dir, "partial-polygon"), "--submissions");
+    assert_int_equal(r.status, 0);
     snprintf(why, sizeof why, "2 labelled invocations left out of the package; the first: invocation %lld (label "
              "partially_accepted): it scored 100 of 100 points, where a partially accepted program scores some and "
              "not all", (long long)all);
@@ -200,6 +210,14 @@ static void test_group_points__export_takes_a_partially_accepted_program_by_its_
             "--out", pkg2, "--submissions");
     if (r.status != 0)
         fail_msg("export: exit %d: %s", r.status, r.err);
+    snprintf(why, sizeof why, "invocation %lld (label wrong_answer): a judge that scores each group alone gives it AC "
+             "with 20 of 100 points", (long long)wrong);
+    if (!strstr(r.err, why))
+        fail_msg("export said: %s", r.err);
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", db, "--set", "sub", "--variant", "diff", "--moves", "canonical", "--format",
+            "polygon", "--out", tmp_path(dir, "partialwrong-polygon"), "--submissions");
+    assert_int_equal(r.status, 0);
     snprintf(why, sizeof why, "invocation %lld (label wrong_answer): it scored 20 of 100 points, which a judge of "
              "groups reads as accepted with a partial score (label it partially_accepted)", (long long)wrong);
     if (!strstr(r.err, why))
@@ -207,6 +225,126 @@ static void test_group_points__export_takes_a_partially_accepted_program_by_its_
     run_result_free(&r);
     snprintf(rel, sizeof rel, "submissions/wrong_answer/inv%lld-wrong10.c", (long long)wrong);
     assert_int_equal(access(tmp_path(pkg2, rel), F_OK), -1);
+}
+
+/* Exports set sub to format with `samples` samples and the submissions,
+ * into dir/name: 0, and the folder the invocation `id` went to ("" when
+ * left out) into folder, the reason it was left out into why. */
+static void export_submissions(char *folder, size_t folder_cap, char *why, size_t why_cap, const char *format,
+                               const char *samples, const char *name, int64_t id)
+{
+    run_result r;
+    char pkg[4300];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(dir, name));
+    COINROW(&r, NULL, "export", "--db", db, "--set", "sub", "--variant", "diff", "--moves", "canonical", "--format",
+            format, "--samples", samples, "--out", pkg, "--submissions");
+    if (r.status != 0)
+        fail_msg("export %s: exit %d: %s", name, r.status, r.err);
+    snprintf(why, why_cap, "%s", r.err);
+    run_result_free(&r);
+    folder[0] = '\0';
+    static const char *const folders[] = {"accepted", "partially_accepted", "wrong_answer"};
+    int kattis = strcmp(format, "kattis") == 0; /* Polygon's solutions/ has no folders: "in" */
+    for (size_t k = 0; k < sizeof folders / sizeof *folders; k++) {
+        char rel[256];
+        if (kattis)
+            snprintf(rel, sizeof rel, "submissions/%s/inv%lld-wrongsmall.c", folders[k], (long long)id);
+        else
+            snprintf(rel, sizeof rel, "solutions/inv%lld-wrongsmall.c", (long long)id);
+        if (access(tmp_path(pkg, rel), F_OK) == 0)
+            snprintf(folder, folder_cap, "%s", kattis ? folders[k] : "in");
+    }
+}
+
+/* A program wrong only on small's tests scores nothing by invoke's points
+ * (mid and large depend on small) and 80 on Kattis, which scores each group
+ * alone, or WA when small's first test is its sample, judged first: its
+ * folder is the one its package's judge gives it.  Its wrong_answer copy
+ * went into a Kattis package, and verifyproblem said "got AC (80)"; a
+ * partially_accepted copy of a program that failed only a sample went in,
+ * and verifyproblem said "got WA". */
+static void test_group_points__export_files_a_program_by_the_verdict_its_packages_judge_gives(void **state)
+{
+    (void)state;
+    char *text = read_text(tmp_path(dir, "correct.c"));
+    assert_non_null(text);
+    const char *value = "printf(\"%lld\\n\", d[n - 1]);";
+    char *at = strstr(text, value);
+    assert_non_null(at);
+    char *wrong = malloc(strlen(text) + 64);
+    assert_non_null(wrong);
+    sprintf(wrong, "%.*sprintf(\"%%lld\\n\", d[n - 1] + (n <= 10));%s", (int)(at - text), text, at + strlen(value));
+    assert_int_equal(write_file(tmp_path(dir, "wrongsmall.c"), wrong), 0);
+    free(wrong);
+    free(text);
+    assert_int_equal(db_exec(db, "UPDATE invocation SET label = NULL"), 0);
+    int64_t as_wrong = invoke_labelled("wrongsmall", "wrong_answer");
+    int64_t as_partial = invoke_labelled("wrongsmall", "partially_accepted");
+    char folder[64], why[2048], want[512];
+    /* no sample: AC (80) */
+    export_submissions(folder, sizeof folder, why, sizeof why, "kattis", "0", "alone0", as_partial);
+    assert_string_equal(folder, "partially_accepted");
+    snprintf(want, sizeof want, "invocation %lld (label wrong_answer): a judge that scores each group alone gives it "
+             "AC with 80 of 100 points", (long long)as_wrong);
+    if (!strstr(why, want))
+        fail_msg("export said: %s", why);
+    export_submissions(folder, sizeof folder, why, sizeof why, "kattis", "0", "alone0b", as_wrong);
+    assert_string_equal(folder, "");
+    /* small-01 a sample: WA there */
+    export_submissions(folder, sizeof folder, why, sizeof why, "kattis", "1", "alone1", as_wrong);
+    assert_string_equal(folder, "wrong_answer");
+    snprintf(want, sizeof want, "invocation %lld (label partially_accepted): a judge that scores each group alone "
+             "gives it WA, at the sample test 'small-01'", (long long)as_partial);
+    if (!strstr(why, want))
+        fail_msg("export said: %s", why);
+    export_submissions(folder, sizeof folder, why, sizeof why, "kattis", "1", "alone1b", as_partial);
+    assert_string_equal(folder, "");
+    /* Polygon scores as invoke does: no point, WA */
+    export_submissions(folder, sizeof folder, why, sizeof why, "polygon", "1", "after", as_wrong);
+    assert_string_equal(folder, "in");
+    export_submissions(folder, sizeof folder, why, sizeof why, "polygon", "1", "afterb", as_partial);
+    assert_string_equal(folder, "");
+    snprintf(want, sizeof want, "invocation %lld (label partially_accepted): it scored 0 of 100 points",
+             (long long)as_partial);
+    if (!strstr(why, want))
+        fail_msg("export said: %s", why);
+    assert_int_equal(db_exec(db, "UPDATE invocation SET label = NULL"), 0);
+}
+
+/* An invocation that has not judged every test the set has now is left
+ * out of a package, naming how many it judged: it was filed as accepted,
+ * and the judge then failed it on a test added since. */
+static void test_group_points__export_leaves_out_a_program_the_set_has_grown_past(void **state)
+{
+    (void)state;
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", db, "--set", "grown", "--count", "3", "--n", "1..10", "--values", "1..9",
+            "--seed", "5", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char path[300];
+    snprintf(path, sizeof path, "%s.c", program_name(PROGRAM_CORRECT));
+    char *argv[] = {(char *)run_bin(), "invoke", "--db", db, "--set", "grown", "--variant", "diff", "--time-limit",
+                    "0.5", "--label", "accepted", "--", path, NULL};
+    assert_int_equal(run_capture_in(&r, dir, argv, NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    int64_t id = latest();
+    const char *csv = tmp_path(dir, "extra.csv");
+    assert_int_equal(write_file(csv, "id,values\nextra,\"3 1 4\"\n"), 0);
+    COINROW(&r, NULL, "ingest", csv, "--db", db, "--set", "grown", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", db, "--set", "grown", "--variant", "diff", "--moves", "canonical", "--format",
+            "kattis", "--out", tmp_path(dir, "grown"), "--submissions");
+    assert_int_equal(r.status, 0);
+    char want[256];
+    snprintf(want, sizeof want, "invocation %lld (label accepted): it judged 3 of the set's 4 tests (tests were added "
+             "since: invoke it again)", (long long)id);
+    if (!strstr(r.err, want))
+        fail_msg("export said: %s", r.err);
+    assert_non_null(strstr(r.out, " and 0 submissions to "));
+    run_result_free(&r);
 }
 
 /* A group whose every test is AC scores nothing when a group it depends
@@ -398,6 +536,8 @@ int main(void)
             test_group_points__a_reference_that_times_out_only_on_the_large_group_gets_the_other_groups_points),
         cmocka_unit_test(test_group_points__a_correct_program_gets_every_point),
         cmocka_unit_test(test_group_points__export_takes_a_partially_accepted_program_by_its_points),
+        cmocka_unit_test(test_group_points__export_files_a_program_by_the_verdict_its_packages_judge_gives),
+        cmocka_unit_test(test_group_points__export_leaves_out_a_program_the_set_has_grown_past),
         cmocka_unit_test(test_group_points__a_group_scores_only_when_the_groups_it_depends_on_score),
         cmocka_unit_test(test_group_points__a_set_without_groups_has_no_points),
         cmocka_unit_test(test_group_points__strength_flags_a_group_every_strategy_passes),

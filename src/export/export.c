@@ -681,8 +681,9 @@ static int check_group(void *ctx, const cr_store_group *g)
 /* The labelled invocations' sources that fit the package (--submissions). */
 static int submissions_of(cr_submission_list *out, cr_store *store, const cr_export_opts *opts, cr_error *err)
 {
+    cr_group_scoring scoring = {opts->format->groups_alone, opts->samples};
     return cr_submission_list_new(out, store, opts->set_id, opts->variant,
-                                  opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, err);
+                                  opts->lines ? CR_CHECK_MOVES_REQUIRED : CR_CHECK_MOVES_IGNORED, &scoring, err);
 }
 
 int cr_export_check(cr_store *store, const char *dir, const cr_export_opts *opts, cr_error *err)

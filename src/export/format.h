@@ -57,6 +57,9 @@ struct cr_export_format {
     const char *interaction_ext;
     /* What to tell of a package made without a licence (NULL: nothing). */
     const char *unlicensed;
+    /* CR_EXPORT_GROUPS: its judge scores each group alone, the samples
+     * apart from the groups (cr_group_scoring) */
+    int groups_alone;
 };
 
 /* The short names most systems take, and the rule in words. */

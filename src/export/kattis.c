@@ -269,4 +269,5 @@ const cr_export_format cr_export__kattis = {
     .check_opts = check_license,
     .interaction_ext = ".interaction",
     .unlicensed = "problem.yaml says license: unknown (verifyproblem warns): give --license and --rights-owner",
+    .groups_alone = 1,
 };

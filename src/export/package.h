@@ -164,6 +164,15 @@ typedef struct cr_submission_list {
     char refused_why[512]; /* which the first one was */
 } cr_submission_list;
 
+/* How the package's judge scores a set of groups, and so which folder a
+ * labelled invocation's points fit (cr_submission_list_new). */
+typedef struct cr_group_scoring {
+    int alone;        /* each group alone, without dependencies, the samples apart from the groups and judged
+                         first (Kattis: cr_store_invocation_points_alone); else as invoke scores it (Polygon:
+                         after the groups it depends on, the samples among their groups' tests) */
+    uint64_t samples; /* how many of the set's first instances are samples */
+} cr_group_scoring;
+
 /* The sources of the done invocations of set set_id for the variant that
  * are labelled with a submission folder, in invocation order, each source
  * once per folder.  Each is named "invID-NAME", NAME its own file name
@@ -171,17 +180,19 @@ typedef struct cr_submission_list {
  * before its extension), so that no two clash, nor one with coinrow's own
  * programs.  Left out, counted in skipped: a command that is not one
  * source file; an invocation whose moves policy is not `moves` (the
- * package's checker would judge another answer); one whose verdicts do not
- * give its folder's, as a judge reads them (the first test that fails is
- * WA or PE for wrong_answer, TLE for time_limit_exceeded, RE or MLE for
- * run_time_error; none fails for accepted; some for partially_accepted,
- * which only a set of groups takes).  Refused, counted in refused:
+ * package's checker would judge another answer); one that has not judged
+ * every instance the set has now (tests added since); one whose verdicts
+ * do not give its folder's, as the judge reads them (`scoring`: the first
+ * test that fails is WA or PE for wrong_answer, TLE for
+ * time_limit_exceeded, RE or MLE for run_time_error; none fails for
+ * accepted; some points and not all for partially_accepted, which only a
+ * set of groups takes).  Refused, counted in refused:
  * a source that is not in its invocation's folder (an absolute path or one
  * with "..", or a link, that leads out of it): the database names both,
  * and what it names outside is not copied.  CR_EINVAL naming it when a
  * source cannot be read. */
 int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
-                           cr_check_moves moves, cr_error *err);
+                           cr_check_moves moves, const cr_group_scoring *scoring, cr_error *err);
 
 /* Frees the list; accepts a zeroed one. */
 void cr_submission_list_free(cr_submission_list *list);

@@ -100,9 +100,9 @@ static int add_points(void *ctx, const cr_group_points *g)
 }
 
 /* Why inv, labelled folder in a set of groups, cannot go into the
- * package, into why (cap bytes), "" when it can, by its points: a judge
- * scores it as invoke did, and reads a program that scores some points as
- * accepted with that score.  So a partially accepted one scores some and
+ * package, into why (cap bytes), "" when it can, by its points, when its
+ * judge scores it as invoke did and reads a program that scores some
+ * points as accepted with that score.  So a partially accepted one scores some and
  * not all, and one of a failing folder none (a wrong answer that passes
  * a group got "AC (20)" from verifyproblem, an error). */
 static int points_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
@@ -123,10 +123,39 @@ static int points_left_out(char *why, size_t cap, cr_store *store, const cr_invo
     return rc;
 }
 
+/* Why inv, labelled folder in a set of groups, cannot go into a package
+ * whose judge scores each group alone with the samples apart (Kattis), by
+ * the verdict and points that judge gives it: it takes a program that
+ * passes some group as accepted with their points, unless a sample fails,
+ * and else the verdict of the first test that fails, the groups in name
+ * order.  invoke's points, which follow the dependencies and count the
+ * samples in their groups, put a program verifyproblem gave "AC (70)" in
+ * wrong_answer. */
+static int alone_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
+                          uint64_t samples, cr_error *err)
+{
+    cr_alone_points a;
+    int rc = cr_store_invocation_points_alone(&a, store, inv->id, samples, err);
+    int failed = a.sample_failed || (a.passed == 0 && a.group_failed);
+    int fits = strcmp(folder, "accepted") == 0             ? !failed && a.scored == a.points
+               : strcmp(folder, "partially_accepted") == 0 ? !failed && a.scored < a.points
+                                                           : failed && verdict_fits(folder, a.failure_verdict);
+    if (rc || fits)
+        return rc;
+    if (failed)
+        snprintf(why, cap, "invocation %lld (label %s): a judge that scores each group alone gives it %s, at %s "
+                 "test '%s'", (long long)inv->id, folder, cr_invoke_verdict_name(a.failure_verdict),
+                 a.sample_failed ? "the sample" : "the secret", a.failure_ext_id);
+    else
+        snprintf(why, cap, "invocation %lld (label %s): a judge that scores each group alone gives it AC with %lld "
+                 "of %lld points", (long long)inv->id, folder, (long long)a.scored, (long long)a.points);
+    return 0;
+}
+
 /* Why inv, labelled folder, cannot go into the package, into why (cap
  * bytes); "" when it can. */
 static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
-                    cr_check_moves moves, int grouped, cr_error *err)
+                    cr_check_moves moves, int grouped, const cr_group_scoring *scoring, cr_error *err)
 {
     why[0] = '\0';
     if (!grouped && strcmp(folder, "partially_accepted") == 0) {
@@ -153,15 +182,28 @@ static int left_out(char *why, size_t cap, cr_store *store, const cr_invocation 
                  (long long)inv->id, folder, cr_check_moves_name(inv->moves), cr_check_moves_name(moves));
         return 0;
     }
+    /* tests added to the set since: a judge runs it on them too */
+    uint64_t judged, left;
+    int rc = cr_store_invocation_progress(&judged, &left, store, inv, err);
+    if (rc)
+        return rc;
+    if (left > 0) {
+        snprintf(why, cap, "invocation %lld (label %s): it judged %llu of the set's %llu tests (tests were added "
+                 "since: invoke it again)", (long long)inv->id, folder, (unsigned long long)judged,
+                 (unsigned long long)(judged + left));
+        return 0;
+    }
+    if (grouped && scoring->alone)
+        return alone_left_out(why, cap, store, inv, folder, scoring->samples, err);
     if (strcmp(folder, "partially_accepted") == 0 || grouped) {
-        int rc = points_left_out(why, cap, store, inv, folder, err);
+        rc = points_left_out(why, cap, store, inv, folder, err);
         if (rc || why[0] || strcmp(folder, "partially_accepted") == 0)
             return rc;
     }
     cr_invocation_summary *sum = malloc(sizeof *sum);
     if (!sum)
         return cr_errorf(err, CR_ENOMEM, "no memory for a summary");
-    int rc = cr_store_invocation_summary(sum, store, inv->id, CR_INVOKE_AC, err);
+    rc = cr_store_invocation_summary(sum, store, inv->id, CR_INVOKE_AC, err);
     int fits = strcmp(folder, "accepted") == 0 ? !sum->has_failure
                                                : sum->has_failure && verdict_fits(folder, sum->failure_verdict);
     if (rc == 0 && !fits && sum->has_failure)
@@ -181,7 +223,7 @@ static int count_only(void *ctx, const cr_store_group *group)
 }
 
 int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set_id, cr_variant variant,
-                           cr_check_moves moves, cr_error *err)
+                           cr_check_moves moves, const cr_group_scoring *scoring, cr_error *err)
 {
     static const char *const folders[] = CR_SUBMISSION_FOLDERS;
     const size_t nfolders = sizeof folders / sizeof folders[0];
@@ -201,7 +243,7 @@ int cr_submission_list_new(cr_submission_list *out, cr_store *store, int64_t set
             if (strcmp(inv.label, folders[f]) == 0)
                 folder = folders[f];
         char why[sizeof out->skipped_why];
-        rc = left_out(why, sizeof why, store, &inv, folder, moves, groups > 0, err);
+        rc = left_out(why, sizeof why, store, &inv, folder, moves, groups > 0, scoring, err);
         if (rc == 0 && !why[0])
             rc = add_source(out, &inv, folder, err);
         else if (rc == 0 && out->skipped++ == 0)

@@ -401,6 +401,49 @@ int cr_store_invocation_points_each(size_t *out_count, cr_store *store, int64_t 
     return rc;
 }
 
+int cr_store_invocation_points_alone(cr_alone_points *out, cr_store *store, int64_t id, uint64_t samples,
+                                     cr_error *err)
+{
+    /* each row: a group's points and its first test not AC (NULL: none),
+     * the groups in name order; then the first sample not AC, if any */
+    static const char sql[] =
+        "WITH u AS (SELECT id, set_id FROM invocation WHERE id = ?1), "
+        "sample AS MATERIALIZED (SELECT i.id FROM instance AS i JOIN u ON i.set_id = u.set_id ORDER BY i.id LIMIT ?2), "
+        "failing AS (SELECT 0 AS kind, g.name, g.points, (SELECT t.instance_id FROM test_group_instance AS t "
+        "LEFT JOIN verdict AS v ON v.invocation_id = u.id AND v.instance_id = t.instance_id WHERE t.group_id = g.id "
+        "AND t.instance_id NOT IN sample AND v.verdict IS NOT 'AC' ORDER BY t.instance_id LIMIT 1) AS test "
+        "FROM test_group AS g JOIN u ON g.set_id = u.set_id "
+        "UNION ALL SELECT 1, NULL, 0, (SELECT s.id FROM sample AS s LEFT JOIN verdict AS v ON v.invocation_id = ?1 "
+        "AND v.instance_id = s.id WHERE v.verdict IS NOT 'AC' ORDER BY s.id LIMIT 1)) "
+        "SELECT f.kind, f.points, f.test, i.ext_id, v.verdict FROM failing AS f LEFT JOIN instance AS i ON i.id = f.test "
+        "LEFT JOIN verdict AS v ON v.invocation_id = ?1 AND v.instance_id = f.test ORDER BY f.kind, f.name";
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = NULL;
+    int rc = cr_store__prepare(&st, store, sql, "reading the points", err), step;
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, samples > INT64_MAX ? INT64_MAX : (int64_t)samples);
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int sample = sqlite3_column_int(st, 0), failed = sqlite3_column_type(st, 2) != SQLITE_NULL;
+        int64_t points = sqlite3_column_int64(st, 1);
+        out->points += points;
+        out->scored += !sample && !failed ? points : 0;
+        out->passed += !sample && !failed;
+        /* the sample's row comes last and decides first */
+        if (failed && (sample || !out->group_failed)) {
+            out->sample_failed = sample;
+            out->group_failed = !sample;
+            cr_store__column_text(out->failure_ext_id, sizeof out->failure_ext_id, st, 3);
+            rc = cr_store__column_verdict(&out->failure_verdict, store, st, 4, err);
+        }
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = cr_store__fail(store, "reading the points", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int cr_store_verdict_changes(uint64_t *out_same, cr_store *store, int64_t set_id, int64_t a, int64_t b,
                              void (*fn)(void *ctx, const cr_verdict_change *c), void *ctx, cr_error *err)
 {

@@ -865,6 +865,24 @@ typedef int (*cr_group_points_fn)(void *ctx, const cr_group_points *g);
 int cr_store_invocation_points_each(size_t *out_count, cr_store *store, int64_t id, cr_group_points_fn fn, void *ctx,
                                     cr_error *err);
 
+/* An invocation's verdict and points as a judge gives them that scores
+ * each group alone (no dependencies), its set's first `samples` instances
+ * (in id order) set apart as samples, worth nothing and judged first, and
+ * the groups in name order (Kattis: docs/judges.md). */
+typedef struct cr_alone_points {
+    int64_t points, scored;  /* the groups' points; those of the groups whose every test but the samples is AC */
+    uint64_t passed;         /* those groups */
+    int sample_failed;       /* a sample is not AC: the first one is failure_* */
+    int group_failed;        /* else a group is not passed: the first test not AC of the first such group */
+    char failure_ext_id[128];
+    cr_invoke_verdict failure_verdict;
+} cr_alone_points;
+
+/* Reads invocation id's cr_alone_points; a test it has no verdict for is
+ * one not AC (CR_INVOKE_RE in failure_verdict). */
+int cr_store_invocation_points_alone(cr_alone_points *out, cr_store *store, int64_t id, uint64_t samples,
+                                     cr_error *err);
+
 /* How many instances of its set it has judged, and how many are left. */
 int cr_store_invocation_progress(uint64_t *out_judged, uint64_t *out_left, cr_store *store, const cr_invocation *inv,
                                  cr_error *err);

@@ -287,7 +287,12 @@ fi
 # ones before.  coinrow's brute force is partially accepted with exactly
 # the small group's 20 points, its greedy wrong in every group, and an
 # invoked DP whose table holds 64 coins (labelled partially_accepted)
-# passes small alone: 20 points.  GDB is the database of the groups.
+# passes small alone: 20 points.  A DP wrong on small's tests of 13 to 20
+# coins (not the sample, of 12) scores nothing by invoke's points, which
+# follow the dependencies, and AC (80) on Kattis, which scores each group
+# alone: invoked twice, its partially_accepted copy goes in and its
+# wrong_answer one is left out (it went in, and verifyproblem failed the
+# package).  GDB is the database of the groups.
 GDB=$WORK/groups.db
 ggen() { "$COINROW" generate --db "$GDB" --set sub --profile antigreedy --quiet "$@"; }
 ggen --group small --points 20 --count 4 --n 1..20 --values 1..1000 --seed 1 &&
@@ -297,6 +302,34 @@ ggen --group small --points 20 --count 4 --n 1..20 --values 1..1000 --seed 1 &&
 cp lead_ok.c lead64.c # its table holds 64 coins: a run-time error beyond
 "$COINROW" invoke --db "$GDB" --set sub --variant diff --moves ignored --time-limit 1 --quiet \
     --label partially_accepted -- lead64.c >invoke.log 2>&1 || true
+cat >wrong_small.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+/* the lead, one row of the DP at a time; one more for 13 to 20 coins */
+int main(void)
+{
+    int n;
+    if (scanf("%d", &n) != 1 || n < 1)
+        return 1;
+    long long *a = malloc(n * sizeof *a), *d = malloc(n * sizeof *d);
+    for (int i = 0; i < n; i++)
+        if (scanf("%lld", &a[i]) != 1)
+            return 1;
+    for (int i = n - 1; i >= 0; i--) {
+        d[i] = a[i];
+        for (int j = i + 1; j < n; j++) {
+            long long l = a[i] - d[j], r = a[j] - d[j - 1];
+            d[j] = l > r ? l : r;
+        }
+    }
+    printf("%lld\n", d[n - 1] + (n >= 13 && n <= 20));
+    return 0;
+}
+EOF
+for label in wrong_answer partially_accepted; do
+    "$COINROW" invoke --db "$GDB" --set sub --variant diff --moves ignored --time-limit 1 --quiet \
+        --label $label -- wrong_small.c >invoke.log 2>&1 || true
+done
 if "$COINROW" export --db "$GDB" --set sub --variant diff --format kattis --out kgroups --samples 1 --submissions \
     --title "Coins in groups" --license "cc by-sa" --rights-owner "coinrow test" >kgroups.out 2>&1; then
     verify_start kgroups
@@ -307,9 +340,15 @@ if "$COINROW" export --db "$GDB" --set sub --variant diff --format kattis --out 
     pts() { awk -v s="$1" '$1 ~ "^"s {print $(NF-1)}' <<<"$table"; }
     if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ "$(pts reference)" = 100 ] && [ "$(pts brute_force)" = 20 ] &&
         [ "$(pts greedy)" = 0 ] && [ "$(pts 'inv[0-9]*-lead64')" = 20 ] &&
-        grep -q '^ *PAC submission inv[0-9]*-lead64.c (C) OK: AC (20)' "$log"; then
+        grep -q '^ *PAC submission inv[0-9]*-lead64.c (C) OK: AC (20)' "$log" &&
+        [ "$(pts 'inv[0-9]*-wrong_small')" = 80 ] &&
+        grep -q '^ *PAC submission inv[0-9]*-wrong_small.c (C) OK: AC (80)' "$log" &&
+        ! ls kgroups/submissions/wrong_answer/inv* >/dev/null 2>&1 &&
+        grep -q "(label wrong_answer): a judge that scores each group alone gives it AC with 80 of 100 points" \
+            kgroups.out; then
         pass "kattis scored by groups: verifyproblem: no error, no warning; points: reference 100, brute_force 20," \
-            "greedy 0, the invoked 64-coin DP 20 (partially_accepted)"
+            "greedy 0, the invoked 64-coin DP 20 and the DP wrong on small 80 (partially_accepted; its" \
+            "wrong_answer twin left out)"
     else
         fail "kattis scored by groups: $errors errors, $warnings warnings (see $log)"
         grep -E '^(ERROR|WARNING) ' "$log" | head -5 | sed 's/^/judges:      /'
