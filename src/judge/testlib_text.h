@@ -4,9 +4,26 @@
 #ifndef CR_JUDGE_TESTLIB_TEXT_H
 #define CR_JUDGE_TESTLIB_TEXT_H
 
+/* Whether the file `name` starts with a UTF-8 byte order mark and holds
+ * `size` bytes. */
+static bool cr_testlib_bom_of(const std::string &name, size_t size)
+{
+    std::FILE *f = std::fopen(name.c_str(), "rb");
+    char head[3] = {0, 0, 0};
+    bool bom = f && std::fread(head, 1, 3, f) == 3 && std::memcmp(head, "\xEF\xBB\xBF", 3) == 0 &&
+               std::fseek(f, 0, SEEK_END) == 0 && std::ftell(f) == (long)size;
+    if (f)
+        std::fclose(f);
+    return bom;
+}
+
 /* The rest of `in`.  testlib's reader of standard input (where a validator,
  * or a checker converted for DOMjudge, reads) takes a 0xFF byte for the end of
- * the stream: a byte that was no end is kept and the reading goes on. */
+ * the stream: a byte that was no end is kept and the reading goes on.  The
+ * contestant's output comes whole: registerTestlibCmd skips a BOM at its
+ * start, and coinrow's core skips one too, so a file that starts with two
+ * was read as one that starts with none, where every other checker says
+ * presentation error; the BOM testlib skipped is put back. */
 static std::string cr_testlib_text(InStream &in)
 {
     std::string text;
@@ -33,6 +50,8 @@ static std::string cr_testlib_text(InStream &in)
     for (;;) {
         while (!in.eof())
             text += in.readChar();
+        if (!in.stdfile && in.mode == _output && cr_testlib_bom_of(in.name, text.size() + 3))
+            return "\xEF\xBB\xBF" + text;
         if (!in.stdfile || feof(stdin))
             return text;
         text += '\xff';

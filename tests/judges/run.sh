@@ -396,6 +396,9 @@ expect 2 "a '+' sign is a presentation error" '+7\nLR\n'
 expect 2 "a value beyond int64 is a presentation error" '99999999999999999999\n'
 expect 2 "hostile bytes, shown escaped" '\xc2\xa0\x1b[2J\xff\n'
 expect 1 "a move that is not L or R, shown escaped" "$(head -1 "$t.a")\\n\\xc3\\xa9\\n"
+# testlib skips a BOM of the output, and coinrow's core one: two were none
+expect 0 "one BOM before the answer is skipped" "\\xef\\xbb\\xbf$(head -1 "$t.a")\\n$(sed -n 2p "$t.a")\\n"
+expect 2 "a second BOM is a presentation error" "\\xef\\xbb\\xbf\\xef\\xbb\\xbf$(head -1 "$t.a")\\n$(sed -n 2p "$t.a")\\n"
 build/check "$t" "$t.a" "$t.a" result.txt -appes 2>/dev/null && grep -q '<result outcome = "accepted">' result.txt &&
     pass "check.cpp writes the result file, as XML with -appes" || fail "check.cpp ignores the result file or -appes"
 printf '1\n\xff\n' | build/val 2>/dev/null && fail "val.cpp accepts a 0xFF byte" || pass "val.cpp refuses a 0xFF byte"
