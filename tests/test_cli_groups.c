@@ -346,6 +346,22 @@ static void test_groups__ingest_into_a_group_the_set_lacks_is_refused_naming_the
             "--group", "eq");
 }
 
+/* Rows without --group for a set scored by groups are refused, the file
+ * left as it was: they went into no group, and export then refused the set
+ * as "an interrupted generate --group", which no command finished. */
+static void test_groups__rows_without_a_group_for_a_set_of_groups_are_refused(void **state)
+{
+    tmp_db *f = *state;
+    three_groups(f->db);
+    const char *db = f->db, *csv = tmp_path(f->dir, "in.csv");
+    write_file(csv, "id,values\nzz,4 4\n");
+    static const char why[] = "set 'sub' is scored by groups, and each of its tests is in one: give --group NAME "
+                              "(such as --group small) to put these rows in one";
+    REFUSED(f, 1, why, "ingest", csv, "--db", db, "--set", "sub");
+    REFUSED(f, 1, why, "run", csv, "--db", db, "--set", "sub", "--quiet");
+    assert_int_equal(db_int(db, "SELECT count(*) FROM instance WHERE ext_id = 'zz'"), 0);
+}
+
 static void test_groups__usage_errors_name_the_option(void **state)
 {
     tmp_db *f = *state;
@@ -430,6 +446,7 @@ int main(void)
         TEST(test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_the_group_and_the_constraint),
         TEST(test_groups__ingest_puts_the_rows_that_fit_in_the_group_and_rejects_each_other_naming_the_constraint),
         TEST(test_groups__ingest_into_a_group_the_set_lacks_is_refused_naming_the_set_and_the_group),
+        TEST(test_groups__rows_without_a_group_for_a_set_of_groups_are_refused),
         TEST(test_groups__usage_errors_name_the_option),
         TEST(test_groups__an_interrupted_call_is_finished_into_its_group_by_the_command_it_names),
         TEST(test_groups__show_shows_a_set_s_groups_alone_or_with_a_run),

@@ -324,6 +324,31 @@ int cli_job_main(const cli_command *cmd, int steps, int argc, char **argv)
     return status >= 0 ? status : cli_job_run(cmd, &a, steps, npos, argv);
 }
 
+/* A cr_store_group_fn: keeps the first group's name and stops. */
+static int first_group(void *ctx, const cr_store_group *g)
+{
+    snprintf(ctx, CR_STORE_GROUP_NAME_MAX + 1, "%s", g->name);
+    return 1;
+}
+
+/* Refuses rows without --group for set set_id when it is scored by groups:
+ * each of its tests is in one, and a test in none was stored, then refused
+ * by export as left by "an interrupted generate --group". */
+static int refuse_groupless(job *j, int64_t set_id)
+{
+    char group[CR_STORE_GROUP_NAME_MAX + 1] = "", name[128];
+    size_t count = 0;
+    int rc = cr_store_groups_each(&count, j->store, set_id, first_group, group, j->err);
+    if (rc < 0 || !group[0])
+        return rc < 0 ? rc : 0;
+    if ((rc = cr_store_set_name(name, sizeof name, j->store, set_id, j->err)) != 0)
+        return rc;
+    char shown_set[CR_TEXT_SHOWN_CAP(sizeof name)];
+    return cr_errorf(j->err, CR_EINVAL, "%s: set '%s' is scored by groups, and each of its tests is in one: give "
+                                        "--group NAME (such as --group %s) to put these rows in one",
+                     j->a->db, cr_text_shown(shown_set, sizeof shown_set, name), group);
+}
+
 /* Inside one transaction, so that a job refused here leaves nothing: finds
  * or makes the set, records its ingest as under way, and opens the run. */
 static int job_open(job *j)
@@ -335,6 +360,8 @@ static int job_open(job *j)
         rc = cr_store_group_find(&j->set_id, &j->group_id, &j->group, j->store, a->set, a->group, j->err);
     if (rc == 0 && (!a->resume || ingest))
         rc = find_set(&j->set_id, j->source, sizeof j->source, j->store, a, j->steps, j->npos, j->pos, j->err);
+    if (rc == 0 && ingest && !a->group && !a->group_id) /* generate --group gives its group's id */
+        rc = refuse_groupless(j, j->set_id);
     if (rc == 0 && ingest) {
         rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
         j->finish = rc ? NULL : finish_command(j);

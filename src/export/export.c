@@ -434,7 +434,8 @@ static int group_of(const cr_problem_group **out, size_t *out_index, package *p,
         p->grouped_at++;
     if (p->grouped_at == p->grouped_count || p->grouped[p->grouped_at].id != in->id)
         return cr_errorf(err, CR_EINVAL, "set '%s': instance '%s' is in none of the set's groups (an interrupted "
-                                         "generate --group: the same command again finishes it)",
+                                         "generate --group, which the same command again finishes, or rows an "
+                                         "older coinrow ingested without --group)",
                          p->set_name, in->ext_id);
     *out_index = p->grouped[p->grouped_at].group;
     *out = &p->groups[*out_index];
