@@ -565,6 +565,28 @@ static void test_export__plain_names_files_after_ids_and_refuses_clashes(void **
     free(left);
 }
 
+/* The summary line escapes the set's name and the folder's, as every
+ * message does: a name with an escape sequence reached the terminal raw,
+ * and one with a line end split the line.  One test is "1 test". */
+static void test_export__the_summary_escapes_the_names_it_shows(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    const char *set = "e\x1b[31mvil\nset";
+    COINROW(&r, "id,values\na,3 1\n", "ingest", "-", "--db", f->db, "--set", set, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    char pkg[4200], want[4400];
+    snprintf(pkg, sizeof pkg, "%s", tmp_path(f->dir, "out\x1b[2J"));
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", set, "--variant", "total", "--format", "plain", "--out", pkg);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "\nexported 1 test (0 samples) of set 'e\\x1b[31mvil\\x0aset' to %.*s\\x1b[2J\n",
+             (int)(strlen(pkg) - 4), pkg);
+    if (!strstr(r.out, want))
+        fail_msg("export said: %s", r.out);
+    run_result_free(&r);
+}
+
 /* The message quotes the start of the id and says the limit (it once read
  * the limit from the wrong argument). */
 static void test_export__plain_refuses_an_id_too_long_for_a_file_name(void **state)
@@ -1361,7 +1383,8 @@ int main(void)
         TEST(test_export__polygon_layout_patterns_and_testlib_programs),
         TEST(test_export__cms_layout_task_yaml_and_checker),
         TEST(test_export__plain_names_files_after_ids_and_refuses_clashes),
-    TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
+        TEST(test_export__the_summary_escapes_the_names_it_shows),
+        TEST(test_export__plain_refuses_an_id_too_long_for_a_file_name),
         TEST(test_export__answers_come_from_a_done_run_of_the_variant_else_a_new_one),
         TEST(test_export__interrupted_it_leaves_nothing),
         TEST(test_export__help_lists_every_format_of_the_table),

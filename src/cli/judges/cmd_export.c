@@ -131,13 +131,18 @@ static int cmd_export(const cli_command *self, int argc, char **argv)
         cli_fail("%llu source%s not copied: a source is copied only from its invocation's folder; %s%s",
                  (unsigned long long)stats.refused, stats.refused == 1 ? "" : "s", stats.refused == 1 ? "" : "the first: ",
                  stats.refused_why);
-    printf("exported %llu tests (%llu sample%s) of set '%s'", (unsigned long long)stats.tests,
-           (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s", a.set);
+    /* the set's name and the folder's, as typed: escaped, as every message escapes them */
+    printf("exported %llu test%s (%llu sample%s) of set '", (unsigned long long)stats.tests,
+           stats.tests == 1 ? "" : "s", (unsigned long long)stats.samples, stats.samples == 1 ? "" : "s");
+    cr_text_put(stdout, a.set);
+    putchar('\'');
     if (stats.groups)
         printf(" in %zu group%s", stats.groups, stats.groups == 1 ? "" : "s");
     if (a.submissions)
         printf(" and %llu submission%s", (unsigned long long)stats.submissions, stats.submissions == 1 ? "" : "s");
-    printf(" to %s%s", a.out, a.zip ? ", zipped too" : "");
+    printf(" to ");
+    cr_text_put(stdout, a.out);
+    printf("%s", a.zip ? ", zipped too" : "");
     if (stats.time_limit_ms)
         printf(", time limit %u.%03u s", stats.time_limit_ms / 1000, stats.time_limit_ms % 1000);
     printf("\n");
