@@ -262,6 +262,11 @@ static void test_groups__a_call_that_does_not_fit_its_group_is_refused_naming_th
             "big", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
     REFUSED(f, 1, "group 'big' of set 'sub' cannot depend on 'a-b': not a group name", INTO(db, "big", "0"),
             "--depends", "a-b", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
+    /* an empty name, first or last ("small," was taken as "small") */
+    REFUSED(f, 1, "group 'big' of set 'sub' cannot depend on '': not a group name", INTO(db, "big", "0"),
+            "--depends", ",small", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
+    REFUSED(f, 1, "group 'big' of set 'sub' cannot depend on '': not a group name", INTO(db, "big", "0"),
+            "--depends", "small,", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
     REFUSED(f, 1, "group 'big' of set 'sub': --depends names 'small' twice", INTO(db, "big", "0"), "--depends",
             "small,small", "--count", "1", "--n", "1..9", "--values", "1..9", "--seed", "4");
     /* a name another group has in other letter case: one Kattis folder where case does not count */

@@ -285,6 +285,10 @@ static int group_create(int64_t *out, cr_store *s, int64_t set_id, const char *s
     *out = sqlite3_last_insert_rowid(s->db);
     char name[CR_STORE_GROUP_NAME_MAX + 1];
     const char *at = g->depends ? g->depends : "";
+    size_t len = strlen(at);
+    if (len > 0 && at[len - 1] == ',') /* an empty last name, as an empty first one is */
+        return cr_errorf(err, CR_EINVAL, "%s: group '%s' of set '%s' cannot depend on '': not a group name", s->path,
+                         g->name, set);
     int got;
     while (rc == 0 && (got = next_name(name, sizeof name, &at)) != 0) {
         int64_t dep = 0;
