@@ -166,6 +166,17 @@ static void put_indented(FILE *f, const char *text)
     }
 }
 
+/* In place of a sample too long to show: a line of text, or an example
+ * that says so (Polygon's statement had an empty example, where the PDF
+ * said it). */
+static void too_long(out *o)
+{
+    if (tex(o))
+        fputs("\\exmp{(too long to show: see the package's test files)}{}%\n", o->f);
+    else
+        fputs("    (too long to show: see the package's test files)\n", o->f);
+}
+
 /* A sample's interaction (cr_problem's sample_interaction) in two
  * columns, the jury's lines on the left and the contestant's on the right,
  * each line of one beside an empty line of the other: olymp.sty's \exmp,
@@ -175,8 +186,8 @@ static void interaction_sample(out *o, uint64_t k, const char *game)
 {
     if (o->style == CR_STATEMENT_TEXT)
         fprintf(o->f, "Sample interaction %" PRIu64 " (left: the jury, right: your program)\n", k + 1);
-    if (o->style == CR_STATEMENT_TEXT && !game)
-        fputs("    (too long to show: see the package's test files)\n", o->f);
+    if (!game)
+        too_long(o);
     for (int side = 0; game && side < (tex(o) ? 2 : 1); side++) {
         if (tex(o))
             fputs(side ? "}{" : "\\exmp{", o->f);
@@ -213,12 +224,14 @@ static void samples(out *o, const cr_problem *pb)
             interaction_sample(o, k, pb->sample_interaction ? pb->sample_interaction[k] : NULL);
         } else if (o->style == CR_STATEMENT_POLYGON && in && ans) {
             fprintf(o->f, "\\exmp{%s}{%s}%%\n", in, ans);
+        } else if (o->style == CR_STATEMENT_POLYGON) {
+            too_long(o);
         } else if (o->style == CR_STATEMENT_TEXT) {
             fprintf(o->f, "Sample input %" PRIu64 "\n", k + 1);
             if (in)
                 put_indented(o->f, in);
             else
-                fputs("    (too long to show: see the package's test files)\n", o->f);
+                too_long(o);
             fprintf(o->f, "Sample output %" PRIu64 "\n", k + 1);
             if (ans)
                 put_indented(o->f, ans);
