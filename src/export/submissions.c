@@ -102,9 +102,9 @@ static int add_points(void *ctx, const cr_group_points *g)
 /* Why inv, labelled folder in a set of groups, cannot go into the
  * package, into why (cap bytes), "" when it can, by its points, when its
  * judge scores it as invoke did and reads a program that scores some
- * points as accepted with that score.  So a partially accepted one scores some and
- * not all, and one of a failing folder none (a wrong answer that passes
- * a group got "AC (20)" from verifyproblem, an error). */
+ * points as accepted with that score.  So a partially accepted one scores
+ * some and not all, and one of a failing folder none (a wrong answer that
+ * passes a group got "AC (20)" from verifyproblem, an error). */
 static int points_left_out(char *why, size_t cap, cr_store *store, const cr_invocation *inv, const char *folder,
                            cr_error *err)
 {

@@ -419,7 +419,7 @@ int cr_store_invocation_points_alone(cr_alone_points *out, cr_store *store, int6
         "LEFT JOIN verdict AS v ON v.invocation_id = ?1 AND v.instance_id = f.test ORDER BY f.kind, f.name";
     memset(out, 0, sizeof *out);
     sqlite3_stmt *st = NULL;
-    int rc = cr_store__prepare(&st, store, sql, "reading the points", err), step;
+    int rc = cr_store__prepare(&st, store, sql, "reading the points", err), step = SQLITE_DONE;
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, id);
