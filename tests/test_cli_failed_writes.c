@@ -45,12 +45,40 @@ static int remove_input(void **state)
     return 0;
 }
 
+/* A copy of db (unfinished) under another name names itself in the
+ * command that finishes the job: the command kept the database it was first
+ * given, and pasted, it went on with that one. */
+static void check_a_copy_names_itself(const char *db)
+{
+    char moved[4200], vacuum[4300], finish[8800];
+    snprintf(moved, sizeof moved, "%s", tmp_path(dir, "moved.db"));
+    snprintf(vacuum, sizeof vacuum, "VACUUM INTO '%s'", moved);
+    assert_int_equal(db_exec(db, vacuum), 0);
+    run_result r;
+    snprintf(finish, sizeof finish, "finish the job with:\n  coinrow run --resume %s --set big --db %s\n", csv, moved);
+    COINROW(&r, NULL, "solve", "--resume", "--db", moved);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, finish))
+        fail_msg("solve of the copy said:\n%s", r.err);
+    run_result_free(&r);
+    COINROW(&r, NULL, "show", "--db", moved, "--limit", "1");
+    if (!strstr(r.out, finish))
+        fail_msg("show of the copy said:\n%s", r.out);
+    run_result_free(&r);
+    COINROW(&r, NULL, "check-db", "--db", moved);
+    snprintf(finish, sizeof finish, "finish the job with: coinrow run --resume %s --set big --db %s)", csv, moved);
+    if (!strstr(r.out, finish))
+        fail_msg("check-db of the copy said:\n%s", r.out);
+    run_result_free(&r);
+}
+
 /* What the job left once its write failed, and the one command that
- * finishes it: `stderr_text` is what the failed run wrote. */
-static void check_unfinished_then_finish(const char *db, const char *stderr_text)
+ * finishes it: `stderr_text` is what the failed run wrote; `copy`: check
+ * a copy of it too (check_a_copy_names_itself). */
+static void check_unfinished_then_finish(const char *db, const char *stderr_text, int copy)
 {
     char finish[8192];
-    snprintf(finish, sizeof finish, "finish the job with:\n  coinrow run --resume %s --db %s --set big\n", csv, db);
+    snprintf(finish, sizeof finish, "finish the job with:\n  coinrow run --resume %s --set big --db %s\n", csv, db);
     if (!strstr(stderr_text, finish))
         fail_msg("the failure does not name the command that finishes the job:\n%s", stderr_text);
     int64_t stored = db_int(db, "SELECT count(*) FROM instance");
@@ -97,6 +125,9 @@ static void check_unfinished_then_finish(const char *db, const char *stderr_text
     assert_non_null(after);
     assert_true(before_len == after_len && memcmp(before, after, before_len) == 0);
     free(before), free(after);
+
+    if (copy) /* a disk too full for its journal cannot be read to copy it */
+        check_a_copy_names_itself(db);
 
     /* the command named */
     COINROW(&r, NULL, "run", "--resume", csv, "--db", db, "--set", "big", "--jobs", "2");
@@ -172,7 +203,7 @@ static void test_failed_writes__a_lock_held_mid_run_leaves_the_set_unfinished_an
 
     assert_int_equal(status, 1);
     assert_non_null(strstr(err, "locked by another connection"));
-    check_unfinished_then_finish(dbp, err);
+    check_unfinished_then_finish(dbp, err, 1);
     free(err);
 }
 
@@ -211,7 +242,7 @@ static void test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_an
     if (grown == 0) {
         assert_int_equal(status, 1);
         assert_non_null(strstr(err, "the disk is full"));
-        check_unfinished_then_finish(db, err);
+        check_unfinished_then_finish(db, err, 0);
     }
     free(err);
     umount2(mnt, MNT_DETACH);

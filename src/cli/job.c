@@ -150,7 +150,8 @@ typedef struct job {
 
 /* The command that finishes the job should its ingest stop short: the same
  * input into the same set again (the rows stored are skipped) and, for a
- * run, --resume to finish that run.  NULL when there is no memory for it. */
+ * run, --resume to finish that run; without --db (cli_job_put_finish adds
+ * it).  NULL when there is no memory for it. */
 static char *finish_command(const job *j)
 {
     const cli_job_args *a = j->a;
@@ -175,8 +176,6 @@ static char *finish_command(const job *j)
             cr_text_put_word(f, flags[k][1]);
         }
     }
-    fputs(" --db ", f);
-    cr_text_put_word(f, a->db);
     fputs(" --set ", f);
     cr_text_put_word(f, j->set_name);
     if (fclose(f) != 0) {
@@ -270,12 +269,25 @@ static void scattered_note(const cr_shard_input *in, const cr_shard_spec *spec)
                  spec->k, spec->n, (long long)read, (long long)total);
 }
 
+void cli_job_put_finish(FILE *f, const char *finish, const char *db)
+{
+    cr_text_put(f, finish);
+    fputs(" --db ", f);
+    cr_text_put_word(f, db);
+}
+
 /* The command that finishes the job, on standard error after what stopped
  * it. */
 static void finish_hint(const job *j, const char *why)
 {
     cli_fail("%s; finish the job with:", why);
-    fprintf(stderr, "  %s\n", j->finish ? j->finish : "(the same command again)");
+    if (!j->finish) {
+        fputs("  (the same command again)\n", stderr);
+        return;
+    }
+    fputs("  ", stderr);
+    cli_job_put_finish(stderr, j->finish, j->a->db);
+    fputc('\n', stderr);
 }
 
 /* After a clean stop: how to carry on. */

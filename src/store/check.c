@@ -44,7 +44,8 @@
  * 005_invoke.sql): each is one pass over a table at most, with lookups by
  * key, so that a database of millions of results is checked in seconds.
  * Each query returns how many rows break it and a description of one of
- * them (the least, as text); add one by adding a line. */
+ * them (the least, as text), in which ?1 is the database as a shell word
+ * (a command to paste names it); add one by adding a line. */
 static const struct invariant {
     const char *name; /* what it checks, as check-db shows it */
     const char *says; /* what the rows that break it are */
@@ -119,8 +120,8 @@ static const struct invariant {
     /* an ingest under way (cr_store_ingest_begin) that no process is
      * carrying on: a write failed, or coinrow was stopped or killed */
     {"ingests-are-finished", "sets whose ingest did not finish: rows of their input are missing",
-     "SELECT count(*), min(printf('set %d (%s): the ingest of %s did not finish; finish the job with: %s', e.set_id, "
-     "s.name, e.source, e.raw)) FROM ingest_error AS e LEFT JOIN instance_set AS s ON s.id = e.set_id "
+     "SELECT count(*), min(printf('set %d (%s): the ingest of %s did not finish; finish the job with: %s --db %s', "
+     "e.set_id, s.name, e.source, e.raw, ?1)) FROM ingest_error AS e LEFT JOIN instance_set AS s ON s.id = e.set_id "
      "WHERE " CR_STORE__UNFINISHED},
     {"verdicts-have-their-instance",
      "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",
@@ -515,6 +516,13 @@ int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, 
     else if (rc == 0)
         fn(ctx, SCHEMA_CHECK, "not checked: the file is damaged"), fn(ctx, OWN_CHECK, "not checked: the file is damaged");
     *out_failed += (unsigned)schema_failed;
+    char *db_word = NULL; /* ?1 of the invariants (NULL, no memory: the path as it is) */
+    size_t db_word_len = 0;
+    FILE *word = open_memstream(&db_word, &db_word_len);
+    if (word) {
+        cr_text_put_word(word, store->path);
+        fclose(word);
+    }
     for (size_t k = 0; rc == 0 && k < sizeof invariants / sizeof invariants[0]; k++) {
         const struct invariant *v = &invariants[k];
         sqlite3_stmt *st = NULL;
@@ -527,12 +535,13 @@ int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, 
         }
         if ((rc = cr_store__prepare(&st, store, v->sql, "checking it", err)) != 0)
             break;
+        sqlite3_bind_text(st, 1, db_word ? db_word : store->path, -1, SQLITE_STATIC);
         if (sqlite3_step(st) != SQLITE_ROW) {
             rc = cr_store__fail(store, "checking it", err);
         } else if (sqlite3_column_int64(st, 0) == 0) {
             fn(ctx, v->name, NULL);
         } else {
-            char finding[CR_ERROR_MSG_MAX];
+            char finding[4 * CR_ERROR_MSG_MAX]; /* room for a command to paste, with its paths */
             snprintf(finding, sizeof finding, "%lld %s (such as %s)", (long long)sqlite3_column_int64(st, 0),
                      v->says, (const char *)sqlite3_column_text(st, 1));
             fn(ctx, v->name, finding);
@@ -540,6 +549,7 @@ int cr_store_check(unsigned *out_failed, cr_store *store, cr_store_check_fn fn, 
         }
         sqlite3_finalize(st);
     }
+    free(db_word);
     if (rc == 0 && ok && ours_ok)
         rc = read_back_check(out_failed, store, fn, ctx, err);
     else if (rc == 0)

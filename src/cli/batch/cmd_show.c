@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/job.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -148,7 +149,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
             printf("set '%s' lacks rows of its input: its ingest of ", shown_set);
             cr_text_put(stdout, ingest.source);
             printf(" did not finish; finish the job with:\n  ");
-            cr_text_put(stdout, ingest.finish);
+            cli_job_put_finish(stdout, ingest.finish, a.db);
             putchar('\n');
         }
         if (generated) { /* made from the arguments, to paste into a shell */

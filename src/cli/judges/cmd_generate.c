@@ -132,9 +132,8 @@ static void write_command(FILE *f, const char *set, const cr_gen_spec *spec, con
         fputs(" --all-equal", f);
 }
 
-/* write_command's text with " --db DB" when db is not NULL, in a new
- * string (NULL: no memory). */
-static char *command_text(const char *set, const cr_gen_spec *spec, const group_args *g, const char *db)
+/* write_command's text, in a new string (NULL: no memory). */
+static char *command_text(const char *set, const cr_gen_spec *spec, const group_args *g)
 {
     char *text = NULL;
     size_t len = 0;
@@ -142,10 +141,6 @@ static char *command_text(const char *set, const cr_gen_spec *spec, const group_
     if (!f)
         return NULL;
     write_command(f, set, spec, g);
-    if (db) {
-        fputs(" --db ", f);
-        cr_text_put_word(f, db);
-    }
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -195,7 +190,7 @@ static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec
     group_rows rows = {.spec = spec};
     int rc = cr_store_new(&store, a->db, CR_STORE_WRITE, &err);
     if (rc == 0 && g->name) {
-        char *source = command_text(a->set, spec, g, NULL);
+        char *source = command_text(a->set, spec, g);
         cr_store_group group = {g->name, g->points, spec->limits, g->all_equal, g->depends, 0, 0};
         rc = source ? cr_store_group_generated(&set_id, &a->group_id, &call, store, a->set, &group, spec, source, &err)
                     : cr_errorf(&err, CR_ENOMEM, "no memory for a command line");
@@ -217,8 +212,9 @@ static int store_set(const cli_command *self, cli_job_args *a, const cr_gen_spec
         a->read = read_generated;
         a->read_ctx = (void *)spec;
     }
-    /* should it stop short, the same command finishes the set */
-    char *again = command_text(a->set, spec, g, a->db);
+    /* should it stop short, the same command finishes the set (the job
+     * adds --db) */
+    char *again = command_text(a->set, spec, g);
     a->again = again;
     int status = cli_job_run(self, a, CLI_JOB_INGEST, 0, NULL);
     free(again);
