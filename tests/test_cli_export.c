@@ -184,7 +184,7 @@ static void test_generate__an_interrupted_set_is_completed_by_the_same_command(v
     pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
     assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance", pid) > 0);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);
     char finish[4400];
@@ -1354,7 +1354,7 @@ static void test_export__interrupted_it_leaves_nothing(void **state)
         pid_t pid = run_start_held(argv, strlen(first), &held);
         assert_true(pid > 0);
         assert_true(db_wait_for(db, "SELECT count(*) FROM run WHERE status = 'done'", pid) > 0);
-        kill(pid, signals[k]);
+        run_signal(pid, signals[k]);
         char *text = run_release(held);
         assert_int_equal(run_wait(pid), 130);
         char said[4600];

@@ -165,7 +165,7 @@ static void test_groups__an_interrupted_call_is_finished_into_its_group_by_the_c
     pid_t pid = run_start_held(argv, 0, &held);
     assert_true(pid > 0);
     assert_true(db_wait_for(f->db, "SELECT count(*) FROM instance", pid) > 0);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     char *text = run_release(held);
     assert_int_equal(run_wait(pid), 130);
     char finish[4400];

@@ -69,7 +69,7 @@ static int stop_after_first_commit(const char *db, int64_t run_id, int sig, ...)
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM result WHERE run_id = %lld", (long long)run_id);
     assert_true(db_wait_for(db, sql, pid) > 0);
-    kill(pid, sig);
+    run_signal(pid, sig);
     free(run_release(held));
     return run_wait(pid);
 }
@@ -388,7 +388,7 @@ static void test_cli_interrupt__rows_from_a_pipe_that_waits_are_committed_as_the
     const char *rows = "id,values\na,1 2\nb,3 4 5\n";
     assert_int_equal(write(w, rows, strlen(rows)), (ssize_t)strlen(rows));
     assert_int_equal(db_wait_for(db, "SELECT count(*) = 2 FROM solution", pid), 1);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     assert_int_equal(run_wait(pid), 130);
     close(w);
     assert_int_equal(db_int(db, "SELECT count(*) FROM instance"), 2);
@@ -443,7 +443,7 @@ static void test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing(
     assert_true(pid > 0);
     /* its handlers are in place before it opens the input */
     assert_int_equal(run_wait_open(pid, src), 0);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     assert_int_equal(run_wait(pid), 130);
     char *said = read_text(log);
     assert_non_null(said);
@@ -491,7 +491,7 @@ static void test_cli_interrupt__sigint_stops_generate_out_leaving_no_file(void *
     pid_t pid = run_start(argv, log);
     assert_true(pid > 0);
     assert_int_equal(wait_for_temporary_file(pid, folder), 0);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     assert_int_equal(run_wait(pid), 130);
     char *said = read_text(log), *left = dir_snapshot(folder);
     assert_non_null(strstr(said, "coinrow: interrupted: no file written"));

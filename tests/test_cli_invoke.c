@@ -624,7 +624,7 @@ static int stop_at_first_commit(char **out_err, const char *d, int64_t id, char 
     assert_true(pid > 0);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM verdict WHERE invocation_id = %lld", (long long)id);
     assert_true(db_wait_for(d, sql, pid) > 0);
-    kill(pid, sig);
+    run_signal(pid, sig);
     char *err = run_release(held);
     if (out_err)
         *out_err = err;
@@ -1098,7 +1098,7 @@ static void test_sandbox__the_program_is_never_root_outside_its_namespaces(void 
         struct timespec pause = {0, 1000000};
         nanosleep(&pause, NULL);
     }
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     int status = run_wait(pid);
     assert_int_equal(status, 130);
     assert_false(run_alive(0, program_name(PROGRAM_SLEEPER)));
@@ -1343,7 +1343,7 @@ static void test_invoke__a_stop_while_a_source_builds_leaves_nothing_in_tmpdir(v
     /* the compiler waits at the gate: the build folder is there */
     FILE *open_gate = fopen(gate, "w");
     assert_non_null(open_gate);
-    kill(pid, SIGINT);
+    run_signal(pid, SIGINT);
     fputs("go\n", open_gate);
     fclose(open_gate);
     assert_int_equal(run_wait(pid), 130);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* syscall: tgkill, for run_signal */
 #include "support/run.h"
 
 #include <ctype.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,6 +155,8 @@ void run_result_free(run_result *r)
     free(r->err);
     r->out = r->err = NULL;
 }
+
+void run_signal(pid_t pid, int sig) { syscall(SYS_tgkill, pid, pid, sig); }
 
 pid_t run_start(char *const argv[], const char *log)
 {
