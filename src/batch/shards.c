@@ -905,10 +905,11 @@ static int same_job_merged(cr_store *into, const char *into_path, int64_t run_id
         rc = cr_store_set_name(set_name, sizeof set_name, into, run.set_id, err);
     if (rc == 0)
         rc = cr_store_set_fingerprint(&size, &digest, into, run.set_id, err);
-    if (rc || (strcmp(set_name, shard->row.set_name) == 0 && size == shard->row.set_size &&
-               digest == shard->row.set_digest && same_opts(&run.opts, &shard->run_row.opts)))
+    int same_data = rc == 0 && strcmp(set_name, shard->row.set_name) == 0 && size == shard->row.set_size &&
+                    digest == shard->row.set_digest;
+    if (rc || (same_data && same_opts(&run.opts, &shard->run_row.opts)))
         return rc;
-    if (strcmp(set_name, shard->row.set_name) != 0 || size != shard->row.set_size || digest != shard->row.set_digest)
+    if (!same_data)
         return cr_errorf(err, CR_EINVAL,
                          "%s: job '%s' is merged already as run %lld, of set '%s' (%" PRIu64 " instances), and these "
                          "shards are of other data (set '%s', %" PRIu64 " instances): another job of that tag; merge "

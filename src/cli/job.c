@@ -343,22 +343,20 @@ static int first_group(void *ctx, const cr_store_group *g)
     return 1;
 }
 
-/* Refuses rows without --group for set set_id when it is scored by groups:
- * each of its tests is in one, and a test in none was stored, then refused
- * by export as left by "an interrupted generate --group". */
-static int refuse_groupless(job *j, int64_t set_id)
+/* Refuses rows without --group for the job's set when it is scored by
+ * groups: each of its tests is in one, and a test in none was stored, then
+ * refused by export as left by "an interrupted generate --group". */
+static int refuse_groupless(job *j)
 {
-    char group[CR_STORE_GROUP_NAME_MAX + 1] = "", name[128];
+    char group[CR_STORE_GROUP_NAME_MAX + 1] = "";
     size_t count = 0;
-    int rc = cr_store_groups_each(&count, j->store, set_id, first_group, group, j->err);
+    int rc = cr_store_groups_each(&count, j->store, j->set_id, first_group, group, j->err);
     if (rc < 0 || !group[0])
         return rc < 0 ? rc : 0;
-    if ((rc = cr_store_set_name(name, sizeof name, j->store, set_id, j->err)) != 0)
-        return rc;
-    char shown_set[CR_TEXT_SHOWN_CAP(sizeof name)];
+    char shown_set[CR_TEXT_SHOWN_CAP(sizeof j->set_name)];
     return cr_errorf(j->err, CR_EINVAL, "%s: set '%s' is scored by groups, and each of its tests is in one: give "
                                         "--group NAME (such as --group %s) to put these rows in one",
-                     j->a->db, cr_text_shown(shown_set, sizeof shown_set, name), group);
+                     j->a->db, cr_text_shown(shown_set, sizeof shown_set, j->set_name), group);
 }
 
 /* Inside one transaction, so that a job refused here leaves nothing: finds
@@ -372,13 +370,13 @@ static int job_open(job *j)
         rc = cr_store_group_find(&j->set_id, &j->group_id, &j->group, j->store, a->set, a->group, j->err);
     if (rc == 0 && (!a->resume || ingest))
         rc = find_set(&j->set_id, j->source, sizeof j->source, j->store, a, j->steps, j->npos, j->pos, j->err);
-    if (rc == 0 && ingest && !a->group && !a->group_id) /* generate --group gives its group's id */
-        rc = refuse_groupless(j, j->set_id);
-    if (rc == 0 && ingest) {
+    if (rc == 0 && ingest)
         rc = cr_store_set_name(j->set_name, sizeof j->set_name, j->store, j->set_id, j->err);
-        j->finish = rc ? NULL : finish_command(j);
-        if (rc == 0)
-            rc = cr_store_ingest_begin(j->store, j->set_id, j->source, j->finish, j->err);
+    if (rc == 0 && ingest && !a->group && !a->group_id) /* generate --group gives its group's id */
+        rc = refuse_groupless(j);
+    if (rc == 0 && ingest) {
+        j->finish = finish_command(j);
+        rc = cr_store_ingest_begin(j->store, j->set_id, j->source, j->finish, j->err);
     }
     if (rc == 0 && (j->steps & CLI_JOB_SOLVE))
         rc = open_run(j);
