@@ -266,41 +266,72 @@ static void test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused(void 
     run_result_free(&r);
 }
 
-/* An instance edited by hand into one coinrow cannot read fails the solve,
+/* An ext_id edited by hand into one coinrow cannot read fails the solve,
  * naming it, without the hint to resume that failed the same way; once the
- * row is mended, the run resumes.  An n that is not its count of coins was
- * solved, and its lines then had the wrong length. */
-static void test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again(void **state)
+ * row is mended, the run resumes. */
+static void test_cli_batch__an_unreadable_ext_id_is_named_without_a_hint_that_fails_again(void **state)
 {
     tmp_db *f = *state;
-    static const char *const edits[][3] = {
-        {"UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2",
-         "instance 2 has an ext_id stored as blob, not text",
-         "UPDATE instance SET ext_id = CAST(ext_id AS TEXT) WHERE id = 2"},
-        {"UPDATE instance SET n = n + 1 WHERE id = 2", "instance 2 ('p2'): n is 5 but it has 4 coins",
-         "UPDATE instance SET n = n - 1 WHERE id = 2"},
-    };
     run_result r;
     COINROW(&r, NULL, "ingest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "s", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
-    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
-        assert_int_equal(db_exec(f->db, edits[k][0]), 0);
-        if (k == 0)
-            COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
-        else
-            COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db, "--quiet");
-        assert_int_equal(r.status, 1);
-        assert_non_null(strstr(r.err, edits[k][1]));
-        assert_non_null(strstr(r.err, ": the file was changed outside coinrow (coinrow check-db --db "));
-        assert_null(strstr(r.err, "--resume"));
-        run_result_free(&r);
-        assert_int_equal(db_exec(f->db, edits[k][2]), 0);
-    }
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS BLOB) WHERE id = 2"), 0);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "instance 2 has an ext_id stored as blob, not text"));
+    assert_null(strstr(r.err, "--resume"));
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET ext_id = CAST(ext_id AS TEXT) WHERE id = 2"), 0);
     COINROW(&r, NULL, "solve", "--resume", "1", "--db", f->db, "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
     assert_int_equal(check_run_against_core(f->db, 1, NULL), 3 * 4); /* every instance, every variant */
+}
+
+/* An instance whose coins or n were edited by hand so that they cannot be
+ * read is that instance's failure, in its results' error, and the run goes
+ * on over the rest (it failed the whole run); export, which cannot do
+ * without its answer, refuses, naming it and why.  An n that is not
+ * its count of coins had been solved, and its lines had the wrong length. */
+static void test_cli_batch__a_damaged_instance_is_its_own_failure_not_the_runs(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, "ingest", "tests/fixtures/windows.csv", "--db", f->db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET n = n + 1 WHERE id = 2"), 0);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--variant", "total,diff");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "solved 3, failed 1, "));
+    run_result_free(&r);
+    assert_int_equal(db_exec(f->db, "UPDATE instance SET coins = '[1,x]' WHERE id = 3"), 0);
+    COINROW(&r, NULL, "solve", "--db", f->db, "--set", "s", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE run_id = 1 AND value IS NULL AND error = "
+                                   "'the instance was changed outside coinrow, so it cannot be read: n is 5 but it "
+                                   "has 4 coins (coinrow check-db)' AND instance_id = 2"),
+                     2);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE run_id = 2 AND value IS NULL AND error = "
+                                   "'the instance was changed outside coinrow, so it cannot be read: coins: value 2 "
+                                   "(''x'') is not an integer (coinrow check-db)' AND instance_id = 3"),
+                     4);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE run_id = 2 AND error IS NOT NULL"), 8);
+    assert_int_equal(db_int(f->db, "SELECT count(*) FROM result_view WHERE run_id = 2 AND value IS NOT NULL"), 4);
+    assert_int_equal(check_run_against_core(f->db, 2, "instance_id = 1"), 4);
+    COINROW(&r, NULL, "check-db", "--db", f->db);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "instance 2: n is 5 but it has 4 coins"));
+    run_result_free(&r);
+    COINROW(&r, NULL, "export", "--db", f->db, "--set", "s", "--variant", "diff", "--format", "plain", "--out",
+            tmp_path(f->dir, "plain"));
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "2 instances have no diff answer in run 2, so they cannot be exported: 'p2', "
+                                  "'p,3' (the instance was changed outside coinrow, so it cannot be read: coins: "
+                                  "value 2 ('x') is not an integer (coinrow check-db))"));
+    run_result_free(&r);
 }
 
 /* show's columns line up whatever the ids' bytes and the groups' points
@@ -841,7 +872,8 @@ int main(void)
         TEST(test_cli_batch__from_db_of_the_database_written_to_is_refused),
         TEST(test_cli_batch__empty_names_are_refused_everywhere),
         TEST(test_cli_batch__a_run_whose_set_was_deleted_by_hand_is_refused),
-        TEST(test_cli_batch__an_unreadable_instance_is_named_without_a_hint_that_fails_again),
+        TEST(test_cli_batch__an_unreadable_ext_id_is_named_without_a_hint_that_fails_again),
+        TEST(test_cli_batch__a_damaged_instance_is_its_own_failure_not_the_runs),
         TEST(test_cli_batch__show_lines_up_utf8_ids_and_large_points_and_long_names),
         TEST(test_cli_batch__ingest_then_solve_then_resume_nothing),
         TEST(test_cli_batch__reads_stdin_and_tables_of_other_databases),

@@ -69,7 +69,8 @@ typedef struct answer {
 typedef struct entry {
     int kind;
     uint64_t line, offset;
-    size_t source, ext_id, ext_id_len, raw, raw_len, reason; /* text offsets (NONE: absent) */
+    size_t source, ext_id, ext_id_len, raw, raw_len; /* text offsets (NONE: absent) */
+    size_t reason; /* why a REJECT is rejected, or why a STORED instance cannot be read (NONE: absent) */
     size_t coins, n;                                          /* offset into the batch's coins */
     size_t json, json_len;                                    /* ENTRY_ROW: the coins' JSON text */
     int64_t instance_id;                                      /* ENTRY_STORED */
@@ -253,6 +254,12 @@ static int solve_batch(cr_pipeline *p, batch *b, cr_solver *solver, int solve, c
         }
         if (!solve)
             continue;
+        if (e->reason != NONE) { /* a stored instance that cannot be read: its answer says why */
+            for (int v = 0; v < CR_VARIANT_COUNT; v++)
+                e->answers[v] = (answer){.missing = CR_FIGURES_ALL, .moves = NONE, .error = e->reason};
+            e->solved = 1;
+            continue;
+        }
         cr_result results[CR_VARIANT_COUNT];
         /* a row's own failure (too many coins, no memory for it or its
          * line, a figure beyond int64) is its answer, in its results'
@@ -673,10 +680,11 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
         }
         e->source = b->source;
         e->raw_len = row->raw_len > CR_RAW_MAX + 1 ? CR_RAW_MAX + 1 : row->raw_len;
-        if (put_optional(&e->raw, b, row->raw, e->raw_len) ||
-            put_optional(&e->reason, b, row->reason, row->reason ? strlen(row->reason) : 0))
+        if (put_optional(&e->raw, b, row->raw, e->raw_len))
             goto no_memory;
     }
+    if (put_optional(&e->reason, b, row->reason, row->reason ? strlen(row->reason) : 0))
+        goto no_memory;
     e->ext_id_len = row->ext_id_len;
     if (put_optional(&e->ext_id, b, kind == ENTRY_STORED ? NULL : row->ext_id, row->ext_id_len))
         goto no_memory;
@@ -686,7 +694,8 @@ static int queue(cr_pipeline *p, int kind, const cr_row *row, int64_t instance_i
     if (kind != ENTRY_REJECT) {
         e->coins = b->coins_len;
         e->n = row->n;
-        memcpy(b->coins + b->coins_len, row->coins, row->n * sizeof *row->coins);
+        if (row->n) /* a damaged stored instance has none */
+            memcpy(b->coins + b->coins_len, row->coins, row->n * sizeof *row->coins);
         b->coins_len += row->n;
     }
     b->count++;
@@ -731,11 +740,12 @@ int cr_pipeline_queue_unsolved(cr_pipeline *p, cr_error *err)
     cr_store *reader = NULL;
     cr_store_instances *it = NULL;
     int rc = cr_store_new(&reader, cr_store_path(p->store), CR_STORE_READ, err);
-    if (rc == 0)
-        rc = cr_store_instances_new(&it, reader, p->opts.set_id, p->opts.run_id, err);
+    if (rc == 0 && (rc = cr_store_instances_new(&it, reader, p->opts.set_id, p->opts.run_id, err)) == 0)
+        cr_store_instances_keep_damaged(it); /* a damaged one is its own failure, not the run's */
     const cr_instance *in;
     while (rc == 0 && (rc = cr_store_instances_next(&in, it, err)) == 1) {
-        cr_row row = {.ext_id = in->ext_id, .ext_id_len = strlen(in->ext_id), .coins = in->coins, .n = in->n};
+        cr_row row = {.ext_id = in->ext_id, .ext_id_len = strlen(in->ext_id), .coins = in->coins, .n = in->n,
+                      .reason = in->damage};
         rc = queue(p, ENTRY_STORED, &row, in->id);
     }
     cr_store_instances_free(it);

@@ -568,7 +568,9 @@ struct cr_store_instances {
     cr_store__pager pager;
     int64_t set_id, key, last_id; /* key: the run (or invocation) whose instances are left out */
     int ranged, started;          /* a range of ext_ids, from lo (or the first) to hi (or the end) */
+    int keep_damaged;
     char *lo, *hi;
+    cr_error damage; /* why the last row cannot be read */
     cr_instance row;
     cr_coins coins;
     char *ext_id;
@@ -672,20 +674,36 @@ int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_
         return rc;
     it->started = 1;
     cr_error bad = {0};
+    const char *field = "coins: "; /* what bad says is wrong */
     const char *coins = (const char *)sqlite3_column_text(st, 2);
-    if ((rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad)) != 0)
-        return cr_errorf(err, rc, "%s: instance %lld ('%s'): coins: %s", it->pager.store->path,
-                            (long long)it->last_id, it->ext_id, bad.msg);
+    rc = cr_coins_parse(&it->coins, coins ? coins : "", (size_t)sqlite3_column_bytes(st, 2), &bad);
+    if (rc == CR_ENOMEM)
+        return cr_errorf(err, rc, "%s: instance %lld ('%s'): %s", it->pager.store->path, (long long)it->last_id,
+                         it->ext_id, bad.msg);
     /* solutions copy n from the row, and lines have one turn per coin */
-    if (sqlite3_column_int64(st, 3) != (int64_t)it->coins.n)
-        return cr_errorf(err, CR_EINVAL, "%s: instance %lld ('%s'): n is %lld but it has %zu coins: the file was "
-                                         "changed outside coinrow (coinrow check-db --db %s)",
-                         it->pager.store->path, (long long)it->last_id, it->ext_id,
-                         (long long)sqlite3_column_int64(st, 3), it->coins.n, it->pager.store->path);
-    it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len};
+    if (rc == 0 && sqlite3_column_int64(st, 3) != (int64_t)it->coins.n) {
+        field = "";
+        rc = cr_errorf(&bad, CR_EINVAL, "n is %lld but it has %zu coins", (long long)sqlite3_column_int64(st, 3),
+                       it->coins.n);
+    }
+    if (rc && !it->keep_damaged)
+        return cr_errorf(err, rc, "%s: instance %lld ('%s'): %s%s: the file was changed outside coinrow (coinrow "
+                                  "check-db --db %s)",
+                         it->pager.store->path, (long long)it->last_id, it->ext_id, field, bad.msg,
+                         it->pager.store->path);
+    if (rc) {
+        cr_errorf(&it->damage, rc, "the instance was changed outside coinrow, so it cannot be read: %s%s (coinrow "
+                                   "check-db)",
+                  field, bad.msg);
+        it->row = (cr_instance){it->last_id, it->ext_id, NULL, 0, NULL, 0, it->damage.msg};
+    } else
+        it->row = (cr_instance){it->last_id, it->ext_id, it->coins.v, it->coins.n, it->coins.json, it->coins.json_len,
+                                NULL};
     *out = &it->row;
     return 1;
 }
+
+void cr_store_instances_keep_damaged(cr_store_instances *it) { it->keep_damaged = 1; }
 
 void cr_store_instances_free(cr_store_instances *it)
 {

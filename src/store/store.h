@@ -449,6 +449,7 @@ typedef struct cr_instance {
     size_t n;
     const char *coins_json; /* the coins as the store keeps them: [4,6,2,3] */
     size_t coins_json_len;
+    const char *damage; /* NULL, or why the row cannot be read (its coins are then empty) */
 } cr_instance;
 
 typedef struct cr_store_instances cr_store_instances;
@@ -473,9 +474,14 @@ int cr_store_instances_range_new(cr_store_instances **out, cr_store *store, int6
                                  const char *hi, cr_error *err);
 
 /* The next instance in *out (valid until the next call): returns 1, or 0 at
- * the end, or a negative code (also for coins that are not a JSON array of
- * integers, naming the instance). */
+ * the end, or a negative code, also for a row changed outside coinrow so
+ * that it cannot be read (coins that are not a JSON array of integers, an n
+ * that is not their count), naming the instance. */
 int cr_store_instances_next(const cr_instance **out, cr_store_instances *it, cr_error *err);
+
+/* From now on, gives such a row (returns 1) with its damage said in `damage`,
+ * for a reader that makes it that instance's failure. */
+void cr_store_instances_keep_damaged(cr_store_instances *it);
 
 void cr_store_instances_free(cr_store_instances *it);
 
