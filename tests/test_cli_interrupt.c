@@ -2,6 +2,7 @@
  * every instance ends up solved exactly once, with the core's answers; and
  * a run killed again and again, at ingest, solve and commit, ends with the
  * results of an uninterrupted one. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -362,6 +363,40 @@ static void test_cli_interrupt__sighup_stops_a_run_cleanly(void **state)
     assert_true(db_int(db, "SELECT count(*) FROM result") > 0);
 }
 
+/* A job stopped before the end of its input is finished by its input
+ * however it is spelled, and from any folder: `./big.csv` stopped, then
+ * `big.csv` was refused as another ingest, and the command kept to finish
+ * it named `./big.csv`, which is another file seen from another folder. */
+static void test_cli_interrupt__a_stopped_ingest_is_finished_by_its_input_however_spelled(void **state)
+{
+    (void)state;
+    const char *db = tmp_path(dir, "spelled.db");
+    char spelled[4200], db_copy[4200], finish[8400];
+    snprintf(spelled, sizeof spelled, "%s/./big.csv", dir);
+    snprintf(db_copy, sizeof db_copy, "%s", db);
+    int status = stop_after_first_commit(db_copy, 1, SIGINT, "run", spelled, "--db", db_copy, "--set", "big",
+                                         "--variant", "total", (char *)NULL);
+    assert_int_equal(status, 130);
+    char *real = realpath(csv, NULL);
+    assert_non_null(real);
+    snprintf(finish, sizeof finish, "coinrow run --resume %s --set big", real);
+    free(real);
+    char *kept = db_text(db_copy, "SELECT raw FROM ingest_error WHERE line = 0");
+    assert_string_equal(kept, finish);
+    free(kept);
+
+    /* from the input's folder, by its name alone */
+    char *argv[] = {(char *)run_bin(), "run", "--resume", "big.csv", "--db", db_copy, "--set", "big", "--quiet",
+                    NULL};
+    run_result r;
+    assert_int_equal(run_capture_in(&r, dir, argv, NULL), 0);
+    if (r.status != 0)
+        fail_msg("run --resume big.csv said:\n%s", r.err);
+    run_result_free(&r);
+    check_complete(db_copy, 1, 1);
+    assert_int_equal(db_int(db_copy, "SELECT count(*) FROM ingest_error"), 0);
+}
+
 /* Rows that come slowly through a pipe that stays open are committed and
  * solved within a second of the input stopping, not kept until a batch is
  * full: they could not be read from the pipe again.  Ctrl-C then stops the
@@ -507,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_cli_interrupt__sigterm_and_sigkill_of_solve_are_resumed_exactly_once),
         cmocka_unit_test(test_cli_interrupt__kills_at_ingest_solve_and_commit_end_as_one_run),
         cmocka_unit_test(test_cli_interrupt__sighup_stops_a_run_cleanly),
+        cmocka_unit_test(test_cli_interrupt__a_stopped_ingest_is_finished_by_its_input_however_spelled),
         cmocka_unit_test(test_cli_interrupt__rows_from_a_pipe_that_waits_are_committed_as_they_come),
         cmocka_unit_test(test_cli_interrupt__a_closed_output_pipe_stops_a_run_cleanly),
         cmocka_unit_test(test_cli_interrupt__sigint_stops_a_from_db_view_that_yields_nothing),

@@ -1,4 +1,5 @@
 /* Carrying out ingest, solve and run: one job, steps chosen by the command. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/job.h"
 
 #include <stdio.h>
@@ -141,6 +142,7 @@ typedef struct job {
     cr_pipeline *p;
     char set_name[128];
     char source[512];  /* what the ingest reads, as the set's source names it */
+    char *files;       /* the same resolved (cr_store_ingest_of), or NULL */
     int ingesting;     /* its ingest is recorded as under way (cr_store_ingest_begin) */
     int ran;           /* the pipeline was started */
     char *finish;      /* the command that finishes the job, when it stops short; NULL */
@@ -148,10 +150,51 @@ typedef struct job {
     cr_error *err;
 } job;
 
+/* An input file resolved: absolute, without links (NULL: standard input,
+ * or one that cannot be, which the ingest then names). */
+static char *resolved(const char *path) { return strcmp(path, "-") == 0 ? NULL : realpath(path, NULL); }
+
+/* What the job ingests, resolved (cr_store_ingest_of's files): its input
+ * files, or its --from-db file and table; NULL when one of them is no file
+ * or there is no memory. */
+static char *input_files(const job *j)
+{
+    const cli_job_args *a = j->a;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    int all = 1;
+    for (int i = 0; all && i < (a->from_db ? 1 : j->npos); i++) {
+        char *file = resolved(a->from_db ? a->from_db : j->pos[i]);
+        all = file != NULL;
+        if (file)
+            fprintf(f, "%s%s", i ? "\n" : "", file);
+        free(file);
+    }
+    if (a->from_db)
+        fprintf(f, ":%s", a->table);
+    if (fclose(f) != 0 || !all) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* A path of the command that finishes the job: resolved, so that it
+ * finishes it from any folder. */
+static void put_path(FILE *f, const char *path)
+{
+    char *file = resolved(path);
+    cr_text_put_word(f, file ? file : path);
+    free(file);
+}
+
 /* The command that finishes the job should its ingest stop short: the same
- * input into the same set again (the rows stored are skipped) and, for a
- * run, --resume to finish that run; without --db (cli_job_put_finish adds
- * it).  NULL when there is no memory for it. */
+ * input (resolved) into the same set again (the rows stored are skipped)
+ * and, for a run, --resume to finish that run; without --db
+ * (cli_job_put_finish adds it).  NULL when there is no memory for it. */
 static char *finish_command(const job *j)
 {
     const cli_job_args *a = j->a;
@@ -163,12 +206,15 @@ static char *finish_command(const job *j)
     if (!f)
         return NULL;
     fprintf(f, "coinrow %s%s", j->cmd->name, j->steps & CLI_JOB_SOLVE ? " --resume" : "");
-    const char *flags[][2] = {{"--from-db", a->from_db}, {"--table", a->table}, {"--id-col", a->id_col},
-                              {"--values-col", a->values_col}, {"--format", strcmp(a->format, "auto") ? a->format : NULL},
-                              {"--group", a->group}};
+    const char *flags[][2] = {{"--table", a->table}, {"--id-col", a->id_col}, {"--values-col", a->values_col},
+                              {"--format", strcmp(a->format, "auto") ? a->format : NULL}, {"--group", a->group}};
     for (int i = 0; !a->from_db && i < j->npos; i++) {
         fputc(' ', f);
-        cr_text_put_word(f, j->pos[i]);
+        put_path(f, j->pos[i]);
+    }
+    if (a->from_db) {
+        fputs(" --from-db ", f);
+        put_path(f, a->from_db);
     }
     for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
         if (flags[k][1]) {
@@ -193,8 +239,8 @@ static int refuse_unfinished(job *j, int64_t set_id)
 {
     cr_unfinished_ingest u;
     int found;
-    int rc = cr_store_ingest_unfinished(&u, &found, j->store, set_id, j->steps & CLI_JOB_INGEST ? j->source : NULL,
-                                        j->err);
+    cr_store_ingest_of of = {j->source, j->files};
+    int rc = cr_store_ingest_unfinished(&u, &found, j->store, set_id, j->steps & CLI_JOB_INGEST ? &of : NULL, j->err);
     if (rc || !found)
         return rc;
     j->lacking = 1;
@@ -376,7 +422,10 @@ static int job_open(job *j)
         rc = refuse_groupless(j);
     if (rc == 0 && ingest) {
         j->finish = finish_command(j);
-        rc = cr_store_ingest_begin(j->store, j->set_id, j->source, j->finish, j->err);
+        if (!a->read)
+            j->files = input_files(j);
+        cr_store_ingest_of of = {j->source, j->files};
+        rc = cr_store_ingest_begin(j->store, j->set_id, &of, j->finish, j->err);
     }
     if (rc == 0 && (j->steps & CLI_JOB_SOLVE))
         rc = open_run(j);
@@ -500,6 +549,7 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         cr_shard_input_free(j.shard_input);
         status = rc ? fail_hint(&j, &err) : CR_EXIT_OK;
         free(j.finish);
+        free(j.files);
         return status;
     }
     j.ran = 1;
@@ -516,7 +566,8 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
     /* every row of the input is committed: the ingest is over */
     if (j.ingesting && input_done && stored) {
         cr_error end_err = {0};
-        if (cr_store_ingest_end(j.store, j.set_id, j.source, &end_err) == 0)
+        cr_store_ingest_of of = {j.source, j.files};
+        if (cr_store_ingest_end(j.store, j.set_id, &of, &end_err) == 0)
             j.ingesting = 0;
         else if (rc == 0)
             rc = end_err.code, err = end_err;
@@ -549,6 +600,7 @@ int cli_job_run(const cli_command *cmd, const cli_job_args *a, int steps, int np
         status = stats.rejected ? CR_EXIT_REJECTED : CR_EXIT_OK;
     }
     free(j.finish);
+    free(j.files);
     return status;
 }
 

@@ -504,52 +504,64 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
  * its source is the ingest's, raw the command that finishes the job.  The
  * schema has no column for it; a row there needs no schema version. */
 
-int cr_store_ingest_begin(cr_store *store, int64_t set_id, const char *source, const char *finish, cr_error *err)
+/* Binds an ingest's source and files to ?2 and ?3 (NULL: no ingest). */
+static void bind_ingest_of(sqlite3_stmt *st, const cr_store_ingest_of *of)
+{
+    sqlite3_bind_text(st, 2, of ? of->source : NULL, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, of ? of->files : NULL, -1, SQLITE_STATIC);
+}
+
+/* The marks (rows of ingest_error) of an ingest of ?2 (source) or ?3
+ * (files, kept in the mark's ext_id; an older coinrow's mark has none). */
+#define INGEST_OF "(source = ?2 OR ext_id = ?3)"
+
+int cr_store_ingest_begin(cr_store *store, int64_t set_id, const cr_store_ingest_of *of, const char *finish,
+                          cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = cr_store__prepare(&st, store,
-                               "INSERT INTO ingest_error (set_id, source, line, reason, raw) "
-                               "VALUES (?, ?, 0, 'ingest unfinished', ?) ON CONFLICT DO NOTHING",
+                               "INSERT INTO ingest_error (set_id, source, ext_id, line, reason, raw) "
+                               "VALUES (?1, ?2, ?3, 0, 'ingest unfinished', ?4) ON CONFLICT DO NOTHING",
                                "recording the ingest", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, set_id);
-    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, finish, -1, SQLITE_STATIC);
+    bind_ingest_of(st, of);
+    sqlite3_bind_text(st, 4, finish, -1, SQLITE_STATIC);
     rc = cr_store__step_done(store, st, "recording the ingest", err);
     sqlite3_finalize(st);
     return rc;
 }
 
-int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_error *err)
+int cr_store_ingest_end(cr_store *store, int64_t set_id, const cr_store_ingest_of *of, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = cr_store__prepare(&st, store,
-                               "DELETE FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR source = ?2) AND "
+                               "DELETE FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR " INGEST_OF ") AND "
                                CR_STORE__UNFINISHED,
                                "recording the end of the ingest", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, set_id);
-    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    bind_ingest_of(st, of);
     rc = cr_store__step_done(store, st, "recording the end of the ingest", err);
     sqlite3_finalize(st);
     return rc;
 }
 
 int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
-                               const char *except, cr_error *err)
+                               const cr_store_ingest_of *except, cr_error *err)
 {
     sqlite3_stmt *st = NULL;
     *out_found = 0;
     int rc = cr_store__prepare(&st, store,
-                               "SELECT source, raw FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR source IS NOT ?2) "
-                               "AND " CR_STORE__UNFINISHED " ORDER BY id DESC LIMIT 1",
+                               "SELECT source, raw FROM ingest_error WHERE set_id = ?1 AND (?2 IS NULL OR NOT "
+                               "coalesce(" INGEST_OF ", 0)) AND " CR_STORE__UNFINISHED " ORDER BY id DESC LIMIT 1",
                                "reading the set's ingests", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, set_id);
-    sqlite3_bind_text(st, 2, except, -1, SQLITE_STATIC);
+    bind_ingest_of(st, except);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         *out_found = 1;

@@ -332,14 +332,22 @@ int cr_store_add_ingest_error(cr_store *store, int64_t set_id, const char *sourc
  * row, in the transaction that makes its set (and run), and as ended once
  * every row is committed, so that such a set says so. */
 
-/* Records an ingest of `source` (the inputs, as the set's source names
- * them) into set set_id as under way; `finish` is the command that finishes
- * the job, as people type it (shown, never run). */
-int cr_store_ingest_begin(cr_store *store, int64_t set_id, const char *source, const char *finish, cr_error *err);
+/* An ingest's inputs: `source` as the set's source names them (as typed),
+ * and `files`, the same resolved (absolute, without links), which names
+ * them however they are spelled or wherever coinrow runs (NULL: inputs
+ * that are no files, as generated rows). */
+typedef struct cr_store_ingest_of {
+    const char *source, *files;
+} cr_store_ingest_of;
 
-/* Records every ingest of `source` into set set_id as ended (source NULL:
- * every ingest into the set). */
-int cr_store_ingest_end(cr_store *store, int64_t set_id, const char *source, cr_error *err);
+/* Records an ingest of `of` into set set_id as under way; `finish` is the
+ * command that finishes the job, as people type it (shown, never run). */
+int cr_store_ingest_begin(cr_store *store, int64_t set_id, const cr_store_ingest_of *of, const char *finish,
+                          cr_error *err);
+
+/* Records every ingest of `of` (its source, or its files) into set set_id
+ * as ended (of NULL: every ingest into the set). */
+int cr_store_ingest_end(cr_store *store, int64_t set_id, const cr_store_ingest_of *of, cr_error *err);
 
 /* An ingest under way, or that did not finish. */
 typedef struct cr_unfinished_ingest {
@@ -349,9 +357,10 @@ typedef struct cr_unfinished_ingest {
 
 /* The latest ingest into set set_id that did not finish into *out, with
  * *out_found = 1; 0 when every ingest of the set ended.  An ingest of
- * source `except` does not count (NULL: every one does). */
+ * `except` (its source, or its files) does not count (NULL: every one
+ * does). */
 int cr_store_ingest_unfinished(cr_unfinished_ingest *out, int *out_found, cr_store *store, int64_t set_id,
-                               const char *except, cr_error *err);
+                               const cr_store_ingest_of *except, cr_error *err);
 
 /* ---- checkpoints ---- */
 
