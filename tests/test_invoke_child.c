@@ -6,6 +6,7 @@
  * a signal apart from an exit status of 128 + N), that a stop kills the
  * whole sandbox; skipped, saying so, without bubblewrap or where it cannot
  * make namespaces (make deps installs it). */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,6 +209,67 @@ static void test_child__what_a_program_leaves_running_is_killed_with_its_group(v
     assert_int_equal(r.end, CR_CHILD_EXITED);
     assert_int_equal(r.exit_code, 0);
     assert_true(r.wall_seconds < 0.6); /* its child held the pipes: not waited for */
+}
+
+/* Runs the shell script `script` in dir, with no input: its report in *r. */
+static void run_script(cr_child_report *r, const char *script)
+{
+    char *argv[] = {"sh", "-c", (char *)script, NULL};
+    char *sh = NULL;
+    assert_int_equal(cr_child_resolve(&sh, "sh", dir, NULL), 0);
+    assert_int_equal(cr_child_run(r, child, sh, argv, dir, NULL, "", 0, &limits, NULL, NULL), 0);
+    free(sh);
+}
+
+/* What a program leaves in a session of its own (setsid), out of the group
+ * that is killed, is killed too: it was left running after coinrow. */
+static void test_child__what_a_program_leaves_in_a_session_of_its_own_is_killed(void **state)
+{
+    (void)state;
+    char fifo[4200];
+    snprintf(fifo, sizeof fifo, "%s", tmp_path(dir, "left.fifo"));
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    /* the program ends once the one it leaves has said its pid */
+    cr_child_report r;
+    run_script(&r, "setsid sh -c 'echo $$ > left.fifo; exec sleep 60' </dev/null >/dev/null 2>&1 & "
+                   "read left < left.fifo; echo $left >&2; echo 0");
+    assert_int_equal(r.end, CR_CHILD_EXITED);
+    pid_t left = (pid_t)strtol(r.err, NULL, 10);
+    assert_true(left > 1);
+    int alive = kill(left, 0) == 0;
+    if (alive) { /* not to leave it for the next tests */
+        kill(left, SIGKILL);
+        waitpid(left, NULL, 0);
+    }
+    assert_false(alive);
+    nothing_to_reap();
+    unlink(fifo);
+}
+
+/* A program has no controlling terminal: through /dev/tty it wrote to the
+ * terminal of the one who ran coinrow, escaping nothing, and could type
+ * into it (TIOCSTI).  The check runs in a process that has a terminal of
+ * its own, a new pseudo-terminal. */
+static void test_child__a_program_has_no_terminal(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int master = posix_openpt(O_RDWR | O_NOCTTY);
+        if (setsid() < 0 || master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+            _exit(2);
+        int tty = open(ptsname(master), O_RDWR); /* this session's terminal now */
+        if (tty < 0 || open("/dev/tty", O_RDWR) < 0)
+            _exit(3);
+        cr_child_report r;
+        run_script(&r, "if (: </dev/tty) 2>/dev/null; then echo terminal; else echo none; fi");
+        _exit(strcmp(r.out, "none\n") == 0 ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 static void test_child__a_stop_kills_the_program_and_says_so(void **state)
@@ -624,6 +686,8 @@ int main(void)
         cmocka_unit_test(test_child__crashes_keep_their_signal_and_the_first_bytes_of_stderr),
         cmocka_unit_test(test_child__a_program_that_closes_its_input_early_is_no_error),
         cmocka_unit_test(test_child__what_a_program_leaves_running_is_killed_with_its_group),
+        cmocka_unit_test(test_child__what_a_program_leaves_in_a_session_of_its_own_is_killed),
+        cmocka_unit_test(test_child__a_program_has_no_terminal),
         cmocka_unit_test(test_child__a_stop_kills_the_program_and_says_so),
         cmocka_unit_test(test_child__programs_that_cannot_run_are_named),
         cmocka_unit_test(test_child__no_descriptor_of_coinrow_reaches_a_program_without_close_range),

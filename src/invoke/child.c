@@ -1,7 +1,8 @@
 /* Running a program once under limits: vfork, limits and exec in the child;
  * one poll loop in the parent that feeds its input, reads its output and
  * watches the clock and its exit (a pidfd); wait4 for its resources, then
- * the rest of its group reaped (coinrow is their subreaper).  In a sandbox
+ * the rest of its group reaped (coinrow is their subreaper), and whatever
+ * else it left, out of its group, killed.  In a sandbox
  * the program runs in the runner's box, started at its first run (bwrap
  * and coinrow's init, sandbox.h), and its end and resources come from the
  * init's records. */
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,92 @@ struct cr_child {
     box box;
 };
 
+/* ---- what coinrow started, and what it was left ---- */
+
+/* The processes cr_child__start started and no one has reaped yet: any
+ * other child of coinrow is one a program left behind (coinrow is the
+ * subreaper), which may have left the program's group and session. */
+static pthread_mutex_t started_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *started;
+static size_t started_count, started_cap;
+
+static int is_started(pid_t pid)
+{
+    for (size_t k = 0; k < started_count; k++)
+        if (started[k] == pid)
+            return 1;
+    return 0;
+}
+
+/* Reaps pid, one cr_child__start started (EINTR: again), with its status
+ * and resources (either may be NULL); it is then no longer started. */
+static void reap(pid_t pid, int *status, struct rusage *ru)
+{
+    while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_lock(&started_mu);
+    for (size_t k = 0; k < started_count; k++)
+        if (started[k] == pid) {
+            started[k] = started[--started_count];
+            break;
+        }
+    pthread_mutex_unlock(&started_mu);
+}
+
+/* The children of coinrow, of all its threads, into *out (*count of them;
+ * free *out); -1 when /proc cannot say. */
+static int children(pid_t **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    size_t cap = 0;
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks)
+        return -1;
+    struct dirent *t;
+    while ((t = readdir(tasks)) != NULL) {
+        char path[64];
+        if (t->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%.16s/children", t->d_name);
+        FILE *f = fopen(path, "r");
+        long pid;
+        while (f && fscanf(f, "%ld", &pid) == 1)
+            if (cr_grow((void **)out, &cap, *count + 1, sizeof **out, 16) == 0)
+                (*out)[(*count)++] = (pid_t)pid;
+        if (f)
+            fclose(f);
+    }
+    closedir(tasks);
+    return 0;
+}
+
+/* Kills and reaps every child of coinrow that it did not start: what
+ * programs left behind that left their group (setsid), which killing the
+ * group missed.  Until none is left: what such a one started is left to
+ * coinrow in turn when it dies. */
+static void sweep_left(void)
+{
+    pthread_mutex_lock(&started_mu);
+    for (int found = 1; found;) {
+        pid_t *kids;
+        size_t count;
+        found = 0;
+        if (children(&kids, &count) != 0)
+            break;
+        for (size_t k = 0; k < count; k++) {
+            if (is_started(kids[k]))
+                continue;
+            kill(kids[k], SIGKILL);
+            while (waitpid(kids[k], NULL, 0) < 0 && errno == EINTR)
+                ;
+            found = 1;
+        }
+        free(kids);
+    }
+    pthread_mutex_unlock(&started_mu);
+}
+
 /* Kills the box and what runs in it, and reaps them: bwrap's wait status
  * (0 when there was no box), and what bwrap and the init said on their
  * standard error into said (cap bytes; NULL: not kept). */
@@ -63,8 +151,7 @@ static int box_end(box *b, char *said, size_t cap)
     int status = 0;
     if (b->pid > 0) {
         kill(-b->pid, SIGKILL);
-        while (waitpid(b->pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        reap(b->pid, &status, NULL);
         siginfo_t left;
         while (waitid(P_PGID, (id_t)b->pid, &left, WEXITED) == 0 || errno == EINTR)
             ;
@@ -307,12 +394,21 @@ int cr_child__start(pid_t *out, const cr_child__spec *spec, cr_error *err)
     int status[2];
     if (pipe2(status, O_CLOEXEC) != 0)
         return cr_errorf(err, CR_EIO, "cannot make a pipe for %s: %s", spec->argv[0], strerror(errno));
+    if (cr_grow((void **)&started, &started_cap, started_count + 1, sizeof *started, 16) != 0) {
+        close(status[0]);
+        close(status[1]);
+        return cr_errorf(err, CR_ENOMEM, "no memory to start %s", spec->argv[0]);
+    }
     /* vfork: the parent's memory is neither copied nor made copy-on-write
      * (with fork, those page faults made each instance 1.5 times as long).
      * The child only makes system calls until exec, as posix_spawn's child
-     * does, which has no way to set limits. */
+     * does, which has no way to set limits.  A sweep sees it started. */
+    pthread_mutex_lock(&started_mu);
     pid_t pid = spawn(spec, status[1], getpid());
     int e = errno;
+    if (pid > 0)
+        started[started_count++] = pid;
+    pthread_mutex_unlock(&started_mu);
     close(status[1]);
     /* the child's change of user made the memory it shared with us (ours)
      * undumpable, as for a set-user-ID program: not what coinrow is */
@@ -330,7 +426,7 @@ int cr_child__start(pid_t *out, const cr_child__spec *spec, cr_error *err)
         ;
     close(status[0]);
     if (got == (ssize_t)sizeof failure) { /* exec failed */
-        waitpid(pid, NULL, 0);
+        reap(pid, NULL, NULL);
         return cr_errorf(err, CR_EIO, "cannot run %s: %s", spec->argv[0], strerror(failure));
     }
     *out = pid;
@@ -347,7 +443,7 @@ static int watch_pid(int *out, pid_t pid, const char *what, cr_error *err)
     int rc = cr_errorf(err, CR_EIO, "cannot watch %s (pidfd_open: %s; Linux 5.3 or later is needed)", what,
                        strerror(errno));
     kill(-pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    reap(pid, NULL, NULL);
     return rc;
 }
 
@@ -676,8 +772,10 @@ static int start(watch *w, const char *path, char *const argv[], const char *dir
 {
     const cr_sandbox *sb = w->sandbox;
     if (!sb) {
+        /* a session of its own: no terminal to write to or type into */
         cr_child__spec spec = {.path = path, .argv = argv, .dir = dir, .fds = {fds[0], fds[1], fds[2]}, .nfds = 3,
-                               .cpu_seconds = w->lim->cpu_seconds, .memory_bytes = w->lim->memory_bytes};
+                               .new_session = 1, .cpu_seconds = w->lim->cpu_seconds,
+                               .memory_bytes = w->lim->memory_bytes};
         int rc = cr_child__start(&w->pid, &spec, err);
         if (rc == 0)
             rc = watch_pid(&w->fds[PID].fd, w->pid, argv[0], err);
@@ -776,11 +874,11 @@ static int collect(watch *w, double start)
     if (w->sandbox) {
         wstatus = leave_box(w);
     } else {
-        while (wait4(w->pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
-            ;
+        reap(w->pid, &wstatus, &ru);
         siginfo_t left;
         while (waitid(P_PGID, (id_t)w->pid, &left, WEXITED) == 0 || errno == EINTR)
             ;
+        sweep_left();
     }
     out->wall_seconds = cr_seconds_now() - start;
     if (w->child->out)

@@ -84,7 +84,7 @@ typedef struct cr_child__spec {
     const char *dir;        /* where it starts; NULL: here */
     int fds[CR_CHILD__FDS]; /* become its descriptors 0, 1, ...; the others are closed */
     int nfds;
-    int new_session;        /* setsid (its own session and group), else setpgid (its own group) */
+    int new_session;        /* setsid (its own session and group, no terminal), else setpgid (its own group) */
     int as_nobody;          /* root gives up its user and groups for CR_SANDBOX__HOST_UID first */
     double cpu_seconds;     /* RLIMIT_CPU, rounded up to whole seconds; 0: none */
     uint64_t memory_bytes;  /* RLIMIT_AS; 0: none */
