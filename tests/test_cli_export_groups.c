@@ -79,31 +79,46 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
 /* A database handed over with a group whose name or points its table's
  * checks would refuse, written with them off: a name that leaves the
  * package's folder, one that ends the validator's C string and runs a
- * command, points that overflow a sum.  Every format refuses the set,
- * naming the group, and writes nothing, inside the folder or out; so
- * does invoke. */
+ * command, points that overflow a sum.  Or with dependencies coinrow never
+ * makes, in a cycle, on a missing group or on another set's: they were
+ * exported (a cycle into Polygon's problem.xml), and scored every group 0
+ * in invoke.  Every format refuses the set, naming the group, and writes
+ * nothing, inside the folder or out; so does invoke. */
 static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_nothing_written(void **state)
 {
     tmp_db *f = *state;
     three_groups(f->db);
-    static const char *const alterations[] = {
-        "UPDATE test_group SET name = '../../escaped' WHERE name = 'mid'",
-        "UPDATE test_group SET name = '\"}};int main(void){return system(\"touch pwned\");}//' WHERE name = 'mid'",
-        "UPDATE test_group SET points = 9223372036854775807 WHERE name IN ('mid', 'big')",
+    static const char *const alterations[][2] = {
+        {"UPDATE test_group SET name = '../../escaped' WHERE name = 'mid'",
+         "altered.db: group 2 of set 1 breaks what its table promises"},
+        {"UPDATE test_group SET name = '\"}};int main(void){return system(\"touch pwned\");}//' WHERE name = 'mid'",
+         "altered.db: group 2 of set 1 breaks what its table promises"},
+        {"UPDATE test_group SET points = 9223372036854775807 WHERE name IN ('mid', 'big')",
+         "altered.db: group 2 of set 1 breaks what its table promises"},
+        {"INSERT INTO test_group_dependency VALUES (1, 3)",
+         "altered.db: set 1: group 'small' depends on itself through others: the file was changed outside coinrow"},
+        {"INSERT INTO test_group_dependency VALUES (2, 99)",
+         "altered.db: set 1: group 'mid' depends on group 99, which is missing: the file was changed outside "
+         "coinrow"},
+        {"INSERT INTO test_group (id, set_id, name, position, points, n_min, n_max, value_min, value_max) VALUES "
+         "(7, 9, 'stray', 1, 0, 1, 5, 1, 5); INSERT INTO test_group_dependency VALUES (3, 7)",
+         "altered.db: set 1: group 'big' depends on group 7, which is of another set: the file was changed outside "
+         "coinrow"},
     };
     char *before = dir_snapshot(f->dir);
     for (size_t k = 0; k < sizeof alterations / sizeof *alterations; k++) {
         char sql[512], db[4400];
         snprintf(db, sizeof db, "%s", tmp_path(f->dir, "altered.db"));
         assert_int_equal(copy_file(f->db, db), 0);
-        snprintf(sql, sizeof sql, "PRAGMA ignore_check_constraints = 1; %s", alterations[k]);
+        snprintf(sql, sizeof sql, "PRAGMA ignore_check_constraints = 1; %s", alterations[k][0]);
         assert_int_equal(db_exec(db, sql), 0);
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
             const char *out = tmp_path(f->dir, "pkg/deeper/pkg");
             run_result r;
             COINROW(&r, NULL, EXPORT(db, formats[i], out));
             assert_int_equal(r.status, 1);
-            assert_non_null(strstr(r.err, "altered.db: group 2 of set 1 breaks what its table promises"));
+            if (!strstr(r.err, alterations[k][1]))
+                fail_msg("after %s, export said:\n%s", alterations[k][0], r.err);
             run_result_free(&r);
         }
         /* invoke too, before it judges anything: it judged and printed the
@@ -112,7 +127,7 @@ static void test_export_groups__a_group_altered_past_its_checks_is_refused_and_n
         run_result r;
         COINROW(&r, NULL, "invoke", "--db", db, "--set", "sub", "--variant", "diff", "--builtin", "greedy");
         assert_int_equal(r.status, 2);
-        assert_non_null(strstr(r.err, "altered.db: group 2 of set 1 breaks what its table promises"));
+        assert_non_null(strstr(r.err, alterations[k][1]));
         run_result_free(&r);
         assert_int_equal(db_int(db, "SELECT count(*) FROM invocation"), invocations);
         assert_int_equal(remove(db), 0);

@@ -118,6 +118,18 @@ void cr_store__generator_json(char *out, size_t cap, const cr_gen_spec *spec);
     "typeof(g.value_max) = 'integer' AND 1 <= g.n_min AND g.n_min <= g.n_max AND g.value_min <= g.value_max AND " \
     "g.all_equal IN (0, 1) AND g.even_n IN (0, 1) AND g.odd_sum IN (0, 1))"
 
+/* The dependencies d of a group a on a group b that is missing or of
+ * another set (a FROM clause and its WHERE, which more terms may follow). */
+#define CR_STORE__DEPENDENCY_ASTRAY                                                                             \
+    "test_group_dependency AS d LEFT JOIN test_group AS a ON a.id = d.group_id LEFT JOIN test_group AS b ON b.id = " \
+    "d.depends_on WHERE (a.set_id IS NULL OR a.set_id IS NOT b.set_id)"
+
+/* reach (start, g): the groups g that group start depends on, directly or
+ * through others; a group in a cycle reaches itself (start = g). */
+#define CR_STORE__DEPENDENCY_REACH                                                                            \
+    "WITH RECURSIVE reach (start, g) AS (SELECT group_id, depends_on FROM test_group_dependency UNION "         \
+    "SELECT r.start, d.depends_on FROM reach AS r JOIN test_group_dependency AS d ON d.group_id = r.g) "
+
 /* The rows of ingest_error that are not rejected rows but ingests under way
  * (cr_store_ingest_begin): no input row has line 0. */
 #define CR_STORE__UNFINISHED "(line = 0 AND reason = 'ingest unfinished')"
