@@ -76,6 +76,44 @@ static void test_export_groups__a_group_without_tests_is_refused_naming_the_set_
     }
 }
 
+/* coinrow's brute force is partially accepted when the groups it passes
+ * (short ones) give some points and not all: with 0 points in them, or in
+ * the ones it times out on, a judge accepts it in full ("fully accepted:
+ * AC (100)", a warning of verifyproblem's), and it is left out. */
+static void test_export_groups__the_brute_force_is_partially_accepted_only_with_some_points(void **state)
+{
+    tmp_db *f = *state;
+    run_result r;
+    COINROW(&r, NULL, INTO(f->db, "small", "20"), "--n", "1..10", "--values", "1..100", "--count", "3", "--seed", "1",
+            "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    COINROW(&r, NULL, INTO(f->db, "large", "80"), "--n", "50..60", "--values", "1..100", "--count", "2", "--seed", "2",
+            "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    static const struct {
+        const char *points; /* of small, large */
+        int partial;
+    } cases[] = {{"20, 80", 1}, {"100, 0", 0}, {"0, 100", 0}, {"0, 0", 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char sql[256], out[4400], bf[4500];
+        int small, large;
+        assert_int_equal(sscanf(cases[k].points, "%d, %d", &small, &large), 2);
+        snprintf(sql, sizeof sql, "UPDATE test_group SET points = iif(name = 'small', %d, %d)", small, large);
+        assert_int_equal(db_exec(f->db, sql), 0);
+        snprintf(out, sizeof out, "%s", tmp_path(f->dir, "pkg"));
+        COINROW(&r, NULL, EXPORT(f->db, "kattis", out), "--force");
+        assert_int_equal(r.status, 0);
+        run_result_free(&r);
+        snprintf(bf, sizeof bf, "%s/submissions/partially_accepted/brute_force.c", out);
+        if ((access(bf, F_OK) == 0) != cases[k].partial)
+            fail_msg("points %s: the brute force is %spartially accepted", cases[k].points, cases[k].partial ? "not " : "");
+        snprintf(bf, sizeof bf, "%s/submissions/time_limit_exceeded/brute_force.c", out);
+        assert_int_equal(access(bf, F_OK), -1);
+    }
+}
+
 /* A database handed over with a group whose name or points its table's
  * checks would refuse, written with them off: a name that leaves the
  * package's folder, one that ends the validator's C string and runs a
@@ -402,6 +440,7 @@ int main(void)
         TEST(test_export_groups__cms_scores_groupmin_with_a_regex_of_each_group_s_codenames),
         TEST(test_export_groups__plain_writes_a_groups_file_beside_the_tests),
         TEST(test_export_groups__a_format_without_groups_refuses_a_set_of_groups_before_writing),
+        TEST(test_export_groups__the_brute_force_is_partially_accepted_only_with_some_points),
     };
 #undef TEST
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -546,20 +546,25 @@ static unsigned time_limit_ms(const package *p)
  * of every group catches it; the brute force times out when every group
  * has a test long enough, and is partially accepted when each group has
  * either such a test or only short ones (and the samples are short: a
- * judge runs them first), its points those of the short groups. */
+ * judge runs them first), its points those of the short groups, when they
+ * are some of the points and not all (a judge calls 0 points, or all of
+ * them, accepted in full). */
 static void group_folders(const char **greedy, const char **brute_force, const package *p)
 {
     size_t caught = 0, slow = 0, fast = 0, sampled_slow = 0;
+    int64_t slow_points = 0, fast_points = 0;
     for (size_t g = 0; g < p->group_count; g++) {
+        int is_slow = p->seen[g].n_largest >= BRUTE_FORCE_N, is_fast = p->seen[g].n_largest <= BRUTE_FORCE_FAST_N;
         caught += (size_t)p->seen[g].greedy_caught;
-        slow += p->seen[g].n_largest >= BRUTE_FORCE_N;
-        fast += p->seen[g].n_largest <= BRUTE_FORCE_FAST_N;
+        slow += (size_t)is_slow;
+        fast += (size_t)is_fast;
+        slow_points += is_slow ? p->groups[g].points : 0;
+        fast_points += is_fast ? p->groups[g].points : 0;
         sampled_slow += p->seen[g].sampled && p->seen[g].n_largest > BRUTE_FORCE_FAST_N;
     }
+    int partial = slow > 0 && slow + fast == p->group_count && !sampled_slow && slow_points > 0 && fast_points > 0;
     *greedy = caught == p->group_count ? "wrong_answer" : NULL;
-    *brute_force = slow == p->group_count                                  ? "time_limit_exceeded"
-                   : slow > 0 && slow + fast == p->group_count && !sampled_slow ? "partially_accepted"
-                                                                           : NULL;
+    *brute_force = slow == p->group_count ? "time_limit_exceeded" : partial ? "partially_accepted" : NULL;
 }
 
 /* The solutions the package holds: coinrow's reference one, its greedy one
