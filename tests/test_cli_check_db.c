@@ -89,6 +89,7 @@ static void test_check_db__a_sound_database_passes_every_check(void **state)
                                "done-runs-have-every-instance        ok\n"
                                "ingests-are-finished                 ok\n"
                                "verdicts-have-their-instance         ok\n"
+                               "verdicts-have-their-times            ok\n"
                                "done-invocations-have-every-instance ok\n"
                                "group-tests-are-of-their-set         ok\n"
                                "group-tests-meet-their-constraints   ok\n"
@@ -148,6 +149,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                              "INSERT INTO verdict (invocation_id, instance_id, verdict, cpu_seconds, wall_seconds, "
                              "message) VALUES (9, 3, 'AC', 0, 0, '');"
                              "DELETE FROM verdict WHERE instance_id = 5;"
+                             /* a time no program takes */
+                             "UPDATE verdict SET cpu_seconds = -1 WHERE instance_id = 6;"
                              "UPDATE instance SET ext_id = '' WHERE id = 2;"
                              /* names coinrow does not write: an algorithm, a verdict (shown as RE);
                               * coins it cannot read */
@@ -219,6 +222,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "verdicts-have-their-instance         1 verdicts whose invocation or instance is "
                                "missing, or whose instance is not of the invocation's set (such as invocation 9, "
                                "instance 3)\n"
+                               "verdicts-have-their-times            1 verdicts and invocations whose times are no "
+                               "number of seconds from 0 to 1e9 (such as invocation 1, instance 6)\n"
                                "done-invocations-have-every-instance 1 done invocations that lack an instance of "
                                "their set older than the last they judged (such as invocation 1 lacks 1 of them, from "
                                "instance 5)\n"
@@ -238,12 +243,12 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "instances 14 and f2e32f3363499ba8)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty, holds "
                                "a NUL byte or is not text (such as instance 2)\n"
-                               "rows-read-back                       3 runs, invocations, verdicts or instances that "
+                               "rows-read-back                       4 runs, invocations, verdicts or instances that "
                                "the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
                                "linear, dp or naive))\n",
              f->db);
     assert_string_equal(r.out, want);
-    assert_non_null(strstr(r.err, "t.db: 23 checks found problems\n"));
+    assert_non_null(strstr(r.err, "t.db: 24 checks found problems\n"));
     run_result_free(&r);
 }
 
@@ -283,6 +288,46 @@ static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown
     assert_non_null(strstr(r.err, said));
     run_result_free(&r);
     assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
+}
+
+/* Times coinrow does not write (negative, beyond 1e9 s, infinite, text)
+ * in a verdict or an invocation's sums are refused by the commands that
+ * read them and found by check-db: report drew a time of -1e308 at y =
+ * inf, and -0.5 far below its chart. */
+static void test_check_db__times_coinrow_does_not_write_are_refused_not_drawn(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    run_result r;
+    COINROW(&r, NULL, "invoke", "--set", "sample-data", "--variant", "total", "--builtin", "left", "--db", f->db,
+            "--quiet");
+    run_result_free(&r);
+    static const char *const edits[][2] = {
+        {"UPDATE verdict SET cpu_seconds = -0.5 WHERE invocation_id = 1 AND instance_id = 4", "invocation 1: the verdict of instance 4 "},
+        {"UPDATE verdict SET wall_seconds = 9e999 WHERE invocation_id = 1 AND instance_id = 2", "invocation 1: the verdict of instance 2 "},
+        {"UPDATE verdict SET cpu_seconds = x'31' WHERE invocation_id = 1 AND instance_id = 3", "invocation 1: the verdict of instance 3 "},
+        {"UPDATE invocation SET cpu_seconds = -1e308 WHERE id = 1", "invocation 1: its row "},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        char db[4400], said[256];
+        snprintf(db, sizeof db, "%s", tmp_path(f->dir, "edited.db"));
+        assert_int_equal(copy_file(f->db, db), 0);
+        assert_int_equal(db_exec(db, edits[k][0]), 0);
+        snprintf(said, sizeof said, "edited.db: %sholds a time that is no number of seconds from 0 to 1e9, which "
+                                    "coinrow does not write", edits[k][1]);
+        COINROW(&r, NULL, "report", "--db", db, "--set", "sample-data", "--out", tmp_path(f->dir, "r.html"));
+        assert_int_equal(r.status, 1);
+        if (!strstr(r.err, said))
+            fail_msg("after %s, report said:\n%s", edits[k][0], r.err);
+        run_result_free(&r);
+        assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
+        COINROW(&r, NULL, "check-db", "--db", db);
+        assert_int_equal(r.status, 1);
+        if (!strstr(r.out, "\nverdicts-have-their-times            1 verdicts and invocations whose "))
+            fail_msg("after %s, check-db said:\n%s", edits[k][0], r.out);
+        run_result_free(&r);
+        assert_int_equal(remove(db), 0);
+    }
 }
 
 /* A winner edited into result (UPDATE result, which docs/sql.md allows)
@@ -697,6 +742,7 @@ int main(void)
         TEST(test_check_db__a_sound_database_passes_every_check),
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
+        TEST(test_check_db__times_coinrow_does_not_write_are_refused_not_drawn),
         TEST(test_check_db__a_score_that_is_not_a_whole_number_is_named),
         TEST(test_check_db__a_deleted_instance_is_not_called_one_the_run_lacks),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),

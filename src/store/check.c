@@ -126,6 +126,10 @@ static const struct invariant {
     {"verdicts-have-their-instance",
      "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",
      HAVE_THEIR_INSTANCE(verdict, invocation, invocation_id)},
+    {"verdicts-have-their-times", "verdicts and invocations whose times are no number of seconds from 0 to 1e9",
+     "SELECT sum(n), min(example) FROM (SELECT count(*) AS n, min(printf('invocation %d, instance %d', "
+     "invocation_id, instance_id)) AS example FROM verdict AS v WHERE " CR_STORE__TIMES_BROKEN("v") " UNION ALL "
+     "SELECT count(*), min(printf('invocation %d', id)) FROM invocation AS v WHERE " CR_STORE__TIMES_BROKEN("v") ")"},
     {"done-invocations-have-every-instance",
      "done invocations that lack an instance of their set older than the last they judged",
      DONE_HAVE_EVERY_INSTANCE(verdict, invocation, invocation_id)},

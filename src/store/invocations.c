@@ -176,6 +176,30 @@ static int read_invocation(cr_invocation *out, cr_store *store, sqlite3_stmt *st
     return 0;
 }
 
+/* Times that are no number of seconds from 0 to 1e9, in invocation id's
+ * row or its verdicts', are refused: the reports and summaries draw and
+ * add them (a time of -1e308 was drawn at y = inf). */
+static int refuse_broken_times(cr_store *store, int64_t id, cr_error *err)
+{
+    int64_t instance = 0, sums = 0;
+    int rc = cr_store__query_int(&instance, store,
+                                 "SELECT coalesce(min(instance_id), 0) FROM verdict AS v WHERE invocation_id = ? AND "
+                                 CR_STORE__TIMES_BROKEN("v"),
+                                 id, 0, "reading the verdicts", err);
+    if (rc == 0 && !instance)
+        rc = cr_store__query_int(&sums, store,
+                                 "SELECT count(*) FROM invocation AS v WHERE id = ? AND " CR_STORE__TIMES_BROKEN("v"),
+                                 id, 0, "reading the invocation", err);
+    if (rc || (!instance && !sums))
+        return rc;
+    char what[64] = "its row";
+    if (instance)
+        snprintf(what, sizeof what, "the verdict of instance %lld", (long long)instance);
+    return cr_errorf(err, CR_EDB, "%s: invocation %lld: %s holds a time that is no number of seconds from 0 to 1e9, "
+                                  "which coinrow does not write: a row edited by hand (coinrow check-db lists them)",
+                     store->path, (long long)id, what);
+}
+
 int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr_run_pick pick, cr_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -191,6 +215,8 @@ int cr_store_invocation_find(cr_invocation *out, cr_store *store, int64_t id, cr
     int program = sqlite3_column_type(st, 3) == SQLITE_NULL;
     rc = read_invocation(out, store, st, err);
     sqlite3_finalize(st);
+    if (rc == 0)
+        rc = refuse_broken_times(store, out->id, err);
     if (rc == 0 && program)
         rc = load_command(out, store, err);
     if (rc)

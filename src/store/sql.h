@@ -118,6 +118,12 @@ void cr_store__generator_json(char *out, size_t cap, const cr_gen_spec *spec);
     "typeof(g.value_max) = 'integer' AND 1 <= g.n_min AND g.n_min <= g.n_max AND g.value_min <= g.value_max AND " \
     "g.all_equal IN (0, 1) AND g.even_n IN (0, 1) AND g.odd_sum IN (0, 1))"
 
+/* Row t (a verdict, or an invocation's sums) holds times that are no
+ * number of seconds from 0 to 1e9: coinrow writes none such. */
+#define CR_STORE__TIMES_BROKEN(t)                                                                               \
+    "NOT (typeof(" t ".cpu_seconds) IN ('integer', 'real') AND " t ".cpu_seconds BETWEEN 0 AND 1e9 AND "          \
+    "typeof(" t ".wall_seconds) IN ('integer', 'real') AND " t ".wall_seconds BETWEEN 0 AND 1e9)"
+
 /* The dependencies d of a group a on a group b that is missing or of
  * another set (a FROM clause and its WHERE, which more terms may follow). */
 #define CR_STORE__DEPENDENCY_ASTRAY                                                                             \
