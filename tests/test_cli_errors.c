@@ -215,6 +215,39 @@ static void test_errors__a_mistyped_path_creates_no_database(void **state)
     free(before);
 }
 
+/* An option given twice is a usage error naming both values: the last one
+ * won, silently (export --set a --set b exported b, --format kattis
+ * --format cms wrote CMS), and nothing is written. */
+static void test_errors__an_option_given_twice_is_a_usage_error(void **state)
+{
+    tmp_db *t = *state;
+    const struct {
+        const char *const *args;
+        const char *said;
+    } cases[] = {
+        {WORDS("export", "--db", t->db, "--set", "a", "--set", "b", "--variant", "diff", "--format", "cms", "--out",
+               tmp_path(t->dir, "pkg")),
+         "coinrow: --set is given twice ('a', then 'b'): give it once\n"},
+        {WORDS("generate", "--db", t->db, "--set", "s", "--group", "a", "--group=a", "--points", "1", "--count", "1",
+               "--n", "1", "--values", "1..2", "--seed", "1"),
+         "coinrow: --group is given twice ('a', then 'a'): give it once\n"},
+        {WORDS("run", "-", "--db", t->db, "--jobs", "2", "--jobs", "1"),
+         "coinrow: --jobs is given twice ('2', then '1'): give it once\n"},
+    };
+    char *before = dir_snapshot(t->dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        assert_int_equal(run_coinrow_args(&r, "id,coins\n1,2 3\n", cases[i].args), 0);
+        assert_int_equal(r.status, 2);
+        if (strncmp(r.err, cases[i].said, strlen(cases[i].said)) != 0)
+            fail_msg("coinrow %s said:\n%s", cases[i].args[0], r.err);
+        run_result_free(&r);
+    }
+    char *after = dir_snapshot(t->dir);
+    assert_string_equal(after, before);
+    free(before), free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +258,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors__a_refusal_leaves_the_database_byte_for_byte, tmp_db_setup,
                                         tmp_db_teardown),
         cmocka_unit_test_setup_teardown(test_errors__a_mistyped_path_creates_no_database, tmp_db_setup,
+                                        tmp_db_teardown),
+        cmocka_unit_test_setup_teardown(test_errors__an_option_given_twice_is_a_usage_error, tmp_db_setup,
                                         tmp_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

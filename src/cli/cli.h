@@ -49,6 +49,9 @@ typedef struct cli_option {
     {.name = name_, .arg = arg_, .help = help_, .offset = offsetof(T, field), .choices = choices_}
 #define CLI_FLAG(T, field, name_, help_) {.name = name_, .help = help_, .offset = offsetof(T, field)}
 
+/* The most options a command has. */
+#define CLI_OPTIONS_MAX 48
+
 typedef struct cli_command {
     const char *name;
     int (*run)(const struct cli_command *self, int argc, char **argv);

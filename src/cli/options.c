@@ -104,6 +104,12 @@ static const cli_option *find(const cli_option *opts, const char *name, size_t l
 int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, void *args, int argc, char **argv)
 {
     int npos = 0, options_done = 0, ncommand = 0;
+    const char *given[CLI_OPTIONS_MAX] = {0}; /* each option's value so far: one given twice is refused */
+    size_t count = 0;
+    while (cmd->options && cmd->options[count].name)
+        count++;
+    if (count > CLI_OPTIONS_MAX) /* coinrow's own mistake, which every command's --help test meets */
+        return cli_usage_error(cmd, "coinrow's %s has %zu options, more than CLI_OPTIONS_MAX", cmd->name, count);
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (options_done || a[0] != '-' || a[1] != '-') {
@@ -127,6 +133,7 @@ int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, 
         if (!o)
             return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
         char *field = (char *)args + o->offset;
+        const char **seen = &given[o - cmd->options];
         if (!o->arg) {
             if (eq)
                 return cli_usage_error(cmd, "option '--%s' takes no value", o->name);
@@ -141,6 +148,12 @@ int cli_parse_command(int *out_npos, int *out_ncommand, const cli_command *cmd, 
         /* an empty name would make a set, a file or a column of nothing */
         if (o->arg && !**(const char **)(void *)field)
             return cli_usage_error(cmd, "--%s takes %s, which cannot be empty", o->name, o->arg);
+        /* the last one won, silently: --set a --set b exported b */
+        if (o->arg && *seen)
+            return cli_usage_error(cmd, "--%s is given twice ('%s', then '%s'): give it once", o->name, *seen,
+                                   *(const char **)(void *)field);
+        if (o->arg)
+            *seen = *(const char **)(void *)field;
     }
     /* the usage lines show [--quiet | --progress]: given both, --quiet won */
     const cli_option *quiet = find(cmd->options, "quiet", 5), *progress = find(cmd->options, "progress", 8);
