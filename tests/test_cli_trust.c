@@ -326,6 +326,70 @@ static void test_trust__show_escapes_and_its_generated_by_line_is_safe_to_paste(
     assert_int_equal(access(tmp_path(dir, "pwned"), F_OK), -1);
 }
 
+/* The command a database keeps to finish an ingest is shown to be copied
+ * only when it is a coinrow command of literal words, as coinrow writes
+ * one: "coinrow run x; curl ... | sh" was printed by show, check-db and
+ * the refusals as the command to run.  An older coinrow's command, which
+ * names its database, is shown with the database as given now only (a
+ * second --db is a usage error), and runs. */
+static void test_trust__a_stored_command_to_finish_a_job_is_shown_only_when_coinrow_wrote_it(void **state)
+{
+    (void)state;
+    char path[4200], csv[4200];
+    const char *db = fresh_db(path, "finish.db");
+    run_result r;
+    COINROW(&r, NULL, "solve", "--db", db, "--set", "s", "--quiet"); /* a run for show */
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    snprintf(csv, sizeof csv, "%s/finish.csv", dir);
+    assert_int_equal(write_file(csv, "id,coins\nx,1 2\n"), 0);
+    static const char *const hostile[] = {
+        "'coinrow run --resume finish.csv --set s; touch pwned'",
+        "'coinrow run --resume $(touch pwned) --set s'",
+        "'coinrow run --resume ''x'' | sh'",
+        "'rm -rf x'",
+        "''",
+        "NULL",
+        "'coinrow run ''a' || char(27) || 'b'''",
+    };
+    const char *not_shown = "(not shown: the database keeps a command there that coinrow does not write, changed "
+                            "outside coinrow)";
+    for (size_t k = 0; k < sizeof hostile / sizeof *hostile; k++) {
+        char sql[512];
+        snprintf(sql, sizeof sql, "DELETE FROM ingest_error; INSERT INTO ingest_error (set_id, source, line, reason, "
+                                  "raw) VALUES (1, 'finish.csv', 0, 'ingest unfinished', %s)", hostile[k]);
+        assert_int_equal(db_exec(db, sql), 0);
+        COINROW(&r, NULL, "show", "--db", db);
+        if (!strstr(r.out, not_shown))
+            fail_msg("show of %s said:\n%s", hostile[k], r.out);
+        run_result_free(&r);
+        COINROW(&r, NULL, "solve", "--db", db, "--set", "s");
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, not_shown));
+        run_result_free(&r);
+        COINROW(&r, NULL, "check-db", "--db", db);
+        assert_non_null(strstr(r.out, not_shown));
+        assert_no_controls(r.out);
+        run_result_free(&r);
+    }
+    /* an older coinrow's, with its --db: shown with this one's, and it runs */
+    char sql[9000], want[9000];
+    snprintf(sql, sizeof sql, "DELETE FROM ingest_error; INSERT INTO ingest_error (set_id, source, line, reason, raw) "
+                              "VALUES (1, '%s', 0, 'ingest unfinished', 'coinrow ingest %s --set s --db old.db')",
+             csv, csv);
+    assert_int_equal(db_exec(db, sql), 0);
+    COINROW(&r, NULL, "show", "--db", db);
+    snprintf(want, sizeof want, "\n  coinrow ingest %s --set s --db %s\n", csv, db);
+    if (!strstr(r.out, want))
+        fail_msg("show said:\n%s", r.out);
+    run_result_free(&r);
+    COINROW(&r, NULL, "ingest", csv, "--set", "s", "--db", db, "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    assert_int_equal(db_int(db, "SELECT count(*) FROM ingest_error"), 0);
+    assert_int_equal(access(tmp_path(dir, "pwned"), F_OK), -1);
+}
+
 /* Ids of a CSV that would clear the screen: the rejections name them
  * escaped, and so do the summaries of invoke and strength; a header with
  * no values column and a --from-db table name are quoted escaped. */
@@ -380,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_trust__export_copies_a_source_only_from_its_folder),
         cmocka_unit_test(test_trust__show_escapes_and_its_generated_by_line_is_safe_to_paste),
         cmocka_unit_test(test_trust__rejections_summaries_and_from_db_errors_are_escaped),
+        cmocka_unit_test(test_trust__a_stored_command_to_finish_a_job_is_shown_only_when_coinrow_wrote_it),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -151,6 +151,55 @@ static void test_text__a_word_is_quoted_as_ls_quotes_a_file_name(void **state)
     }
 }
 
+/* A command of words cr_text_put_word wrote is literal, and its words are
+ * found again where they end (random words, quotes and controls often);
+ * a command holding what a shell would run or expand is not. */
+static void test_text__a_command_of_quoted_words_is_literal_and_others_are_not(void **state)
+{
+    (void)state;
+    static const char often[] = "'\"\\$`!*?[]{}()<>|&; \t\n\x1b\x7f~#=%";
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    for (int t = 0; t < 300; t++) {
+        char *text = NULL;
+        size_t len = 0, count = 1 + (size_t)t % 5;
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        fputs("coinrow", f);
+        for (size_t w = 0; w < count; w++) {
+            char in[16];
+            size_t n = (size_t)(t + w) % 15;
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                unsigned b = (unsigned)(seed >> 33);
+                in[i] = b % 3 == 0 ? often[(b >> 2) % (sizeof often - 1)] : (char)(1 + (b >> 2) % 255);
+            }
+            in[n] = '\0';
+            fputc(' ', f);
+            cr_text_put_word(f, in);
+        }
+        fclose(f);
+        if (!cr_text_command_literal(text))
+            fail_msg("not literal: %s", text);
+        size_t words = 0;
+        for (const char *at = text;; at++) {
+            at = cr_text_command_word_end(at);
+            words++;
+            if (!*at)
+                break;
+        }
+        assert_int_equal(words, count + 1);
+        free(text);
+    }
+    static const char *const not_literal[] = {
+        "coinrow run x; touch y", "coinrow run $(touch y)", "coinrow run `y`", "coinrow run x | sh", "coinrow run x &",
+        "coinrow run x > y", "coinrow run *", "coinrow run 'x", "coinrow run $'x", "coinrow  run", "coinrow run ",
+        "coinrow run x\ny", "coinrow run 'a\x1b" "b'", "rm -rf x", "coinrowx run", "", NULL,
+    };
+    for (size_t k = 0; k < sizeof not_literal / sizeof *not_literal; k++)
+        assert_false(cr_text_command_literal(not_literal[k]));
+    assert_true(cr_text_command_literal("coinrow run 'a b'$'\\x1b''c' --set s"));
+}
+
 /* Random words (every byte but NUL, quotes and controls often), quoted and
  * read back by bash: the same bytes, and nothing a terminal obeys in the
  * quoted text. */
@@ -208,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_text__a_column_is_as_wide_in_characters_whatever_the_bytes),
         cmocka_unit_test(test_text__a_word_is_quoted_as_ls_quotes_a_file_name),
         cmocka_unit_test(test_text__bash_reads_a_quoted_word_back_as_it_was),
+        cmocka_unit_test(test_text__a_command_of_quoted_words_is_literal_and_others_are_not),
         cmocka_unit_test(test_text__put_writes_the_whole_text_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

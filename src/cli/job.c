@@ -194,7 +194,7 @@ static void put_path(FILE *f, const char *path)
 /* The command that finishes the job should its ingest stop short: the same
  * input (resolved) into the same set again (the rows stored are skipped)
  * and, for a run, --resume to finish that run; without --db
- * (cli_job_put_finish adds it).  NULL when there is no memory for it. */
+ * (cr_store_finish_put adds it).  NULL when there is no memory for it. */
 static char *finish_command(const job *j)
 {
     const cli_job_args *a = j->a;
@@ -315,13 +315,6 @@ static void scattered_note(const cr_shard_input *in, const cr_shard_spec *spec)
                  spec->k, spec->n, (long long)read, (long long)total);
 }
 
-void cli_job_put_finish(FILE *f, const char *finish, const char *db)
-{
-    cr_text_put(f, finish);
-    fputs(" --db ", f);
-    cr_text_put_word(f, db);
-}
-
 /* The command that finishes the job, on standard error after what stopped
  * it. */
 static void finish_hint(const job *j, const char *why)
@@ -332,7 +325,7 @@ static void finish_hint(const job *j, const char *why)
         return;
     }
     fputs("  ", stderr);
-    cli_job_put_finish(stderr, j->finish, j->a->db);
+    cr_store_finish_put(stderr, j->finish, j->a->db);
     fputc('\n', stderr);
 }
 

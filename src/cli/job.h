@@ -70,12 +70,6 @@ typedef struct cli_job_args {
 /* Which steps a command takes. */
 enum { CLI_JOB_INGEST = 1, CLI_JOB_SOLVE = 2 };
 
-/* Writes the command that finishes a job, as the database keeps it (a
- * command that names no database), then " --db " and db as a shell word:
- * the database as this command names it, so that one moved or renamed
- * since is the one the command goes on with.  A command kept by an older
- * coinrow names its database already: the --db after it wins. */
-void cli_job_put_finish(FILE *f, const char *finish, const char *db);
 
 /* Parses argv against cmd's options into a fresh cli_job_args and carries
  * the job out (cli_job_run).  Returns the exit status. */

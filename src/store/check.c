@@ -120,8 +120,8 @@ static const struct invariant {
     /* an ingest under way (cr_store_ingest_begin) that no process is
      * carrying on: a write failed, or coinrow was stopped or killed */
     {"ingests-are-finished", "sets whose ingest did not finish: rows of their input are missing",
-     "SELECT count(*), min(printf('set %d (%s): the ingest of %s did not finish; finish the job with: %s --db %s', "
-     "e.set_id, s.name, e.source, e.raw, ?1)) FROM ingest_error AS e LEFT JOIN instance_set AS s ON s.id = e.set_id "
+     "SELECT count(*), min(printf('set %d (%s): the ingest of %s did not finish; finish the job with: %s', "
+     "e.set_id, s.name, e.source, coinrow_command_shown(e.raw, ?1))) FROM ingest_error AS e LEFT JOIN instance_set AS s ON s.id = e.set_id "
      "WHERE " CR_STORE__UNFINISHED},
     {"verdicts-have-their-instance",
      "verdicts whose invocation or instance is missing, or whose instance is not of the invocation's set",

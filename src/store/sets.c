@@ -460,12 +460,56 @@ static void set_digest_final(sqlite3_context *ctx)
     sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
 }
 
+void cr_store_finish_put(FILE *f, const char *finish, const char *db)
+{
+    if (!cr_text_command_literal(finish)) {
+        fputs("(not shown: the database keeps a command there that coinrow does not write, changed outside "
+              "coinrow)",
+              f);
+        return;
+    }
+    for (const char *word = finish, *end;; word = end + 1) {
+        end = cr_text_command_word_end(word);
+        if (end - word == 4 && memcmp(word, "--db", 4) == 0 && *end) { /* an older coinrow's, with its value */
+            end = cr_text_command_word_end(end + 1);
+        } else {
+            if (word != finish)
+                fputc(' ', f);
+            cr_text_put_len(f, word, (size_t)(end - word)); /* quotes may hold what a terminal must not get */
+        }
+        if (!*end)
+            break;
+    }
+    fputs(" --db ", f);
+    cr_text_put_word(f, db);
+}
+
+/* coinrow_command_shown(raw, db): what cr_store_finish_put writes. */
+static void command_shown_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    cr_store_finish_put(f, (const char *)sqlite3_value_text(argv[0]), (const char *)sqlite3_value_text(argv[1]));
+    if (fclose(f) != 0)
+        sqlite3_result_error_nomem(ctx);
+    else
+        sqlite3_result_text(ctx, text, (int)len, free);
+}
+
 int cr_store__sets_register(cr_store *s, cr_error *err)
 {
     /* direct only: coinrow's own statements call them, never the schema */
     int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
     if (sqlite3_create_function(s->db, "coinrow_set_digest", 2, flags, NULL, NULL, set_digest_step,
-                                set_digest_final) != SQLITE_OK)
+                                set_digest_final) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "coinrow_command_shown", 2, flags, NULL, command_shown_sql, NULL, NULL) !=
+            SQLITE_OK)
         return cr_store__fail(s, "setting it up", err);
     return 0;
 }

@@ -352,8 +352,18 @@ int cr_store_ingest_end(cr_store *store, int64_t set_id, const cr_store_ingest_o
 /* An ingest under way, or that did not finish. */
 typedef struct cr_unfinished_ingest {
     char source[1024];
-    char finish[4096]; /* the command that finishes the job */
+    char finish[4096]; /* the command that finishes the job, as the database keeps it */
 } cr_unfinished_ingest;
+
+/* Writes the command that finishes a job, as the database keeps it (a
+ * command that names no database), then " --db " and db as a shell word:
+ * the database as this command names it, so that one moved or renamed
+ * since is the one the command goes on with (an older coinrow's command
+ * names its database: that --db is left out).  A command that coinrow does
+ * not write (cr_text_command_literal: a database from elsewhere can hold
+ * "coinrow run x; curl ... | sh") is not shown, and a note says so.
+ * check-db's SQL shows the same through coinrow_command_shown(raw, db). */
+void cr_store_finish_put(FILE *f, const char *finish, const char *db);
 
 /* The latest ingest into set set_id that did not finish into *out, with
  * *out_found = 1; 0 when every ingest of the set ended.  An ingest of

@@ -149,6 +149,8 @@ static void put_text(FILE *f, const char *text, size_t len)
 
 void cr_text_put(FILE *f, const char *text) { put_text(f, text ? text : "", text ? strlen(text) : 0); }
 
+void cr_text_put_len(FILE *f, const char *text, size_t len) { put_text(f, text, len); }
+
 /* Bytes a shell takes as part of a word, anywhere in it. */
 static int bare(char c)
 {
@@ -190,3 +192,51 @@ void cr_text_put_word(FILE *f, const char *word)
     if (quoted || dollar)
         fputc('\'', f);
 }
+
+/* The end of the quoted part that starts at c ('...' or $'...'), past its
+ * closing quote; NULL when it has none, or '...' holds what
+ * cr_text_put_word would have put in $'...'. */
+static const char *quote_end(const char *c)
+{
+    int dollar = *c == '$';
+    size_t n = 1;
+    for (c += dollar ? 2 : 1; *c && *c != '\''; c += n) {
+        if (dollar) /* $'\'' is a quote within */
+            n = *c == '\\' && c[1] ? 2 : 1;
+        else if (cr_text_char(&n, c, strlen(c)) != CR_TEXT_PLAIN)
+            return NULL;
+    }
+    return *c ? c + 1 : NULL;
+}
+
+/* The end of the word at c, or NULL at a byte a shell would take as more
+ * than text. */
+static const char *word_end(const char *c)
+{
+    while (c && *c && *c != ' ') {
+        if (bare(*c))
+            c++;
+        else if (*c == '\\' && c[1] == '\'')
+            c += 2;
+        else if (*c == '\'' || (*c == '$' && c[1] == '\''))
+            c = quote_end(c);
+        else
+            return NULL;
+    }
+    return c;
+}
+
+int cr_text_command_literal(const char *text)
+{
+    if (!text || strncmp(text, "coinrow", 7) != 0 || (text[7] != ' ' && text[7] != '\0'))
+        return 0;
+    for (const char *c = text + 7; *c;) {
+        if (*c != ' ' || c[1] == ' ' || c[1] == '\0') /* one space before each word */
+            return 0;
+        if (!(c = word_end(c + 1)))
+            return 0;
+    }
+    return 1;
+}
+
+const char *cr_text_command_word_end(const char *word) { return word_end(word); }

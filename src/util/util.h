@@ -209,8 +209,10 @@ const char *cr_time_text(char out[CR_TIME_TEXT_MAX], int64_t seconds);
  * 0 when it has none.  Every reader of text people save skips it. */
 size_t cr_utf8_bom(const char *text, size_t len);
 
-/* text (NULL reads as "") written to f as cr_text_shown shows it, whole. */
+/* text (NULL reads as "") written to f as cr_text_shown shows it, whole;
+ * and the same of text[0..len). */
 void cr_text_put(FILE *f, const char *text);
+void cr_text_put_len(FILE *f, const char *text, size_t len);
 
 /* word written to f so that a shell reads it back as it is, and a terminal
  * shows it safely, for a command people copy and run: as it is when it is
@@ -219,6 +221,17 @@ void cr_text_put(FILE *f, const char *text);
  * for a quote), with the characters cr_text_shown escapes as $'\xNN'
  * between them, as ls quotes a file name ('a'$'\x1b''[2J'). */
 void cr_text_put_word(FILE *f, const char *word);
+
+/* Whether text (NULL: no) is a coinrow command as cr_text_put_word writes
+ * one, "coinrow" and words apart by one space, with nothing a shell would
+ * run or expand: bare characters, '...', \' and $'...' alone (no ;, |, &,
+ * $(, `, <, >, *, ? or newline outside quotes).  A command that a file
+ * holds is shown to be copied only then. */
+int cr_text_command_literal(const char *text);
+
+/* The end of the word that starts at `word` in a command that
+ * cr_text_command_literal takes: where the space after it, or the end, is. */
+const char *cr_text_command_word_end(const char *word);
 
 /* --- opening an SQLite database (db.c) --- */
 

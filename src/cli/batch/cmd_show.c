@@ -149,7 +149,7 @@ static int cmd_show(const cli_command *self, int argc, char **argv)
             printf("set '%s' lacks rows of its input: its ingest of ", shown_set);
             cr_text_put(stdout, ingest.source);
             printf(" did not finish; finish the job with:\n  ");
-            cli_job_put_finish(stdout, ingest.finish, a.db);
+            cr_store_finish_put(stdout, ingest.finish, a.db);
             putchar('\n');
         }
         if (generated) { /* made from the arguments, to paste into a shell */
