@@ -1045,6 +1045,53 @@ static void test_shard__a_shard_written_into_a_database_of_other_sets_is_refused
     }
 }
 
+/* A shard of a set whose ingest did not finish is refused, as solve
+ * refuses the set, and no shard database is made: the job merged into a
+ * run marked done with part of the set, which check-db passed. */
+static void test_shard__a_shard_of_a_set_whose_ingest_did_not_finish_is_refused(void **state)
+{
+    (void)state;
+    const char *cut = altered_copy(input, "unfinished-input.db",
+                                   "INSERT INTO ingest_error (set_id, source, line, reason, raw) VALUES (1, "
+                                   "'jobset.csv', 0, 'ingest unfinished', 'coinrow run --resume jobset.csv --set "
+                                   "jobset')");
+    const char *out = path("unfinished-0.db");
+    char err[1024];
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--db", cut, "--shard", "0/4", "--out", out, "--run-tag", "cut",
+                             (char *)NULL),
+                     1);
+    if (!strstr(err, "unfinished-input.db: set 'jobset' lacks rows of its input: its ingest of jobset.csv did not "
+                     "finish, and its shards would merge into a run done without them"))
+        fail_msg("%s", err);
+    assert_int_equal(access(out, F_OK), -1);
+}
+
+/* solve --resume of a shard's run is refused, naming the shard: it marked
+ * the shard done with the instances it had copied, and the job's merge
+ * came out short.  Its solve --shard command finishes it. */
+static void test_shard__a_shard_is_finished_by_its_command_not_by_resume(void **state)
+{
+    (void)state;
+    const char *out = path("resumed-2.db");
+    char err[1024];
+    assert_int_equal(solve_shard(2, "resumed", out), 0);
+    /* as a stop leaves it: interrupted, part of its share copied and solved */
+    assert_int_equal(db_exec(out, "UPDATE run SET status = 'interrupted'; DELETE FROM solution WHERE instance_id IN "
+                                  "(SELECT id FROM instance ORDER BY id DESC LIMIT 10); DELETE FROM instance WHERE id "
+                                  "IN (SELECT id FROM instance ORDER BY id DESC LIMIT 10)"),
+                     0);
+    uint64_t before = file_sum(out);
+    assert_int_equal(coinrow(err, sizeof err, "solve", "--resume", "--db", out, (char *)NULL), 1);
+    if (!strstr(err, "resumed-2.db: run 1 is shard 2/4 of job 'resumed', whose instances come from its input: run "
+                     "the solve --shard command that made it again"))
+        fail_msg("%s", err);
+    assert_int_equal(file_sum(out), before);
+    assert_int_equal(solve_shard(2, "resumed", out), 0);
+    assert_int_equal(db_int(out, "SELECT status = 'done' FROM run"), 1);
+    assert_int_equal(db_int(out, "SELECT count(*) FROM solution"), db_int(out, "SELECT count(*) FROM instance"));
+    assert_int_equal(db_int(out, "SELECT count(*) = 1500 FROM instance"), 1);
+}
+
 /* A shard started again after its input's set changed (an ingest into it
  * between the two runs) is refused, naming both sizes: it went on with the
  * new set, its row still saying the old size, and only merge found out. */
@@ -1157,6 +1204,8 @@ int main(void)
         cmocka_unit_test(test_shard__refused_merges_name_the_shard_and_touch_nothing),
         cmocka_unit_test(test_shard__a_shard_started_again_checks_what_it_holds),
         cmocka_unit_test(test_shard__a_shard_started_again_on_a_changed_input_is_refused),
+        cmocka_unit_test(test_shard__a_shard_of_a_set_whose_ingest_did_not_finish_is_refused),
+        cmocka_unit_test(test_shard__a_shard_is_finished_by_its_command_not_by_resume),
         cmocka_unit_test(test_shard__shards_that_do_not_fit_together_are_refused),
         cmocka_unit_test(test_shard__a_shard_altered_by_hand_is_refused_and_the_target_kept),
         cmocka_unit_test(test_shard__a_damaged_shard_is_refused_by_its_check),

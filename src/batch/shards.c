@@ -347,6 +347,16 @@ static int open_input(cr_shard_input **out, const cr_shard_spec *spec, const cha
         cr_store_cache_limit(in->store, READ_CACHE_KIB);
         rc = cr_store_set_find(&in->set_id, in->store, set_name ? set_name : spec->set, 0, NULL, err);
     }
+    /* as solve refuses it: the job would merge into a done run of part of the set */
+    cr_unfinished_ingest u;
+    int unfinished = 0;
+    char name[128];
+    if (rc == 0 && (rc = cr_store_ingest_unfinished(&u, &unfinished, in->store, in->set_id, NULL, err)) == 0 &&
+        unfinished && (rc = cr_store_set_name(name, sizeof name, in->store, in->set_id, err)) == 0)
+        rc = cr_errorf(err, CR_EINVAL, "%s: set '%s' lacks rows of its input: its ingest of %s did not finish, and "
+                                       "its shards would merge into a run done without them (check-db names the "
+                                       "command that finishes it)",
+                       spec->input, name, u.source);
     if (rc)
         cr_shard_input_free(in);
     else

@@ -254,6 +254,24 @@ static int refuse_unfinished(job *j, int64_t set_id)
                      j->a->db, name, u.source);
 }
 
+/* Refuses to resume a shard's run: its instances are those of its share
+ * of the input, which only solve --shard copies in; a resume marked it done
+ * with those it had, and the job merged short of the set. */
+static int refuse_shard(job *j, const cr_run *run)
+{
+    cr_store_shard shard;
+    int rc = cr_store_shard_read(&shard, j->store, j->err);
+    if (rc == 1 && shard.run_id == run->id)
+        rc = cr_errorf(j->err, CR_EINVAL, "%s: run %lld is shard %u/%u of job '%s', whose instances come from its "
+                                          "input: run the solve --shard command that made it again, which finishes "
+                                          "it, rather than --resume",
+                       j->a->db, (long long)run->id, shard.k, shard.n, run->tag);
+    if (rc == 1)
+        rc = 0;
+    cr_store_shard_clear(&shard);
+    return rc;
+}
+
 /* The run results go to: a new one, or the unfinished one to resume (for
  * run --resume, the latest of the set the input goes to). */
 static int open_run(job *j)
@@ -272,6 +290,8 @@ static int open_run(job *j)
     cr_run run;
     if (rc == 0)
         rc = cr_store_run_find(&run, j->store, id, CR_PICK_UNFINISHED, j->err);
+    if (rc == 0)
+        rc = refuse_shard(j, &run);
     if (rc == 0)
         rc = refuse_unfinished(j, run.set_id);
     if (rc == 0 && strcmp(run.solver_version, cli_version()) != 0)
