@@ -243,8 +243,8 @@ static void test_check_db__each_broken_invariant_is_named(void **state)
                                "instances 14 and f2e32f3363499ba8)\n"
                                "names-are-not-empty                  1 sets or instances whose name is empty, holds "
                                "a NUL byte or is not text (such as instance 2)\n"
-                               "rows-read-back                       4 runs, invocations, verdicts or instances that "
-                               "the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
+                               "rows-read-back                       4 runs, invocations, verdicts, instances or sets "
+                               "that the commands refuse (such as run 1: unknown algorithm 'quantum' (expected auto, "
                                "linear, dp or naive))\n",
              f->db);
     assert_string_equal(r.out, want);
@@ -330,6 +330,39 @@ static void test_check_db__times_coinrow_does_not_write_are_refused_not_drawn(vo
     }
 }
 
+/* A set deleted by hand, or a generator's arguments edited so that they
+ * cannot be read, is a finding: check-db passed both, while show, compare
+ * and export refused the file (and an ingest then took the set's id, and
+ * its orphaned instances). */
+static void test_check_db__a_deleted_set_and_an_unreadable_generator_are_named(void **state)
+{
+    tmp_db *f = *state;
+    sample_run(f->db);
+    run_result r;
+    COINROW(&r, NULL, "generate", "--db", f->db, "--set", "gen", "--count", "2", "--n", "2..4", "--values", "1..9",
+            "--seed", "1", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    static const char *const edits[][2] = {
+        {"DELETE FROM instance_set WHERE id = 1", "(such as run 1: its set 1 is missing)"},
+        {"UPDATE instance_set SET generator = '{}' WHERE id = 2",
+         "(such as set 2: the generator's arguments cannot be read)"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        char db[4400];
+        snprintf(db, sizeof db, "%s", tmp_path(f->dir, "edited.db"));
+        assert_int_equal(copy_file(f->db, db), 0);
+        assert_int_equal(db_exec(db, edits[k][0]), 0);
+        COINROW(&r, NULL, "check-db", "--db", db);
+        assert_int_equal(r.status, 1);
+        const char *line = strstr(r.out, "\nrows-read-back ");
+        if (!line || !strstr(line, edits[k][1]))
+            fail_msg("after %s, check-db said:\n%s", edits[k][0], r.out);
+        run_result_free(&r);
+        assert_int_equal(remove(db), 0);
+    }
+}
+
 /* A winner edited into result (UPDATE result, which docs/sql.md allows)
  * that coinrow does not write is refused by the commands that read it, and
  * found by check-db; it was shown as a draw.  A winner set to NULL is
@@ -376,7 +409,7 @@ static void test_check_db__a_status_coinrow_does_not_write_is_refused(void **sta
     run_result_free(&r);
     COINROW(&r, NULL, "check-db", "--db", f->db);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "rows-read-back                       1 runs, invocations, verdicts or instances "
+    assert_non_null(strstr(r.out, "rows-read-back                       1 runs, invocations, verdicts, instances or sets "
                                   "that the commands refuse (such as run 1: unknown status 'weird'"));
     run_result_free(&r);
     assert_int_equal(db_int(f->db, "SELECT count(*) FROM run WHERE status = 'weird'"), 1);
@@ -466,8 +499,8 @@ static void test_check_db__an_instance_whose_total_is_not_its_sum_is_named(void 
         COINROW(&r, NULL, "check-db", "--db", f->db);
         assert_int_equal(r.status, 1);
         char finding[256];
-        snprintf(finding, sizeof finding, "rows-read-back                       1 runs, invocations, verdicts or "
-                                          "instances that the commands refuse (such as %s)\n", edits[k][1]);
+        snprintf(finding, sizeof finding, "rows-read-back                       1 runs, invocations, verdicts, "
+                                          "instances or sets that the commands refuse (such as %s)\n", edits[k][1]);
         assert_non_null(strstr(r.out, finding));
         run_result_free(&r);
     }
@@ -743,6 +776,7 @@ int main(void)
         TEST(test_check_db__each_broken_invariant_is_named),
         TEST(test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown_as_re),
         TEST(test_check_db__times_coinrow_does_not_write_are_refused_not_drawn),
+        TEST(test_check_db__a_deleted_set_and_an_unreadable_generator_are_named),
         TEST(test_check_db__a_score_that_is_not_a_whole_number_is_named),
         TEST(test_check_db__a_deleted_instance_is_not_called_one_the_run_lacks),
         TEST(test_check_db__a_set_whose_size_is_not_its_count_is_named),

@@ -403,10 +403,10 @@ static int schema_check(int *out_failed, int *out_ours_ok, cr_store *s, cr_store
 
 #define READ_BACK_CHECK "rows-read-back"
 
-/* Reads the row st is on as the commands read it: a run or an invocation
- * by its id (kind 0, 1), a verdict name (2, with the least invocation that
- * has it), an instance's coins against its n and its total (3).  0, or
- * the refusal in *why. */
+/* Reads the row st is on as the commands read it: a run (with its set) or
+ * an invocation by its id (kind 0, 1), a verdict name (2, with the least
+ * invocation that has it), an instance's set, its coins against its n and
+ * its total (3), a set's generator (4).  0, or the refusal in *why. */
 static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *why)
 {
     int kind = sqlite3_column_int(st, 0);
@@ -415,8 +415,20 @@ static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *w
     cr_error bad;
     if (kind == 0) {
         cr_run run;
-        return cr_store_run_find(&run, s, id, CR_PICK_ANY, why);
+        char name[128];
+        int rc = cr_store_run_find(&run, s, id, CR_PICK_ANY, why);
+        if (rc == 0 && cr_store_set_name(name, sizeof name, s, run.set_id, &bad) != 0)
+            rc = cr_errorf(why, CR_EDB, "run %lld: its set %lld is missing", (long long)id, (long long)run.set_id);
+        return rc;
     }
+    if (kind == 4) {
+        cr_gen_spec spec;
+        int found;
+        return cr_store_set_generator(&spec, &found, s, id, why);
+    }
+    if (kind == 3 && sqlite3_column_int64(st, 5) == 0)
+        return cr_errorf(why, CR_EDB, "instance %lld: its set %lld is missing", (long long)id,
+                         (long long)sqlite3_column_int64(st, 6));
     if (kind == 1) {
         cr_invocation inv;
         int rc = cr_store_invocation_find(&inv, s, id, CR_PICK_ANY, why);
@@ -449,10 +461,11 @@ static int read_back(cr_store *s, sqlite3_stmt *st, cr_coins *coins, cr_error *w
     return cr_errorf(why, CR_EDB, "instance %lld: total is %s but its coins add up to %s", (long long)id, shown, sum);
 }
 
-/* Every run and invocation, every verdict name and every instance's coins,
- * read by the same code as the commands that read them: a name coinrow
- * does not write (an algorithm, a variant, a verdict) or coins it cannot
- * read, edited in by hand, make them refuse the file; here they are a
+/* Every run and invocation, every verdict name, every instance's coins and
+ * every set's generator, read by the same code as the commands that read
+ * them: a name coinrow does not write (an algorithm, a variant, a verdict),
+ * coins or a generator it cannot read, or a run or instance whose set was
+ * deleted, edited in by hand, make them refuse the file; here they are a
  * finding, and there is no second list of names to keep.  An instance
  * whose total is not the sum of its coins (which SQL reads, and no
  * command) is one too. */
@@ -461,7 +474,9 @@ static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn 
     static const char *const sql[] = {
         "SELECT 0, id, NULL, 1 FROM run UNION ALL SELECT 1, id, NULL, 1 FROM invocation UNION ALL "
         "SELECT 2, min(invocation_id), verdict, count(*) FROM verdict GROUP BY verdict ORDER BY 1, 2",
-        "SELECT 3, id, coins, n, total FROM instance ORDER BY id",
+        "SELECT 3, id, coins, n, total, (SELECT count(*) FROM instance_set AS s WHERE s.id = i.set_id), set_id "
+        "FROM instance AS i ORDER BY id",
+        "SELECT 4, id FROM instance_set ORDER BY id",
     };
     int64_t broken = 0;
     char first[CR_ERROR_MSG_MAX] = "";
@@ -488,7 +503,7 @@ static int read_back_check(unsigned *out_failed, cr_store *s, cr_store_check_fn 
     cr_coins_free(&coins);
     if (rc == 0 && broken) {
         char finding[CR_ERROR_MSG_MAX + 96];
-        snprintf(finding, sizeof finding, "%lld runs, invocations, verdicts or instances that the commands refuse "
+        snprintf(finding, sizeof finding, "%lld runs, invocations, verdicts, instances or sets that the commands refuse "
                                           "(such as %s)",
                  (long long)broken, first);
         fn(ctx, READ_BACK_CHECK, finding);
