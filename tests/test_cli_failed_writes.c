@@ -339,6 +339,44 @@ static void test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind
         fail_msg("%s", wrong);
 }
 
+/* An upgrade on a disk too full to copy its WAL back into the file, once
+ * it committed, says so and fails: it said "upgraded", exit 0, and left
+ * the -wal that the file alone lacks (a copy of it was "malformed").  Each
+ * room from 300 to 700 KiB: exit 0 leaves no -wal; a -wal left is named. */
+static void test_failed_writes__an_upgrade_that_cannot_put_the_file_at_rest_says_so(void **state)
+{
+    (void)state;
+    char mnt[4096];
+    mount_small(mnt, "small-upgrade", "size=4m");
+    char db[4200], wal[4300], filler[4200];
+    snprintf(db, sizeof db, "%s/u.db", mnt);
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    snprintf(filler, sizeof filler, "%s/filler", mnt);
+    int kept = 0;
+    char bad[256] = ""; /* said once the tmpfs is gone */
+    for (off_t room = 300 << 10; room <= 700 << 10 && !bad[0]; room += 25 << 10) {
+        remove(db);
+        remove(wal);
+        remove(filler);
+        assert_int_equal(copy_file(fixture("schema3/coinrow.db"), db), 0);
+        off_t size = fill_up(filler);
+        assert_int_equal(truncate(filler, size > room ? size - room : 0), 0);
+        run_result r;
+        COINROW(&r, NULL, "upgrade", "--db", db);
+        int left = access(wal, F_OK) == 0;
+        if (left && (r.status != 1 || !strstr(r.err, "u.db: its last changes are kept in ")))
+            snprintf(bad, sizeof bad, "room %lld KiB: exit %d with u.db-wal left beside it: %.150s",
+                     (long long)(room >> 10), r.status, r.status ? r.err : r.out);
+        kept += left;
+        run_result_free(&r);
+    }
+    umount2(mnt, MNT_DETACH);
+    rmdir(mnt);
+    if (bad[0])
+        fail_msg("%s", bad);
+    assert_true(kept > 0); /* some room lets the upgrade commit, and not copy its WAL back */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_failed_writes__a_full_disk_mid_run_leaves_the_set_unfinished_and_one_command_finishes_it),
         cmocka_unit_test(test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there),
         cmocka_unit_test(test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind),
+        cmocka_unit_test(test_failed_writes__an_upgrade_that_cannot_put_the_file_at_rest_says_so),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

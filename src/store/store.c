@@ -436,10 +436,10 @@ void cr_store_wal_now(cr_store *store)
         start_wal(store);
 }
 
-void cr_store_free(cr_store *store)
+int cr_store_close(cr_store *store, cr_error *err)
 {
     if (!store)
-        return;
+        return 0;
     for (int i = 0; i < CR_STORE__KEPT_COUNT; i++)
         sqlite3_finalize(store->kept[i]);
     /* At rest the database is in rollback mode, so that a reader needs no
@@ -451,12 +451,28 @@ void cr_store_free(cr_store *store)
      * and the last writer to close makes it. */
     if (store->upgrade_open)
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    int rc = 0;
     if (store->writing || ((store->wrote || (store->wal_pending && !store->opened_wal)) && in_wal(store))) {
         sqlite3_busy_timeout(store->db, 0);
-        sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+        int switched = sqlite3_exec(store->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+        char why[128];
+        snprintf(why, sizeof why, "%s", sqlite3_errmsg(store->db));
+        /* another connection keeps it in WAL mode (busy, locked): no failure */
+        if (switched != SQLITE_OK && switched != SQLITE_BUSY && switched != SQLITE_LOCKED && in_wal(store))
+            rc = cr_errorf(err, CR_EIO, "%s: its last changes are kept in %s-wal beside it, which could not be "
+                                        "copied into it (%s): keep the two files together, and the next command "
+                                        "that writes to it copies them",
+                           store->path, store->path, why);
     }
     sqlite3_close(store->db);
     free(store);
+    return rc;
+}
+
+void cr_store_free(cr_store *store)
+{
+    cr_error ignored;
+    cr_store_close(store, &ignored);
 }
 
 int cr_store_read_begin(cr_store *store, cr_error *err)

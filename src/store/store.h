@@ -88,6 +88,11 @@ void cr_store_wal_now(cr_store *store);
  * in rollback mode); accepts NULL. */
 void cr_store_free(cr_store *store);
 
+/* The same, saying why a writer could not put the database back in
+ * rollback mode (a full disk: its last changes stay in the -wal file
+ * beside it, which a copy of the file alone lacks). */
+int cr_store_close(cr_store *store, cr_error *err);
+
 /* The path the store was opened with. */
 const char *cr_store_path(const cr_store *store);
 

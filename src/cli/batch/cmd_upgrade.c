@@ -67,7 +67,9 @@ static int cmd_upgrade(const cli_command *self, int argc, char **argv)
     schema_findings found = {a.db, cr_store_opened_version(store), cr_store_schema_version(), 0};
     int failed = 0;
     rc = cr_store_check_schema(&failed, store, print_finding, &found, &err);
-    cr_store_free(store);
+    cr_error closing = {0};
+    if (cr_store_close(store, &closing) != 0 && rc == 0) /* upgraded, but not at rest */
+        rc = closing.code, err = closing;
     if (rc)
         return cli_report(&err);
     if (failed)
