@@ -503,7 +503,7 @@ static void test_group_points__the_report_shows_the_points_by_group(void **state
     char *page = read_text(out);
     assert_non_null(page);
     const char *table = strstr(page, "<table class=\"matrix\" id=\"points\"><thead><tr><th>group</th>"
-                                     "<th class=\"num\">points</th><th title=");
+                                     "<th class=\"num\">points</th><th class=\"inv\" title=");
     assert_non_null(table);
     assert_true(table < strstr(page, "id=\"matrix\""));
     assert_non_null(strstr(table, "<tr><td>low <small>(2 tests)</small></td><td class=\"num\">40</td>"

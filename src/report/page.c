@@ -50,6 +50,7 @@ static const char style[] =
     "font-variant-numeric:tabular-nums}\n"
     "table.matrix td.cell b{font-weight:700;letter-spacing:.02em}table.matrix td.cell small{display:block;opacity:.8}\n"
     "table.matrix tfoot td{background:var(--band);font-size:.82rem}\n"
+    "th.inv{overflow-wrap:anywhere;min-width:5rem}.legend li{overflow-wrap:anywhere;min-width:0}\n"
     ".v-AC{background:#cdebd3;color:#0b4d1e}.v-WA{background:#f6c9c6;color:#7a1510}"
     ".v-PE{background:#fbe0b8;color:#6b3d00}.v-TLE{background:#cfd8f6;color:#1a2e75}"
     ".v-MLE{background:#e3d0f2;color:#4b1f6e}.v-RE{background:#f2c0dc;color:#6d0f43}"
@@ -488,7 +489,7 @@ static void column_heads(FILE *f, const cr_report_model *m)
 {
     for (size_t k = 0; k < m->column_count; k++) {
         const cr_invocation *inv = &m->columns[k].inv;
-        fputs("<th title=\"", f);
+        fputs("<th class=\"inv\" title=\"", f);
         column_command(f, inv);
         fputs("\">", f);
         column_name(f, inv);

@@ -113,4 +113,29 @@ browse --dump-dom "file://$tmp/evil.html" >"$tmp/evil.dom" 2>"$tmp/evil.err"
 grep -qF '&lt;script&gt;console.log("ran")&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;' "$tmp/evil.dom" ||
     fail "a name with HTML does not show as its text"
 
-echo "report in a browser: ok (the sample's page: charts, matrix and numbers rendered, console empty, screenshot of $colours+ colours; a set with groups: its points; names with script shown as text)"
+# a long label and a long program path wrap in the matrix's heads and the
+# legend: a page 2,228 px wide in a window of 1,200 made its reader scroll
+# sideways.  The page is measured in a frame of a page that runs a script
+# (the report's own runs none), printed into the DOM.
+long=$(printf 'label%.0s' $(seq 1 20))
+sqlite3 "$tmp/sample.db" "UPDATE invocation SET label = '$long' WHERE builtin = 'greedy'"
+"$coinrow" report --db "$tmp/sample.db" --set "$evil" --out "$tmp/long.html" >/dev/null
+width_of() { # the width the page takes in a frame 1,200 px wide
+    python3 - "$1" "$2" <<'PYEOF2'
+import html, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    out.write('<!DOCTYPE html><body style="margin:0"><iframe id="f" style="width:1200px;height:800px;border:0" '
+              'srcdoc="' + html.escape(page, quote=True) + '"></iframe><pre id="width">none</pre><script>'
+              'document.getElementById("f").onload = function () { document.getElementById("width").textContent = '
+              'this.contentDocument.documentElement.scrollWidth; };</script>')
+PYEOF2
+    browse --virtual-time-budget=5000 --dump-dom "file://$2" 2>/dev/null | sed -n 's/.*<pre id="width">\([^<]*\)<.*/\1/p'
+}
+printf '<!DOCTYPE html><table><tr><td>%s</td></tr></table>\n' "$long$long$long" >"$tmp/wide.html"
+[ "$(width_of "$tmp/wide.html" "$tmp/wide-frame.html")" -gt 1200 ] 2>/dev/null ||
+    fail "a page wider than its frame does not measure so: the check is blind"
+width=$(width_of "$tmp/long.html" "$tmp/long-frame.html")
+[ "$width" -le 1200 ] 2>/dev/null || fail "a page with a long label is $width px wide in a frame of 1200"
+
+echo "report in a browser: ok (the sample's page: charts, matrix and numbers rendered, console empty, screenshot of $colours+ colours; a set with groups: its points; names with script shown as text; a long label wraps: $width px in 1200)"
