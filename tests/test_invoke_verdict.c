@@ -50,16 +50,25 @@ static void test_verdict__a_signal_without_a_name_is_given_by_number(void **stat
     assert_non_null(strstr(row.message, "ended by signal "));
 }
 
-/* RLIMIT_CPU counts whole seconds, so SIGXCPU may come with a CPU time the
- * report rounds to the limit itself: still TLE, saying who stopped it. */
+/* RLIMIT_CPU counts whole seconds, by the kernel's count, so SIGXCPU may
+ * come with a CPU time from wait4 at or under the limit: still TLE, saying
+ * who stopped it and what wait4 counted (it said "CPU time 0.980 s over
+ * the limit of 1 s"). */
 static void test_verdict__sigxcpu_is_a_time_limit_stopped_by_rlimit_cpu(void **state)
 {
     (void)state;
-    cr_verdict_row row;
-    judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGXCPU, .cpu_seconds = 1.0});
-    assert_int_equal(row.verdict, CR_INVOKE_TLE);
-    assert_string_equal(row.signal, "SIGXCPU");
-    assert_non_null(strstr(row.message, "CPU time 1.000 s over the limit of 1 s (stopped by RLIMIT_CPU)"));
+    static const double counted[] = {1.0, 0.98, 1.2};
+    for (size_t k = 0; k < sizeof counted / sizeof *counted; k++) {
+        cr_verdict_row row;
+        judge(&row, &(cr_child_report){.end = CR_CHILD_SIGNALED, .signal = SIGXCPU, .cpu_seconds = counted[k]});
+        assert_int_equal(row.verdict, CR_INVOKE_TLE);
+        assert_string_equal(row.signal, "SIGXCPU");
+        char want[128];
+        snprintf(want, sizeof want, "stopped by RLIMIT_CPU at the limit of 1 s in whole seconds (wait4 counted %.3f s "
+                                    "of CPU)", counted[k]);
+        assert_memory_equal(row.message, want, strlen(want)); /* then what its output was */
+        assert_null(strstr(row.message, "over"));
+    }
 }
 
 /* left on [0, -1, MAX] leads by 0 + 1 + MAX, which no int64 program can

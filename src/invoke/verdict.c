@@ -50,9 +50,14 @@ static cr_invoke_verdict how_it_ended(char *why, size_t cap, const cr_child_repo
                  2 * limits->cpu_seconds, run->cpu_seconds);
         return CR_INVOKE_TLE;
     }
-    if (run->cpu_seconds > limits->cpu_seconds || (run->end == CR_CHILD_SIGNALED && run->signal == SIGXCPU)) {
-        snprintf(why, cap, "CPU time %.3f s over the limit of %g s%s", run->cpu_seconds, limits->cpu_seconds,
-                 run->end == CR_CHILD_SIGNALED ? " (stopped by RLIMIT_CPU)" : "");
+    if (run->end == CR_CHILD_SIGNALED && run->signal == SIGXCPU) {
+        /* the kernel's count of CPU time is not wait4's: at or under the limit, it did not say "over" */
+        snprintf(why, cap, "stopped by RLIMIT_CPU at the limit of %g s in whole seconds (wait4 counted %.3f s of CPU)",
+                 limits->cpu_seconds, run->cpu_seconds);
+        return CR_INVOKE_TLE;
+    }
+    if (run->cpu_seconds > limits->cpu_seconds) {
+        snprintf(why, cap, "CPU time %.3f s over the limit of %g s", run->cpu_seconds, limits->cpu_seconds);
         return CR_INVOKE_TLE;
     }
     if (run->end == CR_CHILD_EXITED && run->exit_code == 0)
