@@ -248,6 +248,43 @@ static void test_errors__an_option_given_twice_is_a_usage_error(void **state)
     free(before), free(after);
 }
 
+/* A file whose recorded schema version was lowered by hand is refused by
+ * upgrade, saying so, byte for byte as it was: upgrade failed on "table
+ * test_group already exists while applying schema script 10", after
+ * check-db had sent the user to it. */
+static void test_errors__a_lowered_schema_version_is_named_by_upgrade(void **state)
+{
+    tmp_db *t = *state;
+    run_result r;
+    assert_int_equal(run_coinrow(&r, "id,coins\n1,2 3\n", "run", "-", "--db", t->db, "--quiet", (char *)NULL), 0);
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    static const struct {
+        int version;
+        const char *said;
+    } cases[] = {
+        {9, "its schema version says 9, but it already holds what version 10 adds (table test_group already exists): "
+            "the version was changed outside coinrow"},
+        {5, "its schema version says 5, but it already holds what version 6 adds (duplicate column name: sandbox)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", cases[k].version);
+        assert_int_equal(db_exec(t->db, sql), 0);
+        size_t len_before, len_after;
+        char *before = read_bytes(t->db, &len_before);
+        assert_int_equal(run_coinrow(&r, NULL, "upgrade", "--db", t->db, (char *)NULL), 0);
+        assert_int_equal(r.status, 1);
+        if (!strstr(r.err, cases[k].said))
+            fail_msg("upgrade said:\n%s", r.err);
+        run_result_free(&r);
+        char *after = read_bytes(t->db, &len_after);
+        assert_int_equal(len_after, len_before);
+        assert_memory_equal(after, before, len_before);
+        free(before), free(after);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +297,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_errors__a_mistyped_path_creates_no_database, tmp_db_setup,
                                         tmp_db_teardown),
         cmocka_unit_test_setup_teardown(test_errors__an_option_given_twice_is_a_usage_error, tmp_db_setup,
+                                        tmp_db_teardown),
+        cmocka_unit_test_setup_teardown(test_errors__a_lowered_schema_version_is_named_by_upgrade, tmp_db_setup,
                                         tmp_db_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

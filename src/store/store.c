@@ -87,15 +87,23 @@ static int inspect(int *out, cr_store *s, cr_error *err)
     return rc;
 }
 
-/* Runs script, then records version as the schema's. */
+/* Runs script, then records version as the schema's.  A script that
+ * finds what it adds there already meets a file whose recorded version was
+ * changed outside coinrow: upgrading it cannot work. */
 static int apply(cr_store *s, const char *script, int version, const char *doing, cr_error *err)
 {
     char bump[64];
     snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version);
-    if (sqlite3_exec(s->db, script, NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(s->db, bump, NULL, NULL, NULL) != SQLITE_OK)
-        return cr_store__fail(s, doing, err);
-    return 0;
+    if (sqlite3_exec(s->db, script, NULL, NULL, NULL) == SQLITE_OK &&
+        sqlite3_exec(s->db, bump, NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    const char *why = sqlite3_errmsg(s->db);
+    if (version > 1 && (strstr(why, "already exists") || strstr(why, "duplicate column name")))
+        return cr_errorf(err, CR_EDB, "%s: its schema version says %d, but it already holds what version %d adds "
+                                      "(%s): the version was changed outside coinrow, and no upgrade fits the "
+                                      "file (set it back with PRAGMA user_version, or take the file again)",
+                         s->path, version - 1, version, why);
+    return cr_store__fail(s, doing, err);
 }
 
 /* The one place the schema changes: brings it from its version up to
