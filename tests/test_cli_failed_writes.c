@@ -377,6 +377,35 @@ static void test_failed_writes__an_upgrade_that_cannot_put_the_file_at_rest_says
     assert_true(kept > 0); /* some room lets the upgrade commit, and not copy its WAL back */
 }
 
+/* A journal beside the file while its writer is still at work is named
+ * as that writer's lock, not as "what a stopped writer left": merge and
+ * upgrade said they could not roll it back. */
+static void test_failed_writes__a_live_writers_journal_is_named_as_its_lock(void **state)
+{
+    (void)state;
+    char db[4200], journal[4300];
+    snprintf(db, sizeof db, "%s", tmp_path(dir, "live.db"));
+    snprintf(journal, sizeof journal, "%s-journal", db);
+    run_result r;
+    COINROW(&r, NULL, "run", csv, "--db", db, "--set", "big", "--variant", "diff", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+    sqlite3 *writer = NULL;
+    assert_int_equal(sqlite3_open_v2(db, &writer, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(writer, "BEGIN EXCLUSIVE; CREATE TABLE mine (a); INSERT INTO mine VALUES (1)", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(access(journal, F_OK), 0);
+    COINROW(&r, NULL, "upgrade", "--db", db);
+    sqlite3_exec(writer, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(writer);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "live.db: the database is locked by another connection, which is writing to it (its journal "
+                       "is "))
+        fail_msg("upgrade said:\n%s", r.err);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_failed_writes__generate_out_onto_a_full_disk_keeps_the_file_that_was_there),
         cmocka_unit_test(test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind),
         cmocka_unit_test(test_failed_writes__an_upgrade_that_cannot_put_the_file_at_rest_says_so),
+        cmocka_unit_test(test_failed_writes__a_live_writers_journal_is_named_as_its_lock),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

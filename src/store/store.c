@@ -412,11 +412,17 @@ int cr_store_roll_back_journal(const char *path, cr_error *err)
     int rc = 0;
     if (cr_db_open(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) != SQLITE_OK)
         rc = db ? CR_EIO : CR_ENOMEM;
+    int step = SQLITE_OK;
     if (rc == 0) {
         sqlite3_busy_timeout(db, BUSY_MS);
-        rc = sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL) == SQLITE_OK ? 0 : CR_EIO;
+        step = sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL);
+        rc = step == SQLITE_OK ? 0 : CR_EIO;
     }
-    if (rc)
+    if (step == SQLITE_BUSY || step == SQLITE_LOCKED) /* the journal is a live writer's */
+        cr_errorf(err, rc, "%s: the database is locked by another connection, which is writing to it (its journal "
+                           "is %s): try again once it is done",
+                  path, journal);
+    else if (rc)
         cr_errorf(err, rc, "%s: cannot roll back what a stopped writer left in %s: %s", path, journal,
                   db ? sqlite3_errmsg(db) : "no memory");
     sqlite3_close(db);
