@@ -197,7 +197,7 @@ static int cmd_strength(const cli_command *self, int argc, char **argv)
     char set_name[256];
     cr_run run;
     cr_strength s;
-    int rc = cr_store_new(&store, db, CR_STORE_WRITE_EXISTING, &err);
+    int rc = cr_store_new(&store, db, CR_STORE_READ, &err);
     if (rc == 0)
         rc = cr_store_set_find(&set_id, store, set, 0, NULL, &err);
     if (rc == 0)
