@@ -198,7 +198,9 @@ static int stage_flush(stage *b, cr_store *store, int64_t set_id, int has_set, i
             rc = cr_errorf(err, CR_EINVAL, "%s: instance '%s' has other coins than the shards'", cr_store_path(store),
                            b->rows[i].ext_id);
         else if (b->rows[i].state == CR_STORE_MISSING)
-            rc = cr_errorf(err, CR_EINVAL, "%s: the set lacks instance '%s' of the shards: a shard was altered",
+            rc = cr_errorf(err, CR_EINVAL, "%s: the set lacks instance '%s' of the shards, though its size and "
+                                           "digest say it holds them: it or a shard was changed outside coinrow "
+                                           "(coinrow check-db on each finds which)",
                            cr_store_path(store), b->rows[i].ext_id);
     for (size_t k = 0; rc == 0 && k < b->result_count; k++)
         b->results[k].instance_id = b->rows[b->row_of[k]].id;
