@@ -406,6 +406,37 @@ static void test_failed_writes__a_live_writers_journal_is_named_as_its_lock(void
     run_result_free(&r);
 }
 
+/* A database in WAL mode (an older coinrow's at rest, or another
+ * program's) in a read-only folder is named as such: SQLite cannot make
+ * the -shm file a reader of it needs, and coinrow said the file "cannot be
+ * opened (missing, or no permission)", though it was there to read. */
+static void test_failed_writes__a_wal_file_in_a_read_only_folder_is_named_as_such(void **state)
+{
+    (void)state;
+    char mnt[4096];
+    mount_small(mnt, "read-only", "size=1m");
+    char db[4200];
+    snprintf(db, sizeof db, "%s/w.db", mnt);
+    assert_int_equal(copy_file(fixture("schema3/coinrow.db"), db), 0); /* an older coinrow's, in WAL mode */
+    size_t len;
+    unsigned char *header = (unsigned char *)read_bytes(db, &len); /* not opened: SQLite would leave a -shm */
+    int wal = header && len > 20 && header[18] == 2 && header[19] == 2;
+    free(header);
+    int ro = mount(NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL);
+    run_result r = {0};
+    if (ro == 0)
+        COINROW(&r, NULL, "show", "--db", db);
+    umount2(mnt, MNT_DETACH);
+    rmdir(mnt);
+    assert_true(wal);
+    assert_int_equal(ro, 0);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "w.db: the file is in WAL mode, and a reader of it must make its -shm file beside it, which "
+                       "this folder does not let it"))
+        fail_msg("show said:\n%s", r.err);
+    run_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_failed_writes__a_new_database_on_a_full_disk_is_not_left_behind),
         cmocka_unit_test(test_failed_writes__an_upgrade_that_cannot_put_the_file_at_rest_says_so),
         cmocka_unit_test(test_failed_writes__a_live_writers_journal_is_named_as_its_lock),
+        cmocka_unit_test(test_failed_writes__a_wal_file_in_a_read_only_folder_is_named_as_such),
     };
     return cmocka_run_group_tests(tests, make_input, remove_input);
 }

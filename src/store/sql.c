@@ -10,6 +10,19 @@
 
 #include "util/util.h"
 
+/* Whether the file at path is a SQLite database in WAL mode (its header's
+ * read and write versions 2), which a reader opens only beside a -shm file
+ * it can make. */
+static int in_wal_at_rest(const char *path)
+{
+    unsigned char header[20];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(header, 1, sizeof header, f) : 0;
+    if (f)
+        fclose(f);
+    return got == sizeof header && memcmp(header, "SQLite format 3", 16) == 0 && header[18] == 2 && header[19] == 2;
+}
+
 int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
 {
     int code = CR_EDB;
@@ -39,8 +52,11 @@ int cr_store__fail(cr_store *store, const char *doing, cr_error *err)
         case ENOSPC:
             what = "the disk is full";
             break;
-        default:
-            what = "the file cannot be opened (missing, or no permission for it or its folder)";
+        default: /* a WAL-mode file's -shm, which SQLite could not make, is missing */
+            what = in_wal_at_rest(store->path)
+                       ? "the file is in WAL mode, and a reader of it must make its -shm file beside it, which this "
+                         "folder does not let it (copy the file to a folder it can write to)"
+                       : "the file cannot be opened (missing, or no permission for it or its folder)";
             break;
         }
         code = CR_EIO;
