@@ -290,6 +290,15 @@ static void test_check_db__a_verdict_coinrow_does_not_write_is_refused_not_shown
     assert_int_equal(access(tmp_path(f->dir, "r.html"), F_OK), -1);
 }
 
+/* A copy of f's database, edited.db beside it, with sql run on it; its
+ * path into db. */
+static void edited_copy(char db[4400], const tmp_db *f, const char *sql)
+{
+    snprintf(db, 4400, "%s", tmp_path(f->dir, "edited.db"));
+    assert_int_equal(copy_file(f->db, db), 0);
+    assert_int_equal(db_exec(db, sql), 0);
+}
+
 /* Times coinrow does not write (negative, beyond 1e9 s, infinite, text)
  * in a verdict or an invocation's sums are refused by the commands that
  * read them and found by check-db: report drew a time of -1e308 at y =
@@ -310,9 +319,7 @@ static void test_check_db__times_coinrow_does_not_write_are_refused_not_drawn(vo
     };
     for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
         char db[4400], said[256];
-        snprintf(db, sizeof db, "%s", tmp_path(f->dir, "edited.db"));
-        assert_int_equal(copy_file(f->db, db), 0);
-        assert_int_equal(db_exec(db, edits[k][0]), 0);
+        edited_copy(db, f, edits[k][0]);
         snprintf(said, sizeof said, "edited.db: %sholds a time that is no number of seconds from 0 to 1e9, which "
                                     "coinrow does not write", edits[k][1]);
         COINROW(&r, NULL, "report", "--db", db, "--set", "sample-data", "--out", tmp_path(f->dir, "r.html"));
@@ -350,9 +357,7 @@ static void test_check_db__a_deleted_set_and_an_unreadable_generator_are_named(v
     };
     for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
         char db[4400];
-        snprintf(db, sizeof db, "%s", tmp_path(f->dir, "edited.db"));
-        assert_int_equal(copy_file(f->db, db), 0);
-        assert_int_equal(db_exec(db, edits[k][0]), 0);
+        edited_copy(db, f, edits[k][0]);
         COINROW(&r, NULL, "check-db", "--db", db);
         assert_int_equal(r.status, 1);
         const char *line = strstr(r.out, "\nrows-read-back ");
