@@ -394,16 +394,17 @@ int cr_child__start(pid_t *out, const cr_child__spec *spec, cr_error *err)
     int status[2];
     if (pipe2(status, O_CLOEXEC) != 0)
         return cr_errorf(err, CR_EIO, "cannot make a pipe for %s: %s", spec->argv[0], strerror(errno));
-    if (cr_grow((void **)&started, &started_cap, started_count + 1, sizeof *started, 16) != 0) {
-        close(status[0]);
-        close(status[1]);
-        return cr_errorf(err, CR_ENOMEM, "no memory to start %s", spec->argv[0]);
-    }
     /* vfork: the parent's memory is neither copied nor made copy-on-write
      * (with fork, those page faults made each instance 1.5 times as long).
      * The child only makes system calls until exec, as posix_spawn's child
      * does, which has no way to set limits.  A sweep sees it started. */
     pthread_mutex_lock(&started_mu);
+    if (cr_grow((void **)&started, &started_cap, started_count + 1, sizeof *started, 16) != 0) {
+        pthread_mutex_unlock(&started_mu);
+        close(status[0]);
+        close(status[1]);
+        return cr_errorf(err, CR_ENOMEM, "no memory to start %s", spec->argv[0]);
+    }
     pid_t pid = spawn(spec, status[1], getpid());
     int e = errno;
     if (pid > 0)
