@@ -604,7 +604,10 @@ enum { STOPPED_SET = 1500 };
  * `id` of database d (run_start_held, past what it says first, measured on
  * a copy of d at a path as long), sends sig while it is held, lets it go
  * on and returns its exit status; what it wrote to standard error in
- * *out_err (NULL: not kept). */
+ * *out_err (NULL: not kept).  The set must have its answers already: an
+ * invoke that solves it first may say, before its first commit, that a
+ * reader (this test's own polling) kept the WAL from being emptied, which
+ * the copy's run did not say, and it was held before it judged anything. */
 static int stop_at_first_commit(char **out_err, const char *d, int64_t id, char *const argv[], int sig)
 {
     char *probe_dir = tmp_dir_new(), copy[4200], sql[8400];
@@ -696,6 +699,16 @@ static void generate_into(const char *d, const char *set, const char *count, con
     run_result r;
     COINROW(&r, NULL, "generate", "--db", d, "--set", set, "--count", count, "--n", "2..8", "--values", "1..9",
             "--seed", seed, "--even-n", "--quiet");
+    assert_int_equal(r.status, 0);
+    run_result_free(&r);
+}
+
+/* The same, with the set's diff answers, for stop_at_first_commit. */
+static void generate_answered_into(const char *d, const char *set, const char *count, const char *seed)
+{
+    generate_into(d, set, count, seed);
+    run_result r;
+    COINROW(&r, NULL, "solve", "--db", d, "--set", set, "--variant", "diff", "--quiet");
     assert_int_equal(r.status, 0);
     run_result_free(&r);
 }
@@ -1266,7 +1279,7 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
     need_sandbox();
     const char *d = tmp_path(dir, "sandboxed-resume.db");
     run_result r;
-    generate_into(d, "long", STOPPED_SET_COUNT, "5");
+    generate_answered_into(d, "long", STOPPED_SET_COUNT, "5");
     char *argv[] = {(char *)run_bin(), "invoke", "--db", (char *)d, "--set", "long", "--variant", "diff", "--sandbox",
                     "--", (char *)program_path(PROGRAM_PEEK, ""), (char *)d, NULL};
     assert_int_equal(stop_at_first_commit(NULL, d, 1, argv, SIGINT), 130);
@@ -1294,7 +1307,7 @@ static void test_sandbox__resume_judges_the_rest_in_the_sandbox(void **state)
 static void killed_it_leaves_nothing_in_tmpdir(const char *name, const char *option, const char *ext)
 {
     const char *d = tmp_path(dir, name);
-    generate_into(d, "long", STOPPED_SET_COUNT, "5");
+    generate_answered_into(d, "long", STOPPED_SET_COUNT, "5");
     char *tmp = tmp_dir_new(), *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
     assert_non_null(tmp);
     assert_int_equal(chmod(tmp, 0755), 0); /* as /tmp lets bwrap, run as nobody, through */
