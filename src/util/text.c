@@ -203,15 +203,13 @@ static const char *quote_end(const char *c)
     for (c += dollar ? 2 : 1; *c && *c != '\''; c += n) {
         if (dollar) /* $'\'' is a quote within */
             n = *c == '\\' && c[1] ? 2 : 1;
-        else if (cr_text_char(&n, c, strlen(c)) != CR_TEXT_PLAIN)
+        else if (cr_text_char(&n, c, strnlen(c, 4)) != CR_TEXT_PLAIN) /* a character is at most 4 bytes */
             return NULL;
     }
     return *c ? c + 1 : NULL;
 }
 
-/* The end of the word at c, or NULL at a byte a shell would take as more
- * than text. */
-static const char *word_end(const char *c)
+const char *cr_text_command_word_end(const char *c)
 {
     while (c && *c && *c != ' ') {
         if (bare(*c))
@@ -233,10 +231,8 @@ int cr_text_command_literal(const char *text)
     for (const char *c = text + 7; *c;) {
         if (*c != ' ' || c[1] == ' ' || c[1] == '\0') /* one space before each word */
             return 0;
-        if (!(c = word_end(c + 1)))
+        if (!(c = cr_text_command_word_end(c + 1)))
             return 0;
     }
     return 1;
 }
-
-const char *cr_text_command_word_end(const char *word) { return word_end(word); }

@@ -230,7 +230,8 @@ void cr_text_put_word(FILE *f, const char *word);
 int cr_text_command_literal(const char *text);
 
 /* The end of the word that starts at `word` in a command that
- * cr_text_command_literal takes: where the space after it, or the end, is. */
+ * cr_text_command_literal takes: where the space after it, or the end, is
+ * (NULL at a byte a shell would take as more than text). */
 const char *cr_text_command_word_end(const char *word);
 
 /* --- opening an SQLite database (db.c) --- */
