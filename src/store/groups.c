@@ -143,25 +143,6 @@ static int group_read(cr_store_group *out, char *deps, size_t cap, cr_store *s, 
     return rc;
 }
 
-/* The first row's text of `sql` (?1 bound to set_id) into out (cap
- * bytes, "" for none). */
-static int first_text(char *out, size_t cap, cr_store *s, const char *sql, int64_t set_id, cr_error *err)
-{
-    sqlite3_stmt *st = NULL;
-    out[0] = '\0';
-    int rc = cr_store__prepare(&st, s, sql, "reading the groups", err);
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(st, 1, set_id);
-    int step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        cr_store__column_text(out, cap, st, 0);
-    else if (step != SQLITE_DONE)
-        rc = cr_store__fail(s, "reading the groups", err);
-    sqlite3_finalize(st);
-    return rc;
-}
-
 /* CR_STORE__GROUP_BROKEN: its names and points are not read; nor are
  * dependencies that are missing, of another set or in a cycle, which
  * coinrow never makes: scores would follow them. */
@@ -180,17 +161,17 @@ int cr_store_groups_refuse_broken(cr_store *s, int64_t set_id, cr_error *err)
                                          "--db %s)",
                          s->path, (long long)broken, (long long)set_id, CR_STORE_GROUP_POINTS_MAX, s->path);
     if (rc == 0)
-        rc = first_text(why, sizeof why, s,
-                        "SELECT printf('group ''%s'' depends on group %d, which is %s', a.name, d.depends_on, "
-                        "iif(b.id IS NULL, 'missing', 'of another set')) FROM " CR_STORE__DEPENDENCY_ASTRAY
-                        " AND a.set_id = ?1 ORDER BY a.position LIMIT 1",
-                        set_id, err);
+        rc = cr_store__query_text(why, sizeof why, s,
+                                  "SELECT printf('group ''%s'' depends on group %d, which is %s', a.name, "
+                                  "d.depends_on, iif(b.id IS NULL, 'missing', 'of another set')) FROM "
+                                  CR_STORE__DEPENDENCY_ASTRAY " AND a.set_id = ?1 ORDER BY a.position LIMIT 1",
+                                  set_id, "reading the groups", err);
     if (rc == 0 && !why[0])
-        rc = first_text(why, sizeof why, s,
-                        CR_STORE__DEPENDENCY_REACH "SELECT printf('group ''%s'' depends on itself through others', "
-                        "g.name) FROM reach AS r JOIN test_group AS g ON g.id = r.start WHERE r.start = r.g AND "
-                        "g.set_id = ?1 ORDER BY g.position LIMIT 1",
-                        set_id, err);
+        rc = cr_store__query_text(why, sizeof why, s,
+                                  CR_STORE__DEPENDENCY_REACH "SELECT printf('group ''%s'' depends on itself through "
+                                  "others', g.name) FROM reach AS r JOIN test_group AS g ON g.id = r.start WHERE "
+                                  "r.start = r.g AND g.set_id = ?1 ORDER BY g.position LIMIT 1",
+                                  set_id, "reading the groups", err);
     if (rc == 0 && why[0])
         rc = cr_errorf(err, CR_EINVAL, "%s: set %lld: %s: the file was changed outside coinrow, and its groups are "
                                        "not read (coinrow check-db --db %s)",

@@ -167,6 +167,24 @@ int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, i
     return rc;
 }
 
+int cr_store__query_text(char *out, size_t cap, cr_store *s, const char *sql, int64_t a, const char *doing,
+                         cr_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    out[0] = '\0';
+    int rc = cr_store__prepare(&st, s, sql, doing, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, a);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        cr_store__column_text(out, cap, st, 0);
+    else if (step != SQLITE_DONE)
+        rc = cr_store__fail(s, doing, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* ---- multi-row inserts ---- */
 
 /* "INSERT OR IGNORE INTO table (cols) VALUES (row),(row),..." with `rows`

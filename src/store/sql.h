@@ -85,6 +85,11 @@ int cr_store__step_done(cr_store *s, sqlite3_stmt *st, const char *doing, cr_err
 int cr_store__query_int(int64_t *out, cr_store *s, const char *sql, int64_t a, int64_t b, const char *doing,
                         cr_error *err);
 
+/* The text of the first column of a query's first row (?1 bound to a) into
+ * out (cap bytes), "" when it has no row. */
+int cr_store__query_text(char *out, size_t cap, cr_store *s, const char *sql, int64_t a, const char *doing,
+                         cr_error *err);
+
 /* A statement read a page at a time: after PAGE rows (or fewer, at the end)
  * it is reset, which ends its read transaction, and bound again to go on
  * after the last key, until a page comes empty. */
